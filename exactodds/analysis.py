@@ -1,0 +1,149 @@
+"""Figures for a wager, a paytable and a shoe: the outcome table and its summary.
+
+>>> from exactodds.cards import Shoe
+>>> a = analyze("banker", "5pct", Shoe.standard(8))
+>>> a.total == 4998398275503360, a.house_edge
+(True, Fraction(2844215603988, 268867278261975))
+>>> percent(a.house_edge)
+'1.0579%'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from .cards import Shoe
+from .catalogue import get_wager
+from .enumerator import coup_distribution
+from .exact import percent, sqrt_decimal
+from .wager import Pay, Paytable, Wager
+
+VOID = "Round void: shoe ran out (§ 629a.13(e))"
+"""The row for rounds a short shoe cannot finish; every wager pushes on them."""
+
+
+@dataclass(frozen=True)
+class ResultDistribution:
+    """Exact counts of round results at one level of detail, plus void rounds."""
+
+    universe: int
+    counts: Mapping[Any, int]
+    void: int
+
+
+@lru_cache(maxsize=64)
+def _coup_level(shoe: Shoe) -> ResultDistribution:
+    d = coup_distribution(shoe)
+    return ResultDistribution(d.universe, d.counts, d.void)
+
+
+LEVELS: dict[str, Callable[[Shoe], ResultDistribution]] = {"coup": _coup_level}
+"""How to get the result distribution a wager's predicates read, by ``Wager.level``."""
+
+
+@dataclass(frozen=True)
+class OutcomeRow:
+    """One line of an outcome table."""
+
+    name: str
+    pay: Pay
+    count: int
+    probability: Fraction
+    contribution: Fraction
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The exact analysis of one wager under one paytable for one shoe."""
+
+    wager: Wager[Any]
+    paytable: Paytable
+    shoe: Shoe
+    total: int
+    rows: tuple[OutcomeRow, ...]
+
+    @property
+    def return_(self) -> Fraction:
+        """Expected net result per unit wagered."""
+        return sum((r.contribution for r in self.rows), Fraction(0))
+
+    @property
+    def house_edge(self) -> Fraction:
+        return -self.return_
+
+    @property
+    def hit_frequency(self) -> Fraction:
+        """Probability of a positive net result."""
+        return sum((r.probability for r in self.rows if r.pay.net > 0), Fraction(0))
+
+    @property
+    def push_probability(self) -> Fraction:
+        return sum((r.probability for r in self.rows if r.pay.net == 0), Fraction(0))
+
+    @property
+    def variance(self) -> Fraction:
+        """Variance of the net result per unit wagered."""
+        second = sum((r.pay.net**2 * r.probability for r in self.rows), Fraction(0))
+        return second - self.return_**2
+
+    @property
+    def std_dev(self) -> str:
+        """Standard deviation as a correctly rounded decimal string (it is irrational)."""
+        return sqrt_decimal(self.variance, 10)
+
+    @property
+    def element_of_risk(self) -> Fraction | None:
+        """House edge per unit of resolved wager, where pushes can happen; else None."""
+        push = self.push_probability
+        if push == 0:
+            return None
+        return self.house_edge / (1 - push)
+
+    def summary(self) -> str:
+        """One line for humans."""
+        return (f"{self.wager.id} ({self.paytable.id}), {self.shoe.describe()}: "
+                f"house edge {percent(self.house_edge)}")
+
+
+_SETTLEMENT_CACHE: dict[tuple[int, int], tuple[Wager[Any], Paytable, dict[Any, str]]] = {}
+
+
+def _settlements(wager: Wager[Any], table: Paytable, results: Mapping[Any, int]) -> dict[Any, str]:
+    """Outcome name for each result; shoe-independent, so cached per wager and paytable."""
+    key = (id(wager), id(table))
+    cached = _SETTLEMENT_CACHE.get(key)
+    if cached is None or cached[0] is not wager or cached[1] is not table:
+        cached = (wager, table, {})
+        _SETTLEMENT_CACHE[key] = cached
+    names = cached[2]
+    for result in results:
+        if result not in names:
+            names[result] = wager.settle(table, result)
+    return names
+
+
+def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | None = None) -> Analysis:
+    """Price ``wager`` under ``paytable`` (default: the catalogue's) for ``shoe`` (default 8 decks)."""
+    w = get_wager(wager) if isinstance(wager, str) else wager
+    table = w.paytable(paytable)
+    shoe = shoe if shoe is not None else Shoe.standard(8)
+    dist = LEVELS[w.level](shoe)
+    names = _settlements(w, table, dist.counts)
+    by_name: dict[str, int] = {name: 0 for name in w.outcome_names(table)}
+    for result, n in dist.counts.items():
+        by_name[names[result]] += n
+    pays = {name: table.pays.get(name) or w.otherwise_pay(table) for name in by_name}
+    if dist.void:
+        by_name[VOID] = dist.void
+        pays[VOID] = Pay.push()
+    total = sum(by_name.values())
+    assert total == dist.universe, "outcome counts must add up to the universe"
+    rows = tuple(
+        OutcomeRow(name, pays[name], n, Fraction(n, total), pays[name].net * Fraction(n, total))
+        for name, n in by_name.items()
+    )
+    return Analysis(w, table, shoe, total, rows)

@@ -1,0 +1,73 @@
+"""Exact numbers and their display.
+
+Every count is an ``int`` and every probability, return and edge a
+:class:`fractions.Fraction`. Decimals exist only as display strings, rounded
+half-to-even straight from the exact value by integer arithmetic, never through a
+float.
+
+>>> ratio(Fraction(-2, 4)), ratio(Fraction(3))
+('-1/2', '3/1')
+>>> decimal(Fraction(-1, 3), 6), decimal(Fraction(1, 8), 2), percent(Fraction(-1, 3), 4)
+('-0.333333', '0.12', '-33.3333%')
+>>> sqrt_decimal(Fraction(2), 10)
+'1.4142135624'
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import isqrt
+
+
+def ratio(x: Fraction | int) -> str:
+    """The exact value as ``"p/q"`` in lowest terms (``q`` ≥ 1 always shown)."""
+    x = Fraction(x)
+    return f"{x.numerator}/{x.denominator}"
+
+
+def parse_ratio(text: str) -> Fraction:
+    """Read a ``"p/q"`` (or integer) string back into a Fraction."""
+    return Fraction(text)
+
+
+def _round_half_even(num: int, den: int) -> int:
+    """num/den rounded to the nearest integer, ties to even (den > 0)."""
+    q, r = divmod(num, den)
+    if 2 * r > den or (2 * r == den and q % 2 == 1):
+        q += 1
+    return q
+
+
+def _fixed(scaled: int, places: int) -> str:
+    sign = "-" if scaled < 0 else ""
+    digits = str(abs(scaled)).rjust(places + 1, "0")
+    if places == 0:
+        return sign + digits
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+def decimal(x: Fraction | int, places: int = 10) -> str:
+    """``x`` with ``places`` decimals, correctly rounded (half to even)."""
+    x = Fraction(x)
+    return _fixed(_round_half_even(x.numerator * 10**places, x.denominator), places)
+
+
+def percent(x: Fraction | int, places: int = 4) -> str:
+    """``x`` as a percentage with ``places`` decimals, e.g. ``-1.0579%``."""
+    return decimal(Fraction(x) * 100, places) + "%"
+
+
+def sqrt_decimal(x: Fraction, places: int = 10) -> str:
+    """√x (x ≥ 0) with ``places`` decimals, correctly rounded to nearest.
+
+    ``s = isqrt(⌊x·10^2p⌋)`` is ``⌊√x·10^p⌋`` exactly; the half-way test is done on
+    squares, so no precision is lost anywhere.
+    """
+    if x < 0:
+        raise ValueError("square root of a negative number")
+    scaled = x * 10 ** (2 * places)
+    s = isqrt(scaled.numerator // scaled.denominator)
+    # round up when s + 1/2 <= sqrt(scaled), i.e. (2s+1)^2 <= 4*scaled
+    if Fraction((2 * s + 1) ** 2) <= 4 * scaled:
+        s += 1
+    return _fixed(s, places)

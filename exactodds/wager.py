@@ -1,0 +1,152 @@
+"""The wager model: outcomes, pays and paytables as data.
+
+A :class:`Wager` lists its outcomes (a name and a predicate on a finished round), its
+paytables (outcome name -> :class:`Pay`) and the section of the code it comes from.
+Settling a round is one rule for every wager: among the outcomes that hold and that
+the paytable pays, the wager's ``settle`` rule picks one -- the first in declared
+order (``"first"``, for wagers whose regulation ranks its outcomes) or the one that
+pays most (``"highest"``, the catalogue's "one outcome per wager" convention). A
+round no paid outcome covers settles on the wager's ``otherwise`` outcome, a loss.
+Adding a paytable is adding data; no new control flow.
+
+>>> Pay.to(5, 2).net, Pay.for_(9).net, Pay.commission(Fraction(5, 100)).net
+(Fraction(5, 2), Fraction(8, 1), Fraction(19, 20))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Generic, Literal, TypeVar
+
+from .errors import InputError
+
+Round = TypeVar("Round")
+
+
+def _num(x: int | str | Fraction) -> Fraction:
+    return Fraction(x)
+
+
+@dataclass(frozen=True)
+class Pay:
+    """What a winning (or pushing, or losing) outcome pays, exactly.
+
+    ``net`` is the net result per unit wagered (stake returned not counted);
+    ``text`` is how the regulation states it.
+    """
+
+    net: Fraction
+    text: str
+
+    @classmethod
+    def to(cls, a: int | str | Fraction, b: int = 1) -> Pay:
+        """"a to b": the stake back plus a/b per unit (net a/b)."""
+        return cls(_num(a) / b, f"{a} to {b}")
+
+    @classmethod
+    def for_(cls, a: int | str | Fraction, b: int = 1) -> Pay:
+        """"a for b": a/b per unit in all, stake included (net a/b − 1)."""
+        return cls(_num(a) / b - 1, f"{a} for {b}")
+
+    @classmethod
+    def push(cls) -> Pay:
+        """The wager is returned (net 0)."""
+        return cls(Fraction(0), "push")
+
+    @classmethod
+    def lose(cls) -> Pay:
+        """The wager is lost (net −1)."""
+        return cls(Fraction(-1), "loses")
+
+    @classmethod
+    def commission(cls, rate: Fraction) -> Pay:
+        """1 to 1 less a commission (vigorish) of ``rate`` of the amount won."""
+        pct = rate * 100
+        shown = str(pct.numerator) if pct.denominator == 1 else f"{float(pct):g}"  # display only
+        return cls(1 - rate, f"1 to 1 less {shown}% commission")
+
+    @classmethod
+    def forfeit(cls, part: Fraction, text: str) -> Pay:
+        """Part of the wager is taken (net −part), e.g. the 25% tie vigorish."""
+        return cls(-part, text)
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[Round]):
+    """A named event of a round, as a predicate on the round's result."""
+
+    name: str
+    when: Callable[[Round], bool]
+
+
+@dataclass(frozen=True)
+class Paytable:
+    """Pays per outcome name; outcomes it does not name are not paid (they fall through)."""
+
+    id: str
+    pays: Mapping[str, Pay]
+    cite: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Wager(Generic[Round]):
+    """A regulated wager: outcomes, paytables, citation and the reading taken."""
+
+    id: str
+    name: str
+    cite: str
+    outcomes: tuple[Outcome[Round], ...]
+    paytables: tuple[Paytable, ...]
+    otherwise: str = "Loses"
+    settle_rule: Literal["first", "highest"] = "highest"
+    reading: str = ""
+    level: str = "coup"
+    _index: dict[str, Paytable] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {p.id: p for p in self.paytables})
+        names = {o.name for o in self.outcomes}
+        for table in self.paytables:
+            unknown = set(table.pays) - names - {self.otherwise}
+            assert not unknown, f"{self.id}/{table.id} pays unknown outcomes {unknown}"
+
+    @property
+    def default_paytable(self) -> Paytable:
+        """The first paytable declared: the catalogue's default."""
+        return self.paytables[0]
+
+    def paytable(self, paytable_id: str | None = None) -> Paytable:
+        """The paytable with this id (the default if ``None``); unknown ids are an input error."""
+        if paytable_id is None:
+            return self.default_paytable
+        try:
+            return self._index[paytable_id]
+        except KeyError:
+            known = ", ".join(self._index)
+            raise InputError(
+                f"paytable {paytable_id!r} does not belong to wager {self.id!r} (its paytables: {known})"
+            ) from None
+
+    def otherwise_pay(self, table: Paytable) -> Pay:
+        """What a round no paid outcome covers pays: a loss unless the paytable says."""
+        return table.pays.get(self.otherwise, Pay.lose())
+
+    def settle(self, table: Paytable, result: Round) -> str:
+        """The one outcome this round is settled on under ``table``."""
+        best: str | None = None
+        for outcome in self.outcomes:
+            pay = table.pays.get(outcome.name)
+            if pay is None or not outcome.when(result):
+                continue
+            if self.settle_rule == "first":
+                return outcome.name
+            if best is None or pay.net > table.pays[best].net:
+                best = outcome.name
+        return best if best is not None else self.otherwise
+
+    def outcome_names(self, table: Paytable) -> list[str]:
+        """The outcomes ``table`` pays, in declared order, then ``otherwise``."""
+        return [o.name for o in self.outcomes if o.name in table.pays] + [self.otherwise]
