@@ -1,0 +1,141 @@
+"""The ``exactodds`` command line: a thin layer over the library.
+
+Every command calls library functions and prints (or atomically writes) one rendered
+string. Bad input -- an unknown wager or paytable, an impossible shoe, a malformed
+option -- prints one line ``exactodds: error: ...`` on stderr and exits with status 2,
+with nothing on stdout.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from typing import Annotated, Any, NoReturn
+
+import typer
+from typer.core import TyperGroup
+
+try:  # typer >= 0.22 vendors click as typer._click; older releases use click itself
+    from typer._click import exceptions as _cx
+except ImportError:  # pragma: no cover
+    from click import exceptions as _cx  # type: ignore[no-redef]
+
+from .analysis import analyze
+from .cards import Shoe
+from .catalogue import CATALOGUE, get_wager
+from .errors import InputError
+from .output import render_analysis, render_catalogue, render_wager_list, write_atomic
+
+EXIT_INPUT = 2
+
+
+def fail(message: str) -> NoReturn:
+    """Print one error line on stderr and exit 2."""
+    typer.echo(f"exactodds: error: {message}", err=True)
+    sys.exit(EXIT_INPUT)
+
+
+class _OneLineErrors(TyperGroup):
+    """Turn every usage or input error into a single stderr line and exit 2."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:  # noqa: D102
+        kwargs["standalone_mode"] = False
+        try:
+            rv = super().main(*args, **kwargs)
+        except InputError as exc:
+            fail(str(exc))
+        except getattr(_cx, "NoArgsIsHelpError", ()) as exc:
+            typer.echo(exc.ctx.get_help() if exc.ctx else "")
+            sys.exit(0)
+        except _cx.UsageError as exc:
+            hint = f" (see 'exactodds {exc.ctx.command.name} --help')" if exc.ctx and exc.ctx.parent else \
+                " (see 'exactodds --help')"
+            fail(exc.format_message().replace("\n", " ") + hint)
+        except _cx.ClickException as exc:
+            fail(exc.format_message().replace("\n", " "))
+        except _cx.Abort:
+            fail("aborted")
+        except _cx.Exit as exc:
+            sys.exit(exc.exit_code)
+        if isinstance(rv, int) and rv:
+            sys.exit(rv)
+        sys.exit(0)
+
+
+app = typer.Typer(
+    cls=_OneLineErrors,
+    help="Exact odds of every regulated baccarat wager (58 Pa. Code).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+    markdown = "markdown"
+
+
+MAX_DECKS = 1000
+
+DecksOpt = Annotated[int, typer.Option("--decks", "-d", help="Number of standard 52-card decks (1 to 1000).")]
+FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
+OutputOpt = Annotated[
+    str | None, typer.Option("--output", "-o", help="Write to this file (atomically) instead of stdout.")
+]
+
+
+def make_shoe(decks: int) -> Shoe:
+    """The shoe a command analyses; input errors name the option."""
+    if decks < 1 or decks > MAX_DECKS:
+        raise InputError(f"--decks must be between 1 and {MAX_DECKS}, got {decks}")
+    return Shoe.standard(decks)
+
+
+def emit(text: str, output: str | None) -> None:
+    """Print the whole result at once, or write it atomically to ``output``."""
+    if output:
+        write_atomic(output, text)
+    else:
+        sys.stdout.write(text)
+
+
+@app.command("list")
+def list_wagers(fmt: FormatOpt = Format.table, output: OutputOpt = None) -> None:
+    """Every wager id with its paytables (default first) and citation."""
+    emit(render_wager_list(CATALOGUE.values(), fmt.value), output)
+
+
+@app.command("analyze")
+def analyze_command(
+    wager: Annotated[str | None, typer.Argument(help="Wager id (see 'exactodds list').")] = None,
+    paytable: Annotated[str | None, typer.Option("--paytable", "-p", help="Paytable id (default: the catalogue's).")] = None,
+    decks: DecksOpt = 8,
+    fmt: FormatOpt = Format.table,
+    all_wagers: Annotated[bool, typer.Option("--all", help="Every wager and paytable, sorted by house edge.")] = False,
+    output: OutputOpt = None,
+) -> None:
+    """Exact outcome table, return, house edge, variance and more for one wager."""
+    shoe = make_shoe(decks)
+    if all_wagers:
+        if wager is not None or paytable is not None:
+            raise InputError("--all analyses every wager; give no WAGER or --paytable with it")
+        analyses = [analyze(w, p.id, shoe) for w in CATALOGUE.values() for p in w.paytables]
+        emit(render_catalogue(analyses, fmt.value), output)
+        return
+    if wager is None:
+        raise InputError("missing WAGER (or --all); 'exactodds list' shows the wager ids")
+    w = get_wager(wager)
+    emit(render_analysis(analyze(w, paytable, shoe), fmt.value), output)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

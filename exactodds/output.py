@@ -1,0 +1,226 @@
+"""Rendering analyses as tables (tabulate), JSON, CSV and Markdown, and atomic writes.
+
+Machine-readable output keeps integers as integers and every exact value as a
+``"p/q"`` string; decimals appear only in human tables, derived from the exact value.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from tabulate import tabulate
+
+from . import __version__
+from .analysis import Analysis
+from .errors import InputError
+from .exact import decimal, percent, ratio
+from .wager import Wager
+
+FORMATS = ("table", "json", "csv", "markdown")
+PROBABILITY_PLACES = 12
+
+
+def _opt_ratio(x: Any) -> str | None:
+    return None if x is None else ratio(x)
+
+
+def analysis_json(a: Analysis) -> dict[str, Any]:
+    """The JSON contract for one analysis (see README, "JSON contract")."""
+    return {
+        "wager": a.wager.id,
+        "name": a.wager.name,
+        "cite": a.wager.cite,
+        "paytable": a.paytable.id,
+        "paytable_cite": a.paytable.cite,
+        "reading": a.wager.reading or None,
+        "shoe": a.shoe.to_json(),
+        "total": a.total,
+        "outcomes": [
+            {
+                "name": r.name,
+                "pays": ratio(r.pay.net),
+                "pays_text": r.pay.text,
+                "count": r.count,
+                "probability": ratio(r.probability),
+                "return": ratio(r.contribution),
+            }
+            for r in a.rows
+        ],
+        "return": ratio(a.return_),
+        "house_edge": ratio(a.house_edge),
+        "hit_frequency": ratio(a.hit_frequency),
+        "variance": ratio(a.variance),
+        "std_dev": a.std_dev,
+        "element_of_risk": _opt_ratio(a.element_of_risk),
+        "version": __version__,
+    }
+
+
+def _pays_cell(r: Any) -> str:
+    return r.pay.text
+
+
+def _outcome_rows(a: Analysis) -> list[list[Any]]:
+    rows: list[list[Any]] = [
+        [r.name, _pays_cell(r), f"{r.count:,}", decimal(r.probability, PROBABILITY_PLACES),
+         decimal(r.contribution, PROBABILITY_PLACES)]
+        for r in a.rows
+    ]
+    rows.append(["Total", "", f"{a.total:,}", decimal(1, PROBABILITY_PLACES),
+                 decimal(a.return_, PROBABILITY_PLACES)])
+    return rows
+
+
+def _summary_pairs(a: Analysis) -> list[tuple[str, str]]:
+    eor = a.element_of_risk
+    return [
+        ("Return", f"{ratio(a.return_)}  ({percent(a.return_, 6)})"),
+        ("House edge", f"{ratio(a.house_edge)}  ({percent(a.house_edge, 6)})"),
+        ("Hit frequency", f"{ratio(a.hit_frequency)}  ({percent(a.hit_frequency, 6)})"),
+        ("Variance", f"{ratio(a.variance)}  ({decimal(a.variance, 10)})"),
+        ("Standard deviation", a.std_dev),
+        ("Element of risk", "n/a (no pushes)" if eor is None else f"{ratio(eor)}  ({percent(eor, 6)})"),
+    ]
+
+
+HEADERS = ["Event", "Pays", "Combinations", "Probability", "Return"]
+
+
+def _title(a: Analysis) -> str:
+    return f"{a.wager.name} -- paytable {a.paytable.id} -- {a.shoe.describe()}"
+
+
+def render_table(a: Analysis) -> str:
+    body = tabulate(_outcome_rows(a), headers=HEADERS, colalign=("left", "left", "right", "right", "right"), disable_numparse=True)
+    summary = tabulate(_summary_pairs(a), tablefmt="plain", disable_numparse=True)
+    cites = f"Wager: {a.wager.cite}. Paytable: {a.paytable.cite}."
+    return f"{_title(a)}\n{cites}\n\n{body}\n\n{summary}\n"
+
+
+def render_markdown(a: Analysis) -> str:
+    body = tabulate(_outcome_rows(a), headers=HEADERS, tablefmt="github",
+                    colalign=("left", "left", "right", "right", "right"), disable_numparse=True)
+    lines = [f"### {_title(a)}", "", f"Wager: {a.wager.cite}. Paytable: {a.paytable.cite}.", ""]
+    if a.wager.reading:
+        lines += [f"Reading: {a.wager.reading}", ""]
+    lines += [body, ""]
+    lines += [f"- **{k}**: {v}" for k, v in _summary_pairs(a)]
+    return "\n".join(lines) + "\n"
+
+
+def render_csv(a: Analysis) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["event", "pays", "pays_text", "count", "probability", "return"])
+    for r in a.rows:
+        w.writerow([r.name, ratio(r.pay.net), r.pay.text, r.count, ratio(r.probability), ratio(r.contribution)])
+    w.writerow(["Total", "", "", a.total, "1/1", ratio(a.return_)])
+    return out.getvalue()
+
+
+def render_json(doc: Any) -> str:
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def render_analysis(a: Analysis, fmt: str) -> str:
+    """One analysis in the chosen format."""
+    if fmt == "json":
+        return render_json(analysis_json(a))
+    if fmt == "csv":
+        return render_csv(a)
+    if fmt == "markdown":
+        return render_markdown(a)
+    return render_table(a)
+
+
+def catalogue_rows(analyses: Sequence[Analysis]) -> list[dict[str, Any]]:
+    """One summary row per analysis, sorted by house edge (lowest first)."""
+    ordered = sorted(analyses, key=lambda a: (a.house_edge, a.wager.id, a.paytable.id))
+    return [
+        {
+            "wager": a.wager.id,
+            "paytable": a.paytable.id,
+            "house_edge": a.house_edge,
+            "element_of_risk": a.element_of_risk,
+            "hit_frequency": a.hit_frequency,
+            "std_dev": a.std_dev,
+            "cite": a.paytable.cite,
+        }
+        for a in ordered
+    ]
+
+
+def render_catalogue(analyses: Sequence[Analysis], fmt: str) -> str:
+    """Every analysis in one table, sorted by house edge."""
+    rows = catalogue_rows(analyses)
+    shoe = analyses[0].shoe if analyses else None
+    if fmt == "json":
+        return render_json({
+            "shoe": shoe.to_json() if shoe else None,
+            "wagers": [
+                {**r, "house_edge": ratio(r["house_edge"]), "element_of_risk": _opt_ratio(r["element_of_risk"]),
+                 "hit_frequency": ratio(r["hit_frequency"])}
+                for r in rows
+            ],
+            "version": __version__,
+        })
+    if fmt == "csv":
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["wager", "paytable", "house_edge", "element_of_risk", "hit_frequency", "std_dev", "cite"])
+        for r in rows:
+            w.writerow([r["wager"], r["paytable"], ratio(r["house_edge"]), _opt_ratio(r["element_of_risk"]) or "",
+                        ratio(r["hit_frequency"]), r["std_dev"], r["cite"]])
+        return out.getvalue()
+    table = [
+        [r["wager"], r["paytable"], percent(r["house_edge"], 4),
+         "" if r["element_of_risk"] is None else percent(r["element_of_risk"], 4),
+         percent(r["hit_frequency"], 4), r["std_dev"][:8], r["cite"]]
+        for r in rows
+    ]
+    headers = ["Wager", "Paytable", "House edge", "Element of risk", "Hit frequency", "Std dev", "Cite"]
+    body = tabulate(table, headers=headers, tablefmt="github" if fmt == "markdown" else "simple",
+                    colalign=("left", "left", "right", "right", "right", "right", "left"), disable_numparse=True)
+    title = f"Every wager and paytable, {shoe.describe() if shoe else ''}, sorted by house edge"
+    return f"{'## ' if fmt == 'markdown' else ''}{title}\n\n{body}\n"
+
+
+def render_wager_list(wagers: Iterable[Wager[Any]], fmt: str) -> str:
+    """Every wager id with its paytables and citation."""
+    items = [
+        {"wager": w.id, "name": w.name, "cite": w.cite, "default_paytable": w.default_paytable.id,
+         "paytables": [{"id": p.id, "cite": p.cite, "note": p.note} for p in w.paytables]}
+        for w in wagers
+    ]
+    if fmt == "json":
+        return render_json({"wagers": items, "version": __version__})
+    rows = [[i["wager"], i["name"], ", ".join(p["id"] for p in i["paytables"]), i["cite"]] for i in items]
+    return tabulate(rows, headers=["Wager", "Name", "Paytables (default first)", "Cite"],
+                    tablefmt="github" if fmt == "markdown" else "simple") + "\n"
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` all at once: a temporary file in the same folder,
+    then a rename, so a reader never sees a partial file and an error leaves none."""
+    target = Path(path)
+    if target.is_dir():
+        raise InputError(f"output path {str(target)!r} is a directory")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise InputError(f"output folder {str(folder)!r} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
