@@ -2,47 +2,25 @@
 
 >>> from exactodds.cards import Shoe
 >>> a = analyze("banker", "5pct", Shoe.standard(8))
->>> a.total == 4998398275503360, a.house_edge
-(True, Fraction(2844215603988, 268867278261975))
->>> percent(a.house_edge)
-'1.0579%'
+>>> a.total == 4998398275503360, percent(a.house_edge)
+(True, '1.0579%')
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 from .cards import Shoe
 from .catalogue import get_wager
-from .enumerator import coup_distribution
 from .exact import percent, sqrt_decimal
+from .levels import LEVELS
 from .wager import Pay, Paytable, Wager
 
 VOID = "Round void: shoe ran out (§ 629a.13(e))"
 """The row for rounds a short shoe cannot finish; every wager pushes on them."""
-
-
-@dataclass(frozen=True)
-class ResultDistribution:
-    """Exact counts of round results at one level of detail, plus void rounds."""
-
-    universe: int
-    counts: Mapping[Any, int]
-    void: int
-
-
-@lru_cache(maxsize=64)
-def _coup_level(shoe: Shoe) -> ResultDistribution:
-    d = coup_distribution(shoe)
-    return ResultDistribution(d.universe, d.counts, d.void)
-
-
-LEVELS: dict[str, Callable[[Shoe], ResultDistribution]] = {"coup": _coup_level}
-"""How to get the result distribution a wager's predicates read, by ``Wager.level``."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +109,7 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | N
     w = get_wager(wager) if isinstance(wager, str) else wager
     table = w.paytable(paytable)
     shoe = shoe if shoe is not None else Shoe.standard(8)
-    dist = LEVELS[w.level](shoe)
+    dist = LEVELS[w.level].distribution(shoe)
     names = _settlements(w, table, dist.counts)
     by_name: dict[str, int] = {name: 0 for name in w.outcome_names(table)}
     for result, n in dist.counts.items():

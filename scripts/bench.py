@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Speed figures for exactodds, printed (never asserted): compare with the targets.
+
+Run: ``python scripts/bench.py`` (``--quick`` skips the slow naive reference).
+
+Targets (from the issues):
+- core wagers (banker x6 paytables, player, tie x2, dragon-7, panda-8) for one 8-deck
+  composition: <= 20 ms in-process, warm (the shoe-independent deal-shape table built).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from exactodds.analysis import analyze  # noqa: E402
+from exactodds.cards import RANKS, POINT_VALUE, Shoe  # noqa: E402
+from exactodds.catalogue import core  # noqa: E402
+from exactodds.enumerator import RANK_CLASSES, VALUE_CLASSES, shape_table  # noqa: E402
+from exactodds.levels import coup_level_distribution  # noqa: E402
+from exactodds.rules import banker_draws  # noqa: E402
+
+
+def median_ms(fn: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def core_wagers(shoe: Shoe) -> None:
+    """Price every core wager and paytable from scratch for ``shoe``."""
+    coup_level_distribution.cache_clear()
+    for w in core.WAGERS:
+        for p in w.paytables:
+            a = analyze(w, p.id, shoe)
+            a.house_edge, a.variance
+
+
+def naive_rank_loop(shoe: Shoe) -> int:
+    """Reference: a plain 13-rank nested loop over every ordered deal, weights as it goes."""
+    n = list(shoe.rank_counts())
+    total = shoe.size
+    v = [POINT_VALUE[r] for r in RANKS]
+    banker_wins = 0
+    R = range(13)
+    for a in R:
+        wa = n[a]; n[a] -= 1
+        for b in R:
+            wb = wa * n[b]; n[b] -= 1
+            for c in R:
+                wc = wb * n[c]; n[c] -= 1
+                for d in R:
+                    wd = wc * n[d]; n[d] -= 1
+                    p, q = (v[a] + v[c]) % 10, (v[b] + v[d]) % 10
+                    if wd:
+                        if p >= 8 or q >= 8 or (p >= 6 and q >= 6):
+                            banker_wins += wd * (total - 4) * (total - 5) * (q > p)
+                        elif p <= 5:
+                            for x in R:
+                                wx = wd * n[x]; n[x] -= 1
+                                p3 = (p + v[x]) % 10
+                                if banker_draws(q, v[x]):
+                                    for y in R:
+                                        banker_wins += wx * n[y] * ((q + v[y]) % 10 > p3)
+                                else:
+                                    banker_wins += wx * (total - 5) * (q > p3)
+                                n[x] += 1
+                        else:
+                            for y in R:
+                                banker_wins += wd * n[y] * (total - 5) * ((q + v[y]) % 10 > p)
+                    n[d] += 1
+                n[c] += 1
+            n[b] += 1
+        n[a] += 1
+    return banker_wins
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick", action="store_true", help="skip the naive reference loop")
+    ap.add_argument("--runs", type=int, default=15)
+    args = ap.parse_args()
+    shoe = Shoe.standard(8)
+    print("exactodds benchmark (in-process, median of runs; targets in brackets)")
+    t = time.perf_counter()
+    shape_table(VALUE_CLASSES)
+    print(f"  deal-shape table, value classes (once per process): {1000 * (time.perf_counter() - t):8.1f} ms")
+    t = time.perf_counter()
+    shape_table(RANK_CLASSES)
+    print(f"  deal-shape table, rank classes (verification only): {1000 * (time.perf_counter() - t):8.1f} ms")
+    paytables = sum(len(w.paytables) for w in core.WAGERS)
+    ms = median_ms(lambda: core_wagers(shoe), args.runs)
+    print(f"  core wagers ({paytables} paytables), one 8-deck shoe:  {ms:8.2f} ms   [<= 20 ms]")
+    ms6 = median_ms(lambda: core_wagers(Shoe.standard(6)), args.runs)
+    print(f"  core wagers ({paytables} paytables), one 6-deck shoe:  {ms6:8.2f} ms")
+    if not args.quick:
+        t = time.perf_counter()
+        naive = naive_rank_loop(shoe)
+        naive_ms = 1000 * (time.perf_counter() - t)
+        print(f"  naive 13-rank nested loop, Banker wins only:      {naive_ms:8.1f} ms "
+              f"({naive_ms / ms:.0f}x slower; agrees: {naive == 2_292_252_566_437_888})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,26 @@
+"""Shared fixtures: small mixed shoes for the brute-force oracle."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from exactodds.cards import Shoe, parse_card  # noqa: E402
+
+
+def shoe_of(text: str) -> Shoe:
+    """A shoe holding the listed cards, e.g. ``shoe_of("AS 9H 9D KC")``."""
+    return Shoe.from_cards(parse_card(t) for t in text.split())
+
+
+SMALL_SHOES = {
+    "twelve-mixed": shoe_of("AS 2H 3D 4C 5S 6H 7D 8C 9S 10H JD QC"),
+    "thirteen-pairs": shoe_of("9S 9H 9D KS KH QD 8C 8C 7H 6S 3D 2C AS"),
+    "eleven-face-heavy": shoe_of("KS KS QH JD 10C 9S 9S 4H 4D 5C 6S"),
+    "ten-low": shoe_of("AS AH 2D 2C 3S 3H 4D 5C 6S 7H"),
+    "five-cards": shoe_of("2S 3H 4D 10C 5S"),
+    "four-cards": shoe_of("KS QH 9D 8C"),
+    "three-cards": shoe_of("AS 2H 3D"),
+}
