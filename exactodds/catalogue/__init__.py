@@ -15,10 +15,10 @@ from typing import Any
 
 from ..errors import InputError
 from ..wager import Wager
-from . import core
+from . import core, pairs, phoenix, progressives, side
 
 CATALOGUE: dict[str, Wager[Any]] = {}
-for _wager in core.WAGERS:
+for _wager in (*core.WAGERS, *side.WAGERS, *phoenix.WAGERS, *pairs.WAGERS, *progressives.WAGERS):
     assert _wager.id not in CATALOGUE, _wager.id
     CATALOGUE[_wager.id] = _wager
 
