@@ -39,6 +39,9 @@ class Level:
     name: str
     distribution: Callable[[Shoe], ResultDistribution]
     from_deal: Callable[[Sequence[Card], Sequence[Card]], Any]
+    baccarat: bool = True
+    """False for a level whose results are not a baccarat round (e.g. Spanish 21's
+    Match-The-Dealer): the baccarat brute-force oracle does not apply to it."""
 
 
 @lru_cache(maxsize=64)

@@ -13,12 +13,13 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from .. import spanish21
 from ..errors import InputError
 from ..wager import Wager
 from . import core, pairs, phoenix, progressives, side
 
 CATALOGUE: dict[str, Wager[Any]] = {}
-for _wager in (*core.WAGERS, *side.WAGERS, *phoenix.WAGERS, *pairs.WAGERS, *progressives.WAGERS):
+for _wager in (*core.WAGERS, *side.WAGERS, *phoenix.WAGERS, *pairs.WAGERS, *progressives.WAGERS, *spanish21.WAGERS):
     assert _wager.id not in CATALOGUE, _wager.id
     CATALOGUE[_wager.id] = _wager
 
