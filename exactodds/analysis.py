@@ -15,6 +15,7 @@ from typing import Any
 
 from .cards import Shoe
 from .catalogue import get_wager
+from .errors import InputError
 from .exact import percent, sqrt_decimal
 from .levels import LEVELS
 from .wager import Pay, Paytable, Wager
@@ -43,6 +44,10 @@ class Analysis:
     shoe: Shoe
     total: int
     rows: tuple[OutcomeRow, ...]
+    meter_amounts: Mapping[str, Fraction] | None = None
+    """Progressives: the meter amounts (dollars) the rows are priced at."""
+    meters_given: bool = False
+    """Progressives: whether those amounts were given (else: regulated resets, 0 if none)."""
 
     @property
     def return_(self) -> Fraction:
@@ -104,8 +109,36 @@ def _settlements(wager: Wager[Any], table: Paytable, results: Mapping[Any, int])
     return names
 
 
-def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | None = None) -> Analysis:
-    """Price ``wager`` under ``paytable`` (default: the catalogue's) for ``shoe`` (default 8 decks)."""
+def meter_amounts(table: Paytable, meters: Mapping[str, Fraction] | None) -> dict[str, Fraction]:
+    """Meter amounts to price ``table`` at: those given, else each meter's regulated reset
+    (0 where the regulation sets none). Unknown names and negative amounts are input errors."""
+    known = {m.name: m for m in table.meters}
+    given = dict(meters or {})
+    for name, amount in given.items():
+        if name not in known:
+            raise InputError(f"unknown meter {name!r} for paytable {table.id!r} "
+                             f"(its meters: {', '.join(known) or 'none'})")
+        if Fraction(amount) < 0:
+            raise InputError(f"meter {name!r} cannot be negative, got {amount}")
+    return {n: Fraction(given[n]) if n in given else (m.reset or Fraction(0)) for n, m in known.items()}
+
+
+def priced_pay(pay: Pay, table: Paytable, amounts: Mapping[str, Fraction]) -> Pay:
+    """A meter pay with its net per unit at the given amounts: share·M/stake − 1."""
+    if pay.meter is None:
+        return pay
+    stake = table.stake or Fraction(1)
+    return Pay(pay.share * amounts[pay.meter] / stake - 1, pay.text, pay.meter, pay.share)
+
+
+def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | None = None,
+            meters: Mapping[str, Fraction] | None = None) -> Analysis:
+    """Price ``wager`` under ``paytable`` (default: the catalogue's) for ``shoe`` (default 8 decks).
+
+    Progressives: ``meters`` (name -> dollars) prices the meter pays; without it the rows
+    are priced at the regulated resets and :mod:`exactodds.progressive` gives the exact
+    expression in the meter amounts.
+    """
     w = get_wager(wager) if isinstance(wager, str) else wager
     table = w.paytable(paytable)
     shoe = shoe if shoe is not None else Shoe.standard(8)
@@ -115,6 +148,10 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | N
     for result, n in dist.counts.items():
         by_name[names[result]] += n
     pays = {name: table.pays.get(name) or w.otherwise_pay(table) for name in by_name}
+    amounts: dict[str, Fraction] | None = None
+    if table.meters or meters:
+        amounts = meter_amounts(table, meters)
+        pays = {name: priced_pay(p, table, amounts) for name, p in pays.items()}
     if dist.void:
         by_name[VOID] = dist.void
         pays[VOID] = Pay.push()
@@ -124,4 +161,4 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | N
         OutcomeRow(name, pays[name], n, Fraction(n, total), pays[name].net * Fraction(n, total))
         for name, n in by_name.items()
     )
-    return Analysis(w, table, shoe, total, rows)
+    return Analysis(w, table, shoe, total, rows, amounts, bool(meters))

@@ -33,7 +33,7 @@ def _opt_ratio(x: Any) -> str | None:
 
 def analysis_json(a: Analysis) -> dict[str, Any]:
     """The JSON contract for one analysis (see README, "JSON contract")."""
-    return {
+    doc = {
         "wager": a.wager.id,
         "name": a.wager.name,
         "cite": a.wager.cite,
@@ -61,6 +61,11 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
         "element_of_risk": _opt_ratio(a.element_of_risk),
         "version": __version__,
     }
+    if a.paytable.meters:  # progressives: additive keys (exactodds.progressive)
+        from .progressive import progressive_json
+
+        doc.update(progressive_json(a))
+    return doc
 
 
 def _pays_cell(r: Any) -> str:
@@ -87,7 +92,16 @@ def _summary_pairs(a: Analysis) -> list[tuple[str, str]]:
         ("Variance", f"{ratio(a.variance)}  ({decimal(a.variance, 10)})"),
         ("Standard deviation", a.std_dev),
         ("Element of risk", "n/a (no pushes)" if eor is None else f"{ratio(eor)}  ({percent(eor, 6)})"),
-    ]
+    ] + _progressive_pairs(a)
+
+
+def _progressive_pairs(a: Analysis) -> list[tuple[str, str]]:
+    """Progressives: the return in the meter amounts, break-even and long-run lines."""
+    if not a.paytable.meters:
+        return []
+    from .progressive import progressive_summary
+
+    return progressive_summary(a)
 
 
 HEADERS = ["Event", "Pays", "Combinations", "Probability", "Return"]

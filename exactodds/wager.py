@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Generic, Literal, TypeVar
 
 from .errors import InputError
+from .exact import decimal
 
 Round = TypeVar("Round")
 
@@ -39,6 +40,20 @@ class Pay:
 
     net: Fraction
     text: str
+    meter: str | None = None
+    """For a progressive pay: the meter it pays; ``net`` is then the fixed part (−1: the
+    wager is collected and ``share`` of the meter paid in all), see :meth:`meter_pay`."""
+    share: Fraction = Fraction(0)
+
+    @classmethod
+    def meter_pay(cls, name: str, share: int | str | Fraction = 1) -> Pay:
+        """``share`` (1 = 100%) of the meter ``name``, paid in all ("for" the wager).
+
+        Its net per unit is ``share·M/stake − 1``; :mod:`exactodds.progressive` prices it.
+        """
+        pct = _num(share) * 100
+        shown = str(pct.numerator) if pct.denominator == 1 else f"{float(pct):g}"  # display only
+        return cls(Fraction(-1), f"{shown}% of the {name} meter", name, _num(share))
 
     @classmethod
     def to(cls, a: int | str | Fraction, b: int = 1) -> Pay:
@@ -63,8 +78,7 @@ class Pay:
     @classmethod
     def commission(cls, rate: Fraction) -> Pay:
         """1 to 1 less a commission (vigorish) of ``rate`` of the amount won."""
-        pct = rate * 100
-        shown = str(pct.numerator) if pct.denominator == 1 else f"{float(pct):g}"  # display only
+        shown = decimal(rate * 100, 4).rstrip("0").rstrip(".")
         return cls(1 - rate, f"1 to 1 less {shown}% commission")
 
     @classmethod
@@ -89,6 +103,25 @@ class Paytable:
     pays: Mapping[str, Pay]
     cite: str
     note: str = ""
+    meters: tuple[Meter, ...] = ()
+    """The progressive meters its meter pays read (empty for a fixed-odds paytable)."""
+    stake: Fraction | None = None
+    """Wager amount in dollars that meter and fixed-dollar amounts are divided by."""
+
+
+@dataclass(frozen=True)
+class Meter:
+    """A progressive meter: reset (reseed) amount and the rates feeding it, per unit wagered.
+
+    ``None`` where the regulation leaves the figure to the Rules Submission.
+    """
+
+    name: str
+    reset: Fraction | None
+    increment: Fraction | None
+    reserve: Fraction = Fraction(0)
+    reset_funded_by_reserve: bool = False
+    cite: str = ""
 
 
 @dataclass(frozen=True)

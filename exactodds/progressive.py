@@ -1,0 +1,254 @@
+"""Progressive and mystery-bonus figures: exact returns as functions of the meter amounts.
+
+A meter pay (:meth:`exactodds.wager.Pay.meter_pay`) returns ``share·M`` in all on a
+wager of ``stake`` dollars, so its net per unit is ``share·M/stake − 1``; the return of
+a progressive is linear in the meter amounts (shared/spec/WAGERS.md, "Progressives"):
+
+    R(M) = a + Σ_i p_i·share_i·M_i / stake              (sympy, one symbol per meter)
+
+Long-run return (renewal-reward over jackpot cycles, every contribution eventually paid
+out). A meter reset to ``R_i`` after a hit that has probability ``p_i`` per wager and
+grows by ``r_i`` of every wager pays on average ``R_i + r_i·stake/p_i`` per hit, i.e.
+``p_i·R_i/stake + r_i`` per unit wagered. A reserve rate ``q_i`` that funds the reseed
+(§ 631b.10(j): "reseed amounts (reserve incrementation rate)") replaces the house-funded
+reset: the meter's part is then ``r_i + q_i``. Hence
+
+    long-run return = R(M_i = R_i where the house funds the reseed, 0 where the reserve
+                       funds it) + Σ_i (r_i + q_i)
+
+which is "return at reset + increment + reserve" with the reserve-funded resets at 0.
+
+Mystery (must-hit-by) meters: see :func:`mystery_long_run`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from math import floor
+from typing import Any
+
+import sympy
+
+from .analysis import Analysis
+from .exact import decimal, percent, ratio
+from .wager import Meter
+
+
+def _q(x: Fraction | int) -> sympy.Rational:
+    x = Fraction(x)
+    return sympy.Rational(x.numerator, x.denominator)
+
+
+def _frac(x: Any) -> Fraction:
+    r = sympy.Rational(x)
+    return Fraction(int(r.p), int(r.q))
+
+
+def meter_symbol(name: str) -> sympy.Symbol:
+    """The sympy symbol standing for meter ``name`` in dollars, e.g. ``M_mega``."""
+    return sympy.Symbol("M_" + re.sub(r"\W", "_", name), nonnegative=True)
+
+
+def rate_symbol(name: str) -> sympy.Symbol:
+    """Symbol for an increment rate the regulation leaves to the Rules Submission."""
+    return sympy.Symbol("rate_" + re.sub(r"\W", "_", name), nonnegative=True)
+
+
+@dataclass(frozen=True)
+class ProgressiveFigures:
+    """Exact progressive figures of one analysis (per unit wagered)."""
+
+    expression: sympy.Expr
+    meters: tuple[Meter, ...]
+    stake: Fraction
+    hit_probability: Mapping[str, Fraction]
+    return_at_reset: Fraction | None
+    break_even: Mapping[str, Fraction | None]
+    long_run: Fraction | sympy.Expr
+
+    def at(self, amounts: Mapping[str, Fraction]) -> Fraction:
+        """The exact return with every meter at the given amount."""
+        subs = {meter_symbol(m.name): _q(amounts[m.name]) for m in self.meters}
+        return _frac(self.expression.subs(subs))
+
+
+def progressive_figures(a: Analysis) -> ProgressiveFigures:
+    """Expression, return at reset, break-even meters and long-run return of ``a``."""
+    table = a.paytable
+    stake = table.stake or Fraction(1)
+    expr: sympy.Expr = sympy.Integer(0)
+    hit: dict[str, Fraction] = {m.name: Fraction(0) for m in table.meters}
+    for row in a.rows:
+        if row.pay.meter is not None:
+            hit[row.pay.meter] += row.probability * row.pay.share
+            expr += _q(row.probability) * (_q(row.pay.share / stake) * meter_symbol(row.pay.meter) - 1)
+        else:
+            expr += _q(row.contribution)
+    expr = sympy.expand(expr)
+    resets = {m.name: m.reset for m in table.meters}
+    at_reset = None
+    if all(r is not None for r in resets.values()):
+        at_reset = _frac(expr.subs({meter_symbol(n): _q(r) for n, r in resets.items()}))  # type: ignore[arg-type]
+    break_even: dict[str, Fraction | None] = {}
+    for m in table.meters:
+        others = {meter_symbol(o.name): _q(o.reset or 0) for o in table.meters if o.name != m.name}
+        coeff = hit[m.name] / stake
+        if coeff == 0 or any(o.reset is None for o in table.meters if o.name != m.name):
+            break_even[m.name] = None
+            continue
+        const = _frac(expr.subs({**others, meter_symbol(m.name): 0}))
+        break_even[m.name] = -const / coeff
+    base = expr.subs({meter_symbol(m.name): _q(0 if (m.reset_funded_by_reserve or m.reset is None) else m.reset)
+                      for m in table.meters})
+    long_run = sympy.nsimplify(base) + sum(
+        (_q(m.increment) if m.increment is not None else rate_symbol(m.name)) + _q(m.reserve)
+        for m in table.meters)
+    lr: Fraction | sympy.Expr = _frac(long_run) if long_run.is_Rational else long_run
+    return ProgressiveFigures(expr, table.meters, stake, hit, at_reset, break_even, lr)
+
+
+def _opt(x: Fraction | None) -> str | None:
+    return None if x is None else ratio(x)
+
+
+LONG_RUN_FORMULA = ("long-run return = return with each house-funded meter at its reset and each "
+                    "reserve-funded (or unregulated) reset at 0, + sum of increment rates + reserve rates "
+                    "(every contribution is eventually paid out; renewal-reward over jackpot cycles)")
+
+
+def progressive_json(a: Analysis) -> dict[str, Any]:
+    """Additive keys of the JSON contract for a progressive analysis."""
+    f = progressive_figures(a)
+    out: dict[str, Any] = {
+        "return_expression": str(f.expression),
+        "return_at_reset": _opt(f.return_at_reset),
+        "stake": ratio(f.stake),
+        "meters": [{"name": m.name, "reset": _opt(m.reset), "increment": _opt(m.increment),
+                    "reserve": ratio(m.reserve), "reset_funded_by_reserve": m.reset_funded_by_reserve,
+                    "hit_probability": ratio(f.hit_probability[m.name]), "cite": m.cite}
+                   for m in f.meters],
+        "priced_at": {k: ratio(v) for k, v in (a.meter_amounts or {}).items()},
+        "break_even": {k: _opt(v) for k, v in f.break_even.items()},
+        "long_run_return": ratio(f.long_run) if isinstance(f.long_run, Fraction) else str(f.long_run),
+        "long_run_formula": LONG_RUN_FORMULA,
+    }
+    if not a.meters_given:
+        # issue 3 / WAGERS.md "Progressives": without --meter the return *is* the expression
+        # in the meter amounts; the exact figure at the regulated reset sits beside it.
+        out["return"] = str(f.expression)
+    return out
+
+
+def progressive_summary(a: Analysis) -> list[tuple[str, str]]:
+    """Extra summary lines for human tables."""
+    f = progressive_figures(a)
+    lines = [("Return (meters M in $)", str(f.expression)),
+             ("Priced at", ", ".join(f"{k} ${v}" for k, v in (a.meter_amounts or {}).items())),
+             ("Return at reset", "n/a (reset not regulated)" if f.return_at_reset is None
+              else f"{ratio(f.return_at_reset)}  ({percent(f.return_at_reset, 6)})")]
+    for name, be in f.break_even.items():
+        lines.append((f"Break-even {name} meter", "n/a" if be is None else f"${ratio(be)}  (${decimal(be, 2)})"))
+    lr = f.long_run
+    lines.append(("Long-run return", f"{ratio(lr)}  ({percent(lr, 6)})" if isinstance(lr, Fraction) else str(lr)))
+    return lines
+
+
+# -- must-hit-by mystery meters -----------------------------------------------------------
+
+@dataclass(frozen=True)
+class MysteryConfig:
+    """A must-hit-by mystery meter: reseed (minimum), must-hit-by (maximum), contribution rate."""
+
+    id: str
+    minimum: Fraction
+    maximum: Fraction
+    rate: Fraction
+    stake: Fraction
+    cite: str
+
+
+def _f(x: str) -> Fraction:
+    return Fraction(x)
+
+
+MYSTERY_CONFIGS: tuple[MysteryConfig, ...] = tuple(
+    MysteryConfig(f"mhb-{cfg}-${stake}", _f(lo), _f(hi), _f(rate), _f(stake), "58 Pa. Code § 631b.6(c)(4)")
+    for cfg, stake, lo, hi, rate in (
+        ("A", "1", "100", "200", "2/100"), ("A", "2", "100", "200", "15/1000"), ("A", "5", "100", "250", "1/100"),
+        ("B", "1", "100", "500", "5/100"), ("B", "2", "100", "500", "35/1000"), ("B", "5", "100", "500", "2/100"),
+        ("C", "1", "250", "500", "2/100"), ("C", "2", "250", "500", "15/1000"), ("C", "5", "250", "500", "5/1000"),
+        ("D", "1", "250", "1000", "5/100"), ("D", "2", "250", "1000", "3/100"), ("D", "5", "250", "1000", "2/100"),
+    )
+) + tuple(
+    MysteryConfig(f"royal-9-{cfg}-${stake}", _f(lo), _f(hi), _f(rate), _f(stake), "58 Pa. Code § 629c.3(h)")
+    for cfg, lo, hi, rate in (("1", "250", "1000", "5/100"), ("2", "100", "500", "5/100"), ("3", "100", "200", "2/100"))
+    for stake in ("5", "1")
+)
+"""§ 631b.6(c)(4) configurations A-D at their minimum wagers ($1/$2/$5), and § 629c.3(h)
+configurations 1-3 on the $5 and $1 Royal 9 wagers (the regulation names no amount)."""
+
+
+def expected_wagers_per_hit(c: MysteryConfig) -> Fraction:
+    """E[K], K the qualifying wagers from a reset to the hit, inclusive.
+
+    Each wager adds ``rate·stake``; after ``k`` wagers the meter is ``min + k·rate·stake``
+    and it pays at the first ``k`` with that amount in excess of the drawn value X, X
+    uniform on [min, max]. With ``Y = (X − min)/(rate·stake)`` uniform on [0, T],
+    ``K = ⌊Y⌋ + 1``, so ``E[K] = 1 + (⌊T⌋(⌊T⌋−1)/2 + ⌊T⌋(T−⌊T⌋))/T``.
+    """
+    t = (c.maximum - c.minimum) / (c.rate * c.stake)
+    n = floor(t)
+    return 1 + (Fraction(n * (n - 1), 2) + n * (t - n)) / t
+
+
+def mystery_long_run(c: MysteryConfig) -> Fraction:
+    """Long-run mystery pay per unit wagered: ``rate + min/(stake·E[K])``.
+
+    Renewal-reward: a cycle takes K wagers of ``stake`` and pays ``min + K·rate·stake``;
+    the house funds the reset to the minimum (§ 631b.6(c)(5)(iv): the meter is reset, no
+    reserve is named), so per unit wagered the meter returns
+    ``E[min + K·rate·stake]/E[K·stake] = rate + min/(stake·E[K])``.
+    """
+    return c.rate + c.minimum / (c.stake * expected_wagers_per_hit(c))
+
+
+def mystery_rows() -> list[dict[str, Any]]:
+    """One exact row per configuration."""
+    return [{"config": c.id, "cite": c.cite, "stake": ratio(c.stake), "minimum": ratio(c.minimum),
+             "maximum": ratio(c.maximum), "rate": ratio(c.rate),
+             "expected_wagers_per_hit": ratio(expected_wagers_per_hit(c)),
+             "long_run_return": ratio(mystery_long_run(c))} for c in MYSTERY_CONFIGS]
+
+
+MYSTERY_READING = ("The drawn must-hit value is uniform (continuous) on [minimum, maximum]; every qualifying "
+                   "wager is at the configuration's minimum wager amount; the house funds each reset to the "
+                   "minimum. Long-run return per unit wagered = rate + minimum/(stake*E[K]).")
+
+
+def render_mystery(fmt: str) -> str:
+    """The mystery configurations as a table, JSON, CSV or Markdown."""
+    import csv
+    import io
+    import json
+
+    from tabulate import tabulate
+
+    rows = mystery_rows()
+    if fmt == "json":
+        return json.dumps({"configurations": rows, "reading": MYSTERY_READING}, indent=2) + "\n"
+    if fmt == "csv":
+        out = io.StringIO()
+        w = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        return out.getvalue()
+    body = [[r["config"], *(str(Fraction(r[k])) for k in ("stake", "minimum", "maximum", "rate",
+                                                           "expected_wagers_per_hit", "long_run_return")),
+             percent(Fraction(r["long_run_return"]), 4), r["cite"]] for r in rows]
+    headers = ["Config", "Stake", "Min", "Max", "Rate", "E[wagers/hit]", "Long-run return", "%", "Cite"]
+    table = tabulate(body, headers=headers, tablefmt="github" if fmt == "markdown" else "simple",
+                     disable_numparse=True)
+    return f"Must-hit-by mystery meters: long-run return per unit wagered\n\n{table}\n\n{MYSTERY_READING}\n"
