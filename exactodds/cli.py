@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from enum import Enum
+from fractions import Fraction
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -117,11 +118,14 @@ def analyze_command(
     fmt: FormatOpt = Format.table,
     all_wagers: Annotated[bool, typer.Option("--all", help="Every wager and paytable, sorted by house edge.")] = False,
     output: OutputOpt = None,
+    meter: Annotated[list[str] | None, typer.Option(
+        "--meter", help="Progressive meter amount in dollars, NAME=AMOUNT (repeatable), e.g. mega=62500.")] = None,
 ) -> None:
     """Exact outcome table, return, house edge, variance and more for one wager."""
+    meters = parse_meters(meter or [])
     shoe = make_shoe(decks)
     if all_wagers:
-        if wager is not None or paytable is not None:
+        if wager is not None or paytable is not None or meters:
             raise InputError("--all analyses every wager; give no WAGER or --paytable with it")
         analyses = [analyze(w, p.id, shoe) for w in CATALOGUE.values() for p in w.paytables]
         emit(render_catalogue(analyses, fmt.value), output)
@@ -129,7 +133,35 @@ def analyze_command(
     if wager is None:
         raise InputError("missing WAGER (or --all); 'exactodds list' shows the wager ids")
     w = get_wager(wager)
-    emit(render_analysis(analyze(w, paytable, shoe), fmt.value), output)
+    emit(render_analysis(analyze(w, paytable, shoe, meters or None), fmt.value), output)
+
+
+def parse_meters(items: list[str]) -> dict[str, Fraction]:
+    """``--meter NAME=AMOUNT`` values as exact dollars; malformed ones are one-line input errors."""
+    out: dict[str, Fraction] = {}
+    for item in items:
+        name, sep, amount = item.partition("=")
+        try:
+            value = Fraction(amount.strip().replace(",", "").lstrip("$")) if sep and name.strip() else None
+        except (ValueError, ZeroDivisionError):
+            value = None
+        if value is None:
+            raise InputError(f"--meter must be NAME=AMOUNT with AMOUNT a number of dollars, got {item!r}")
+        if name.strip() in out:
+            raise InputError(f"--meter {name.strip()!r} given twice")
+        out[name.strip()] = value
+    return out
+
+
+def _register_commands() -> None:
+    """Commands that live in their own modules (each a thin layer over its library module)."""
+    from . import cli_progressive, cli_tables
+
+    for module in (cli_tables, cli_progressive):
+        module.register(app)
+
+
+_register_commands()
 
 
 def main() -> None:
