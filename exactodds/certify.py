@@ -1,0 +1,395 @@
+"""Certification reports: every figure of a wager, recomputed independently, fingerprinted.
+
+:func:`certify` builds one JSON document (the report) for some wagers -- or the whole
+catalogue -- on one shoe: per paytable, the citations and readings, the outcome table
+with exact counts and the figures of :func:`~exactodds.output.analysis_json` (which
+carries the progressive figures of progressive paytables), the effects of removal
+(:mod:`exactodds.eor`), the deck-count sensitivity (6, 7, 8 decks by default) and a
+verification section:
+
+* **Second method.** For the ``coup`` level, every outcome count is recomputed from
+  :func:`~exactodds.enumerator.coup_distribution` with
+  :data:`~exactodds.enumerator.RANK_CLASSES` -- an independent walk over 13 rank
+  classes instead of 10 value classes -- and compared exactly, row by row, with the
+  return recomputed from those counts. Other levels say, explicitly, that no second
+  method is available yet; no agreement is claimed that was not computed.
+* **Consistency checks** on every paytable: the outcome counts add up to the universe
+  ``N·(N−1)·…·(N−U+1)`` computed afresh; the effects-of-removal identity
+  ``Σ n·Return(shoe − card) = N·Return(shoe)`` holds exactly.
+
+The report carries the package version, its inputs and a SHA-256 fingerprint of its
+canonical content (JSON with sorted keys, no insignificant whitespace, UTF-8, the
+``fingerprint`` member left out). :func:`verify_report` checks the fingerprint and
+recomputes the whole report from its inputs, comparing every figure exactly.
+:func:`render_markdown` and :func:`render_csv` are views of the same document.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import hashlib
+import io
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Final
+
+from tabulate import tabulate
+
+from . import __version__
+from .analysis import Analysis, analyze
+from .cards import Shoe, falling_factorial
+from .catalogue import CATALOGUE, get_wager
+from .enumerator import RANK_CLASSES, coup_distribution
+from .eor import EOR_HEADERS, DistributionCache, EffectsOfRemoval, Progress, effects_for, eor_json
+from .errors import InputError
+from .exact import decimal, parse_ratio, percent, ratio
+from .levels import LEVELS
+from .output import analysis_json
+from .rules import CITATION as RULES_CITATION
+from .shoespec import RANK_REMOVAL_READING, RANK_SPREAD_READING, shoe_from_spec, shoe_spec
+from .wager import Paytable, Wager
+
+REPORT_KIND: Final = "exactodds certification report"
+SCHEMA: Final = 1
+SENSITIVITY_DECKS: Final = (6, 7, 8)
+VOLATILE_KEYS: Final = ("fingerprint", "generated_utc", "version")
+"""Top-level keys a recomputation does not compare (the fingerprint still covers the last two)."""
+
+READINGS: Final = (
+    "Universe: ordered sequences of U = min(N, 6) cards off the top of the shoe (N cards); "
+    "cards dealt to no hand are counted, not enumerated, so every table totals N·(N−1)·…·(N−U+1).",
+    f"Drawing rules: {RULES_CITATION}; dealing order § 629a.8(c) (cards 1, 3 Player; 2, 4 Banker).",
+    "A round a short shoe cannot finish is void and every wager pushes (58 Pa. Code § 629a.13(e)).",
+    "Where several winning outcomes of one wager happen at once, only one is paid (the highest, or the "
+    "first in the regulation's order where the wager says so).",
+    "Progressive paytables are priced with every meter at its regulated reset (0 where none is set); "
+    "the exact return as a function of the meters is given alongside.",
+    RANK_SPREAD_READING,
+    RANK_REMOVAL_READING,
+    "Effects of removal: Return(shoe − card) − Return(shoe); the effect of a rank is the count-weighted "
+    "mean over its faces.",
+)
+
+METHOD: Final = (
+    "Counts are exact integers from a composition enumerator: every deal shape (the class of each card a "
+    "round uses, dealt per § 629a.8-629a.10) is enumerated once, grouped by multiset of classes, and priced "
+    "for the shoe by falling factorials Π n_c·(n_c−1)·… × (N−m)·…·(N−U+1). Probabilities and returns are "
+    "reduced fractions computed from those integers; decimals are display only. Each coup-level table is "
+    "recomputed by an independent enumeration over 13 rank classes and compared exactly; the engine is "
+    "also tested against a brute-force deal of every physical card sequence of small shoes."
+)
+
+
+class ReportError(Exception):
+    """A report that cannot be read (not JSON, not a report, missing inputs): exit 2."""
+
+
+# -- building ----------------------------------------------------------------------------------
+def _second_method(a: Analysis) -> dict[str, Any]:
+    """Recompute the outcome counts by an independent method, where the level has one."""
+    if a.wager.level != "coup":
+        return {"method": None, "statement": f"no second method for the {a.wager.level!r} level yet",
+                "agrees": None}
+    dist = coup_distribution(a.shoe, RANK_CLASSES)
+    counts: dict[str, int] = {}
+    for coup, n in dist.counts.items():
+        name = a.wager.settle(a.paytable, coup)
+        counts[name] = counts.get(name, 0) + n
+    if dist.void:
+        counts["void"] = dist.void
+    first = {("void" if r.name.startswith("Round void") else r.name): r.count for r in a.rows if r.count}
+    pays = {("void" if r.name.startswith("Round void") else r.name): r.pay.net for r in a.rows}
+    ret = sum((pays[k] * n for k, n in counts.items()), Fraction(0)) / dist.universe
+    agrees = counts == first and ret == a.return_ and dist.universe == a.total
+    return {"method": "rank-class enumeration (13 classes) of the same rounds",
+            "statement": "every outcome count and the return recomputed and compared exactly",
+            "counts": counts, "return": ratio(ret), "agrees": agrees}
+
+
+def _checks(a: Analysis, e: EffectsOfRemoval | None) -> list[dict[str, Any]]:
+    n = a.shoe.size
+    got = sum(r.count for r in a.rows)
+    if getattr(LEVELS[a.wager.level], "baccarat", True):
+        universe = falling_factorial(n, min(n, 6))
+        out = [{"check": "outcome counts add up to N·(N−1)·…·(N−U+1)", "expected": universe, "got": got,
+                "holds": got == universe}]
+    else:  # not a baccarat round (e.g. Spanish 21): the level defines its own universe
+        out = [{"check": f"outcome counts add up to the {a.wager.level!r} level's total", "expected": a.total,
+                "got": got, "holds": got == a.total}]
+    if e is not None:
+        out.append({"check": "Σ n·Return(shoe − card) = N·Return(shoe)",
+                    "holds": e.identity_holds, "applies": e.identity_holds is not None})
+        out.append({"check": "effects-of-removal base return equals the analysis return",
+                    "holds": e.base_return == a.return_})
+    return out
+
+
+def _sensitivity(w: Wager[Any], t: Paytable, decks: Sequence[int]) -> list[dict[str, Any]]:
+    out = []
+    for d in decks:
+        a = analyze(w, t.id, Shoe.standard(d))
+        out.append({"decks": d, "return": ratio(a.return_), "house_edge": ratio(a.house_edge),
+                    "variance": ratio(a.variance), "hit_frequency": ratio(a.hit_frequency),
+                    "element_of_risk": None if a.element_of_risk is None else ratio(a.element_of_risk)})
+    return out
+
+
+def _entry(a: Analysis, e: EffectsOfRemoval | None, skipped: str | None, decks: Sequence[int]) -> dict[str, Any]:
+    doc = analysis_json(a)
+    doc.pop("version", None)
+    second = _second_method(a)
+    checks = _checks(a, e)
+    verified = bool(second["agrees"] is not False and all(c["holds"] is not False for c in checks))
+    return {
+        "wager": a.wager.id,
+        "paytable": a.paytable.id,
+        "level": a.wager.level,
+        "citations": {"wager": a.wager.cite, "paytable": a.paytable.cite},
+        "readings": {"wager": a.wager.reading or None, "paytable": a.paytable.note or None},
+        "analysis": doc,
+        "effects_of_removal": eor_json(e) if e is not None else {"skipped": skipped or "not requested"},
+        "sensitivity": _sensitivity(a.wager, a.paytable, decks),
+        "verification": {"second_method": second, "checks": checks, "all_hold": verified},
+    }
+
+
+def _targets(wagers: Iterable[str] | None, paytable: str | None) -> list[tuple[Wager[Any], Paytable]]:
+    ws = [get_wager(x) for x in wagers] if wagers is not None else list(CATALOGUE.values())
+    if not ws:
+        raise InputError("no wager to certify")
+    if paytable is not None and len(ws) != 1:
+        raise InputError("--paytable needs exactly one WAGER")
+    return [(w, t) for w in ws for t in ([w.paytable(paytable)] if paytable is not None else w.paytables)]
+
+
+def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> dict[str, Any]:
+    """The report's content (without fingerprint, time or version) from its inputs."""
+    shoe = shoe_from_spec(inputs["shoe"])
+    pairs = _targets(inputs["wagers"], inputs.get("paytable"))
+    decks = tuple(inputs.get("sensitivity_decks", SENSITIVITY_DECKS))
+    cache = DistributionCache()
+    effects: dict[tuple[str, str], EffectsOfRemoval] = {}
+    skipped: dict[tuple[str, str], str] = {}
+    if inputs.get("effects_of_removal", True):
+        results, skips = effects_for(pairs, shoe, progress, cache)
+        effects = {(e.wager.id, e.paytable.id): e for e in results}
+        skipped = {(s.wager, s.paytable): s.reason for s in skips}
+    entries = []
+    for i, (w, t) in enumerate(pairs, 1):
+        a = analyze(w, t.id, shoe)
+        entries.append(_entry(a, effects.get((w.id, t.id)), skipped.get((w.id, t.id)), decks))
+        if progress:
+            progress(i, len(pairs), f"report {w.id} ({t.id})")
+    doc = {
+        "report": REPORT_KIND,
+        "schema": SCHEMA,
+        "inputs": inputs,
+        "shoe": shoe.to_json() | {"description": shoe.describe()},
+        "method": METHOD,
+        "readings": list(READINGS),
+        "entries": entries,
+        "summary": {"paytables": len(entries),
+                    "second_method_agrees": sum(1 for x in entries if x["verification"]["second_method"]["agrees"]),
+                    "no_second_method": sum(1 for x in entries
+                                            if x["verification"]["second_method"]["agrees"] is None),
+                    "all_checks_hold": all(x["verification"]["all_hold"] for x in entries)},
+    }
+    return json.loads(json.dumps(doc, ensure_ascii=False))  # plain JSON types, as a reader sees them
+
+
+def canonical(doc: dict[str, Any]) -> bytes:
+    """Canonical bytes of a report: JSON, sorted keys, no spaces, UTF-8, without ``fingerprint``."""
+    body = {k: v for k, v in doc.items() if k != "fingerprint"}
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def fingerprint(doc: dict[str, Any]) -> str:
+    """SHA-256 (hex) of :func:`canonical`."""
+    return hashlib.sha256(canonical(doc)).hexdigest()
+
+
+def certify(wagers: Iterable[str] | None = None, paytable: str | None = None, shoe: Shoe | None = None,
+            sensitivity_decks: Sequence[int] = SENSITIVITY_DECKS, effects_of_removal: bool = True,
+            progress: Progress | None = None, now: _dt.datetime | None = None) -> dict[str, Any]:
+    """A fingerprinted certification report for ``wagers`` (None: the whole catalogue)."""
+    for d in sensitivity_decks:
+        if not isinstance(d, int) or not 1 <= d <= 1000:
+            raise InputError(f"sensitivity deck counts must be 1 to 1000, got {d!r}")
+    inputs = {"wagers": list(wagers) if wagers is not None else None, "paytable": paytable,
+              "shoe": shoe_spec(shoe or Shoe.standard(8)), "sensitivity_decks": list(sensitivity_decks),
+              "effects_of_removal": effects_of_removal}
+    doc = build_report(inputs, progress)
+    stamp = (now or _dt.datetime.now(_dt.timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    doc = {**doc, "version": __version__, "generated_utc": stamp}
+    doc["fingerprint"] = {"algorithm": "sha256", "value": fingerprint(doc),
+                          "covers": "canonical JSON of every member except 'fingerprint' "
+                                    "(sorted keys, separators ',' ':', UTF-8)"}
+    return doc
+
+
+# -- verifying ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Verdict:
+    """Outcome of :func:`verify_report`: ``holds`` and the problems found."""
+
+    holds: bool
+    fingerprint_ok: bool
+    recomputed_ok: bool
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _diff(a: Any, b: Any, path: str, out: list[str], limit: int = 20) -> None:
+    if len(out) >= limit:
+        return
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                out.append(f"{path}/{k}: {'missing from the report' if k not in a else 'not in the recomputation'}")
+            else:
+                _diff(a[k], b[k], f"{path}/{k}", out, limit)
+    elif isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            out.append(f"{path}: {len(a)} items in the report, {len(b)} recomputed")
+        for i, (x, y) in enumerate(zip(a, b)):
+            _diff(x, y, f"{path}[{i}]", out, limit)
+    elif a != b or type(a) is not type(b):
+        out.append(f"{path}: report says {a!r}, recomputed {b!r}")
+
+
+def read_report(text: str) -> dict[str, Any]:
+    """Parse a report; anything that is not one raises :class:`ReportError`."""
+    try:
+        doc = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise ReportError(f"not a JSON document ({exc.__class__.__name__})") from None
+    if not isinstance(doc, dict) or doc.get("report") != REPORT_KIND:
+        raise ReportError("not an exactodds certification report")
+    if not isinstance(doc.get("inputs"), dict) or not isinstance(doc.get("fingerprint"), dict):
+        raise ReportError("the report has no inputs or no fingerprint")
+    return doc
+
+
+def verify_report(doc: dict[str, Any], progress: Progress | None = None) -> Verdict:
+    """Check the fingerprint and recompute every figure from the report's inputs."""
+    problems: list[str] = []
+    notes: list[str] = []
+    fp = doc["fingerprint"].get("value")
+    fp_ok = fp == fingerprint(doc)
+    if not fp_ok:
+        problems.append("fingerprint: the SHA-256 of the content does not match (the report was altered)")
+    if doc.get("version") != __version__:
+        notes.append(f"report made by exactodds {doc.get('version')}, recomputed by {__version__}")
+    try:
+        fresh = build_report(doc["inputs"], progress)
+    except (InputError, KeyError, TypeError, ValueError) as exc:
+        raise ReportError(f"cannot recompute from the report's inputs: {exc}") from None
+    diffs: list[str] = []
+    _diff({k: v for k, v in doc.items() if k not in VOLATILE_KEYS}, fresh, "", diffs)
+    problems.extend(diffs)
+    if not fresh["summary"]["all_checks_hold"]:
+        problems.append("a verification check fails in the recomputation")
+    return Verdict(not problems, fp_ok, not diffs, problems, notes)
+
+
+# -- rendering --------------------------------------------------------------------------------------
+def _pct(x: str | None, places: int = 6) -> str:
+    return "n/a" if x is None else percent(parse_ratio(x), places)
+
+
+def render_markdown(doc: dict[str, Any]) -> str:
+    """The report for people: Markdown, every figure exact with a rounded decimal beside it."""
+    shoe = doc["shoe"]
+    s = doc["summary"]
+    out = [f"# Certification report -- exactodds {doc.get('version')}", "",
+           f"- Generated (UTC): {doc.get('generated_utc')}",
+           f"- Shoe: {shoe['description']}; inputs: `{json.dumps(doc['inputs'], sort_keys=True)}`",
+           f"- Fingerprint (SHA-256 of the canonical JSON): `{doc['fingerprint']['value']}`",
+           f"- Paytables certified: {s['paytables']}; second method agrees on {s['second_method_agrees']}, "
+           f"not available for {s['no_second_method']}; every check holds: {'yes' if s['all_checks_hold'] else 'NO'}",
+           "", "Verify this report: `exactodds verify REPORT.json` recomputes every figure from the inputs above.",
+           "", "## Method", "", doc["method"], "", "## Readings", ""]
+    out += [f"- {r}" for r in doc["readings"]]
+    for x in doc["entries"]:
+        a = x["analysis"]
+        out += ["", f"## {a['name']} -- paytable {x['paytable']}", "",
+                f"- Wager: {x['citations']['wager']}", f"- Paytable: {x['citations']['paytable']}"]
+        if x["readings"]["wager"]:
+            out.append(f"- Reading: {x['readings']['wager']}")
+        if x["readings"]["paytable"]:
+            out.append(f"- Paytable note: {x['readings']['paytable']}")
+        rows = [[o["name"], o["pays_text"], f"{o['count']:,}", o["probability"], o["return"]] for o in a["outcomes"]]
+        rows.append(["Total", "", f"{a['total']:,}", "1/1", a["return"]])
+        out += ["", "### Outcomes", "",
+                tabulate(rows, headers=["Event", "Pays", "Combinations", "Probability", "Return"], tablefmt="github",
+                         disable_numparse=True), "", "### Figures", ""]
+        for key, label in (("return", "Return"), ("house_edge", "House edge"), ("hit_frequency", "Hit frequency"),
+                           ("variance", "Variance"), ("element_of_risk", "Element of risk")):
+            v = a.get(key)
+            shown = "n/a" if v is None else (f"{v} ({decimal(parse_ratio(v), 10)})" if key == "variance"
+                                             else f"{v} ({_pct(v)})")
+            out.append(f"- {label}: {shown}")
+        out.append(f"- Standard deviation: {a['std_dev']}")
+        if "return_expression" in a:
+            out += [f"- Progressive: return = {a['return_expression']} (meters in $); at reset "
+                    f"{a.get('return_at_reset')}; break-even {a.get('break_even')}; long-run {a.get('long_run_return')}"]
+        e = x["effects_of_removal"]
+        out += ["", "### Effects of removal", ""]
+        if "skipped" in e:
+            out.append(f"Not computed: {e['skipped']}.")
+        else:
+            erows = [[r["card"], f"{r['copies']:,}", r["effect"], r["effect_percent"], str(r.get("tag", ""))]
+                     for r in [*e["ranks"], *e["faces"]]]
+            out += [tabulate(erows, headers=EOR_HEADERS, tablefmt="github", disable_numparse=True), "",
+                    f"Identity Σ n·Return(shoe − card) = N·Return(shoe): {e['identity']['holds']}. "
+                    f"Suggested count {e['count']['tags']} (balanced: {e['count']['balanced']}), "
+                    f"correlation {e['count']['correlation']}."]
+        srows = [[d["decks"], d["house_edge"], _pct(d["house_edge"]), _pct(d["hit_frequency"])] for d in x["sensitivity"]]
+        out += ["", "### Deck-count sensitivity", "",
+                tabulate(srows, headers=["Decks", "House edge (exact)", "House edge", "Hit frequency"],
+                         tablefmt="github", disable_numparse=True), "", "### Verification", ""]
+        sm = x["verification"]["second_method"]
+        if sm["agrees"] is None:
+            out.append(f"- Second method: {sm['statement']}.")
+        else:
+            out.append(f"- Second method ({sm['method']}): {sm['statement']}: "
+                       f"{'AGREES exactly' if sm['agrees'] else 'DISAGREES'} (return {sm['return']}).")
+        for c in x["verification"]["checks"]:
+            state = "n/a" if c.get("applies") is False else ("holds" if c["holds"] else "FAILS")
+            out.append(f"- {c['check']}: {state}.")
+    return "\n".join(out) + "\n"
+
+
+def render_csv(doc: dict[str, Any]) -> str:
+    """The report's tables as one CSV: outcome rows, effects of removal and sensitivity."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["table", "wager", "paytable", "key", "pays_or_copies", "count_or_decks", "probability_or_effect",
+                "return_or_edge"])
+    for x in doc["entries"]:
+        for o in x["analysis"]["outcomes"]:
+            w.writerow(["outcome", x["wager"], x["paytable"], o["name"], o["pays"], o["count"], o["probability"],
+                        o["return"]])
+        e = x["effects_of_removal"]
+        for r in [*e.get("ranks", []), *e.get("faces", [])]:
+            w.writerow(["effect_of_removal", x["wager"], x["paytable"], r["card"], r["copies"], "", r["effect"],
+                        r["return_after"]])
+        for d in x["sensitivity"]:
+            w.writerow(["sensitivity", x["wager"], x["paytable"], "decks", "", d["decks"], "", d["house_edge"]])
+    return buf.getvalue()
+
+
+def render_report(doc: dict[str, Any], fmt: str) -> str:
+    """The report in ``markdown`` (also for ``table``), ``json`` or ``csv``."""
+    if fmt == "json":
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        return render_csv(doc)
+    return render_markdown(doc)
+
+
+__all__ = ["Verdict", "ReportError", "build_report", "canonical", "certify", "fingerprint", "read_report",
+           "render_csv", "render_markdown", "render_report", "verify_report"]

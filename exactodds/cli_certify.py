@@ -1,0 +1,183 @@
+"""Commands ``eor``, ``commission``, ``ride``, ``certify`` and ``verify``.
+
+Registered on the main command line by :func:`register` (``cli_certify.register(app)``).
+Each command is a thin wrapper: it resolves the shoe (:func:`exactodds.shoespec.resolve_shoe`),
+calls one library function and prints, or atomically writes, one rendered string. Bad
+input is an :class:`~exactodds.errors.InputError` (one stderr line, exit 2, nothing
+written). ``verify`` exits 0 when a report holds, 1 when it does not, 2 when it cannot
+be read. Long runs show a progress bar on stderr, only when stderr is a terminal.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .certify import ReportError, certify, read_report, render_report, verify_report
+from .commission import DEFAULT_AMOUNTS, RULES, commission_rate, edge_table, parse_amounts, parse_increment, parse_money
+from .catalogue import get_wager
+from .eor import Progress, effects_of_removal, eor_catalogue, render_eor
+from .errors import InputError
+from .house_money_ride import render_ride, ride_analysis
+from .output import write_atomic
+from .shoespec import DEFAULT_DECKS, RemoveOpt, ShoeOpt, resolve_shoe
+
+
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+    markdown = "markdown"
+
+
+DecksOpt = Annotated[int, typer.Option("--decks", "-d", help="Number of standard 52-card decks (1 to 1000).")]
+FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
+OutputOpt = Annotated[str | None, typer.Option("--output", "-o", help="Write to this file (atomically).")]
+PaytableOpt = Annotated[str | None, typer.Option("--paytable", "-p", help="Paytable id (default: the catalogue's).")]
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output:
+        write_atomic(output, text)
+    else:
+        sys.stdout.write(text)
+
+
+def stderr_progress() -> Progress | None:
+    """A one-line progress bar on stderr, or None when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int, label: str) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label[:40]:<40}")
+        if done >= total:
+            sys.stderr.write("\r" + " " * (width + 60) + "\r")
+        sys.stderr.flush()
+
+    return show
+
+
+def eor_command(
+    wager: Annotated[str | None, typer.Argument(help="Wager id (see 'exactodds list').")] = None,
+    paytable: PaytableOpt = None, decks: DecksOpt = DEFAULT_DECKS, shoe: ShoeOpt = None, remove: RemoveOpt = None,
+    fmt: FormatOpt = Format.table, all_wagers: Annotated[bool, typer.Option("--all", help="Every wager and paytable.")] = False,
+    output: OutputOpt = None,
+) -> None:
+    """Exact effect of removing one card of each rank (and face, where suits matter) on the return."""
+    s = resolve_shoe(decks, shoe, remove)
+    if all_wagers:
+        if wager is not None or paytable is not None:
+            raise InputError("--all covers every wager; give no WAGER or --paytable with it")
+        results, skipped = eor_catalogue(s, stderr_progress())
+        if fmt is Format.json:
+            from .eor import eor_json
+            from .output import render_json
+
+            text = render_json({"effects": [eor_json(e) for e in results],
+                                "skipped": [vars(x) for x in skipped]})
+        else:
+            text = "\n".join(render_eor(e, fmt.value) for e in results)
+            text += "".join(f"\nSkipped {x.wager} ({x.paytable}): {x.reason}\n" for x in skipped)
+        _emit(text, output)
+        return
+    if wager is None:
+        raise InputError("missing WAGER (or --all); 'exactodds list' shows the wager ids")
+    _emit(render_eor(effects_of_removal(wager, paytable, s, stderr_progress()), fmt.value), output)
+
+
+def commission_command(
+    wager: Annotated[str, typer.Argument(help="A wager with a commission (default banker).")] = "banker",
+    paytable: PaytableOpt = None, decks: DecksOpt = DEFAULT_DECKS, shoe: ShoeOpt = None, remove: RemoveOpt = None,
+    wager_amount: Annotated[str | None, typer.Option("--wager-amount", help="One wager amount in dollars, e.g. 7.50.")] = None,
+    rounding: Annotated[str | None, typer.Option(
+        "--commission-rounding", help="Round the commission up to a multiple of this many dollars (e.g. 0.25), "
+        "or 'none'; default: the --rule's increment.")] = None,
+    rule: Annotated[str, typer.Option("--rule", help=f"Table rule for the default rounding: {', '.join(RULES)}.")] = "baccarat",
+    amounts: Annotated[str | None, typer.Option("--amounts", help="Edge table amounts: '5,7.5,10' or '2.5:50:2.5'.")] = None,
+    fmt: FormatOpt = Format.table, output: OutputOpt = None,
+) -> None:
+    """Exact return per unit of a wager amount with the commission rounded up (§ 629a.12(c))."""
+    s = resolve_shoe(decks, shoe, remove)
+    w = get_wager(wager)
+    rate = commission_rate(w.paytable(paytable))
+    inc = parse_increment(rounding, rate, rule)
+    if wager_amount is not None and amounts is not None:
+        raise InputError("give --wager-amount or --amounts, not both")
+    points = [parse_money(wager_amount, "--wager-amount")] if wager_amount is not None else (
+        parse_amounts(amounts) if amounts is not None else list(DEFAULT_AMOUNTS))
+    rows = edge_table(w, paytable, s, points, inc)
+    if wager_amount is not None and fmt in (Format.table, Format.markdown):
+        from .output import render_analysis
+
+        _emit(render_analysis(rows[0].analysis, fmt.value), output)
+        return
+    from .commission import render_commission
+
+    _emit(render_commission(rows, fmt.value), output)
+
+
+def ride_command(
+    main: Annotated[str, typer.Argument(help="The wager the payout rides on: banker or player.")] = "banker",
+    paytable: PaytableOpt = None, decks: DecksOpt = DEFAULT_DECKS, shoe: ShoeOpt = None, remove: RemoveOpt = None,
+    fraction: Annotated[str, typer.Option("--fraction", help="Part of a winning payout ridden, 0 to 1 (e.g. 1/2).")] = "1",
+    main_stake: Annotated[str, typer.Option("--main-stake", help="Main wager per unit of House Money wager.")] = "1",
+    fmt: FormatOpt = Format.table, output: OutputOpt = None,
+) -> None:
+    """House Money with its payout added to the Banker or Player wager (§ 629a.8(c)(3))."""
+    s = resolve_shoe(decks, shoe, remove)
+    _emit(render_ride(ride_analysis(main, paytable, s, fraction, main_stake), fmt.value), output)
+
+
+def certify_command(
+    wager: Annotated[str | None, typer.Argument(help="Wager id; or --all for the whole catalogue.")] = None,
+    paytable: PaytableOpt = None, decks: DecksOpt = DEFAULT_DECKS, shoe: ShoeOpt = None, remove: RemoveOpt = None,
+    all_wagers: Annotated[bool, typer.Option("--all", help="Certify every wager and paytable.")] = False,
+    no_eor: Annotated[bool, typer.Option("--no-eor", help="Leave out the effects of removal.")] = False,
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="markdown (default), json, csv.")] = Format.markdown,
+    output: OutputOpt = None,
+) -> None:
+    """A certification report: citations, readings, exact tables, EOR, sensitivity, verification."""
+    s = resolve_shoe(decks, shoe, remove)
+    if all_wagers == (wager is not None):
+        raise InputError("give one WAGER or --all")
+    doc = certify(None if all_wagers else [wager], paytable, s, effects_of_removal=not no_eor,
+                  progress=stderr_progress())
+    _emit(render_report(doc, fmt.value), output)
+
+
+def verify_command(
+    report: Annotated[str, typer.Argument(help="A report written by 'exactodds certify --format json'.")],
+) -> None:
+    """Recompute a JSON report; exit 0 if it holds, 1 if it does not, 2 if it cannot be read."""
+    try:
+        text = Path(report).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read report {report!r}: {exc.__class__.__name__}") from None
+    try:
+        verdict = verify_report(read_report(text), stderr_progress())
+    except ReportError as exc:
+        raise InputError(f"{report}: {exc}") from None
+    for note in verdict.notes:
+        typer.echo(f"note: {note}")
+    if verdict.holds:
+        typer.echo(f"HOLDS: fingerprint matches and every figure recomputes exactly ({report})")
+        return
+    typer.echo(f"DOES NOT HOLD ({report}):")
+    for p in verdict.problems:
+        typer.echo(f"  - {p}")
+    raise typer.Exit(code=1)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``eor``, ``commission``, ``ride``, ``certify`` and ``verify`` to ``app``."""
+    app.command("eor")(eor_command)
+    app.command("commission")(commission_command)
+    app.command("ride")(ride_command)
+    app.command("certify")(certify_command)
+    app.command("verify")(verify_command)

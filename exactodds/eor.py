@@ -1,0 +1,473 @@
+"""Effects of removal: the exact change in a wager's return when one card leaves the shoe.
+
+For a shoe ``S`` of ``N`` cards and a card face ``f`` it holds ``n_f`` copies of,
+the effect of removing ``f`` is ``E_f = Return(S − f) − Return(S)``, exactly. The
+effect of a *rank* ``r`` is the effect of removing one card of that rank drawn at
+random from the ``n_r`` the shoe holds: ``E_r = Σ_{f of rank r} (n_f / n_r)·E_f``.
+For levels whose results do not depend on suits (:data:`SUIT_BLIND_LEVELS`: the
+``coup`` level reads point values only) every face of a rank has the same effect and
+only one removal per rank is priced; for any other level all faces are priced and a
+face is listed on its own where the faces of its rank differ ("where it matters").
+
+**The identity.** The six cards after the first card of a shuffled shoe are as
+random as the first six, and given that the first card is ``f`` they are the top of
+``S − f``; hence, whenever ``N ≥ 7`` (so that ``S − f`` still holds a full round),
+
+    Σ_f n_f · Return(S − f) = N · Return(S),   equivalently   Σ_r n_r · E_r = 0,
+
+exactly. :attr:`EffectsOfRemoval.identity_holds` checks it on every result.
+
+**A balanced count.** :func:`balanced_count` proposes integer tags proportional to
+the effects (a card whose removal raises the player's return gets a positive tag),
+balanced so that the tags of every card in the shoe add up to 0, and gives its exact
+squared correlation with the effects (weighted by the shoe's rank counts) and the
+correlation itself, correctly rounded.
+
+Distributions are priced once per (level, shoe) and shared by every wager of the
+level (:class:`DistributionCache`), so the effects for the whole catalogue cost 14
+coup-level pricings at 8 decks (the base shoe and one removal per rank).
+
+>>> e = effects_of_removal("dragon-7")
+>>> e.identity_holds, len(e.ranks)
+(True, 13)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Final
+
+from .cards import FACES, RANKS, SUITS, Card, Shoe
+from .catalogue import CATALOGUE, get_wager
+from .exact import decimal, percent, ratio, sqrt_decimal
+from .analysis import meter_amounts, priced_pay
+from .levels import LEVELS, ResultDistribution
+from .wager import Pay, Paytable, Wager
+
+SUIT_BLIND_LEVELS: Final = frozenset({"coup"})
+"""Levels whose results depend on point values only: one removal per rank suffices."""
+
+SUIT_SYMMETRIC_LEVELS: Final = {
+    "deal-faces": "its results read only 'all dealt cards one suit', 'one colour', ranks and "
+    "point values, which a relabelling of suits that keeps or swaps the colours leaves "
+    "unchanged; those relabellings carry any suit to any other",
+}
+"""Levels whose results are unchanged by a group of suit relabellings that is transitive on
+the suits. When every rank's faces are equally many in the shoe, removing any face of a
+rank then has the same effect, and one face per rank is priced (tests check the claim)."""
+
+MAX_TAG: Final = 4
+"""Largest absolute tag :func:`balanced_count` considers."""
+
+Progress = Callable[[int, int, str], None]
+"""``progress(done, total, label)``: called as long runs advance (may be ``None``)."""
+
+
+class NotPriceable(Exception):
+    """A paytable whose pays are not exact numbers: not priced here."""
+
+
+def exact_net(pay: Pay, table: Paytable) -> Fraction:
+    """A pay's net per unit as an exact Fraction; a progressive meter pay is priced with
+    every meter at its regulated reset (0 where none), as :func:`~exactodds.analysis.analyze`
+    does without ``meters``."""
+    if pay.meter is not None:
+        pay = priced_pay(pay, table, meter_amounts(table, None))
+    net: Any = pay.net
+    if isinstance(net, (int, Fraction)) and not isinstance(net, bool):
+        return Fraction(net)
+    raise NotPriceable(f"pay {pay.text!r} is not an exact number ({net!r})")
+
+
+# -- pricing ------------------------------------------------------------------------------
+class DistributionCache:
+    """Result distributions per (level, shoe), computed once each for a whole run."""
+
+    def __init__(self) -> None:
+        self._store: dict[tuple[str, Shoe], ResultDistribution] = {}
+        self.priced = 0
+
+    def get(self, level: str, shoe: Shoe) -> ResultDistribution:
+        key = (level, shoe)
+        dist = self._store.get(key)
+        if dist is None:
+            dist = LEVELS[level].distribution(shoe)
+            self._store[key] = dist
+            self.priced += 1
+        return dist
+
+
+_NETS: dict[tuple[int, int], tuple[Wager[Any], Paytable, dict[Any, int], list[Fraction]]] = {}
+
+
+def _nets(wager: Wager[Any], table: Paytable) -> tuple[dict[Any, int], list[Fraction]]:
+    """Per (wager, paytable): result -> index of its net pay, and the distinct nets."""
+    key = (id(wager), id(table))
+    hit = _NETS.get(key)
+    if hit is None or hit[0] is not wager or hit[1] is not table:
+        hit = (wager, table, {}, [])
+        _NETS[key] = hit
+    return hit[2], hit[3]
+
+
+def price(wager: Wager[Any], table: Paytable, dist: ResultDistribution) -> Fraction:
+    """Return per unit wagered from a result distribution (void rounds push, § 629a.13(e)).
+
+    The same sum as :func:`exactodds.analysis.analyze`, without building the table:
+    counts are added as integers per distinct net pay, then weighted once. The tests
+    check the two agree for every wager of the catalogue.
+    """
+    index, nets = _nets(wager, table)
+    acc = [0] * len(nets)
+    for result, n in dist.counts.items():
+        i = index.get(result)
+        if i is None:
+            name = wager.settle(table, result)
+            net = exact_net(table.pays.get(name) or wager.otherwise_pay(table), table)
+            i = index[result] = nets.index(net) if net in nets else len(nets)
+            if i == len(nets):
+                nets.append(net)
+                acc.append(0)
+        acc[i] += n
+    return sum((net * a for net, a in zip(nets, acc) if a), Fraction(0)) / dist.universe
+
+
+# -- results -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Effect:
+    """The effect of removing one card of a rank (``card`` None) or one face."""
+
+    label: str
+    rank: str
+    card: Card | None
+    copies: int
+    return_after: Fraction
+    effect: Fraction
+
+
+@dataclass(frozen=True)
+class CountSystem:
+    """Integer tags per rank (balanced over the shoe) and their agreement with the effects."""
+
+    tags: dict[str, int]
+    balanced: bool
+    imbalance: int
+    r_squared: Fraction | None
+    positive: bool
+
+    @property
+    def correlation(self) -> str | None:
+        """Weighted Pearson correlation of tags with effects, rounded to 6 places."""
+        if self.r_squared is None:
+            return None
+        root = sqrt_decimal(self.r_squared, 6)
+        return root if self.positive or set(root) <= {"0", "."} else "-" + root
+
+
+@dataclass(frozen=True)
+class EffectsOfRemoval:
+    """Effects of removal for one wager, paytable and shoe."""
+
+    wager: Wager[Any]
+    paytable: Paytable
+    shoe: Shoe
+    base_return: Fraction
+    ranks: tuple[Effect, ...]
+    faces: tuple[Effect, ...]
+    suit_sensitive_ranks: tuple[str, ...]
+    count: CountSystem
+    method: str
+
+    @property
+    def identity_holds(self) -> bool | None:
+        """Σ n_f·Return(S − f) == N·Return(S) exactly (None when N < 7: not applicable)."""
+        n = self.shoe.size
+        if n < 7:
+            return None
+        lhs = sum((e.copies * e.return_after for e in self.ranks), Fraction(0))
+        return lhs == n * self.base_return
+
+    @property
+    def shown_faces(self) -> tuple[Effect, ...]:
+        """Faces whose effect differs from another face of the same rank."""
+        return tuple(f for f in self.faces if f.rank in self.suit_sensitive_ranks)
+
+
+def _weighted_r2(tags: Sequence[int], effects: Sequence[Fraction], weights: Sequence[int]) -> tuple[Fraction | None, bool]:
+    w = sum(weights)
+    if w == 0:
+        return None, True
+    mt = Fraction(sum(wi * t for wi, t in zip(weights, tags)), w)
+    me = sum((wi * e for wi, e in zip(weights, effects)), Fraction(0)) / w
+    cov = sum((wi * (t - mt) * (e - me) for wi, t, e in zip(weights, tags, effects)), Fraction(0))
+    vt = sum((wi * (t - mt) ** 2 for wi, t in zip(weights, tags)), Fraction(0))
+    ve = sum((wi * (e - me) ** 2 for wi, e in zip(weights, effects)), Fraction(0))
+    if vt == 0 or ve == 0:
+        return None, True
+    return cov * cov / (vt * ve), cov >= 0
+
+
+def _round_half_even(x: Fraction) -> int:
+    return round(x)
+
+
+def balanced_count(effects: Mapping[str, Fraction], weights: Mapping[str, int],
+                   max_tag: int = MAX_TAG) -> CountSystem:
+    """Integer tags proportional to ``effects``, balanced so Σ weight·tag = 0.
+
+    For each scale ``L`` = 1..``max_tag`` the tags are ``round(L·E_r / max|E|)``;
+    an imbalance is then removed greedily, one step on the tag whose rounding left it
+    nearest the next integer. The best balanced system (highest correlation, then
+    smallest ``L``) is returned; if none balances, the best unbalanced one, flagged.
+
+    >>> c = balanced_count({"A": Fraction(2), "B": Fraction(-1), "C": Fraction(-1)}, {"A": 1, "B": 1, "C": 1})
+    >>> c.tags, c.balanced, c.correlation
+    ({'A': 2, 'B': -1, 'C': -1}, True, '1.000000')
+    """
+    keys = [k for k in effects if weights.get(k, 0) > 0]
+    top = max((abs(effects[k]) for k in keys), default=Fraction(0))
+    if top == 0:
+        return CountSystem({k: 0 for k in effects}, True, 0, None, True)
+    best: tuple[tuple[Any, ...], CountSystem] | None = None
+    for scale in range(1, max_tag + 1):
+        target = {k: scale * effects[k] / top for k in keys}
+        tags = {k: _round_half_even(target[k]) for k in keys}
+        for _ in range(4 * len(keys) * max_tag):
+            s = sum(weights[k] * tags[k] for k in keys)
+            if s == 0:
+                break
+            step = -1 if s > 0 else 1
+            options = [k for k in keys if abs(tags[k] + step) <= max_tag and abs(s + step * weights[k]) < abs(s)]
+            if not options:
+                break
+            k = min(options, key=lambda k: (abs(tags[k] + step - target[k]), abs(s + step * weights[k]), k))
+            tags[k] += step
+        imbalance = sum(weights[k] * tags[k] for k in keys)
+        r2, positive = _weighted_r2([tags[k] for k in keys], [effects[k] for k in keys], [weights[k] for k in keys])
+        system = CountSystem({k: tags.get(k, 0) for k in effects}, imbalance == 0, imbalance, r2, positive)
+        score = (imbalance == 0, positive, r2 if r2 is not None else Fraction(-1), -scale)
+        if best is None or score > best[0]:
+            best = (score, system)
+    assert best is not None
+    return best[1]
+
+
+# -- the computation -----------------------------------------------------------------------
+def suit_uniform(shoe: Shoe) -> bool:
+    """Whether every rank's four faces are equally many in ``shoe``."""
+    return all(len(set(shoe.counts[4 * r: 4 * r + 4])) == 1 for r in range(len(RANKS)))
+
+
+def one_face_per_rank(level: str, shoe: Shoe) -> bool:
+    """Whether one removal per rank stands for every face of the rank (see the module doc)."""
+    return level in SUIT_BLIND_LEVELS or (level in SUIT_SYMMETRIC_LEVELS and suit_uniform(shoe))
+
+
+def _removal_faces(level: str, shoe: Shoe) -> list[Card]:
+    """Faces to price: one per rank (the suit with most copies, ties S,H,D,C) where
+    :func:`one_face_per_rank`, every face present otherwise."""
+    if one_face_per_rank(level, shoe):
+        out = []
+        for rank in RANKS:
+            suit = max(SUITS, key=lambda s: (shoe.count(Card(rank, s)), -SUITS.index(s)))
+            if shoe.count(Card(rank, suit)):
+                out.append(Card(rank, suit))
+        return out
+    return [c for c in FACES if shoe.count(c)]
+
+
+METHOD: Final = (
+    "Each removal is priced exactly by the same enumeration as the analysis, on the shoe "
+    "less that card; effect = Return(shoe − card) − Return(shoe). Rank effects are the "
+    "count-weighted mean over the rank's faces. Checked: Σ n·Return(shoe − card) = "
+    "N·Return(shoe) exactly (N ≥ 7)."
+)
+
+
+def _assemble(wager: Wager[Any], table: Paytable, shoe: Shoe, base: Fraction,
+              after: Mapping[Card, Fraction]) -> EffectsOfRemoval:
+    suit_blind = one_face_per_rank(wager.level, shoe)
+    faces: list[Effect] = []
+    ranks: list[Effect] = []
+    sensitive: list[str] = []
+    for rank in RANKS:
+        present = [Card(rank, s) for s in SUITS if shoe.count(Card(rank, s))]
+        n_r = sum(shoe.count(c) for c in present)
+        if not n_r:
+            continue
+        if suit_blind:
+            ret = next(after[c] for c in present if c in after)
+            for c in present:
+                faces.append(Effect(str(c), rank, c, shoe.count(c), ret, ret - base))
+        else:
+            for c in present:
+                faces.append(Effect(str(c), rank, c, shoe.count(c), after[c], after[c] - base))
+            ret = sum((shoe.count(c) * after[c] for c in present), Fraction(0)) / n_r
+            if len({after[c] for c in present}) > 1:
+                sensitive.append(rank)
+        ranks.append(Effect(rank, rank, None, n_r, ret, ret - base))
+    count = balanced_count({e.rank: e.effect for e in ranks}, {e.rank: e.copies for e in ranks})
+    return EffectsOfRemoval(wager, table, shoe, base, tuple(ranks), tuple(faces), tuple(sensitive), count, METHOD)
+
+
+def _pairs(wagers: Iterable[Wager[Any]], paytable: str | None = None) -> list[tuple[Wager[Any], Paytable]]:
+    out = []
+    for w in wagers:
+        tables = [w.paytable(paytable)] if paytable is not None else list(w.paytables)
+        out.extend((w, t) for t in tables)
+    return out
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A wager and paytable the run could not price, with the reason (progressive meters)."""
+
+    wager: str
+    paytable: str
+    reason: str
+
+
+def effects_for(pairs: Sequence[tuple[Wager[Any], Paytable]], shoe: Shoe, progress: Progress | None = None,
+                cache: DistributionCache | None = None) -> tuple[list[EffectsOfRemoval], list[Skipped]]:
+    """Effects of removal for many (wager, paytable) pairs, each shoe priced once per level."""
+    cache = cache or DistributionCache()
+    by_level: dict[str, list[tuple[Wager[Any], Paytable]]] = {}
+    for w, t in pairs:
+        by_level.setdefault(w.level, []).append((w, t))
+    plan = [(level, [None, *_removal_faces(level, shoe)]) for level in by_level]
+    steps = sum(len(cards) for _, cards in plan)
+    done = 0
+    base: dict[tuple[int, int], Fraction] = {}
+    after: dict[tuple[int, int], dict[Card, Fraction]] = {}
+    skipped: dict[tuple[int, int], Skipped] = {}
+    for level, cards in plan:
+        for card in cards:
+            dist = cache.get(level, shoe if card is None else shoe.remove([card]))
+            for w, t in by_level[level]:
+                key = (id(w), id(t))
+                if key in skipped:
+                    continue
+                try:
+                    r = price(w, t, dist)
+                except NotPriceable as exc:
+                    skipped[key] = Skipped(w.id, t.id, f"not priced: {exc}")
+                    continue
+                if card is None:
+                    base[key] = r
+                else:
+                    after.setdefault(key, {})[card] = r
+            done += 1
+            if progress:
+                progress(done, steps, f"{level} level, {'base shoe' if card is None else 'less ' + str(card)}")
+    results = [_assemble(w, t, shoe, base[(id(w), id(t))], after.get((id(w), id(t)), {}))
+               for w, t in pairs if (id(w), id(t)) not in skipped]
+    return results, list(skipped.values())
+
+
+def effects_of_removal(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | None = None,
+                       progress: Progress | None = None) -> EffectsOfRemoval:
+    """Effects of removal of every rank (and face, where suits matter) for one wager."""
+    w = get_wager(wager) if isinstance(wager, str) else wager
+    t = w.paytable(paytable)
+    results, skipped = effects_for([(w, t)], shoe or Shoe.standard(8), progress)
+    if skipped:
+        from .errors import InputError
+
+        raise InputError(f"{w.id} ({t.id}): {skipped[0].reason}")
+    return results[0]
+
+
+def eor_catalogue(shoe: Shoe | None = None, progress: Progress | None = None,
+                  wagers: Iterable[Wager[Any]] | None = None) -> tuple[list[EffectsOfRemoval], list[Skipped]]:
+    """Effects of removal for every wager and paytable of the catalogue."""
+    return effects_for(_pairs(wagers if wagers is not None else CATALOGUE.values()),
+                       shoe or Shoe.standard(8), progress)
+
+
+def bench_eor(decks: int = 8) -> float:
+    """Seconds to compute the effects of removal of the whole catalogue at ``decks`` decks,
+    from cold distribution caches (the shoe-independent shape tables may be warm)."""
+    import time
+
+    from .levels import coup_level_distribution
+
+    coup_level_distribution.cache_clear()
+    _NETS.clear()
+    start = time.perf_counter()
+    results, _ = eor_catalogue(Shoe.standard(decks))
+    assert all(r.identity_holds for r in results)
+    return time.perf_counter() - start
+
+
+# -- rendering ------------------------------------------------------------------------------
+def eor_json(e: EffectsOfRemoval) -> dict[str, Any]:
+    """Machine-readable effects: exact values as "p/q" strings."""
+
+    def row(x: Effect) -> dict[str, Any]:
+        return {"card": x.label, "copies": x.copies, "return_after": ratio(x.return_after),
+                "effect": ratio(x.effect), "effect_percent": percent(x.effect, 6)}
+
+    return {
+        "wager": e.wager.id,
+        "paytable": e.paytable.id,
+        "shoe": e.shoe.to_json(),
+        "return": ratio(e.base_return),
+        "ranks": [{**row(x), "tag": e.count.tags.get(x.rank, 0)} for x in e.ranks],
+        "faces": [row(x) for x in e.shown_faces],
+        "identity": {"statement": "sum over cards of n*Return(shoe - card) = N*Return(shoe)",
+                     "holds": e.identity_holds},
+        "count": {"tags": e.count.tags, "balanced": e.count.balanced, "imbalance": e.count.imbalance,
+                  "r_squared": None if e.count.r_squared is None else ratio(e.count.r_squared),
+                  "correlation": e.count.correlation},
+        "method": e.method,
+    }
+
+
+def eor_rows(e: EffectsOfRemoval) -> list[list[str]]:
+    """Human rows: card, copies, effect p/q, effect %, tag (ranks, then faces where suits matter)."""
+    rows = [[x.label, f"{x.copies:,}", ratio(x.effect), percent(x.effect, 6), str(e.count.tags.get(x.rank, 0))]
+            for x in e.ranks]
+    rows += [[x.label, f"{x.copies:,}", ratio(x.effect), percent(x.effect, 6), ""] for x in e.shown_faces]
+    return rows
+
+
+EOR_HEADERS: Final = ["Card removed", "Copies", "Effect on return (exact)", "Effect (%)", "Tag"]
+
+
+def render_eor(e: EffectsOfRemoval, fmt: str) -> str:
+    """Effects of removal as a table, Markdown, CSV or JSON."""
+    import csv
+    import io
+
+    from tabulate import tabulate
+
+    from .output import render_json
+
+    if fmt == "json":
+        return render_json(eor_json(e))
+    if fmt == "csv":
+        out = io.StringIO()
+        wr = csv.writer(out, lineterminator="\n")
+        wr.writerow(["card", "copies", "return_after", "effect", "tag"])
+        for x in e.ranks:
+            wr.writerow([x.label, x.copies, ratio(x.return_after), ratio(x.effect), e.count.tags.get(x.rank, 0)])
+        for x in e.shown_faces:
+            wr.writerow([x.label, x.copies, ratio(x.return_after), ratio(x.effect), ""])
+        return out.getvalue()
+    md = fmt == "markdown"
+    body = tabulate(eor_rows(e), headers=EOR_HEADERS, tablefmt="github" if md else "simple",
+                    colalign=("left", "right", "right", "right", "right"), disable_numparse=True)
+    title = (f"Effects of removal -- {e.wager.name} -- paytable {e.paytable.id} -- {e.shoe.describe()}")
+    c = e.count
+    lines = [("### " if md else "") + title, "",
+             f"Return: {ratio(e.base_return)} ({percent(e.base_return, 6)})", "", body, "",
+             f"Identity Σ n·Return(shoe − card) = N·Return(shoe): "
+             f"{'holds exactly' if e.identity_holds else 'n/a (fewer than 7 cards)' if e.identity_holds is None else 'FAILS'}",
+             f"Suggested count: {' '.join(f'{k}:{v:+d}' for k, v in c.tags.items())} "
+             f"({'balanced' if c.balanced else f'imbalance {c.imbalance}'}); "
+             f"correlation with the effects {c.correlation or 'n/a'}"
+             + (f" (r² = {ratio(c.r_squared)} = {decimal(c.r_squared, 6)})" if c.r_squared is not None else ""),
+             "", e.method]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,281 @@
+"""House Money with the payout ridden on the Banker or Player wager (58 Pa. Code § 629a.8(c)(3)).
+
+The House Money Wager wins when the first two cards of the Player's Hand or the
+Banker's Hand, or both, are a pair of the same rank (§ 629a.7(a)(7)); it pays 15 to 1
+for both pairs and 3 to 1 for one (§ 629a.12(h)). It is settled *before* any third card
+(§ 629a.8(c)(3)), and "at a player's discretion, the player may add the winning House
+Money payout to the player's original wager on the Player's or Banker's Hand" -- all of
+it or, if the Rules Submission says so, a specified portion (§ 629a.8(c)(3)(i)(A)); the
+original wager and the added payout "shall then be settled based on the outcome of the
+player's wager on the Player's or Banker's Hand" (commission included).
+
+Reading. The *payout* is the winnings ``k`` (15 or 3 per unit of House Money wager);
+the House Money stake itself is returned to the player. With a House Money wager of 1,
+a main wager of ``m`` and a ridden fraction ``f``, a round whose main wager nets ``x``
+per unit nets
+
+    −1 + m·x              House Money loses,
+    k + (m + f·k)·x       House Money wins k to 1 (the part ``(1 − f)·k`` is paid, ``f·k`` rides),
+    0                     void round (§ 629a.13(e)): every wager is returned,
+
+and the return is per unit of the initial outlay ``1 + m``.
+
+Joint distribution. Riding needs the joint law of (pair on the Player's first two
+cards, pair on the Banker's, :class:`~exactodds.rules.Coup`), which the coup level
+lacks. :func:`pair_coup_distribution` builds it here, independently of the catalogue's
+House Money wager, by a walk over the 13 rank classes that deals the initial pairs as
+compositions and the third cards per § 629a.10, keyed by multiset of ranks, and prices
+a shoe by falling factorials exactly as :mod:`exactodds.enumerator` does.
+
+>>> r = ride_analysis("banker", None, None, fraction=1)
+>>> r.return_ < r.return_without_ride
+True
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Final
+
+from .cards import POINT_VALUE, RANKS, Shoe, falling_factorial
+from .catalogue import get_wager
+from .enumerator import MAX_CARDS_PER_ROUND
+from .eor import exact_net
+from .errors import InputError
+from .exact import percent, ratio, sqrt_decimal
+from .rules import Coup, banker_draws, is_natural, player_draws
+from .wager import Wager
+
+CITE: Final = "58 Pa. Code § 629a.7(a)(7), § 629a.8(c)(3), § 629a.12(h), § 629a.13(e)"
+BOTH_PAIRS: Final = Fraction(15)
+ONE_PAIR: Final = Fraction(3)
+"""House Money pays, "to 1" (§ 629a.12(h))."""
+
+PairCoup = tuple[bool, bool, Coup]
+"""(Player's first two cards a pair, Banker's first two a pair, the round's Coup)."""
+
+
+@dataclass(frozen=True)
+class PairCoupDistribution:
+    """Exact counts of (player pair, banker pair, Coup) over the universe, plus void rounds."""
+
+    universe: int
+    counts: Mapping[PairCoup, int]
+    void: int
+
+
+_BITS: Final = 3
+
+
+@lru_cache(maxsize=1)
+def _pair_shape_table() -> tuple[tuple[tuple[tuple[int, int], ...], int, tuple[tuple[PairCoup, int], ...]], ...]:
+    """Shoe-independent: rank multisets of every deal with their (pair, pair, Coup) shapes."""
+    size = len(RANKS)
+    values = [POINT_VALUE[r] for r in RANKS]
+    bit = [1 << (_BITS * c) for c in range(size)]
+    pairs = [(a, b, 1 if a == b else 2) for a in range(size) for b in range(a, size)]
+    grouped: dict[int, dict[PairCoup, int]] = defaultdict(lambda: defaultdict(int))
+    for pa, pb, pm in pairs:
+        p2 = (values[pa] + values[pb]) % 10
+        for ba, bb, bm in pairs:
+            b2 = (values[ba] + values[bb]) % 10
+            key, mult, pp, bp = bit[pa] + bit[pb] + bit[ba] + bit[bb], pm * bm, pa == pb, ba == bb
+            if is_natural(p2) or is_natural(b2):
+                grouped[key][(pp, bp, Coup(p2, b2, 2, 2))] += mult
+            elif player_draws(p2):
+                for x in range(size):
+                    p3 = (p2 + values[x]) % 10
+                    if banker_draws(b2, values[x]):
+                        for y in range(size):
+                            grouped[key + bit[x] + bit[y]][(pp, bp, Coup(p3, (b2 + values[y]) % 10, 3, 3))] += mult
+                    else:
+                        grouped[key + bit[x]][(pp, bp, Coup(p3, b2, 3, 2))] += mult
+            elif banker_draws(b2, None):
+                for y in range(size):
+                    grouped[key + bit[y]][(pp, bp, Coup(p2, (b2 + values[y]) % 10, 2, 3))] += mult
+            else:
+                grouped[key][(pp, bp, Coup(p2, b2, 2, 2))] += mult
+    mask = (1 << _BITS) - 1
+    out = []
+    for key, by in grouped.items():
+        ms = tuple((c, (key >> (_BITS * c)) & mask) for c in range(size) if (key >> (_BITS * c)) & mask)
+        out.append((ms, sum(k for _, k in ms), tuple(by.items())))
+    return tuple(out)
+
+
+@lru_cache(maxsize=16)
+def pair_coup_distribution(shoe: Shoe) -> PairCoupDistribution:
+    """The joint distribution of (player pair, banker pair, Coup) for ``shoe``, exactly."""
+    n = shoe.rank_counts()
+    total = shoe.size
+    depth = min(total, MAX_CARDS_PER_ROUND)
+    universe = falling_factorial(total, depth)
+    ff = [[falling_factorial(nc, k) for k in range(MAX_CARDS_PER_ROUND + 1)] for nc in n]
+    undealt = {m: falling_factorial(total - m, depth - m) for m in range(4, depth + 1)}
+    acc: dict[PairCoup, int] = defaultdict(int)
+    for ms, m, items in _pair_shape_table():
+        if m > depth:
+            continue  # the shoe runs out during this round: void (§ 629a.13(e))
+        w = undealt[m]
+        for c, k in ms:
+            w *= ff[c][k]
+        if w:
+            for result, mult in items:
+                acc[result] += mult * w
+    counts = {k: v for k, v in acc.items() if v}
+    return PairCoupDistribution(universe, counts, universe - sum(counts.values()))
+
+
+def house_money_pay(player_pair: bool, banker_pair: bool) -> Fraction:
+    """House Money net per unit: 15 (both pairs), 3 (one), −1 (none) (§ 629a.12(h))."""
+    if player_pair and banker_pair:
+        return BOTH_PAIRS
+    if player_pair or banker_pair:
+        return ONE_PAIR
+    return Fraction(-1)
+
+
+HM_NAMES: Final = {BOTH_PAIRS: "both pairs", ONE_PAIR: "one pair", Fraction(-1): "no pair"}
+
+
+@dataclass(frozen=True)
+class RideRow:
+    """House Money result x main-wager outcome: count and the round's net."""
+
+    house_money: str
+    main: str
+    count: int
+    net: Fraction
+
+
+@dataclass(frozen=True)
+class RideAnalysis:
+    """House Money (1 unit) plus a main wager (``main_stake`` units), payout ridden by ``fraction``."""
+
+    main_wager: Wager[Any]
+    main_paytable: str
+    shoe: Shoe
+    fraction: Fraction
+    main_stake: Fraction
+    universe: int
+    rows: tuple[RideRow, ...]
+    return_without_ride: Fraction
+    house_money_return: Fraction
+    main_return: Fraction
+
+    @property
+    def outlay(self) -> Fraction:
+        return 1 + self.main_stake
+
+    @property
+    def return_(self) -> Fraction:
+        """Expected net per unit of the initial outlay (House Money + main wager)."""
+        return sum((r.net * r.count for r in self.rows), Fraction(0)) / (self.universe * self.outlay)
+
+    @property
+    def house_edge(self) -> Fraction:
+        return -self.return_
+
+    @property
+    def variance(self) -> Fraction:
+        """Variance of the round's net per unit of outlay."""
+        second = sum(((r.net / self.outlay) ** 2 * r.count for r in self.rows), Fraction(0)) / self.universe
+        return second - self.return_**2
+
+    @property
+    def hit_frequency(self) -> Fraction:
+        return Fraction(sum(r.count for r in self.rows if r.net > 0), self.universe)
+
+
+def ride_analysis(main: str | Wager[Any] = "banker", paytable: str | None = None, shoe: Shoe | None = None,
+                  fraction: Fraction | int | str = 1, main_stake: Fraction | int | str = 1) -> RideAnalysis:
+    """The exact combined return of House Money + ``main`` with ``fraction`` of a win ridden."""
+    w = get_wager(main) if isinstance(main, str) else main
+    if w.level != "coup":
+        raise InputError(f"the House Money payout rides on the Player or Banker wager, not {w.id!r}")
+    table = w.paytable(paytable)
+    try:
+        f, m = Fraction(fraction), Fraction(main_stake)
+    except (ValueError, ZeroDivisionError, TypeError):
+        raise InputError(f"--fraction and --main-stake must be numbers, got {fraction!r}, {main_stake!r}") from None
+    if not 0 <= f <= 1:
+        raise InputError(f"the ridden fraction must be between 0 and 1, got {fraction}")
+    if m <= 0:
+        raise InputError(f"the main wager must be more than 0, got {main_stake}")
+    shoe = shoe or Shoe.standard(8)
+    dist = pair_coup_distribution(shoe)
+    grouped: dict[tuple[str, str], list[Any]] = {}
+    hm_sum = main_sum = plain = Fraction(0)
+    for (pp, bp, coup), n in dist.counts.items():
+        k = house_money_pay(pp, bp)
+        name = w.settle(table, coup)
+        x = exact_net(table.pays.get(name) or w.otherwise_pay(table), table)
+        net = -1 + m * x if k < 0 else k + (m + f * k) * x
+        hm_sum += k * n
+        main_sum += x * n
+        plain += (k + m * x) * n
+        cell = grouped.setdefault((HM_NAMES[k], name), [0, net])
+        assert cell[1] == net
+        cell[0] += n
+    rows = [RideRow(hm, mn, c, net) for (hm, mn), (c, net) in sorted(grouped.items())]
+    if dist.void:
+        rows.append(RideRow("void", "Round void: shoe ran out (§ 629a.13(e))", dist.void, Fraction(0)))
+    u = dist.universe
+    return RideAnalysis(w, table.id, shoe, f, m, u, tuple(rows), plain / (u * (1 + m)), hm_sum / u, main_sum / u)
+
+
+def ride_json(r: RideAnalysis) -> dict[str, Any]:
+    """Machine-readable ride analysis (exact values as "p/q")."""
+    return {
+        "cite": CITE, "main_wager": r.main_wager.id, "main_paytable": r.main_paytable, "shoe": r.shoe.to_json(),
+        "fraction_ridden": ratio(r.fraction), "main_stake": ratio(r.main_stake), "house_money_stake": "1/1",
+        "total": r.universe,
+        "rows": [{"house_money": x.house_money, "main": x.main, "count": x.count, "net": ratio(x.net)} for x in r.rows],
+        "return": ratio(r.return_), "house_edge": ratio(r.house_edge),
+        "return_without_ride": ratio(r.return_without_ride),
+        "ride_effect": ratio(r.return_ - r.return_without_ride),
+        "house_money_return": ratio(r.house_money_return), "main_return": ratio(r.main_return),
+        "variance": ratio(r.variance), "std_dev": sqrt_decimal(r.variance, 10),
+        "hit_frequency": ratio(r.hit_frequency),
+    }
+
+
+def render_ride(r: RideAnalysis, fmt: str) -> str:
+    """The ride analysis as a table, Markdown, CSV or JSON."""
+    import csv
+    import io
+
+    from tabulate import tabulate
+
+    from .output import render_json
+
+    doc = ride_json(r)
+    if fmt == "json":
+        return render_json(doc)
+    if fmt == "csv":
+        out = io.StringIO()
+        wr = csv.writer(out, lineterminator="\n")
+        wr.writerow(["house_money", "main", "count", "net"])
+        for x in doc["rows"]:
+            wr.writerow([x["house_money"], x["main"], x["count"], x["net"]])
+        return out.getvalue()
+    md = fmt == "markdown"
+    body = tabulate([[x.house_money, x.main, f"{x.count:,}", ratio(x.net)] for x in r.rows],
+                    headers=["House Money", "Main wager", "Combinations", "Net (units)"],
+                    tablefmt="github" if md else "simple", disable_numparse=True)
+    lines = [f"{'### ' if md else ''}House Money, {percent(r.fraction, 2)} of a win ridden on "
+             f"{r.main_wager.name} ({r.main_paytable}), {r.shoe.describe()}", "", CITE,
+             f"Stakes: House Money 1, main wager {ratio(r.main_stake)}; figures per unit of the total outlay.", "",
+             body, "",
+             f"Return:                {doc['return']}  ({percent(r.return_, 6)})",
+             f"Return without riding: {doc['return_without_ride']}  ({percent(r.return_without_ride, 6)})",
+             f"Effect of riding:      {doc['ride_effect']}  ({percent(r.return_ - r.return_without_ride, 6)})",
+             f"House Money alone:     {doc['house_money_return']}  ({percent(r.house_money_return, 6)})",
+             f"Main wager alone:      {doc['main_return']}  ({percent(r.main_return, 6)})",
+             f"Variance:              {doc['variance']}",
+             f"Standard deviation:    {doc['std_dev']}"]
+    return "\n".join(lines) + "\n"
