@@ -1,0 +1,320 @@
+"""The ``simulate`` and ``crosscheck`` commands, and how their results are shown.
+
+``register(app)`` adds both commands to the ``exactodds`` typer app. Bad input raises
+:class:`~exactodds.errors.InputError` (one line, exit 2, via the app's group class);
+``crosscheck`` exits 1 when the file is inconsistent with the exact figures.
+Files are written atomically, so an error never leaves a partial file.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from fractions import Fraction
+from typing import Annotated, Any
+
+import typer
+from tabulate import tabulate
+
+from . import __version__
+from .analysis import analyze
+from .cards import Shoe
+from .crosscheck import DEFAULT_ALPHA, CrossCheck, FamilyTest, Section, coup_wager_tables, \
+    crosscheck_counts, crosscheck_log
+from .errors import InputError
+from .exact import decimal, percent, ratio
+from .handlog import LogFile, families_from_sim, read_file, render_counts, render_log, sim_meta
+from .output import render_json, write_atomic
+from .simulate import MIN_COVER, Simulation, check_cover, simulate
+
+EXIT_INCONSISTENT = 1
+MAX_DECKS = 1000
+MAX_ROUNDS = 10**10
+
+
+class SimMode(str, Enum):
+    fresh = "fresh"
+    shoe = "shoe"
+
+
+class TextOrJson(str, Enum):
+    table = "table"
+    json = "json"
+
+
+def _shoe(decks: int) -> Shoe:
+    if decks < 1 or decks > MAX_DECKS:
+        raise InputError(f"--decks must be between 1 and {MAX_DECKS}, got {decks}")
+    return Shoe.standard(decks)
+
+
+def _check_targets(*paths: str | None) -> None:
+    """Refuse output paths that cannot be written before any work, so that one bad path
+    never leaves the other files written."""
+    given = [p for p in paths if p]
+    if len(set(given)) != len(given):
+        raise InputError("the same file is named for two outputs")
+    for p in given:
+        target = Path(p)
+        if target.is_dir():
+            raise InputError(f"output path {p!r} is a directory")
+        folder = target.parent if str(target.parent) else Path(".")
+        if not folder.is_dir():
+            raise InputError(f"output folder {str(folder)!r} does not exist")
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output:
+        write_atomic(output, text)
+    else:
+        sys.stdout.write(text)
+
+
+# -- simulate ---------------------------------------------------------------------------------
+def _observed_return(counts: dict[str, int], nets: dict[str, Fraction]) -> Fraction | None:
+    n = sum(counts.values())
+    if n == 0:
+        return None
+    return sum((nets[k] * v for k, v in counts.items()), Fraction(0)) / n
+
+
+def simulation_json(sim: Simulation, pairs: list[tuple[str, str]], skipped: list[str]) -> dict[str, Any]:
+    """The simulation as a JSON document: integer counts, exact ``"p/q"`` returns."""
+    fams = families_from_sim(sim, pairs)
+    comp = families_from_sim(sim, pairs, comparable_only=True) if sim.mode == "shoe" else None
+    wagers = []
+    for key, counts in fams.items():
+        a = analyze(key[0], key[1], sim.shoe)
+        nets = {r.name: r.pay.net for r in a.rows}
+        obs = _observed_return(counts, nets)
+        item: dict[str, Any] = {"wager": key[0], "paytable": key[1], "counts": counts,
+                                "observed_return": ratio(obs) if obs is not None else None,
+                                "observed_return_decimal": decimal(obs, 8) if obs is not None else None,
+                                "exact_return": ratio(a.return_)}
+        if comp is not None:
+            cobs = _observed_return(comp[key], nets)
+            item["comparable"] = {"counts": comp[key],
+                                  "observed_return": ratio(cobs) if cobs is not None else None}
+        wagers.append(item)
+    doc: dict[str, Any] = {
+        "mode": sim.mode, "rounds": sim.rounds, "seed": sim.seed, "shoe": sim.shoe.to_json(),
+        "seconds": round(sim.seconds, 3), "rounds_per_second": round(sim.rounds / sim.seconds) if sim.seconds else None,
+        "round_results": {f"{c.player_total},{c.banker_total},{c.player_cards},{c.banker_cards}": n
+                          for c, n in sorted(sim.coup_counts().items())},
+        "wagers": wagers, "skipped": skipped, "version": __version__,
+    }
+    if sim.mode == "shoe":
+        assert sim.comparable is not None
+        doc.update(cover=sim.cover, shoes=sim.shoes, guaranteed_rounds=sim.meta["guaranteed_rounds"],
+                   comparable_rounds=int(sim.comparable.sum()))
+    return doc
+
+
+def render_simulation(sim: Simulation, pairs: list[tuple[str, str]], skipped: list[str]) -> str:
+    """The simulation as text: per wager and paytable, counts and observed return."""
+    doc = simulation_json(sim, pairs, skipped)
+    rate = f"{sim.rounds / sim.seconds / 1e6:.1f} million rounds/s" if sim.seconds else ""
+    lines = [f"Simulated {sim.rounds:,} rounds, mode {sim.mode}, {sim.shoe.describe()}, seed {sim.seed}: "
+             f"{sim.seconds:.2f} s ({rate})"]
+    if sim.mode == "shoe":
+        lines.append(f"Dealt through {doc['shoes']:,} shoes, cover card {sim.cover} cards from the bottom "
+                     f"(§ 629a.5(d), § 629a.9(d)). Rounds 1-{doc['guaranteed_rounds']} of each shoe "
+                     f"({doc['comparable_rounds']:,} rounds) are directly comparable to the exact fresh-shoe "
+                     "figures; the rest are not (cut-card effect, see docs/simulator.md).")
+    lines.append("")
+    for item in doc["wagers"]:
+        n = sum(item["counts"].values())
+        rows = [[name, f"{c:,}", f"{c / n:.6f}"] for name, c in item["counts"].items()]
+        lines.append(f"{item['wager']} ({item['paytable']})")
+        lines.append(tabulate(rows, headers=["Outcome", "Rounds", "Frequency"], colalign=("left", "right", "right"),
+                              disable_numparse=True))
+        obs = Fraction(item["observed_return"])
+        lines.append(f"Observed return {percent(obs, 4)}; exact (fresh shoe) {percent(Fraction(item['exact_return']), 4)}")
+        if "comparable" in item and item["comparable"]["observed_return"] is not None:
+            lines.append(f"Observed return, comparable rounds only: "
+                         f"{percent(Fraction(item['comparable']['observed_return']), 4)}")
+        lines.append("")
+    lines += skipped
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# -- crosscheck -------------------------------------------------------------------------------
+def _family_json(f: FamilyTest) -> dict[str, Any]:
+    rt = f.return_test
+    return {
+        "wager": f.wager, "paytable": f.paytable, "rounds": f.rounds,
+        "outcomes": [{"name": c.name, "observed": c.observed, "probability": ratio(c.probability),
+                      "expected": ratio(c.expected), "expected_decimal": decimal(c.expected, 4), "z": c.z}
+                     for c in f.cells],
+        "chi_square": {"statistic": f.chi_square.statistic, "df": f.chi_square.df, "p_value": f.chi_square.p_value,
+                       "cells": f.chi_square.groups, "merged": [list(m) for m in f.chi_square.merged],
+                       "impossible": list(f.chi_square.impossible)},
+        "return": None if rt is None else {
+            "observed": ratio(rt.observed), "observed_decimal": decimal(rt.observed, 8),
+            "exact": ratio(rt.exact), "exact_decimal": decimal(rt.exact, 8),
+            "ci_low": rt.ci_low, "ci_high": rt.ci_high, "confidence": rt.confidence, "z": rt.z, "p_value": rt.p_value},
+    }
+
+
+def _section_json(s: Section | None) -> dict[str, Any] | None:
+    return None if s is None else {"rounds": s.rounds, "families": [_family_json(f) for f in s.families]}
+
+
+def crosscheck_json(r: CrossCheck) -> dict[str, Any]:
+    """The full cross-check result as a JSON document."""
+    audit = None
+    if r.audit is not None:
+        audit = {"rounds": r.audit.rounds, "violating_rounds": r.audit.violating_rounds,
+                 "violations": [{"round": v.round, "line": v.line, "message": v.message} for v in r.audit.violations],
+                 "guaranteed_rounds_per_shoe": r.audit.guaranteed}
+    return {"file": r.source, "kind": r.kind, "shoe": r.shoe.to_json(), "alpha": r.alpha, "tests": r.tests,
+            "per_test_threshold": r.threshold, "consistent": r.consistent, "failures": r.failures(),
+            "audit": audit, "comparable": _section_json(r.comparable),
+            "not_comparable": _section_json(r.not_comparable), "skipped": r.skipped, "notes": r.notes,
+            "version": __version__}
+
+
+def _family_rows(s: Section, threshold: float | None) -> list[list[str]]:
+    rows = []
+    for f in s.families:
+        chi = f.chi_square
+        rt = f.return_test
+        flag = ""
+        if threshold is not None:
+            bad = bool(chi.impossible) or chi.p_value < threshold or (rt is not None and rt.p_value < threshold)
+            flag = "FAIL" if bad else "ok"
+        worst = max((c for c in f.cells if c.z is not None), key=lambda c: abs(c.z or 0), default=None)
+        rows.append([
+            f"{f.wager} ({f.paytable})", f"{f.rounds:,}",
+            f"{chi.statistic:.2f}/{chi.df}" + (" impossible!" if chi.impossible else ""), f"{chi.p_value:.3g}",
+            f"{worst.z:+.2f} {worst.name}" if worst is not None else "",
+            "" if rt is None else f"{percent(rt.observed, 4)} [{rt.ci_low * 100:.4f}%, {rt.ci_high * 100:.4f}%]",
+            "" if rt is None else percent(rt.exact, 4),
+            "" if rt is None else f"{rt.p_value:.3g}", flag,
+        ])
+    return rows
+
+
+HEADERS = ["Wager (paytable)", "Rounds", "Chi2/df", "p", "Largest z (outcome)", "Observed return [CI]",
+           "Exact return", "p (return)", ""]
+
+
+def render_crosscheck(r: CrossCheck, show: int = 20) -> str:
+    """The cross-check as text: audit, tests, notes and the verdict last."""
+    out = [f"Cross-check of {r.source} ({'hand log' if r.kind == 'log' else 'outcome counts'}) against the exact "
+           f"figures for {r.shoe.describe()}"]
+    if r.audit is not None:
+        a = r.audit
+        out.append(f"Rule audit (§ 629a.8-629a.10): {a.rounds:,} rounds, {a.violating_rounds:,} breaking the rules")
+        for v in a.violations[:show]:
+            out.append(f"  round {v.round} (line {v.line}): {v.message}")
+        if len(a.violations) > show:
+            out.append(f"  ... and {len(a.violations) - show:,} more (--show, or --format json for all)")
+    out.append("")
+    out.append(f"Statistics: {r.tests} tests, each at {r.threshold:.3g} (alpha {r.alpha:g} / {r.tests}, Bonferroni); "
+               f"CI level {1 - r.alpha:.3%}")
+    out.append(tabulate(_family_rows(r.comparable, r.threshold), headers=HEADERS, disable_numparse=True))
+    if r.not_comparable is not None and r.not_comparable.rounds:
+        out += ["", f"Not directly comparable (later rounds of each shoe, cut-card effect), "
+                    f"{r.not_comparable.rounds:,} rounds, for information only:",
+                tabulate(_family_rows(r.not_comparable, None), headers=HEADERS, disable_numparse=True)]
+    out += [""] + [f"Note: {n}" for n in r.notes] + [f"Note: {s}" for s in r.skipped]
+    fails = r.failures()
+    if fails:
+        out.append("Verdict: INCONSISTENT with the exact figures")
+        out += [f"  - {f}" for f in fails]
+    else:
+        out.append(f"Verdict: consistent with the exact figures (no test below {r.threshold:.3g}, no rule broken)")
+    return "\n".join(line for line in out) + "\n"
+
+
+def _meta_int(meta: dict[str, str], key: str, path: str) -> int | None:
+    if key not in meta:
+        return None
+    try:
+        return int(meta[key])
+    except ValueError:
+        raise InputError(f"{path}: comment metadata {key}={meta[key]!r} is not a whole number") from None
+
+
+# -- registration -------------------------------------------------------------------------------
+def register(app: typer.Typer) -> None:
+    """Add the ``simulate`` and ``crosscheck`` commands to ``app``."""
+
+    @app.command("simulate")
+    def simulate_command(
+        rounds: Annotated[int, typer.Option("--rounds", "-n", help="Rounds to simulate.")] = 1_000_000,
+        mode: Annotated[SimMode, typer.Option("--mode", "-m", help="fresh: every round from a freshly shuffled "
+                                              "shoe; shoe: dealt through the shoe (§ 629a.5, § 629a.9(d)).")] = SimMode.fresh,
+        seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed (same seed, same result).")] = 0,
+        decks: Annotated[int, typer.Option("--decks", "-d", help="Standard 52-card decks in the shoe.")] = 8,
+        cover: Annotated[int, typer.Option("--cover", help="Shoe mode: cards under the cover card (at least 14, "
+                                           "§ 629a.5(d)).")] = MIN_COVER,
+        wager: Annotated[list[str] | None, typer.Option("--wager", "-w", help="Wager id to report (repeatable; "
+                                                        "default: every coup-level wager).")] = None,
+        log: Annotated[str | None, typer.Option("--log", help="Write a hand log (CSV round,player,banker[,shoe]).")] = None,
+        counts: Annotated[str | None, typer.Option("--counts", help="Write outcome counts (CSV wager,paytable,"
+                                                   "outcome,count); shoe mode: comparable rounds only.")] = None,
+        workers: Annotated[int, typer.Option("--workers", help="Threads (the result does not depend on it).")] = 1,
+        fmt: Annotated[TextOrJson, typer.Option("--format", "-f", help="Output format.")] = TextOrJson.table,
+        output: Annotated[str | None, typer.Option("--output", "-o", help="Write the report to this file.")] = None,
+    ) -> None:
+        """Simulate rounds (seeded, reproducible) and count outcomes per wager and paytable."""
+        if rounds < 1 or rounds > MAX_ROUNDS:
+            raise InputError(f"--rounds must be between 1 and {MAX_ROUNDS:,}, got {rounds}")
+        if (log or counts) and rounds > 10**8:
+            raise InputError("--log and --counts are limited to 100,000,000 rounds")
+        shoe = _shoe(decks)
+        _check_targets(log, counts, output)
+        pairs, skipped = coup_wager_tables(wager)
+        if not pairs:
+            raise InputError("none of the wagers named is settled at the coup level; nothing to simulate")
+        sim = simulate(rounds, mode.value, shoe, seed=seed, cover=cover, keep_hands=bool(log), workers=workers)
+        report = render_json(simulation_json(sim, pairs, skipped)) if fmt == TextOrJson.json else \
+            render_simulation(sim, pairs, skipped)
+        meta = sim_meta(sim)
+        if counts:
+            cmeta = {**meta, "subset": "comparable"} if sim.mode == "shoe" else meta
+            write_atomic(counts, render_counts(families_from_sim(sim, pairs, comparable_only=sim.mode == "shoe"), cmeta))
+        if log:
+            assert sim.log is not None
+            write_atomic(log, render_log(sim.log, meta))
+        _emit(report, output)
+
+    @app.command("crosscheck")
+    def crosscheck_command(
+        file: Annotated[str, typer.Argument(help="A hand log (round,player,banker[,shoe]) or counts file "
+                                            "(wager,paytable,outcome,count).")],
+        decks: Annotated[int | None, typer.Option("--decks", "-d", help="Decks in the shoe (default: the file's "
+                                                  "'# decks=' comment, else 8).")] = None,
+        cover: Annotated[int | None, typer.Option("--cover", help="Cards under the cover card, for logs dealt "
+                                                  "through the shoe (default: the file's '# cover=', else 14).")] = None,
+        alpha: Annotated[float, typer.Option("--alpha", "-a", help="Significance level of the verdict.")] = DEFAULT_ALPHA,
+        wager: Annotated[list[str] | None, typer.Option("--wager", "-w", help="Hand logs: wager id to test "
+                                                        "(repeatable; default every coup-level wager).")] = None,
+        show: Annotated[int, typer.Option("--show", help="Rule violations listed in the text report.")] = 20,
+        fmt: Annotated[TextOrJson, typer.Option("--format", "-f", help="Output format.")] = TextOrJson.table,
+        output: Annotated[str | None, typer.Option("--output", "-o", help="Write the report to this file.")] = None,
+    ) -> None:
+        """Audit a hand log against § 629a.10 and test its frequencies against the exact figures.
+
+        Exit status: 0 consistent, 1 inconsistent (a rule broken or a test failed), 2 unreadable input.
+        """
+        _check_targets(output)
+        data = read_file(file)
+        d = decks if decks is not None else _meta_int(data.meta, "decks", file) or 8
+        shoe = _shoe(d)
+        if isinstance(data, LogFile):
+            c = cover if cover is not None else _meta_int(data.meta, "cover", file) or MIN_COVER
+            if data.has_shoes:
+                check_cover(shoe.size, c)
+            result = crosscheck_log(data, shoe, c, alpha, wager)
+        else:
+            if wager:
+                raise InputError("--wager applies to hand logs; a counts file is tested wager by wager as given")
+            result = crosscheck_counts(data, shoe, alpha)
+        text = render_json(crosscheck_json(result)) if fmt == TextOrJson.json else render_crosscheck(result, show)
+        _emit(text, output)
+        if not result.consistent:
+            raise typer.Exit(EXIT_INCONSISTENT)

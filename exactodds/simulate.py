@@ -1,0 +1,418 @@
+"""A fast, seeded, reproducible Monte Carlo simulator of baccarat rounds (numpy).
+
+Two modes:
+
+* ``fresh`` -- every round is the top of a freshly shuffled shoe: six distinct card
+  positions drawn uniformly (rejection of the rare draws that repeat a position keeps
+  the draw exactly uniform over ordered 6-card sequences). Its frequencies estimate
+  exactly the figures of :mod:`exactodds.enumerator`, whose universe is the same set
+  of ordered 6-card sequences off the top of a full shoe.
+* ``shoe`` -- every shoe is dealt as the regulations say: the first card is exposed
+  and burned with as many more cards as its face value, tens and faces counting ten
+  (§ 629a.5(f)); the cover card sits ``cover`` cards above the bottom (at least 14,
+  § 629a.5(d)); when it appears, the round is finished, one more round is dealt and
+  the shoe is replaced (§ 629a.9(d)).
+
+A round is recorded as a *coup code* (final point counts and card counts, the
+:class:`~exactodds.rules.Coup` every coup-level wager is settled on). The drawing
+rules enter as data: :func:`code_table` tabulates § 629a.10 from the functions in
+:mod:`exactodds.rules` (or from a deliberately altered :class:`DrawRules`, which the
+tests use to build buggy simulators).
+
+Reproducibility: round batch ``i`` draws from ``SeedSequence(seed, spawn_key=(i,))``,
+so the same ``(seed, rounds, mode, shoe, cover)`` give the same result whatever the
+number of worker threads.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from . import rules
+from .cards import FACES, Shoe
+from .errors import InputError
+from .rules import Coup
+from .wager import Paytable, Wager
+
+Mode = Literal["fresh", "shoe"]
+MODES: Final = ("fresh", "shoe")
+
+FRESH_BATCH: Final = 1 << 20
+"""Rounds per batch in fresh mode (part of the reproducibility contract)."""
+
+SHOE_BATCH: Final = 2048
+"""Shoes per batch in shoe mode (part of the reproducibility contract)."""
+
+MIN_COVER: Final = 14
+"""The cover card goes at least 14 cards above the bottom of the stack (§ 629a.5(d))."""
+
+MAX_BURN: Final = 11
+"""The burn takes the exposed first card plus up to ten more (§ 629a.5(f))."""
+
+NCODES: Final = 400
+"""Coup codes: ``player_total·40 + banker_total·4 + (player_cards−2)·2 + (banker_cards−2)``."""
+
+FACE_VALUE: Final = np.array([c.value for c in FACES], dtype=np.uint8)
+"""Point value of each of the 52 faces (§ 629a.6)."""
+
+BURN_COUNT: Final = np.array([10 if c.value == 0 else c.value for c in FACES], dtype=np.int16)
+"""Cards burned after the exposed first card: its face value, 10/J/Q/K as ten (§ 629a.5(f))."""
+
+_MOD10: Final = (np.arange(20) % 10).astype(np.uint16)
+
+
+# -- coup codes -----------------------------------------------------------------------
+def coup_code(coup: Coup) -> int:
+    """The integer code of a :class:`Coup` (0..399)."""
+    return coup.player_total * 40 + coup.banker_total * 4 + (coup.player_cards - 2) * 2 + (coup.banker_cards - 2)
+
+
+def decode(code: int) -> Coup:
+    """The :class:`Coup` of a code made by :func:`coup_code`."""
+    return Coup(code // 40, code // 4 % 10, 2 + (code >> 1 & 1), 2 + (code & 1))
+
+
+# -- the drawing rules as a lookup table ------------------------------------------------
+@dataclass(frozen=True)
+class DrawRules:
+    """The third-card rules the simulator follows (§ 629a.10), as three functions.
+
+    The default is :data:`STANDARD_RULES`, read from :mod:`exactodds.rules`. Tests pass
+    altered rules to build deliberately buggy simulators.
+    """
+
+    is_natural: Callable[[int], bool] = rules.is_natural
+    player_draws: Callable[[int], bool] = rules.player_draws
+    banker_draws: Callable[[int, int | None], bool] = rules.banker_draws
+
+
+STANDARD_RULES: Final = DrawRules()
+
+
+def code_table(draw_rules: DrawRules = STANDARD_RULES) -> npt.NDArray[np.uint16]:
+    """Coup code for every ``(player two-card count, banker two-card count, card 5, card 6)``.
+
+    Index ``p2·1000 + b2·100 + v5·10 + v6``. A Player third card is card 5; the Banker
+    third card is card 6 if the Player drew, else card 5 (§ 629a.8(c), § 629a.9(b)).
+    """
+    cached = _TABLES.get(draw_rules)
+    if cached is not None:
+        return cached
+    table = np.zeros(10_000, dtype=np.uint16)
+    for p2 in range(10):
+        for b2 in range(10):
+            natural = draw_rules.is_natural(p2) or draw_rules.is_natural(b2)
+            for v5 in range(10):
+                for v6 in range(10):
+                    pt, bt, pc, bc = p2, b2, 2, 2
+                    if not natural:
+                        if draw_rules.player_draws(p2):
+                            pt, pc = (p2 + v5) % 10, 3
+                            if draw_rules.banker_draws(b2, v5):
+                                bt, bc = (b2 + v6) % 10, 3
+                        elif draw_rules.banker_draws(b2, None):
+                            bt, bc = (b2 + v5) % 10, 3
+                    table[p2 * 1000 + b2 * 100 + v5 * 10 + v6] = coup_code(Coup(pt, bt, pc, bc))
+    table.setflags(write=False)
+    _TABLES[draw_rules] = table
+    return table
+
+
+_TABLES: dict[DrawRules, npt.NDArray[np.uint16]] = {}
+
+
+def play_values(values: npt.NDArray[np.uint8], table: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint16]:
+    """Coup codes of rounds given their first six card values, shape ``(6, rounds)``.
+
+    Cards 1 and 3 go to the Player, 2 and 4 to the Banker (§ 629a.8(c)); the rest is
+    read from ``table`` (:func:`code_table`). Cards a round does not use are ignored.
+    """
+    v = values.astype(np.uint16, copy=False)
+    idx = _MOD10[v[0] + v[2]] * 1000
+    idx += _MOD10[v[1] + v[3]] * 100
+    idx += v[4] * 10
+    idx += v[5]
+    return table[idx]
+
+
+def cards_used(codes: npt.NDArray[np.uint16]) -> npt.NDArray[np.int16]:
+    """Cards each round uses (4, 5 or 6), from its coup codes."""
+    c = codes.astype(np.int16)
+    return 4 + (c >> 1 & 1) + (c & 1)
+
+
+# -- results --------------------------------------------------------------------------
+@dataclass
+class HandLog:
+    """Dealt cards of every simulated round, for writing a hand log.
+
+    ``faces[i]`` are the face indices (into :data:`~exactodds.cards.FACES`) of the first
+    six cards of round ``i`` in dealing order; ``codes[i]`` says how many each hand used.
+    ``shoe[i]`` is the shoe number in shoe mode (``None`` in fresh mode).
+    """
+
+    faces: npt.NDArray[np.uint8]
+    codes: npt.NDArray[np.uint16]
+    shoe: npt.NDArray[np.int64] | None = None
+
+
+@dataclass
+class Simulation:
+    """What a simulation produced: exact integer counts per coup code, and more.
+
+    ``counts`` covers every round; in shoe mode ``comparable`` covers only the rounds
+    dealt in every shoe (index within its shoe at most :func:`guaranteed_rounds`),
+    whose distribution is exactly the fresh-shoe one (see ``docs/simulator.md``).
+    """
+
+    mode: Mode
+    rounds: int
+    seed: int
+    shoe: Shoe
+    counts: npt.NDArray[np.int64]
+    cover: int | None = None
+    comparable: npt.NDArray[np.int64] | None = None
+    shoes: int | None = None
+    log: HandLog | None = None
+    seconds: float = 0.0
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def coup_counts(self, comparable_only: bool = False) -> dict[Coup, int]:
+        """Observed rounds per :class:`Coup` (ints), all rounds or only comparable ones."""
+        arr = self.comparable if comparable_only and self.comparable is not None else self.counts
+        return {decode(i): int(n) for i, n in enumerate(arr) if n}
+
+
+def outcome_counts(coups: Mapping[Coup, int], wager: Wager[Any], table: Paytable) -> dict[str, int]:
+    """Rounds per outcome of ``wager`` under ``table``, every outcome listed (zeros kept)."""
+    out = {name: 0 for name in wager.outcome_names(table)}
+    for coup, n in coups.items():
+        out[wager.settle(table, coup)] += n
+    return out
+
+
+# -- sampling -------------------------------------------------------------------------
+def _batch_rng(seed: int, index: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
+
+
+def _distinct_positions(rng: np.random.Generator, n_cards: int, rounds: int) -> npt.NDArray[np.uint16]:
+    """Six distinct positions in ``range(n_cards)`` per round, shape ``(6, rounds)``.
+
+    Uniform with replacement, then rounds that repeat a position are drawn again until
+    none does: rejection sampling, so every ordered 6-sequence of distinct positions is
+    equally likely, exactly as the top six cards of a random shuffle.
+    """
+    pos = rng.integers(0, n_cards, size=(6, rounds), dtype=np.uint16)
+    todo = np.arange(rounds)
+    sub = pos
+    while True:
+        bad = np.zeros(sub.shape[1], dtype=bool)
+        for i in range(1, 6):
+            for j in range(i):
+                bad |= sub[i] == sub[j]
+        if not bad.any():
+            break
+        todo = todo[bad]
+        sub = rng.integers(0, n_cards, size=(6, todo.size), dtype=np.uint16)
+        pos[:, todo] = sub
+    return pos
+
+
+def _fresh_batch(shoe_faces: npt.NDArray[np.uint8], shoe_values: npt.NDArray[np.uint8],
+                 table: npt.NDArray[np.uint16], seed: int, index: int, rounds: int,
+                 keep: bool) -> tuple[npt.NDArray[np.int64], HandLog | None]:
+    rng = _batch_rng(seed, index)
+    pos = _distinct_positions(rng, shoe_faces.size, rounds)
+    if keep:
+        faces = shoe_faces[pos]
+        codes = play_values(FACE_VALUE[faces], table)
+        log = HandLog(np.ascontiguousarray(faces.T), codes)
+    else:
+        codes = play_values(shoe_values[pos], table)
+        log = None
+    return np.bincount(codes, minlength=NCODES).astype(np.int64), log
+
+
+def guaranteed_rounds(n_cards: int, cover: int) -> int:
+    """Rounds every shoe deals, whatever its cards: the largest burn (11 cards,
+    § 629a.5(f)) followed by 6-card rounds reaches the cover card earliest, and one
+    more round follows the round it appears in (§ 629a.9(d)).
+
+    >>> guaranteed_rounds(416, 14)
+    67
+    """
+    return (n_cards - cover - MAX_BURN) // 6 + 2
+
+
+def check_cover(n_cards: int, cover: int) -> None:
+    """The cover card must be at least 14 cards from the bottom (§ 629a.5(d)) and below
+    the largest possible burn, so every shoe deals at least one round."""
+    if cover < MIN_COVER:
+        raise InputError(f"--cover must be at least {MIN_COVER} cards (§ 629a.5(d)), got {cover}")
+    if n_cards - cover < MAX_BURN + 1:
+        raise InputError(f"--cover {cover} leaves no room for the burn in a {n_cards}-card shoe "
+                         f"(at most {n_cards - MAX_BURN - 1})")
+
+
+def deal_shoes(deck: npt.NDArray[np.uint8], cover: int, table: npt.NDArray[np.uint16], keep: bool = False,
+               ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.uint16],
+                          npt.NDArray[np.uint8] | None]:
+    """Deal every shoe of ``deck`` (one shuffled shoe of face indices a row) to its end.
+
+    The first card is exposed and burned with as many more as its value, tens and faces
+    as ten (§ 629a.5(f)); the cover card lies above the last ``cover`` cards
+    (§ 629a.5(d)); the round in which it appears -- or which it starts -- is finished,
+    one more round is dealt, and the shoe is done (§ 629a.9(d)). All shoes are dealt
+    side by side, one round of each per step.
+
+    Returns, for every round in shoe-major order: its shoe (row), its index within the
+    shoe (from 0), its coup code, and (``keep``) the faces of its first six cards.
+    """
+    shoes, n = deck.shape
+    padded = np.concatenate([deck, np.zeros((shoes, 6), dtype=np.uint8)], axis=1)
+    values = FACE_VALUE[padded]
+    rows = np.arange(shoes)
+    pos = 1 + BURN_COUNT[deck[:, 0]].astype(np.int64)          # § 629a.5(f)
+    cut = n - cover                                              # first card under the cover
+    active = np.ones(shoes, dtype=bool)
+    last = np.zeros(shoes, dtype=bool)
+    out_shoe, out_round, out_code, out_faces = [], [], [], []
+    step = 0
+    while active.any():
+        live = rows[active]
+        p = pos[live]
+        cols = p[:, None] + np.arange(6)
+        codes = play_values(values[live[:, None], cols].T, table)
+        used = cards_used(codes)
+        out_shoe.append(live)
+        out_round.append(np.full(live.size, step, dtype=np.int64))
+        out_code.append(codes)
+        if keep:
+            out_faces.append(padded[live[:, None], cols])
+        appeared = (p <= cut) & (cut < p + used)                 # § 629a.9(d)
+        active[live[last[live]]] = False
+        last[live[appeared]] = True
+        pos[live] = p + used
+        step += 1
+    shoe_of = np.concatenate(out_shoe)
+    round_of = np.concatenate(out_round)
+    order = np.lexsort((round_of, shoe_of))
+    faces = np.concatenate(out_faces)[order] if keep else None
+    return shoe_of[order], round_of[order], np.concatenate(out_code)[order], faces
+
+
+def _shoe_batch(shoe_faces: npt.NDArray[np.uint8], table: npt.NDArray[np.uint16], seed: int,
+                index: int, shoes: int, cover: int, keep: bool,
+                ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.uint16],
+                           npt.NDArray[np.uint8] | None]:
+    """Shuffle ``shoes`` shoes from batch ``index``'s generator and deal them."""
+    rng = _batch_rng(seed, index)
+    deck = rng.permuted(np.broadcast_to(shoe_faces, (shoes, shoe_faces.size)), axis=1)
+    shoe_of, round_of, codes, faces = deal_shoes(deck, cover, table, keep)
+    return shoe_of + index * SHOE_BATCH, round_of, codes, faces
+
+
+# -- the simulator ----------------------------------------------------------------------
+def simulate(rounds: int, mode: Mode = "fresh", shoe: Shoe | None = None, seed: int = 0,
+             cover: int = MIN_COVER, keep_hands: bool = False, workers: int = 1,
+             draw_rules: DrawRules = STANDARD_RULES) -> Simulation:
+    """Simulate ``rounds`` rounds and count them per coup code.
+
+    ``keep_hands`` keeps every round's cards for a hand log (memory: 6 bytes a round).
+    ``workers`` threads share the batches; the result does not depend on it.
+    """
+    if not isinstance(rounds, int) or rounds < 1:
+        raise InputError(f"--rounds must be a whole number of at least 1, got {rounds!r}")
+    if mode not in MODES:
+        raise InputError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if workers < 1:
+        raise InputError(f"--workers must be at least 1, got {workers}")
+    shoe = shoe if shoe is not None else Shoe.standard(8)
+    if shoe.size < 6:
+        raise InputError(f"the shoe holds {shoe.size} cards; a simulated round needs 6")
+    shoe_faces = np.repeat(np.arange(len(FACES), dtype=np.uint8), shoe.counts)
+    table = code_table(draw_rules)
+    start = time.perf_counter()
+    if mode == "fresh":
+        sim = _simulate_fresh(rounds, shoe, seed, shoe_faces, table, keep_hands, workers)
+    else:
+        check_cover(shoe.size, cover)
+        sim = _simulate_shoe(rounds, shoe, seed, shoe_faces, table, keep_hands, workers, cover)
+    sim.seconds = time.perf_counter() - start
+    return sim
+
+
+def _map(workers: int, fn: Callable[[int], Any], jobs: range) -> list[Any]:
+    if workers == 1 or len(jobs) == 1:
+        return [fn(i) for i in jobs]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(fn, jobs))
+
+
+def _simulate_fresh(rounds: int, shoe: Shoe, seed: int, shoe_faces: npt.NDArray[np.uint8],
+                    table: npt.NDArray[np.uint16], keep: bool, workers: int) -> Simulation:
+    shoe_values = FACE_VALUE[shoe_faces]
+    batches = range(-(-rounds // FRESH_BATCH))
+
+    def job(i: int) -> tuple[npt.NDArray[np.int64], HandLog | None]:
+        size = min(FRESH_BATCH, rounds - i * FRESH_BATCH)
+        return _fresh_batch(shoe_faces, shoe_values, table, seed, i, size, keep)
+
+    parts = _map(workers, job, batches)
+    counts = np.sum([c for c, _ in parts], axis=0)
+    log = None
+    if keep:
+        logs = [lg for _, lg in parts]
+        log = HandLog(np.concatenate([lg.faces for lg in logs]), np.concatenate([lg.codes for lg in logs]))
+    return Simulation("fresh", rounds, seed, shoe, counts, log=log)
+
+
+def _simulate_shoe(rounds: int, shoe: Shoe, seed: int, shoe_faces: npt.NDArray[np.uint8],
+                   table: npt.NDArray[np.uint16], keep: bool, workers: int, cover: int) -> Simulation:
+    k = guaranteed_rounds(shoe.size, cover)
+    counts = np.zeros(NCODES, dtype=np.int64)
+    comparable = np.zeros(NCODES, dtype=np.int64)
+    got = 0
+    index = 0
+    shoes_used = 0
+    logs: list[HandLog] = []
+    while got < rounds:
+        # each shoe deals at least k rounds: enough batches for the rest, dealt in parallel
+        need = -(-(rounds - got) // (k * SHOE_BATCH))
+        jobs = range(index, index + max(1, min(need, workers)))
+        parts = _map(workers, lambda i: _shoe_batch(shoe_faces, table, seed, i, SHOE_BATCH, cover, keep), jobs)
+        index = jobs.stop
+        for shoe_of, round_of, codes, faces in parts:
+            take = min(codes.size, rounds - got)
+            if take <= 0:
+                break
+            shoe_of, round_of, codes = shoe_of[:take], round_of[:take], codes[:take]
+            counts += np.bincount(codes, minlength=NCODES)
+            comparable += np.bincount(codes[round_of < k], minlength=NCODES)
+            shoes_used = int(shoe_of[-1]) + 1
+            if keep:
+                assert faces is not None
+                logs.append(HandLog(faces[:take], codes, shoe_of))
+            got += take
+    log = None
+    if keep:
+        log = HandLog(np.concatenate([lg.faces for lg in logs]), np.concatenate([lg.codes for lg in logs]),
+                      np.concatenate([lg.shoe for lg in logs if lg.shoe is not None]))
+    return Simulation("shoe", rounds, seed, shoe, counts, cover=cover, comparable=comparable,
+                      shoes=shoes_used, log=log, meta={"guaranteed_rounds": k})
+
+
+def bench_simulate(rounds: int) -> float:
+    """Rounds per second of fresh-mode simulation of an 8-deck shoe (one thread)."""
+    code_table()  # build the table outside the timing
+    start = time.perf_counter()
+    simulate(rounds, "fresh", Shoe.standard(8), seed=12345)
+    return rounds / (time.perf_counter() - start)
