@@ -82,7 +82,7 @@ class Analysis:
     def element_of_risk(self) -> Fraction | None:
         """House edge per unit of resolved wager, where pushes can happen; else None."""
         push = self.push_probability
-        if push == 0:
+        if push == 0 or push == 1:  # no pushes, or nothing resolved (e.g. every round void)
             return None
         return self.house_edge / (1 - push)
 

@@ -22,9 +22,9 @@ except ImportError:  # pragma: no cover
     from click import exceptions as _cx  # type: ignore[no-redef]
 
 from .analysis import analyze
-from .cards import Shoe
 from .catalogue import CATALOGUE, get_wager
 from .errors import InputError
+from .shoespec import RemoveOpt, ShoeOpt, resolve_shoe
 from .output import render_analysis, render_catalogue, render_wager_list, write_atomic
 
 EXIT_INPUT = 2
@@ -54,9 +54,9 @@ class _OneLineErrors(TyperGroup):
             fail(exc.format_message().replace("\n", " ") + hint)
         except _cx.ClickException as exc:
             fail(exc.format_message().replace("\n", " "))
-        except _cx.Abort:
+        except typer.Abort:
             fail("aborted")
-        except _cx.Exit as exc:
+        except typer.Exit as exc:
             sys.exit(exc.exit_code)
         if isinstance(rv, int) and rv:
             sys.exit(rv)
@@ -80,20 +80,11 @@ class Format(str, Enum):
     markdown = "markdown"
 
 
-MAX_DECKS = 1000
-
 DecksOpt = Annotated[int, typer.Option("--decks", "-d", help="Number of standard 52-card decks (1 to 1000).")]
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
 OutputOpt = Annotated[
     str | None, typer.Option("--output", "-o", help="Write to this file (atomically) instead of stdout.")
 ]
-
-
-def make_shoe(decks: int) -> Shoe:
-    """The shoe a command analyses; input errors name the option."""
-    if decks < 1 or decks > MAX_DECKS:
-        raise InputError(f"--decks must be between 1 and {MAX_DECKS}, got {decks}")
-    return Shoe.standard(decks)
 
 
 def emit(text: str, output: str | None) -> None:
@@ -115,6 +106,8 @@ def analyze_command(
     wager: Annotated[str | None, typer.Argument(help="Wager id (see 'exactodds list').")] = None,
     paytable: Annotated[str | None, typer.Option("--paytable", "-p", help="Paytable id (default: the catalogue's).")] = None,
     decks: DecksOpt = 8,
+    shoe_spec: ShoeOpt = None,
+    remove: RemoveOpt = None,
     fmt: FormatOpt = Format.table,
     all_wagers: Annotated[bool, typer.Option("--all", help="Every wager and paytable, sorted by house edge.")] = False,
     output: OutputOpt = None,
@@ -123,7 +116,7 @@ def analyze_command(
 ) -> None:
     """Exact outcome table, return, house edge, variance and more for one wager."""
     meters = parse_meters(meter or [])
-    shoe = make_shoe(decks)
+    shoe = resolve_shoe(decks, shoe_spec, remove)
     if all_wagers:
         if wager is not None or paytable is not None or meters:
             raise InputError("--all analyses every wager; give no WAGER or --paytable with it")
@@ -155,9 +148,9 @@ def parse_meters(items: list[str]) -> dict[str, Fraction]:
 
 def _register_commands() -> None:
     """Commands that live in their own modules (each a thin layer over its library module)."""
-    from . import cli_progressive, cli_tables
+    from . import cli_certify, cli_progressive, cli_simulate, cli_tables
 
-    for module in (cli_tables, cli_progressive):
+    for module in (cli_tables, cli_progressive, cli_certify, cli_simulate):
         module.register(app)
 
 

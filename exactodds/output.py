@@ -91,7 +91,7 @@ def _summary_pairs(a: Analysis) -> list[tuple[str, str]]:
         ("Hit frequency", f"{ratio(a.hit_frequency)}  ({percent(a.hit_frequency, 6)})"),
         ("Variance", f"{ratio(a.variance)}  ({decimal(a.variance, 10)})"),
         ("Standard deviation", a.std_dev),
-        ("Element of risk", "n/a (no pushes)" if eor is None else f"{ratio(eor)}  ({percent(eor, 6)})"),
+        ("Element of risk", "n/a (no pushes, or no round resolved)" if eor is None else f"{ratio(eor)}  ({percent(eor, 6)})"),
     ] + _progressive_pairs(a)
 
 
@@ -233,6 +233,7 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; reports are meant to be shared
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
