@@ -100,9 +100,15 @@ def face_cells(multiset: Sequence[tuple[int, int]], shoe: Shoe) -> dict[tuple[Co
     return _cells(tuple(multiset), vs, vrs)
 
 
+@lru_cache(maxsize=None)
+def _ff(n: int, k: int) -> int:
+    """Memoised falling factorial: the same few (count, k) pairs recur across multisets."""
+    return falling_factorial(n, k)
+
+
 def _cells(multiset: tuple[tuple[int, int], ...], vs: list[list[int]],
            vrs: list[list[list[int]]]) -> dict[tuple[Colour, bool], int]:
-    ff = falling_factorial
+    ff = _ff
     total = 1
     for v, k in multiset:
         total *= ff(sum(vs[v]), k)
@@ -146,17 +152,18 @@ def deal_faces_distribution(shoe: Shoe) -> ResultDistribution:
     depth = min(total, MAX_CARDS_PER_ROUND)
     universe = falling_factorial(total, depth)
     undealt = {m: falling_factorial(total - m, depth - m) for m in range(4, depth + 1)}
-    acc: dict[DealFaces, int] = defaultdict(int)
+    # accumulate on plain int/str tuples (cheap to hash); build the DealFaces keys once at the end
+    acc: dict[tuple[int, str, bool, int | None], int] = defaultdict(int)
     for multiset, m, items in table.entries:
         if m > depth:
             continue  # void round (§ 629a.13(e))
         single = multiset[0][0] if len(multiset) == 1 else None
         cells = [(c, r, n * undealt[m]) for (c, r), n in _cells(multiset, vs, vrs).items() if n]
         for i, mult in items:
-            coup = table.coups[i]
             for colour, one_rank, w in cells:
-                acc[DealFaces(coup, colour, one_rank, single)] += mult * w
-    counts = dict(acc)
+                acc[(i, colour, one_rank, single)] += mult * w
+    counts = {DealFaces(table.coups[i], colour, one_rank, single): n
+              for (i, colour, one_rank, single), n in acc.items()}
     void = universe - sum(counts.values())
     assert void >= 0
     return ResultDistribution(universe, counts, void)

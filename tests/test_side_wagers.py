@@ -24,7 +24,6 @@ from exactodds.analysis import analyze
 from exactodds.cards import Shoe
 from exactodds.catalogue import CATALOGUE, phoenix, side
 from exactodds.enumerator import coup_distribution
-from exactodds.rules import Coup
 
 Deal = tuple[int, int, int, int]  # player total, banker total, player cards, banker cards
 NetFn = Callable[[Deal], Fraction | int]
