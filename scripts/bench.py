@@ -110,8 +110,8 @@ def main() -> None:
     shape_table(RANK_CLASSES)
     print(f"  deal-shape table, rank classes (verification only): {1000 * (time.perf_counter() - t):8.1f} ms")
     paytables = sum(len(w.paytables) for w in core.WAGERS)
-    ms = median_ms(lambda: core_wagers(shoe), args.runs)
-    print(f"  core wagers ({paytables} paytables), one 8-deck shoe:  {ms:8.2f} ms   [<= 20 ms]")
+    core_ms = median_ms(lambda: core_wagers(shoe), args.runs)
+    print(f"  core wagers ({paytables} paytables), one 8-deck shoe:  {core_ms:8.2f} ms   [<= 20 ms]")
     ms6 = median_ms(lambda: core_wagers(Shoe.standard(6)), args.runs)
     print(f"  core wagers ({paytables} paytables), one 6-deck shoe:  {ms6:8.2f} ms")
     whole_catalogue(shoe)  # build every level's shoe-independent structure once
@@ -137,7 +137,7 @@ def main() -> None:
         naive = naive_rank_loop(shoe)
         naive_ms = 1000 * (time.perf_counter() - t)
         print(f"  naive 13-rank nested loop, Banker wins only:      {naive_ms:8.1f} ms "
-              f"({naive_ms / ms:.0f}x slower; agrees: {naive == 2_292_252_566_437_888})")
+              f"({naive_ms / core_ms:.0f}x the time of all core wagers; agrees: {naive == 2_292_252_566_437_888})")
 
 
 if __name__ == "__main__":
