@@ -9,7 +9,6 @@ with nothing on stdout.
 from __future__ import annotations
 
 import sys
-from enum import Enum
 from fractions import Fraction
 from typing import Annotated, Any, NoReturn
 
@@ -25,7 +24,8 @@ from .analysis import analyze
 from .catalogue import CATALOGUE, get_wager
 from .errors import InputError
 from .shoespec import RemoveOpt, ShoeOpt, resolve_shoe
-from .output import render_analysis, render_catalogue, render_wager_list, write_atomic
+from .cli_options import DecksOpt, Format, FormatOpt, OutputOpt, emit
+from .output import render_analysis, render_catalogue, render_wager_list
 
 EXIT_INPUT = 2
 
@@ -71,28 +71,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-
-
-class Format(str, Enum):
-    table = "table"
-    json = "json"
-    csv = "csv"
-    markdown = "markdown"
-
-
-DecksOpt = Annotated[int, typer.Option("--decks", "-d", help="Number of standard 52-card decks (1 to 1000).")]
-FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
-OutputOpt = Annotated[
-    str | None, typer.Option("--output", "-o", help="Write to this file (atomically) instead of stdout.")
-]
-
-
-def emit(text: str, output: str | None) -> None:
-    """Print the whole result at once, or write it atomically to ``output``."""
-    if output:
-        write_atomic(output, text)
-    else:
-        sys.stdout.write(text)
 
 
 @app.command("list")

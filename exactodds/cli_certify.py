@@ -11,7 +11,6 @@ be read. Long runs show a progress bar on stderr, only when stderr is a terminal
 from __future__ import annotations
 
 import sys
-from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
@@ -20,31 +19,11 @@ import typer
 from .certify import ReportError, certify, read_report, render_report, verify_report
 from .commission import DEFAULT_AMOUNTS, RULES, commission_rate, edge_table, parse_amounts, parse_increment, parse_money
 from .catalogue import get_wager
+from .cli_options import DecksOpt, Format, FormatOpt, OutputOpt, PaytableOpt, emit
 from .eor import Progress, effects_of_removal, eor_catalogue, render_eor
 from .errors import InputError
 from .house_money_ride import render_ride, ride_analysis
-from .output import write_atomic
 from .shoespec import DEFAULT_DECKS, RemoveOpt, ShoeOpt, resolve_shoe
-
-
-class Format(str, Enum):
-    table = "table"
-    json = "json"
-    csv = "csv"
-    markdown = "markdown"
-
-
-DecksOpt = Annotated[int, typer.Option("--decks", "-d", help="Number of standard 52-card decks (1 to 1000).")]
-FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
-OutputOpt = Annotated[str | None, typer.Option("--output", "-o", help="Write to this file (atomically).")]
-PaytableOpt = Annotated[str | None, typer.Option("--paytable", "-p", help="Paytable id (default: the catalogue's).")]
-
-
-def _emit(text: str, output: str | None) -> None:
-    if output:
-        write_atomic(output, text)
-    else:
-        sys.stdout.write(text)
 
 
 def stderr_progress() -> Progress | None:
@@ -84,11 +63,11 @@ def eor_command(
         else:
             text = "\n".join(render_eor(e, fmt.value) for e in results)
             text += "".join(f"\nSkipped {x.wager} ({x.paytable}): {x.reason}\n" for x in skipped)
-        _emit(text, output)
+        emit(text, output)
         return
     if wager is None:
         raise InputError("missing WAGER (or --all); 'exactodds list' shows the wager ids")
-    _emit(render_eor(effects_of_removal(wager, paytable, s, stderr_progress()), fmt.value), output)
+    emit(render_eor(effects_of_removal(wager, paytable, s, stderr_progress()), fmt.value), output)
 
 
 def commission_command(
@@ -115,11 +94,11 @@ def commission_command(
     if wager_amount is not None and fmt in (Format.table, Format.markdown):
         from .output import render_analysis
 
-        _emit(render_analysis(rows[0].analysis, fmt.value), output)
+        emit(render_analysis(rows[0].analysis, fmt.value), output)
         return
     from .commission import render_commission
 
-    _emit(render_commission(rows, fmt.value), output)
+    emit(render_commission(rows, fmt.value), output)
 
 
 def ride_command(
@@ -131,7 +110,7 @@ def ride_command(
 ) -> None:
     """House Money with its payout added to the Banker or Player wager (§ 629a.8(c)(3))."""
     s = resolve_shoe(decks, shoe, remove)
-    _emit(render_ride(ride_analysis(main, paytable, s, fraction, main_stake), fmt.value), output)
+    emit(render_ride(ride_analysis(main, paytable, s, fraction, main_stake), fmt.value), output)
 
 
 def certify_command(
@@ -148,7 +127,7 @@ def certify_command(
         raise InputError("give one WAGER or --all")
     doc = certify(None if all_wagers else [wager], paytable, s, effects_of_removal=not no_eor,
                   progress=stderr_progress())
-    _emit(render_report(doc, fmt.value), output)
+    emit(render_report(doc, fmt.value), output)
 
 
 def verify_command(

@@ -8,9 +8,7 @@ Files are written atomically, so an error never leaves a partial file.
 
 from __future__ import annotations
 
-import sys
 from enum import Enum
-from pathlib import Path
 from fractions import Fraction
 from typing import Annotated, Any
 
@@ -19,17 +17,17 @@ from tabulate import tabulate
 
 from . import __version__
 from .analysis import analyze
-from .cards import Shoe
 from .crosscheck import DEFAULT_ALPHA, CrossCheck, FamilyTest, Section, coup_wager_tables, \
     crosscheck_counts, crosscheck_log
 from .errors import InputError
 from .exact import decimal, percent, ratio
 from .handlog import LogFile, families_from_sim, read_file, render_counts, render_log, sim_meta
-from .output import render_json, write_atomic
+from .cli_options import emit
+from .output import check_writable, render_json, write_atomic
+from .shoespec import resolve_shoe
 from .simulate import MIN_COVER, Simulation, check_cover, simulate
 
 EXIT_INCONSISTENT = 1
-MAX_DECKS = 1000
 MAX_ROUNDS = 10**10
 
 
@@ -43,12 +41,6 @@ class TextOrJson(str, Enum):
     json = "json"
 
 
-def _shoe(decks: int) -> Shoe:
-    if decks < 1 or decks > MAX_DECKS:
-        raise InputError(f"--decks must be between 1 and {MAX_DECKS}, got {decks}")
-    return Shoe.standard(decks)
-
-
 def _check_targets(*paths: str | None) -> None:
     """Refuse output paths that cannot be written before any work, so that one bad path
     never leaves the other files written."""
@@ -56,19 +48,7 @@ def _check_targets(*paths: str | None) -> None:
     if len(set(given)) != len(given):
         raise InputError("the same file is named for two outputs")
     for p in given:
-        target = Path(p)
-        if target.is_dir():
-            raise InputError(f"output path {p!r} is a directory")
-        folder = target.parent if str(target.parent) else Path(".")
-        if not folder.is_dir():
-            raise InputError(f"output folder {str(folder)!r} does not exist")
-
-
-def _emit(text: str, output: str | None) -> None:
-    if output:
-        write_atomic(output, text)
-    else:
-        sys.stdout.write(text)
+        check_writable(p)
 
 
 # -- simulate ---------------------------------------------------------------------------------
@@ -265,7 +245,7 @@ def register(app: typer.Typer) -> None:
             raise InputError(f"--rounds must be between 1 and {MAX_ROUNDS:,}, got {rounds}")
         if (log or counts) and rounds > 10**8:
             raise InputError("--log and --counts are limited to 100,000,000 rounds")
-        shoe = _shoe(decks)
+        shoe = resolve_shoe(decks)
         _check_targets(log, counts, output)
         pairs, skipped = coup_wager_tables(wager)
         if not pairs:
@@ -280,7 +260,7 @@ def register(app: typer.Typer) -> None:
         if log:
             assert sim.log is not None
             write_atomic(log, render_log(sim.log, meta))
-        _emit(report, output)
+        emit(report, output)
 
     @app.command("crosscheck")
     def crosscheck_command(
@@ -304,7 +284,7 @@ def register(app: typer.Typer) -> None:
         _check_targets(output)
         data = read_file(file)
         d = decks if decks is not None else _meta_int(data.meta, "decks", file) or 8
-        shoe = _shoe(d)
+        shoe = resolve_shoe(d)
         if isinstance(data, LogFile):
             c = cover if cover is not None else _meta_int(data.meta, "cover", file) or MIN_COVER
             if data.has_shoes:
@@ -315,6 +295,6 @@ def register(app: typer.Typer) -> None:
                 raise InputError("--wager applies to hand logs; a counts file is tested wager by wager as given")
             result = crosscheck_counts(data, shoe, alpha)
         text = render_json(crosscheck_json(result)) if fmt == TextOrJson.json else render_crosscheck(result, show)
-        _emit(text, output)
+        emit(text, output)
         if not result.consistent:
             raise typer.Exit(EXIT_INCONSISTENT)
