@@ -23,12 +23,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from exactodds.analysis import analyze  # noqa: E402
-from exactodds.cards import FACES, POINT_VALUE, RANKS, Shoe  # noqa: E402
+from exactodds.figures.analysis import analyze  # noqa: E402
+from exactodds.game.cards import FACES, POINT_VALUE, RANKS, Shoe  # noqa: E402
 from exactodds.catalogue import CATALOGUE, core  # noqa: E402
-from exactodds.enumerator import RANK_CLASSES, VALUE_CLASSES, shape_table  # noqa: E402
-from exactodds.levels import coup_level_distribution  # noqa: E402
-from exactodds.rules import banker_draws  # noqa: E402
+from exactodds.game.walk import RANK_CLASSES, VALUE_CLASSES, shape_table  # noqa: E402
+from exactodds.engine.levels import coup_level_distribution  # noqa: E402
+from exactodds.game.rules import banker_draws  # noqa: E402
 
 
 def median_ms(fn: Callable[[], object], runs: int) -> float:
@@ -121,17 +121,17 @@ def main() -> None:
     ms = median_ms(lambda: whole_catalogue(next(fresh)), max(3, args.runs // 3))
     print(f"  whole catalogue ({n} paytables), one 8-deck shoe: {ms:8.1f} ms   [<= 200 ms]")
     if not args.quick:
-        from exactodds.tables import build_tables
+        from exactodds.report.tables import build_tables
         t = time.perf_counter()
         build_tables([6, 7, 8])
         print(f"  tables/ build, 6/7/8 decks (in memory):         {time.perf_counter() - t:8.1f} s    [<= 30 s]")
         try:
-            from exactodds.simulate import bench_simulate
+            from exactodds.simulation.simulate import bench_simulate
             rate = bench_simulate(10_000_000)
             print(f"  simulator, fresh mode, 10M rounds:              {rate / 1e6:8.1f} M rounds/s [>= 10]")
         except ImportError:
             print("  simulator: not available")
-        from exactodds.eor import bench_eor
+        from exactodds.figures.eor import bench_eor
         print(f"  effects of removal, whole catalogue, 8 decks:   {bench_eor():8.1f} s    [<= 60 s]")
         t = time.perf_counter()
         naive = naive_rank_loop(shoe)

@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from exactodds.tables import DEFAULT_DECKS, summary_line, write_tables  # noqa: E402
+from exactodds.report.tables import DEFAULT_DECKS, summary_line, write_tables  # noqa: E402
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Brute-force oracle: deals every ordered card-by-card sequence of a small shoe.
 
-Written independently of ``exactodds.rules`` and ``exactodds.enumerator``: the
+Written independently of ``exactodds.game.rules`` and ``exactodds.game.walk``: the
 drawing rules below are transcribed a second time, in the classic if/else form of
 58 Pa. Code § 629a.10, and every physical card is a distinct object, so nothing is
 grouped into classes. A round that completes after ``m`` cards stands for every way
@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from exactodds.cards import Card, Shoe
+from exactodds.game.cards import Card, Shoe
 
 VOID = object()
 

@@ -14,14 +14,14 @@ from typer.testing import CliRunner
 
 import oracle
 from conftest import SMALL_SHOES, shoe_of
-from exactodds.cards import Shoe
+from exactodds.game.cards import Shoe
 from exactodds.catalogue import CATALOGUE
-from exactodds.certify import (ReportError, build_report, certify, fingerprint, read_report, render_csv,
+from exactodds.figures.certify import (ReportError, build_report, certify, fingerprint, read_report, render_csv,
                                render_markdown, verify_report)
-from exactodds.commission import commission_analysis, edge_table, parse_money, rounded_commission
+from exactodds.figures.commission import commission_analysis, edge_table, parse_money, rounded_commission
 from exactodds.errors import InputError
-from exactodds.house_money_ride import pair_coup_distribution, ride_analysis
-from exactodds.levels import coup_from_deal
+from exactodds.figures.ride import pair_coup_distribution, ride_analysis
+from exactodds.engine.levels import coup_from_deal
 
 # Published 8-deck counts (Wizard of Odds, "Baccarat"): independent of this code.
 U8 = 4_998_398_275_503_360
@@ -57,8 +57,8 @@ def test_report_contents(report: dict) -> None:
 
 def test_second_method_catches_a_wrong_count(report: dict, monkeypatch) -> None:
     """The rank-class recomputation is real: corrupt the value-class walk and it disagrees."""
-    import exactodds.analysis as an
-    from exactodds.levels import ResultDistribution
+    import exactodds.figures.analysis as an
+    from exactodds.engine.levels import ResultDistribution
 
     real = an.LEVELS["coup"]
     def skewed(shoe):
@@ -93,8 +93,8 @@ def test_verify_holds_and_catches_edits(report: dict) -> None:
 
 
 def _app() -> typer.Typer:
-    from exactodds.cli import app
-    from exactodds.cli_certify import register
+    from exactodds.cli.app import app
+    from exactodds.cli.certify import register
     if "verify" not in {c.name for c in app.registered_commands}:
         register(app)
     return app
@@ -172,7 +172,7 @@ def test_ride_figures() -> None:
     assert r0.return_ == (r0.house_money_return + r0.main_return) / 2  # no ride: the two wagers side by side
     assert r0.main_return == (BANKER8 * Fraction(19, 20) - PLAYER8) / U8
     if "house-money" in CATALOGUE:
-        from exactodds.analysis import analyze
+        from exactodds.figures.analysis import analyze
         assert r0.house_money_return == analyze("house-money", None, shoe).return_  # catalogue's own enumeration
     r1 = ride_analysis("banker", "5pct", shoe, 1)
     half = ride_analysis("banker", "5pct", shoe, "1/2")

@@ -17,18 +17,18 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from exactodds import rules
-from exactodds.cards import Shoe
-from exactodds.cli import _OneLineErrors
-from exactodds.cli_simulate import register
-from exactodds.crosscheck import (
+from exactodds.game import rules
+from exactodds.game.cards import Shoe
+from exactodds.cli.app import _OneLineErrors
+from exactodds.cli.simulate import register
+from exactodds.simulation.crosscheck import (
     coup_wager_tables,
     Cell, audit_round, chi_square, crosscheck_counts, crosscheck_log, goodness_of_fit, results_fit,
     return_test,
 )
 from exactodds.errors import InputError
-from exactodds.handlog import families_from_sim, read_file, render_counts, render_log, sim_meta
-from exactodds.simulate import DrawRules, simulate
+from exactodds.simulation.handlog import families_from_sim, read_file, render_counts, render_log, sim_meta
+from exactodds.simulation.simulate import DrawRules, simulate
 
 EIGHT = Shoe.standard(8)
 VALUE = {"A": 1, "T": 0, "10": 0, "J": 0, "Q": 0, "K": 0, **{str(v): v for v in range(2, 10)}}

@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 
 import oracle
 from conftest import SMALL_SHOES
-from exactodds.analysis import analyze
-from exactodds.cards import FACES, Shoe, falling_factorial
+from exactodds.figures.analysis import analyze
+from exactodds.game.cards import FACES, Shoe, falling_factorial
 from exactodds.catalogue import CATALOGUE
-from exactodds.enumerator import RANK_CLASSES, VALUE_CLASSES, coup_distribution, deal_shapes, shape_table
-from exactodds.levels import LEVELS
-from exactodds.rules import BANKER_DRAWS_AGAINST, Coup, point_count
+from exactodds.game.walk import RANK_CLASSES, VALUE_CLASSES, coup_distribution, deal_shapes, shape_table
+from exactodds.engine.levels import LEVELS
+from exactodds.game.rules import BANKER_DRAWS_AGAINST, Coup, point_count
 
 
 def winners(shoe: Shoe) -> Counter[str]:

@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 import oracle
 from conftest import shoe_of
-from exactodds.analysis import analyze
-from exactodds.cards import RANKS, SUITS, Card, Shoe
+from exactodds.figures.analysis import analyze
+from exactodds.game.cards import RANKS, SUITS, Card, Shoe
 from exactodds.catalogue import CATALOGUE
-from exactodds.enumerator import RANK_CLASSES, coup_distribution
-from exactodds.eor import (SUIT_SYMMETRIC_LEVELS, DistributionCache, balanced_count, effects_for, effects_of_removal,
+from exactodds.game.walk import RANK_CLASSES, coup_distribution
+from exactodds.figures.eor import (SUIT_SYMMETRIC_LEVELS, DistributionCache, balanced_count, effects_for, effects_of_removal,
                            price, render_eor)
-from exactodds.levels import LEVELS
+from exactodds.engine.levels import LEVELS
 
 ALL = [(w, t) for w in CATALOGUE.values() for t in w.paytables]
 BACCARAT = [(w, t) for w, t in ALL if getattr(LEVELS[w.level], "baccarat", True)]
@@ -60,7 +60,7 @@ def _oracle_return(wager, table, shoe: Shoe) -> Fraction:
     for result, n in counts.items():
         pay = table.pays.get(wager.settle(table, result)) or wager.otherwise_pay(table)
         if pay.meter is not None:
-            from exactodds.analysis import meter_amounts, priced_pay
+            from exactodds.figures.analysis import meter_amounts, priced_pay
             pay = priced_pay(pay, table, meter_amounts(table, None))
         acc += pay.net * n
     return acc / total

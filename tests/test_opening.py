@@ -18,15 +18,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import oracle
-from exactodds import opening
-from exactodds.analysis import analyze
-from exactodds.cards import FACES, RANKS, SUITS, Card, Shoe, falling_factorial as ff
+from exactodds.engine import opening
+from exactodds.figures.analysis import analyze
+from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe, falling_factorial as ff
 from exactodds.catalogue import pairs
-from exactodds.enumerator import coup_distribution
+from exactodds.game.walk import coup_distribution
 from exactodds.errors import InputError
-from exactodds.opening import BANKER_FACES, NINES, PLAYER_FACES, RANK_PATTERN, OpeningSpec, equality_pattern
-from exactodds.spanish21 import Matches, from_deal, match_the_dealer, spanish_shoe
-from exactodds.wager import Outcome, Wager
+from exactodds.engine.opening import BANKER_FACES, NINES, PLAYER_FACES, RANK_PATTERN, OpeningSpec, equality_pattern
+from exactodds.catalogue.spanish21 import Matches, from_deal, match_the_dealer, spanish_shoe
+from exactodds.catalogue.model import Outcome, Wager
 
 EIGHT = Shoe.standard(8)
 HANDS = ("player", "banker")

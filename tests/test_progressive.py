@@ -16,17 +16,17 @@ from typer.testing import CliRunner
 
 import oracle
 from conftest import shoe_of
-from exactodds.analysis import analyze
-from exactodds.cards import FACES, Card, Shoe, falling_factorial
+from exactodds.figures.analysis import analyze
+from exactodds.game.cards import FACES, Card, Shoe, falling_factorial
 from exactodds.catalogue import CATALOGUE
 from exactodds.catalogue.progressives import DEFAULT_LAYOUT, royal9_wager
-from exactodds.enumerator import coup_distribution
+from exactodds.game.walk import coup_distribution
 from exactodds.errors import InputError
-from exactodds.levels import LEVELS
-from exactodds.output import analysis_json
-from exactodds.progressive import (MYSTERY_CONFIGS, expected_wagers_per_hit, meter_symbol, mystery_long_run,
+from exactodds.engine.levels import LEVELS
+from exactodds.report.formats import analysis_json
+from exactodds.figures.progressive import (MYSTERY_CONFIGS, expected_wagers_per_hit, meter_symbol, mystery_long_run,
                                    progressive_figures)
-from exactodds.rules import Coup, play
+from exactodds.game.rules import Coup, play
 
 PROGRESSIVES = ("heavenly-9-progressive", "harmony", "royal-9")
 
@@ -254,7 +254,8 @@ def test_mystery_expected_wagers_by_tail_sum(config) -> None:
 
 
 def test_mystery_cli_and_meter_option() -> None:
-    from exactodds import cli, cli_progressive
+    from exactodds.cli import app as cli
+    from exactodds.cli import progressive as cli_progressive
 
     app = typer.Typer()
     app.command("noop")(lambda: None)

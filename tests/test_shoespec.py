@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from exactodds.cards import FACES, RANKS, SUITS, Card, Shoe
+from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe
 from exactodds.errors import InputError
-from exactodds.shoespec import (parse_removals, parse_shoe_spec, rank_removal_card, resolve_shoe, shoe_from_spec,
+from exactodds.game.shoespec import (parse_removals, parse_shoe_spec, rank_removal_card, resolve_shoe, shoe_from_spec,
                                 shoe_spec, spread_ranks)
 
 face_counts = st.lists(st.integers(0, 9), min_size=52, max_size=52).filter(lambda c: sum(c) > 0)

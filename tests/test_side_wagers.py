@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from exactodds.analysis import analyze
-from exactodds.cards import Shoe
+from exactodds.figures.analysis import analyze
+from exactodds.game.cards import Shoe
 from exactodds.catalogue import CATALOGUE, phoenix, side
-from exactodds.enumerator import coup_distribution
+from exactodds.game.walk import coup_distribution
 
 Deal = tuple[int, int, int, int]  # player total, banker total, player cards, banker cards
 NetFn = Callable[[Deal], Fraction | int]

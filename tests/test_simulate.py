@@ -1,6 +1,6 @@
 """The simulator against independent references.
 
-* the vectorised drawing table against :func:`exactodds.rules.next_hand`, exhaustively;
+* the vectorised drawing table against :func:`exactodds.game.rules.next_hand`, exhaustively;
 * the shoe-mode dealer against a slow card-by-card dealer written here from § 629a.5(f)
   and § 629a.9(d);
 * fresh-mode frequencies on tiny shoes (where sampling with replacement, or a biased
@@ -15,14 +15,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from exactodds.analysis import analyze
-from exactodds.cards import FACES, Card, Shoe
+from exactodds.figures.analysis import analyze
+from exactodds.game.cards import FACES, Card, Shoe
 from exactodds.catalogue import get_wager
-from exactodds.crosscheck import results_fit
-from exactodds.enumerator import coup_distribution
+from exactodds.simulation.crosscheck import results_fit
+from exactodds.game.walk import coup_distribution
 from exactodds.errors import InputError
-from exactodds.rules import Coup, next_hand, point_count
-from exactodds.simulate import (
+from exactodds.game.rules import Coup, next_hand, point_count
+from exactodds.simulation.simulate import (
     FRESH_BATCH, bench_simulate, code_table, coup_code, deal_shoes, decode, guaranteed_rounds,
     outcome_counts, play_values, simulate,
 )
@@ -111,7 +111,7 @@ def chi_square_p(sim_counts: dict[Coup, int], shoe: Shoe) -> float:
 @pytest.mark.parametrize("cards", ["AS 2H 3D 4C 5S 6H 7D", "KS KH 9D 9C 8S 3H 2D 6C 5S AS", "AS 2S 3S 4S 5S 6S"])
 def test_fresh_mode_on_tiny_shoes_matches_enumerator(cards: str) -> None:
     # on a 6-10 card shoe, drawing with replacement or a biased shuffle is grossly wrong
-    from exactodds.cards import parse_card
+    from exactodds.game.cards import parse_card
     shoe = Shoe.from_cards(parse_card(t) for t in cards.split())
     sim = simulate(60_000, "fresh", shoe, seed=11)
     p = chi_square_p(sim.coup_counts(), shoe)

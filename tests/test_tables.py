@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from exactodds import cli
-from exactodds.cards import falling_factorial
+from exactodds.cli import app as cli
+from exactodds.game.cards import falling_factorial
 from exactodds.catalogue import CATALOGUE
-from exactodds.cli_tables import register
+from exactodds.cli.tables import register
 from exactodds.errors import InputError
-from exactodds.levels import LEVELS
-from exactodds.tables import DEFAULT_DECKS, build_tables, generated_files, normalize_decks, write_tables
+from exactodds.engine.levels import LEVELS
+from exactodds.report.tables import DEFAULT_DECKS, build_tables, generated_files, normalize_decks, write_tables
 
 TABLES = Path(__file__).resolve().parents[1] / "tables"
 REBUILD = "run `python scripts/build_tables.py` (or `exactodds tables --out tables`) and commit tables/"

@@ -13,10 +13,10 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from .. import spanish21
-from ..errors import InputError
-from ..wager import Wager
-from . import core, pairs, phoenix, progressives, side
+from exactodds.catalogue import spanish21
+from exactodds.errors import InputError
+from exactodds.catalogue.model import Wager
+from exactodds.catalogue import core, pairs, phoenix, progressives, side
 
 CATALOGUE: dict[str, Wager[Any]] = {}
 for _wager in (*core.WAGERS, *side.WAGERS, *phoenix.WAGERS, *pairs.WAGERS, *progressives.WAGERS, *spanish21.WAGERS):

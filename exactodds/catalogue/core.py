@@ -2,15 +2,15 @@
 
 Sources: 58 Pa. Code § 629a.7, § 629a.12 (Midibaccarat), § 541.13 (Minibaccarat,
 2010 temporary rules), § 629c.2 and § 631b.5 (commission-free), § 631b.8 (Rising
-Phoenix). Outcome predicates read a :class:`~exactodds.rules.Coup`.
+Phoenix). Outcome predicates read a :class:`~exactodds.game.rules.Coup`.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from ..rules import Coup
-from ..wager import Outcome, Pay, Paytable, Wager
+from exactodds.game.rules import Coup
+from exactodds.catalogue.model import Outcome, Pay, Paytable, Wager
 
 DRAGON_7 = "Banker wins with a three-card 7 (Dragon 7)"
 BANKER_SIX = "Banker wins with 6 points"

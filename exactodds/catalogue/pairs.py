@@ -3,12 +3,12 @@
 House Money (58 Pa. Code § 629a.7(a)(7), § 629a.12(h)), Perfect Pairs (§ 629c.1,
 § 631b.1), Player Pair and Banker Pair (§ 629c.2(c),(g), § 631b.5(c),(g),
 § 631b.8(g)(4)(xix)-(xx)), Majestic Match (§ 631b.7) and Lucky Nines (§ 631b.4).
-Every outcome is a predicate on an :class:`~exactodds.opening.Opening` at one of the
-levels of :mod:`exactodds.opening`: the faces of one hand's two cards, the rank
+Every outcome is a predicate on an :class:`~exactodds.engine.opening.Opening` at one of the
+levels of :mod:`exactodds.engine.opening`: the faces of one hand's two cards, the rank
 pattern of the four initial cards, or the nines among them.
 
->>> from exactodds.cards import parse_card
->>> from exactodds.opening import PLAYER_FACES
+>>> from exactodds.game.cards import parse_card
+>>> from exactodds.engine.opening import PLAYER_FACES
 >>> o = PLAYER_FACES.from_deal([parse_card("7H"), parse_card("7D")], [parse_card("2S"), parse_card("3S")])
 >>> perfect_pairs_player.settle(perfect_pairs_player.paytable("A"), o)
 'Colored pair'
@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..opening import BANKER_FACES, NINES, PLAYER_FACES, RANK_PATTERN, Face, Opening
-from ..wager import Outcome, Pay, Paytable, Wager
+from exactodds.engine.opening import BANKER_FACES, NINES, PLAYER_FACES, RANK_PATTERN, Face, Opening
+from exactodds.catalogue.model import Outcome, Pay, Paytable, Wager
 
 HandName = str
 TwoCards = tuple[Face, Face]

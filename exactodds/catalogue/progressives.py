@@ -3,7 +3,7 @@
 Sources: 58 Pa. Code § 631b.2 (Heavenly 9 Progressive), § 631b.10 (Harmony
 Progressive), § 629c.3 (Royal 9). Meter pays are :meth:`Pay.meter_pay`; the exact return
 as a function of the meter amounts, the break-even meters and the long-run return are in
-:mod:`exactodds.progressive`. Each paytable lists its outcomes in the regulation's order
+:mod:`exactodds.figures.progressive`. Each paytable lists its outcomes in the regulation's order
 and settles on the first that holds (``settle_rule="first"``): the meter outranks the
 fixed pays, which are themselves in decreasing order in every paytable here.
 """
@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..deal_faces import DealFaces, OpeningResult  # noqa: F401  (registers the levels)
-from ..wager import Meter, Outcome, Pay, Paytable, Wager
+from exactodds.engine.deal_faces import DealFaces, OpeningResult  # noqa: F401  (registers the levels)
+from exactodds.catalogue.model import Meter, Outcome, Pay, Paytable, Wager
 
 # -- Heavenly 9 Progressive (§ 631b.2) ----------------------------------------------------
 

@@ -3,12 +3,12 @@ and the 5 Treasures wagers.
 
 Sources: 58 Pa. Code § 629a.7(a)(4) and § 629a.12(e) (Dragon Bonus), § 631b.9
 (Golden Talons), § 629c.2(c)(3),(k) and § 631b.5(c)(3),(k) (Lucky Six), § 631b.3
-(5 Treasures). Every outcome is a predicate on a :class:`~exactodds.rules.Coup`; the
+(5 Treasures). Every outcome is a predicate on a :class:`~exactodds.game.rules.Coup`; the
 predicates are built from the small helpers below, which
 :mod:`exactodds.catalogue.phoenix` shares, and every paytable is a row of data
 transcribed from the regulation's table.
 
->>> from exactodds.rules import Coup
+>>> from exactodds.game.rules import Coup
 >>> wins_with("banker", 6, cards=3)(Coup(2, 6, 3, 3)), wins_with("banker", 6, cards=3)(Coup(6, 6, 3, 3))
 (True, False)
 >>> beats(9, 7)(Coup(7, 9, 2, 3)), beats(9, 7)(Coup(9, 7, 3, 2)), beats(9, 7)(Coup(9, 6, 3, 2))
@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, Final, Literal
 
-from ..rules import Coup
-from ..wager import Outcome, Pay, Paytable, Wager
+from exactodds.game.rules import Coup
+from exactodds.catalogue.model import Outcome, Pay, Paytable, Wager
 
 Hand = Literal["player", "banker"]
 Side = Literal["player", "banker", "either"]

@@ -1,7 +1,7 @@
 """``exactodds tables``: write the ``tables/`` tree (every wager × paytable × deck count).
 
 Registered on the main command line by :func:`register`; the work is
-:func:`exactodds.tables.write_tables`. Bad input (a deck count outside 1..1000, an
+:func:`exactodds.report.tables.write_tables`. Bad input (a deck count outside 1..1000, an
 output path that is a file) is an :class:`~exactodds.errors.InputError`, which the main
 app prints as one line and exits 2 with; nothing is written then.
 """
@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from .tables import DEFAULT_DECKS, summary_line, write_tables
+from exactodds.report.tables import DEFAULT_DECKS, summary_line, write_tables
 
 DecksListOpt = Annotated[
     list[int] | None,

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from .output import write_atomic
+from exactodds.report.files import write_atomic
 
 
 class Format(str, Enum):

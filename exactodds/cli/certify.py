@@ -1,7 +1,7 @@
 """Commands ``eor``, ``commission``, ``ride``, ``certify`` and ``verify``.
 
 Registered on the main command line by :func:`register` (``cli_certify.register(app)``).
-Each command is a thin wrapper: it resolves the shoe (:func:`exactodds.shoespec.resolve_shoe`),
+Each command is a thin wrapper: it resolves the shoe (:func:`exactodds.game.shoespec.resolve_shoe`),
 calls one library function and prints, or atomically writes, one rendered string. Bad
 input is an :class:`~exactodds.errors.InputError` (one stderr line, exit 2, nothing
 written). ``verify`` exits 0 when a report holds, 1 when it does not, 2 when it cannot
@@ -16,14 +16,14 @@ from typing import Annotated
 
 import typer
 
-from .certify import ReportError, certify, read_report, render_report, verify_report
-from .commission import DEFAULT_AMOUNTS, RULES, commission_rate, edge_table, parse_amounts, parse_increment, parse_money
-from .catalogue import get_wager
-from .cli_options import DecksOpt, Format, FormatOpt, OutputOpt, PaytableOpt, emit
-from .eor import Progress, effects_of_removal, eor_catalogue, render_eor
-from .errors import InputError
-from .house_money_ride import render_ride, ride_analysis
-from .shoespec import DEFAULT_DECKS, RemoveOpt, ShoeOpt, resolve_shoe
+from exactodds.figures.certify import ReportError, certify, read_report, render_report, verify_report
+from exactodds.figures.commission import DEFAULT_AMOUNTS, RULES, commission_rate, edge_table, parse_amounts, parse_increment, parse_money
+from exactodds.catalogue import get_wager
+from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, PaytableOpt, emit
+from exactodds.figures.eor import Progress, effects_of_removal, eor_catalogue, render_eor
+from exactodds.errors import InputError
+from exactodds.figures.ride import render_ride, ride_analysis
+from exactodds.game.shoespec import DEFAULT_DECKS, RemoveOpt, ShoeOpt, resolve_shoe
 
 
 def stderr_progress() -> Progress | None:
@@ -55,8 +55,8 @@ def eor_command(
             raise InputError("--all covers every wager; give no WAGER or --paytable with it")
         results, skipped = eor_catalogue(s, stderr_progress())
         if fmt is Format.json:
-            from .eor import eor_json
-            from .output import render_json
+            from exactodds.figures.eor import eor_json
+            from exactodds.report.formats import render_json
 
             text = render_json({"effects": [eor_json(e) for e in results],
                                 "skipped": [vars(x) for x in skipped]})
@@ -92,11 +92,11 @@ def commission_command(
         parse_amounts(amounts) if amounts is not None else list(DEFAULT_AMOUNTS))
     rows = edge_table(w, paytable, s, points, inc)
     if wager_amount is not None and fmt in (Format.table, Format.markdown):
-        from .output import render_analysis
+        from exactodds.report.formats import render_analysis
 
         emit(render_analysis(rows[0].analysis, fmt.value), output)
         return
-    from .commission import render_commission
+    from exactodds.figures.commission import render_commission
 
     emit(render_commission(rows, fmt.value), output)
 

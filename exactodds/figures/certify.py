@@ -2,14 +2,14 @@
 
 :func:`certify` builds one JSON document (the report) for some wagers -- or the whole
 catalogue -- on one shoe: per paytable, the citations and readings, the outcome table
-with exact counts and the figures of :func:`~exactodds.output.analysis_json` (which
+with exact counts and the figures of :func:`~exactodds.report.formats.analysis_json` (which
 carries the progressive figures of progressive paytables), the effects of removal
-(:mod:`exactodds.eor`), the deck-count sensitivity (6, 7, 8 decks by default) and a
+(:mod:`exactodds.figures.eor`), the deck-count sensitivity (6, 7, 8 decks by default) and a
 verification section:
 
 * **Second method.** For the ``coup`` level, every outcome count is recomputed from
-  :func:`~exactodds.enumerator.coup_distribution` with
-  :data:`~exactodds.enumerator.RANK_CLASSES` -- an independent walk over 13 rank
+  :func:`~exactodds.game.walk.coup_distribution` with
+  :data:`~exactodds.game.walk.RANK_CLASSES` -- an independent walk over 13 rank
   classes instead of 10 value classes -- and compared exactly, row by row, with the
   return recomputed from those counts. Other levels say, explicitly, that no second
   method is available yet; no agreement is claimed that was not computed.
@@ -38,19 +38,19 @@ from typing import Any, Final
 
 from tabulate import tabulate
 
-from . import __version__
-from .analysis import Analysis, analyze
-from .cards import Shoe, falling_factorial
-from .catalogue import CATALOGUE, get_wager
-from .enumerator import RANK_CLASSES, coup_distribution
-from .eor import EOR_HEADERS, DistributionCache, EffectsOfRemoval, Progress, effects_for, eor_json
-from .errors import InputError
-from .exact import decimal, parse_ratio, percent, ratio
-from .levels import LEVELS
-from .output import analysis_json
-from .rules import CITATION as RULES_CITATION
-from .shoespec import RANK_REMOVAL_READING, RANK_SPREAD_READING, shoe_from_spec, shoe_spec
-from .wager import Paytable, Wager
+from exactodds import __version__
+from exactodds.figures.analysis import Analysis, analyze
+from exactodds.game.cards import Shoe, falling_factorial
+from exactodds.catalogue import CATALOGUE, get_wager
+from exactodds.game.walk import RANK_CLASSES, coup_distribution
+from exactodds.figures.eor import EOR_HEADERS, DistributionCache, EffectsOfRemoval, Progress, effects_for, eor_json
+from exactodds.errors import InputError
+from exactodds.exact import decimal, parse_ratio, percent, ratio
+from exactodds.engine.levels import LEVELS
+from exactodds.report.formats import analysis_json
+from exactodds.game.rules import CITATION as RULES_CITATION
+from exactodds.game.shoespec import RANK_REMOVAL_READING, RANK_SPREAD_READING, shoe_from_spec, shoe_spec
+from exactodds.catalogue.model import Paytable, Wager
 
 REPORT_KIND: Final = "exactodds certification report"
 SCHEMA: Final = 1

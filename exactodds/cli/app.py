@@ -20,12 +20,12 @@ try:  # typer >= 0.22 vendors click as typer._click; older releases use click it
 except ImportError:  # pragma: no cover
     from click import exceptions as _cx  # type: ignore[no-redef]
 
-from .analysis import analyze
-from .catalogue import CATALOGUE, get_wager
-from .errors import InputError
-from .shoespec import RemoveOpt, ShoeOpt, resolve_shoe
-from .cli_options import DecksOpt, Format, FormatOpt, OutputOpt, emit
-from .output import render_analysis, render_catalogue, render_wager_list
+from exactodds.figures.analysis import analyze
+from exactodds.catalogue import CATALOGUE, get_wager
+from exactodds.errors import InputError
+from exactodds.game.shoespec import RemoveOpt, ShoeOpt, resolve_shoe
+from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, emit
+from exactodds.report.formats import render_analysis, render_catalogue, render_wager_list
 
 EXIT_INPUT = 2
 
@@ -126,7 +126,10 @@ def parse_meters(items: list[str]) -> dict[str, Fraction]:
 
 def _register_commands() -> None:
     """Commands that live in their own modules (each a thin layer over its library module)."""
-    from . import cli_certify, cli_progressive, cli_simulate, cli_tables
+    from exactodds.cli import certify as cli_certify
+    from exactodds.cli import progressive as cli_progressive
+    from exactodds.cli import simulate as cli_simulate
+    from exactodds.cli import tables as cli_tables
 
     for module in (cli_tables, cli_progressive, cli_certify, cli_simulate):
         module.register(app)

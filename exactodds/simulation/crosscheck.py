@@ -14,7 +14,7 @@ Library functions a notebook can call; every result is a dataclass.
 
 The cut-card effect (see ``docs/simulator.md``): in a shoe dealt to the cover card,
 round ``k`` of a shoe has exactly the fresh-shoe distribution when every shoe deals at
-least ``k`` rounds (:func:`~exactodds.simulate.guaranteed_rounds`); later rounds exist
+least ``k`` rounds (:func:`~exactodds.simulation.simulate.guaranteed_rounds`); later rounds exist
 only in some shoes, chosen by the cards, and are not directly comparable. Those are
 reported separately and left out of the verdict.
 """
@@ -31,14 +31,14 @@ from typing import Final
 
 import mpmath
 
-from .analysis import analyze
-from .cards import FACES, RANKS, Shoe
-from .catalogue import CATALOGUE, get_wager
-from .enumerator import coup_distribution
-from .errors import InputError
-from .handlog import CountsFile, LogFile, LoggedRound
-from .rules import Coup, banker_draws, is_natural, player_draws, point_count
-from .simulate import guaranteed_rounds, outcome_counts
+from exactodds.figures.analysis import analyze
+from exactodds.game.cards import FACES, RANKS, Shoe
+from exactodds.catalogue import CATALOGUE, get_wager
+from exactodds.game.walk import coup_distribution
+from exactodds.errors import InputError
+from exactodds.simulation.handlog import CountsFile, LogFile, LoggedRound
+from exactodds.game.rules import Coup, banker_draws, is_natural, player_draws, point_count
+from exactodds.simulation.simulate import guaranteed_rounds, outcome_counts
 
 DEFAULT_ALPHA: Final = 0.001
 MIN_EXPECTED: Final = 5
@@ -170,7 +170,7 @@ def audit_log(log: LogFile, shoe: Shoe, cover: int) -> Audit:
     A round whose hands have 2 or 3 cards is counted as dealt, right or wrong, so a
     wrong draw also shows in the statistics. In a log with shoe numbers, round ``k``
     of a shoe is comparable with the fresh-shoe figures when ``k`` is at most
-    :func:`~exactodds.simulate.guaranteed_rounds` (shoes are assumed logged from
+    :func:`~exactodds.simulation.simulate.guaranteed_rounds` (shoes are assumed logged from
     their first round).
     """
     k = guaranteed_rounds(shoe.size, cover) if log.has_shoes else None

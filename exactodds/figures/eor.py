@@ -39,12 +39,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
-from .cards import FACES, RANKS, SUITS, Card, Shoe
-from .catalogue import CATALOGUE, get_wager
-from .exact import decimal, percent, ratio, sqrt_decimal
-from .analysis import meter_amounts, priced_pay
-from .levels import LEVELS, ResultDistribution
-from .wager import Pay, Paytable, Wager
+from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe
+from exactodds.catalogue import CATALOGUE, get_wager
+from exactodds.exact import decimal, percent, ratio, sqrt_decimal
+from exactodds.figures.analysis import meter_amounts, priced_pay
+from exactodds.engine.levels import LEVELS, ResultDistribution
+from exactodds.catalogue.model import Pay, Paytable, Wager
 
 SUIT_BLIND_LEVELS: Final = frozenset({"coup"})
 """Levels whose results depend on point values only: one removal per rank suffices."""
@@ -71,7 +71,7 @@ class NotPriceable(Exception):
 
 def exact_net(pay: Pay, table: Paytable) -> Fraction:
     """A pay's net per unit as an exact Fraction; a progressive meter pay is priced with
-    every meter at its regulated reset (0 where none), as :func:`~exactodds.analysis.analyze`
+    every meter at its regulated reset (0 where none), as :func:`~exactodds.figures.analysis.analyze`
     does without ``meters``."""
     if pay.meter is not None:
         pay = priced_pay(pay, table, meter_amounts(table, None))
@@ -115,7 +115,7 @@ def _nets(wager: Wager[Any], table: Paytable) -> tuple[dict[Any, int], list[Frac
 def price(wager: Wager[Any], table: Paytable, dist: ResultDistribution) -> Fraction:
     """Return per unit wagered from a result distribution (void rounds push, § 629a.13(e)).
 
-    The same sum as :func:`exactodds.analysis.analyze`, without building the table:
+    The same sum as :func:`exactodds.figures.analysis.analyze`, without building the table:
     counts are added as integers per distinct net pay, then weighted once. The tests
     check the two agree for every wager of the catalogue.
     """
@@ -373,7 +373,7 @@ def effects_of_removal(wager: str | Wager[Any], paytable: str | None = None, sho
     t = w.paytable(paytable)
     results, skipped = effects_for([(w, t)], shoe or Shoe.standard(8), progress)
     if skipped:
-        from .errors import InputError
+        from exactodds.errors import InputError
 
         raise InputError(f"{w.id} ({t.id}): {skipped[0].reason}")
     return results[0]
@@ -391,7 +391,7 @@ def bench_eor(decks: int = 8) -> float:
     from cold distribution caches (the shoe-independent shape tables may be warm)."""
     import time
 
-    from .levels import coup_level_distribution
+    from exactodds.engine.levels import coup_level_distribution
 
     coup_level_distribution.cache_clear()
     _NETS.clear()
@@ -443,7 +443,7 @@ def render_eor(e: EffectsOfRemoval, fmt: str) -> str:
 
     from tabulate import tabulate
 
-    from .output import render_json
+    from exactodds.report.formats import render_json
 
     if fmt == "json":
         return render_json(eor_json(e))

@@ -4,7 +4,7 @@ Heavenly 9 Progressive (58 Pa. Code § 631b.2(g)) pays on "all cards the same su
 colour"; Harmony Progressive (§ 631b.10(g)) on six-of-a-kind, four-of-a-kind with four
 cards dealt, four 8s, six 0-value cards and "hands consisting of all of the same
 color". Those facts refine the value-level deal shapes of
-:func:`exactodds.enumerator.shape_table` without a new walk.
+:func:`exactodds.game.walk.shape_table` without a new walk.
 
 Method. A value shape uses ``k_v`` cards of point value ``v`` (``m`` cards in all); the
 faces that fill it are counted, exactly, by falling factorials ``ff``:
@@ -21,7 +21,7 @@ Inclusion-exclusion splits ``T`` into disjoint cells {suit, colour-not-suit, mix
 the enumerator. Face events are symmetric in card positions given the value multiset,
 so every ordered value shape of one multiset shares the cells.
 
->>> from exactodds.cards import Shoe
+>>> from exactodds.game.cards import Shoe
 >>> d = deal_faces_distribution(Shoe.standard(8))
 >>> d.universe == 4998398275503360 == sum(d.counts.values())
 True
@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal
 
-from .cards import POINT_VALUE, RANKS, SUITS, Card, Shoe, falling_factorial
-from .enumerator import MAX_CARDS_PER_ROUND, VALUE_CLASSES, shape_table
-from .levels import LEVELS, Level, ResultDistribution, coup_from_deal
-from .rules import Coup
+from exactodds.game.cards import POINT_VALUE, RANKS, SUITS, Card, Shoe, falling_factorial
+from exactodds.game.walk import MAX_CARDS_PER_ROUND, VALUE_CLASSES, shape_table
+from exactodds.engine.levels import LEVELS, Level, ResultDistribution, coup_from_deal
+from exactodds.game.rules import Coup
 
 Colour = Literal["suit", "colour", "mixed"]
 """All dealt cards one suit; one colour but not one suit; neither."""
@@ -291,7 +291,7 @@ def _small_shoe_opening(shoe: Shoe) -> dict[OpeningResult, int]:
     """Card-by-card count for a shoe of fewer than six cards (every order of every card)."""
     from itertools import permutations
 
-    from .rules import next_hand
+    from exactodds.game.rules import next_hand
 
     cards = shoe.cards()
     out: dict[OpeningResult, int] = defaultdict(int)

@@ -1,7 +1,7 @@
 """Levels of detail at which wagers are settled.
 
 A wager's outcomes are predicates on a *result*; its ``level`` names which result:
-``"coup"`` (final point counts and card counts, :class:`~exactodds.rules.Coup`) for
+``"coup"`` (final point counts and card counts, :class:`~exactodds.game.rules.Coup`) for
 every wager settled on point counts. Each level has two ways to get results: the exact
 distribution for a shoe (from the enumerator) and the result of one dealt round from
 its actual cards, which the brute-force tests and the simulator use. Finer levels
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .cards import Card, Shoe
-from .enumerator import coup_distribution
-from .rules import Coup, point_count
+from exactodds.game.cards import Card, Shoe
+from exactodds.game.walk import coup_distribution
+from exactodds.game.rules import Coup, point_count
 
 
 @dataclass(frozen=True)

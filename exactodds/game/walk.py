@@ -20,7 +20,7 @@ The universe is ``N·(N−1)·…·(N−U+1)`` (8 decks: 4,998,398,275,503,360).
 shoe cannot finish (fewer than 6 cards left) is void and every wager on it pushes
 (§ 629a.13(e)); those sequences are counted as ``void``.
 
->>> from exactodds.cards import Shoe
+>>> from exactodds.game.cards import Shoe
 >>> dist = coup_distribution(Shoe.standard(8))
 >>> dist.universe
 4998398275503360
@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from .cards import POINT_VALUE, RANKS, Shoe, falling_factorial
-from .rules import Coup, banker_draws, is_natural, next_hand, player_draws
+from exactodds.game.cards import POINT_VALUE, RANKS, Shoe, falling_factorial
+from exactodds.game.rules import Coup, banker_draws, is_natural, next_hand, player_draws
 
 MAX_CARDS_PER_ROUND: Final = 6
 

@@ -24,10 +24,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .cards import FACES, POINT_VALUE, RANKS, SUITS
-from .catalogue import get_wager
-from .errors import InputError
-from .simulate import HandLog, Simulation, outcome_counts
+from exactodds.game.cards import FACES, POINT_VALUE, RANKS, SUITS
+from exactodds.catalogue import get_wager
+from exactodds.errors import InputError
+from exactodds.simulation.simulate import HandLog, Simulation, outcome_counts
 
 LOG_COLUMNS: Final = ("round", "player", "banker")
 LOG_OPTIONAL: Final = ("shoe",)
@@ -38,7 +38,7 @@ MAX_HAND_CARDS: Final = 10
 
 @dataclass(frozen=True)
 class LoggedCard:
-    """A card as logged: a rank from :data:`~exactodds.cards.RANKS`, a suit or ``None``,
+    """A card as logged: a rank from :data:`~exactodds.game.cards.RANKS`, a suit or ``None``,
     and the rank's point value (§ 629a.6), kept for speed."""
 
     rank: str

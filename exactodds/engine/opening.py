@@ -46,7 +46,7 @@ may need a card the shoe does not have and is then void (§ 629a.13(e)), which d
 on the point values of every card dealt: those shoes (at most 5! = 120 orderings of
 physical cards) are dealt out card by card with the drawing rules of § 629a.10.
 
->>> from exactodds.cards import Shoe, parse_card
+>>> from exactodds.game.cards import Shoe, parse_card
 >>> PLAYER_FACES.from_deal([parse_card("QH"), parse_card("QD"), parse_card("2C")], [parse_card("9S"), parse_card("KC")])
 Opening(player=(Face(rank='Q', suit='H'), Face(rank='Q', suit='D')), banker=())
 >>> d = PLAYER_FACES.distribution(Shoe.standard(8))
@@ -65,9 +65,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final, Literal, NamedTuple
 
-from .cards import FACES, POINT_VALUE, RED_SUITS, Card, Shoe, falling_factorial
-from .levels import LEVELS, Level, ResultDistribution
-from .rules import next_hand
+from exactodds.game.cards import FACES, POINT_VALUE, RED_SUITS, Card, Shoe, falling_factorial
+from exactodds.engine.levels import LEVELS, Level, ResultDistribution
+from exactodds.game.rules import next_hand
 
 HandName = Literal["player", "banker"]
 Projection = Callable[[Card], Hashable]
@@ -89,7 +89,7 @@ class Opening(NamedTuple):
 
 class Face(NamedTuple):
     """A card face as a plain tuple: the same ``rank``, ``suit``, ``colour`` and ``value``
-    as :class:`~exactodds.cards.Card`, but hashed in C -- results are hashed many times
+    as :class:`~exactodds.game.cards.Card`, but hashed in C -- results are hashed many times
     per analysis, and hashing a frozen dataclass runs Python code each time."""
 
     rank: str
@@ -194,7 +194,7 @@ class OpeningSpec:
         return _distribution(self, shoe)
 
     def level(self) -> Level:
-        """This spec as a :class:`~exactodds.levels.Level`."""
+        """This spec as a :class:`~exactodds.engine.levels.Level`."""
         return Level(self.name, self.distribution, self.from_deal)
 
 

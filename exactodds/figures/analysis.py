@@ -1,6 +1,6 @@
 """Figures for a wager, a paytable and a shoe: the outcome table and its summary.
 
->>> from exactodds.cards import Shoe
+>>> from exactodds.game.cards import Shoe
 >>> a = analyze("banker", "5pct", Shoe.standard(8))
 >>> a.total == 4998398275503360, percent(a.house_edge)
 (True, '1.0579%')
@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .cards import Shoe
-from .catalogue import get_wager
-from .errors import InputError
-from .exact import percent, sqrt_decimal
-from .levels import LEVELS
-from .wager import Pay, Paytable, Wager
+from exactodds.game.cards import Shoe
+from exactodds.catalogue import get_wager
+from exactodds.errors import InputError
+from exactodds.exact import percent, sqrt_decimal
+from exactodds.engine.levels import LEVELS
+from exactodds.catalogue.model import Pay, Paytable, Wager
 
 VOID = "Round void: shoe ran out (§ 629a.13(e))"
 """The row for rounds a short shoe cannot finish; every wager pushes on them."""
@@ -136,7 +136,7 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | N
     """Price ``wager`` under ``paytable`` (default: the catalogue's) for ``shoe`` (default 8 decks).
 
     Progressives: ``meters`` (name -> dollars) prices the meter pays; without it the rows
-    are priced at the regulated resets and :mod:`exactodds.progressive` gives the exact
+    are priced at the regulated resets and :mod:`exactodds.figures.progressive` gives the exact
     expression in the meter amounts.
     """
     w = get_wager(wager) if isinstance(wager, str) else wager

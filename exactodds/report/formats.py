@@ -9,19 +9,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
 from tabulate import tabulate
 
-from . import __version__
-from .analysis import Analysis
-from .errors import InputError
-from .exact import decimal, percent, ratio
-from .wager import Wager
+from exactodds import __version__
+from exactodds.figures.analysis import Analysis
+from exactodds.exact import decimal, percent, ratio
+from exactodds.catalogue.model import Wager
 
 FORMATS = ("table", "json", "csv", "markdown")
 PROBABILITY_PLACES = 12
@@ -61,8 +57,8 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
         "element_of_risk": _opt_ratio(a.element_of_risk),
         "version": __version__,
     }
-    if a.paytable.meters:  # progressives: additive keys (exactodds.progressive)
-        from .progressive import progressive_json
+    if a.paytable.meters:  # progressives: additive keys (exactodds.figures.progressive)
+        from exactodds.figures.progressive import progressive_json
 
         doc.update(progressive_json(a))
     return doc
@@ -99,7 +95,7 @@ def _progressive_pairs(a: Analysis) -> list[tuple[str, str]]:
     """Progressives: the return in the meter amounts, break-even and long-run lines."""
     if not a.paytable.meters:
         return []
-    from .progressive import progressive_summary
+    from exactodds.figures.progressive import progressive_summary
 
     return progressive_summary(a)
 
@@ -218,35 +214,3 @@ def render_wager_list(wagers: Iterable[Wager[Any]], fmt: str) -> str:
     rows = [[i["wager"], i["name"], ", ".join(p["id"] for p in i["paytables"]), i["cite"]] for i in items]
     return tabulate(rows, headers=["Wager", "Name", "Paytables (default first)", "Cite"],
                     tablefmt="github" if fmt == "markdown" else "simple") + "\n"
-
-
-def check_writable(path: str | os.PathLike[str]) -> Path:
-    """The folder ``path`` would be written in; an input error if it cannot be a file there.
-
-    Commands that write several files check them all first, so one bad path never
-    leaves the others written.
-    """
-    target = Path(path)
-    if target.is_dir():
-        raise InputError(f"output path {str(target)!r} is a directory")
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise InputError(f"output folder {str(folder)!r} does not exist")
-    return folder
-
-
-def write_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` all at once: a temporary file in the same folder,
-    then a rename, so a reader never sees a partial file and an error leaves none."""
-    target = Path(path)
-    folder = check_writable(target)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; reports are meant to be shared
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise

@@ -51,8 +51,8 @@ from typing import Annotated, Any, Final
 
 import typer
 
-from .cards import FACES, SUITS, Card, Shoe, parse_card, parse_rank
-from .errors import InputError
+from exactodds.game.cards import FACES, SUITS, Card, Shoe, parse_card, parse_rank
+from exactodds.errors import InputError
 
 DEFAULT_DECKS: Final = 8
 MAX_DECKS: Final = 1000

@@ -1,6 +1,6 @@
 """Progressive and mystery-bonus figures: exact returns as functions of the meter amounts.
 
-A meter pay (:meth:`exactodds.wager.Pay.meter_pay`) returns ``share·M`` in all on a
+A meter pay (:meth:`exactodds.catalogue.model.Pay.meter_pay`) returns ``share·M`` in all on a
 wager of ``stake`` dollars, so its net per unit is ``share·M/stake − 1``; the return of
 a progressive is linear in the meter amounts (shared/spec/WAGERS.md, "Progressives"):
 
@@ -32,9 +32,9 @@ from typing import Any
 
 import sympy
 
-from .analysis import Analysis
-from .exact import decimal, percent, ratio
-from .wager import Meter
+from exactodds.figures.analysis import Analysis
+from exactodds.exact import decimal, percent, ratio
+from exactodds.catalogue.model import Meter
 
 
 def _q(x: Fraction | int) -> sympy.Rational:

@@ -15,17 +15,18 @@ from typing import Annotated, Any
 import typer
 from tabulate import tabulate
 
-from . import __version__
-from .analysis import analyze
-from .crosscheck import DEFAULT_ALPHA, CrossCheck, FamilyTest, Section, coup_wager_tables, \
+from exactodds import __version__
+from exactodds.figures.analysis import analyze
+from exactodds.simulation.crosscheck import DEFAULT_ALPHA, CrossCheck, FamilyTest, Section, coup_wager_tables, \
     crosscheck_counts, crosscheck_log
-from .errors import InputError
-from .exact import decimal, percent, ratio
-from .handlog import LogFile, families_from_sim, read_file, render_counts, render_log, sim_meta
-from .cli_options import emit
-from .output import check_writable, render_json, write_atomic
-from .shoespec import resolve_shoe
-from .simulate import MIN_COVER, Simulation, check_cover, simulate
+from exactodds.errors import InputError
+from exactodds.exact import decimal, percent, ratio
+from exactodds.simulation.handlog import LogFile, families_from_sim, read_file, render_counts, render_log, sim_meta
+from exactodds.cli.options import emit
+from exactodds.report.files import check_writable, write_atomic
+from exactodds.report.formats import render_json
+from exactodds.game.shoespec import resolve_shoe
+from exactodds.simulation.simulate import MIN_COVER, Simulation, check_cover, simulate
 
 EXIT_INCONSISTENT = 1
 MAX_ROUNDS = 10**10

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Generic, Literal, TypeVar
 
-from .errors import InputError
-from .exact import decimal
+from exactodds.errors import InputError
+from exactodds.exact import decimal
 
 Round = TypeVar("Round")
 
@@ -49,7 +49,7 @@ class Pay:
     def meter_pay(cls, name: str, share: int | str | Fraction = 1) -> Pay:
         """``share`` (1 = 100%) of the meter ``name``, paid in all ("for" the wager).
 
-        Its net per unit is ``share·M/stake − 1``; :mod:`exactodds.progressive` prices it.
+        Its net per unit is ``share·M/stake − 1``; :mod:`exactodds.figures.progressive` prices it.
         """
         pct = _num(share) * 100
         shown = str(pct.numerator) if pct.denominator == 1 else f"{float(pct):g}"  # display only

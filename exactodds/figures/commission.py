@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
-from .analysis import Analysis, analyze
-from .cards import Shoe
-from .catalogue import get_wager
-from .errors import InputError
-from .exact import decimal, percent, ratio
-from .wager import Pay, Paytable, Wager
+from exactodds.figures.analysis import Analysis, analyze
+from exactodds.game.cards import Shoe
+from exactodds.catalogue import get_wager
+from exactodds.errors import InputError
+from exactodds.exact import decimal, percent, ratio
+from exactodds.catalogue.model import Pay, Paytable, Wager
 
 RULES: Final = {
     "midibaccarat": ("58 Pa. Code § 629a.12(c)", {Fraction(5, 100): Fraction(1, 4)}),
@@ -193,7 +193,7 @@ def render_commission(rows: Sequence[CommissionAnalysis], fmt: str) -> str:
 
     from tabulate import tabulate
 
-    from .output import render_json
+    from exactodds.report.formats import render_json
 
     doc = commission_json(rows)
     if fmt == "json":

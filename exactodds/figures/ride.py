@@ -21,11 +21,11 @@ per unit nets
 and the return is per unit of the initial outlay ``1 + m``.
 
 Joint distribution. Riding needs the joint law of (pair on the Player's first two
-cards, pair on the Banker's, :class:`~exactodds.rules.Coup`), which the coup level
+cards, pair on the Banker's, :class:`~exactodds.game.rules.Coup`), which the coup level
 lacks. :func:`pair_coup_distribution` builds it here, independently of the catalogue's
 House Money wager, by a walk over the 13 rank classes that deals the initial pairs as
 compositions and the third cards per § 629a.10, keyed by multiset of ranks, and prices
-a shoe by falling factorials exactly as :mod:`exactodds.enumerator` does.
+a shoe by falling factorials exactly as :mod:`exactodds.game.walk` does.
 
 >>> r = ride_analysis("banker", None, None, fraction=1)
 >>> r.return_ < r.return_without_ride
@@ -41,14 +41,14 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Final
 
-from .cards import POINT_VALUE, RANKS, Shoe, falling_factorial
-from .catalogue import get_wager
-from .enumerator import MAX_CARDS_PER_ROUND
-from .eor import exact_net
-from .errors import InputError
-from .exact import percent, ratio, sqrt_decimal
-from .rules import Coup, banker_draws, is_natural, player_draws
-from .wager import Wager
+from exactodds.game.cards import POINT_VALUE, RANKS, Shoe, falling_factorial
+from exactodds.catalogue import get_wager
+from exactodds.game.walk import MAX_CARDS_PER_ROUND
+from exactodds.figures.eor import exact_net
+from exactodds.errors import InputError
+from exactodds.exact import percent, ratio, sqrt_decimal
+from exactodds.game.rules import Coup, banker_draws, is_natural, player_draws
+from exactodds.catalogue.model import Wager
 
 CITE: Final = "58 Pa. Code § 629a.7(a)(7), § 629a.8(c)(3), § 629a.12(h), § 629a.13(e)"
 BOTH_PAIRS: Final = Fraction(15)
@@ -251,7 +251,7 @@ def render_ride(r: RideAnalysis, fmt: str) -> str:
 
     from tabulate import tabulate
 
-    from .output import render_json
+    from exactodds.report.formats import render_json
 
     doc = ride_json(r)
     if fmt == "json":

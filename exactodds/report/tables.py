@@ -1,7 +1,7 @@
 """The ``tables/`` build: every wager × paytable × deck count as Markdown and JSON.
 
 :func:`build_tables` renders, in memory, one Markdown outcome table and its JSON twin
-(the JSON contract of :func:`exactodds.output.analysis_json`) for each wager and
+(the JSON contract of :func:`exactodds.report.formats.analysis_json`) for each wager and
 paytable of the catalogue and each deck count, plus ``README.md`` indexing them.
 :func:`write_tables` writes that tree under a folder, each file atomically, and removes
 generated files the build no longer produces. Content is deterministic: no timestamps,
@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from .analysis import Analysis, analyze
-from .cards import MAX_CARDS, Shoe
-from .catalogue import CATALOGUE
-from .errors import InputError
-from .exact import percent
-from .output import analysis_json, render_json, render_markdown, write_atomic
+from exactodds.figures.analysis import Analysis, analyze
+from exactodds.game.cards import MAX_CARDS, Shoe
+from exactodds.catalogue import CATALOGUE
+from exactodds.errors import InputError
+from exactodds.exact import percent
+from exactodds.report.files import write_atomic
+from exactodds.report.formats import analysis_json, render_json, render_markdown
 
 DEFAULT_DECKS: Final = (6, 7, 8)
 """The deck counts the committed ``tables/`` holds (regulated shoes: 6 to 8 decks)."""
@@ -70,7 +71,7 @@ def all_analyses(decks: Sequence[int]) -> list[Analysis]:
 
 
 def render_table_markdown(a: Analysis) -> str:
-    """One table's Markdown file: :func:`exactodds.output.render_markdown` as a page."""
+    """One table's Markdown file: :func:`exactodds.report.formats.render_markdown` as a page."""
     body = render_markdown(a)
     if body.startswith("### "):
         body = "# " + body[4:]
@@ -83,7 +84,7 @@ def render_table_markdown(a: Analysis) -> str:
 
 
 def render_table_json(a: Analysis) -> str:
-    """One table's JSON twin: the JSON contract of :func:`exactodds.output.analysis_json`."""
+    """One table's JSON twin: the JSON contract of :func:`exactodds.report.formats.analysis_json`."""
     return render_json(analysis_json(a))
 
 

@@ -5,7 +5,7 @@ Two modes:
 * ``fresh`` -- every round is the top of a freshly shuffled shoe: six distinct card
   positions drawn uniformly (rejection of the rare draws that repeat a position keeps
   the draw exactly uniform over ordered 6-card sequences). Its frequencies estimate
-  exactly the figures of :mod:`exactodds.enumerator`, whose universe is the same set
+  exactly the figures of :mod:`exactodds.game.walk`, whose universe is the same set
   of ordered 6-card sequences off the top of a full shoe.
 * ``shoe`` -- every shoe is dealt as the regulations say: the first card is exposed
   and burned with as many more cards as its face value, tens and faces counting ten
@@ -14,9 +14,9 @@ Two modes:
   the shoe is replaced (§ 629a.9(d)).
 
 A round is recorded as a *coup code* (final point counts and card counts, the
-:class:`~exactodds.rules.Coup` every coup-level wager is settled on). The drawing
+:class:`~exactodds.game.rules.Coup` every coup-level wager is settled on). The drawing
 rules enter as data: :func:`code_table` tabulates § 629a.10 from the functions in
-:mod:`exactodds.rules` (or from a deliberately altered :class:`DrawRules`, which the
+:mod:`exactodds.game.rules` (or from a deliberately altered :class:`DrawRules`, which the
 tests use to build buggy simulators).
 
 Reproducibility: round batch ``i`` draws from ``SeedSequence(seed, spawn_key=(i,))``,
@@ -35,11 +35,11 @@ from typing import Any, Final, Literal
 import numpy as np
 import numpy.typing as npt
 
-from . import rules
-from .cards import FACES, Shoe
-from .errors import InputError
-from .rules import Coup
-from .wager import Paytable, Wager
+from exactodds.game import rules
+from exactodds.game.cards import FACES, Shoe
+from exactodds.errors import InputError
+from exactodds.game.rules import Coup
+from exactodds.catalogue.model import Paytable, Wager
 
 Mode = Literal["fresh", "shoe"]
 MODES: Final = ("fresh", "shoe")
@@ -84,7 +84,7 @@ def decode(code: int) -> Coup:
 class DrawRules:
     """The third-card rules the simulator follows (§ 629a.10), as three functions.
 
-    The default is :data:`STANDARD_RULES`, read from :mod:`exactodds.rules`. Tests pass
+    The default is :data:`STANDARD_RULES`, read from :mod:`exactodds.game.rules`. Tests pass
     altered rules to build deliberately buggy simulators.
     """
 
@@ -153,7 +153,7 @@ def cards_used(codes: npt.NDArray[np.uint16]) -> npt.NDArray[np.int16]:
 class HandLog:
     """Dealt cards of every simulated round, for writing a hand log.
 
-    ``faces[i]`` are the face indices (into :data:`~exactodds.cards.FACES`) of the first
+    ``faces[i]`` are the face indices (into :data:`~exactodds.game.cards.FACES`) of the first
     six cards of round ``i`` in dealing order; ``codes[i]`` says how many each hand used.
     ``shoe[i]`` is the shoe number in shoe mode (``None`` in fresh mode).
     """

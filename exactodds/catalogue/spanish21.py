@@ -5,7 +5,7 @@ A different game from baccarat, analysed with the same engine:
 Shoe
     Spanish 21 uses six or eight 48-card decks: standard decks with the four tens
     removed, jacks, queens and kings kept (§ 551.3(a)). :func:`spanish_shoe` maps a
-    baccarat :class:`~exactodds.cards.Shoe` to the Spanish shoe by removing its tens,
+    baccarat :class:`~exactodds.game.cards.Shoe` to the Spanish shoe by removing its tens,
     so ``Shoe.standard(6)`` stands for the regulated six 48-card decks (288 cards) and
     a composition that already holds no tens (a depleted Spanish shoe) is used as it is.
 Dealing order
@@ -37,10 +37,10 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
-from .cards import FACES, RANKS, Card, Shoe, falling_factorial
-from .errors import InputError
-from .levels import LEVELS, Level, ResultDistribution
-from .wager import Outcome, Pay, Paytable, Wager
+from exactodds.game.cards import FACES, RANKS, Card, Shoe, falling_factorial
+from exactodds.errors import InputError
+from exactodds.engine.levels import LEVELS, Level, ResultDistribution
+from exactodds.catalogue.model import Outcome, Pay, Paytable, Wager
 
 CITE: Final = "58 Pa. Code § 551.7"
 REMOVED_RANK: Final = "10"
