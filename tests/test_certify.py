@@ -57,17 +57,19 @@ def test_report_contents(report: dict) -> None:
 
 def test_second_method_catches_a_wrong_count(report: dict, monkeypatch) -> None:
     """The rank-class recomputation is real: corrupt the value-class walk and it disagrees."""
-    import exactodds.figures.analysis as an
-    from exactodds.engine.levels import ResultDistribution
+    from exactodds.engine.level import Level
+    from exactodds.engine.levels import COUP
 
-    real = an.LEVELS["coup"]
-    def skewed(shoe):
-        d = real.distribution(shoe)
-        counts = dict(d.counts)
-        k = next(iter(counts))
-        counts[k] += 1
-        return ResultDistribution(d.universe + 1, counts, d.void)
-    monkeypatch.setitem(an.LEVELS, "coup", type(real)(real.name, skewed, real.from_deal))
+    real = Level.priced
+
+    def skewed(self, shoe):
+        universe, counts, void = real(self, shoe)
+        if self is COUP:
+            counts = counts.copy()
+            counts[0] += 1
+            universe += 1
+        return universe, counts, void
+    monkeypatch.setattr(Level, "priced", skewed)
     doc = build_report({"wagers": ["dragon-7"], "paytable": None, "shoe": {"decks": 8},
                         "sensitivity_decks": [8], "effects_of_removal": False})
     assert doc["entries"][0]["verification"]["second_method"]["agrees"] is False

@@ -16,8 +16,9 @@ from conftest import SMALL_SHOES
 from exactodds.figures.analysis import analyze
 from exactodds.game.cards import FACES, Shoe, falling_factorial
 from exactodds.catalogue import CATALOGUE
-from exactodds.game.walk import RANK_CLASSES, VALUE_CLASSES, coup_distribution, deal_shapes, shape_table
-from exactodds.engine.levels import LEVELS
+from exactodds.engine.level import Level
+from exactodds.engine.levels import COUP, coup_distribution
+from exactodds.game.walk import RANK_CLASSES, VALUE_CLASSES, deal_shapes
 from exactodds.game.rules import BANKER_DRAWS_AGAINST, Coup, point_count
 
 
@@ -75,12 +76,11 @@ def test_composition_walk_equals_ordered_walk() -> None:
     for player, banker in deal_shapes(VALUE_CLASSES):
         coup = Coup(point_count(player), point_count(banker), len(player), len(banker))
         ordered[(tuple(sorted(player + banker)), coup)] += 1
-    table = shape_table(VALUE_CLASSES)
+    table = COUP.table
     grouped: Counter[tuple[tuple[int, ...], Coup]] = Counter()
-    for multiset, _, items in table.entries:
-        cards = tuple(c for c, k in multiset for _ in range(k))
-        for i, n in items:
-            grouped[(cards, table.coups[i])] += n
+    for r, i, n in zip(table.row, table.result, table.mult):
+        cards = tuple(c for c, k in enumerate(table.k[r]) for _ in range(k))
+        grouped[(cards, COUP.results[i])] += int(n)
     assert grouped == ordered
 
 
@@ -111,8 +111,7 @@ def test_counts_add_up_to_the_universe(counts: list[int]) -> None:
 
 def test_cost_does_not_grow_with_decks() -> None:
     """The same multisets are priced whatever the deck count (structure is shoe-free)."""
-    table = shape_table(VALUE_CLASSES)
-    assert len(table.entries) < 8008  # multisets of 4..6 of 10 classes
+    assert len(COUP.table.k) < 8008  # multisets of 4..6 of 10 classes
     for decks in (1, 8, 1000):
         assert sum(coup_distribution(Shoe.standard(decks)).counts.values()) == falling_factorial(52 * decks, 6)
 
@@ -126,12 +125,12 @@ def oracle_deals(shoe: Shoe) -> tuple[Counter, int]:
 
 
 @lru_cache(maxsize=64)
-def oracle_tally(shoe: Shoe, level: str) -> tuple[Counter, int]:
+def oracle_tally(shoe: Shoe, level: Level) -> tuple[Counter, int]:
     """The brute-force deals read at one level, shared by every wager of that level."""
     deals, void = oracle_deals(shoe)
     out: Counter = Counter()
     for (player, banker), ways in deals.items():
-        out[LEVELS[level].from_deal(player, banker)] += ways
+        out[level.from_deal(player, banker)] += ways
     return out, void
 
 
@@ -152,7 +151,7 @@ def engine_rows(wager_id: str, paytable_id: str, shoe: Shoe) -> dict[str, int]:
     return {("void" if r.name.startswith("Round void") else r.name): r.count for r in a.rows if r.count}
 
 
-ALL_PAYTABLES = [(w.id, p.id) for w in CATALOGUE.values() if LEVELS[w.level].baccarat for p in w.paytables]
+ALL_PAYTABLES = [(w.id, p.id) for w in CATALOGUE.values() if w.level.baccarat for p in w.paytables]
 
 
 @pytest.mark.parametrize("shoe_name", sorted(SMALL_SHOES))

@@ -16,14 +16,16 @@ from conftest import shoe_of
 from exactodds.figures.analysis import analyze
 from exactodds.game.cards import RANKS, SUITS, Card, Shoe
 from exactodds.catalogue import CATALOGUE
-from exactodds.game.walk import RANK_CLASSES, coup_distribution
-from exactodds.figures.eor import (SUIT_SYMMETRIC_LEVELS, DistributionCache, balanced_count, effects_for, effects_of_removal,
+from exactodds.engine.levels import coup_distribution
+from exactodds.game.walk import RANK_CLASSES
+from exactodds.figures.eor import (DistributionCache, balanced_count, effects_for, effects_of_removal,
                            price, render_eor)
+from exactodds.engine.level import Level
 from exactodds.engine.levels import LEVELS
 
 ALL = [(w, t) for w in CATALOGUE.values() for t in w.paytables]
-BACCARAT = [(w, t) for w, t in ALL if getattr(LEVELS[w.level], "baccarat", True)]
-COUP = [(w, t) for w, t in ALL if w.level == "coup"]
+BACCARAT = [(w, t) for w, t in ALL if w.level.baccarat]
+COUP = [(w, t) for w, t in ALL if w.level.name == "coup"]
 
 
 def test_identity_holds_exactly_for_every_coup_wager_at_8_and_6_decks() -> None:
@@ -49,8 +51,8 @@ def test_identity_holds_for_every_level_on_a_depleted_shoe() -> None:
 
 
 @lru_cache(maxsize=64)
-def _oracle_counts(shoe: Shoe, level: str) -> tuple[Counter, int]:
-    return oracle.tally(shoe, LEVELS[level].from_deal)
+def _oracle_counts(shoe: Shoe, level: Level) -> tuple[Counter, int]:
+    return oracle.tally(shoe, level.from_deal)
 
 
 def _oracle_return(wager, table, shoe: Shoe) -> Fraction:
@@ -98,12 +100,12 @@ def test_dragon_7_effects_against_the_rank_class_enumeration() -> None:
     assert e.count.balanced and e.count.tags["8"] > 0 > e.count.tags["7"]
 
 
-@pytest.mark.parametrize("level", sorted(SUIT_SYMMETRIC_LEVELS))
-def test_suit_symmetric_levels_really_are(level: str) -> None:
+@pytest.mark.parametrize("level", [lv for lv in LEVELS.values() if lv.suits == "symmetric"], ids=lambda lv: lv.name)
+def test_suit_symmetric_levels_really_are(level: Level) -> None:
     """The claim that lets one face per rank stand for four, checked on a suit-uniform shoe."""
     shoe = Shoe.from_counts({Card(r, s): 2 for r in ("9", "K", "8", "3", "A") for s in SUITS})
     pairs = [(w, t) for w, t in ALL if w.level == level]
-    dists = {Card(r, s): LEVELS[level].distribution(shoe.remove([Card(r, s)])) for r in ("9", "K") for s in SUITS}
+    dists = {Card(r, s): level.distribution(shoe.remove([Card(r, s)])) for r in ("9", "K") for s in SUITS}
     for w, t in pairs:
         for r in ("9", "K"):
             assert len({price(w, t, dists[Card(r, s)]) for s in SUITS}) == 1, (w.id, t.id, r)

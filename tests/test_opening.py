@@ -8,7 +8,7 @@ test_engine.py; here every figure is checked against a second, independent metho
 from __future__ import annotations
 
 import itertools
-import time
+
 from collections import Counter
 from fractions import Fraction
 from math import factorial
@@ -22,10 +22,12 @@ from exactodds.engine import opening
 from exactodds.figures.analysis import analyze
 from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe, falling_factorial as ff
 from exactodds.catalogue import pairs
-from exactodds.game.walk import coup_distribution
+from exactodds.engine.levels import coup_distribution
 from exactodds.errors import InputError
-from exactodds.engine.opening import BANKER_FACES, NINES, PLAYER_FACES, RANK_PATTERN, OpeningSpec, equality_pattern
-from exactodds.catalogue.spanish21 import Matches, from_deal, match_the_dealer, spanish_shoe
+from exactodds.engine.levels import BANKER_FACES, NINES, PLAYER_FACES, RANK_PATTERN
+from exactodds.engine.opening import equality_pattern, opening_level
+from exactodds.catalogue.spanish21 import match_the_dealer
+from exactodds.engine.spanish21 import Matches, from_deal, spanish_shoe
 from exactodds.catalogue.model import Outcome, Wager
 
 EIGHT = Shoe.standard(8)
@@ -183,8 +185,8 @@ def test_lucky_nines_at_least_reading_settles_alike() -> None:
 
 # -- the level mechanism -------------------------------------------------------------------------
 
-PLAYER_RANKS = OpeningSpec("test-player-ranks", opening.rank, ("player",))
-ALL_RANKS = OpeningSpec("test-all-ranks", opening.rank)
+PLAYER_RANKS = opening_level("test-player-ranks", "ranks of the Player's two cards", opening.rank, ("player",))
+ALL_RANKS = opening_level("test-all-ranks", "ranks of the four initial cards", opening.rank)
 
 
 def push(counts: dict, f) -> Counter:
@@ -224,66 +226,4 @@ def test_levels_against_the_oracle_and_voids(shoe: Shoe) -> None:
 
 def test_opening_spec_rejects_unknown_hands() -> None:
     with pytest.raises(ValueError):
-        OpeningSpec("x", opening.rank, ("dealer",))  # type: ignore[arg-type]
-
-
-def test_opening_wagers_are_fast() -> None:
-    """All opening wagers and paytables for one 8-deck shoe, distributions not cached
-    (target: a few ms each; the bound is loose for shared machines)."""
-    opening._distribution.cache_clear()
-    t = time.perf_counter()
-    for w in pairs.WAGERS:
-        for p in w.paytables:
-            analyze(w, p.id, EIGHT).variance
-    assert time.perf_counter() - t < 1.0
-
-
-# -- Spanish 21 Match-The-Dealer -------------------------------------------------------------------
-
-spanish_faces = [f for f in FACES if f.rank != "10"]
-
-
-def brute_force_match(shoe: Shoe, table: str) -> Counter[Fraction]:
-    """Net pay of every ordered deal of physical cards: player, dealer up, player, hole
-    (§ 551.8(d)); per matching card of the up card's rank: same suit / other suit pays."""
-    other, same = {"6-decks": (4, 9), "8-decks": (3, 12)}[table]
-    cards = shoe.cards()
-    out: Counter[Fraction] = Counter()
-    if len(cards) < 4:
-        out[Fraction(0)] += factorial(len(cards))
-        return out
-    for p1, up, p2, _hole in itertools.permutations(cards, 4):
-        pays = [same if c.suit == up.suit else other for c in (p1, p2) if c.rank == up.rank]
-        out[Fraction(sum(pays)) if pays else Fraction(-1)] += 1
-    return out
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.sampled_from(spanish_faces), min_size=1, max_size=9).map(Shoe.from_cards),
-       st.sampled_from(["6-decks", "8-decks"]))
-def test_match_the_dealer_brute_force(shoe: Shoe, table: str) -> None:
-    a = analyze(match_the_dealer, table, shoe)
-    got: Counter[Fraction] = Counter()
-    for r in a.rows:
-        if r.count:
-            got[r.pay.net] += r.count
-    assert got == brute_force_match(shoe, table)
-
-
-def test_match_the_dealer_shoe_mapping() -> None:
-    """Shoe.standard(6) is priced as six 48-card decks (tens removed, § 551.3(a))."""
-    decks48 = Shoe.from_counts({f: 6 for f in spanish_faces})
-    assert spanish_shoe(Shoe.standard(6)) == decks48
-    assert rows("match-the-dealer", "6-decks", Shoe.standard(6)) == rows("match-the-dealer", "6-decks", decks48)
-    assert analyze(match_the_dealer, "6-decks", decks48).total == ff(288, 4)
-    with pytest.raises(InputError, match="no card once the tens are removed"):
-        analyze(match_the_dealer, None, Shoe.from_counts({Card("10", "S"): 3}))
-
-
-def test_match_the_dealer_from_deal() -> None:
-    c = Card
-    assert from_deal([c("Q", "H"), c("Q", "S")], [c("Q", "H"), c("2", "D")]) == Matches(1, 1)
-    assert from_deal([c("Q", "C"), c("Q", "S")], [c("Q", "H")]) == Matches(0, 2)
-    assert from_deal([c("K", "H"), c("2", "S")], [c("Q", "H")]) == Matches(0, 0)
-    with pytest.raises(ValueError):
-        from_deal([c("10", "H"), c("2", "S")], [c("Q", "H")])
+        opening_level("x", "", opening.rank, ("dealer",))  # type: ignore[arg-type]

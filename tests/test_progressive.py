@@ -20,7 +20,7 @@ from exactodds.figures.analysis import analyze
 from exactodds.game.cards import FACES, Card, Shoe, falling_factorial
 from exactodds.catalogue import CATALOGUE
 from exactodds.catalogue.progressives import DEFAULT_LAYOUT, royal9_wager
-from exactodds.game.walk import coup_distribution
+from exactodds.engine.levels import coup_distribution
 from exactodds.errors import InputError
 from exactodds.engine.levels import LEVELS
 from exactodds.report.formats import analysis_json
@@ -47,7 +47,7 @@ def engine(wager, table_id: str, shoe: Shoe) -> dict[str, int]:
 
 def brute(wager, table_id: str, shoe: Shoe, tallies: dict) -> dict[str, int]:
     if (shoe, wager.level) not in tallies:
-        tallies[(shoe, wager.level)] = oracle.tally(shoe, LEVELS[wager.level].from_deal)
+        tallies[(shoe, wager.level)] = oracle.tally(shoe, wager.level.from_deal)
     counts, void = tallies[(shoe, wager.level)]
     out: Counter[str] = Counter()
     for result, n in counts.items():
@@ -81,10 +81,10 @@ pool = st.sampled_from([Card(r, s) for r in ("A", "4", "5", "9", "K", "Q") for s
 @given(st.lists(pool, min_size=1, max_size=8))
 def test_level_distributions_equal_the_oracle(cards: list[Card]) -> None:
     shoe = Shoe.from_cards(cards)
-    for level in ("deal-faces", "royal-9-opening"):
-        d = LEVELS[level].distribution(shoe)
-        counts, void = oracle.tally(shoe, LEVELS[level].from_deal)
-        assert dict(d.counts) == dict(counts) and d.void == void, level
+    for level in (LEVELS["deal-faces"], LEVELS["royal-9-opening"]):
+        d = level.distribution(shoe)
+        counts, void = oracle.tally(shoe, level.from_deal)
+        assert dict(d.counts) == dict(counts) and d.void == void, level.name
 
 
 # -- direct formulas (8 decks) ------------------------------------------------------------

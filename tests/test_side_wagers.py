@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from exactodds.figures.analysis import analyze
 from exactodds.game.cards import Shoe
 from exactodds.catalogue import CATALOGUE, phoenix, side
-from exactodds.game.walk import coup_distribution
+from exactodds.engine.levels import coup_distribution
 
 Deal = tuple[int, int, int, int]  # player total, banker total, player cards, banker cards
 NetFn = Callable[[Deal], Fraction | int]

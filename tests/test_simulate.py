@@ -19,7 +19,7 @@ from exactodds.figures.analysis import analyze
 from exactodds.game.cards import FACES, Card, Shoe
 from exactodds.catalogue import get_wager
 from exactodds.simulation.crosscheck import results_fit
-from exactodds.game.walk import coup_distribution
+from exactodds.engine.levels import coup_distribution
 from exactodds.errors import InputError
 from exactodds.game.rules import Coup, next_hand, point_count
 from exactodds.simulation.simulate import (

@@ -13,10 +13,9 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from exactodds.catalogue import spanish21
-from exactodds.errors import InputError
+from exactodds.catalogue import core, pairs, phoenix, progressives, side, spanish21
 from exactodds.catalogue.model import Wager
-from exactodds.catalogue import core, pairs, phoenix, progressives, side
+from exactodds.errors import InputError
 
 CATALOGUE: dict[str, Wager[Any]] = {}
 for _wager in (*core.WAGERS, *side.WAGERS, *phoenix.WAGERS, *pairs.WAGERS, *progressives.WAGERS, *spanish21.WAGERS):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from exactodds.game.rules import Coup
 from exactodds.catalogue.model import Outcome, Pay, Paytable, Wager
+from exactodds.game.rules import Coup
 
 DRAGON_7 = "Banker wins with a three-card 7 (Dragon 7)"
 BANKER_SIX = "Banker wins with 6 points"

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Generic, Literal, TypeVar
 
+from exactodds.engine.level import Level
+from exactodds.engine.levels import COUP
 from exactodds.errors import InputError
 from exactodds.exact import decimal
 
@@ -136,7 +138,8 @@ class Wager(Generic[Round]):
     otherwise: str = "Loses"
     settle_rule: Literal["first", "highest"] = "highest"
     reading: str = ""
-    level: str = "coup"
+    level: Level = COUP
+    """The level the wager is settled at (:mod:`exactodds.engine.levels`)."""
     _index: dict[str, Paytable] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -8,7 +8,7 @@ levels of :mod:`exactodds.engine.opening`: the faces of one hand's two cards, th
 pattern of the four initial cards, or the nines among them.
 
 >>> from exactodds.game.cards import parse_card
->>> from exactodds.engine.opening import PLAYER_FACES
+>>> from exactodds.engine.levels import PLAYER_FACES
 >>> o = PLAYER_FACES.from_deal([parse_card("7H"), parse_card("7D")], [parse_card("2S"), parse_card("3S")])
 >>> perfect_pairs_player.settle(perfect_pairs_player.paytable("A"), o)
 'Colored pair'
@@ -19,8 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from exactodds.engine.opening import BANKER_FACES, NINES, PLAYER_FACES, RANK_PATTERN, Face, Opening
 from exactodds.catalogue.model import Outcome, Pay, Paytable, Wager
+from exactodds.engine.level import Level
+from exactodds.engine.levels import BANKER_FACES, NINES, PLAYER_FACES, RANK_PATTERN
+from exactodds.engine.opening import Face, Opening
 
 HandName = str
 TwoCards = tuple[Face, Face]
@@ -31,8 +33,8 @@ def _hand(name: HandName) -> Callable[[Opening], TwoCards]:
     return (lambda o: o.player) if name == "player" else (lambda o: o.banker)  # type: ignore[return-value]
 
 
-def _level(name: HandName) -> str:
-    return PLAYER_FACES.name if name == "player" else BANKER_FACES.name
+def _level(name: HandName) -> Level:
+    return PLAYER_FACES if name == "player" else BANKER_FACES
 
 
 # -- House Money (§ 629a.7(a)(7), § 629a.12(h)) --------------------------------------------
@@ -56,7 +58,7 @@ house_money: Wager[Opening] = Wager(
     otherwise="No pair",
     paytables=(Paytable("15to1-3to1", {BOTH_PAIRS: Pay.to(15), ONE_PAIR: Pay.to(3)},
                         "58 Pa. Code § 629a.12(h)", "both hands a pair 15 to 1; one hand 3 to 1"),),
-    level=RANK_PATTERN.name,
+    level=RANK_PATTERN,
     reading="A pair is two cards of the same rank regardless of suit (§ 629a.7(a)(7)(i)); "
     "'Player or Banker Pair' is a pair on exactly one hand. The wager is priced as taken in cash: "
     "the option to add the payout to a Player or Banker wager (§ 629a.11) is a separate decision.",
@@ -224,7 +226,7 @@ lucky_nines: Wager[Opening] = Wager(
         Paytable(pid, {r: Pay.to(p) for r, p in zip(LUCKY_NINES_ROWS, col, strict=True)},
                  "58 Pa. Code § 631b.4(e)")
         for pid, col in LUCKY_NINES_TABLE.items()),
-    level=NINES.name,
+    level=NINES,
     reading="Counts the nines among the four initial cards (Player's two and Banker's two, "
     "§ 631b.4(d)). 'k Nines' is exactly k nines; 'Same Suit' is all of those nines of one suit; "
     "'1 Nine Diamonds' is exactly one nine, a diamond. Only the highest-paying row is paid. "

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from exactodds.game.rules import Coup
 from exactodds.catalogue.model import Outcome, Pay, Paytable, Wager
 from exactodds.catalogue.side import Predicate, beats, both_hands, tie_at, wins_with
+from exactodds.game.rules import Coup
 
 PAYS_CITE: Final = "58 Pa. Code § 631b.8(h)(2)"
 

@@ -14,8 +14,10 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from exactodds.engine.deal_faces import DealFaces, OpeningResult  # noqa: F401  (registers the levels)
 from exactodds.catalogue.model import Meter, Outcome, Pay, Paytable, Wager
+from exactodds.engine.deal_faces import DealFaces
+from exactodds.engine.levels import DEAL_FACES, ROYAL_9_OPENING
+from exactodds.engine.opening import OpeningResult
 
 # -- Heavenly 9 Progressive (§ 631b.2) ----------------------------------------------------
 
@@ -35,7 +37,7 @@ heavenly_9_progressive: Wager[DealFaces] = Wager(
     id="heavenly-9-progressive",
     name="Heavenly 9 Progressive",
     cite="58 Pa. Code § 631b.2",
-    level="deal-faces",
+    level=DEAL_FACES,
     outcomes=(
         Outcome(H9_SUIT, lambda r: _three_card_9_tie(r) and r.colour == "suit"),
         Outcome(H9_COLOUR, lambda r: _three_card_9_tie(r) and r.one_colour),
@@ -131,7 +133,7 @@ harmony: Wager[DealFaces] = Wager(
     id="harmony",
     name="Harmony Progressive",
     cite="58 Pa. Code § 631b.10",
-    level="deal-faces",
+    level=DEAL_FACES,
     outcomes=HARMONY_OUTCOMES,
     otherwise="No tie, or a tie the paytable does not pay",
     settle_rule="first",
@@ -216,7 +218,7 @@ def royal9_wager(position: int = 1, layout: Sequence[tuple[str, str]] = DEFAULT_
         id="royal-9" if position == 1 and tuple(layout) == DEFAULT_LAYOUT else f"royal-9-position-{position}",
         name=f"Royal 9 Progressive (position {position}: K{suit[mine[0]]} 9{suit[mine[1]]})",
         cite="58 Pa. Code § 629c.3",
-        level="royal-9-opening",
+        level=ROYAL_9_OPENING,
         outcomes=outcomes,
         otherwise="No Royal 9",
         settle_rule="first",

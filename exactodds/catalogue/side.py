@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, Final, Literal
 
-from exactodds.game.rules import Coup
 from exactodds.catalogue.model import Outcome, Pay, Paytable, Wager
+from exactodds.game.rules import Coup
 
 Hand = Literal["player", "banker"]
 Side = Literal["player", "banker", "either"]

@@ -1,60 +1,157 @@
-"""Levels of detail at which wagers are settled.
+"""Every level, in one explicit table, with its traits.
 
-A wager's outcomes are predicates on a *result*; its ``level`` names which result:
-``"coup"`` (final point counts and card counts, :class:`~exactodds.game.rules.Coup`) for
-every wager settled on point counts. Each level has two ways to get results: the exact
-distribution for a shoe (from the enumerator) and the result of one dealt round from
-its actual cards, which the brute-force tests and the simulator use. Finer levels
-(ranks, suits of the first cards) register here the same way.
+A wager names the :class:`~exactodds.engine.level.Level` it is settled at (the object,
+not a string); :data:`LEVELS` lists them all, by name, for lookups from files and the
+command line. Each entry states how suits enter its results (used by effects of
+removal) and the second method ``certify`` confirms its counts with.
+
+=================  ============================================  ==============  ==========
+level              what a result holds                           walk            suits
+=================  ============================================  ==============  ==========
+coup               final point counts and cards per hand         third card      blind
+deal-faces         coup + one suit / colour / rank of all cards  third card      symmetric
+pair-coup          coup + a pair on each hand's first two cards  third card      blind
+opening-*-faces    faces of one hand's initial two cards         opening         read
+opening-rank-...   which of the four initial cards share a rank  opening         blind
+opening-nines      the nines (with suits) of the four            opening         read
+royal-9-opening    Royal 9 facts of each hand's first two cards  opening         read
+spanish21-match    player's two cards v. the dealer's up card    opening (4)     symmetric
+=================  ============================================  ==============  ==========
+
+>>> from exactodds.game.cards import Shoe
+>>> d = coup_distribution(Shoe.standard(8))
+>>> d.universe
+4998398275503360
+>>> sum(d.counts.values()) + d.void == d.universe
+True
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
+from collections.abc import Sequence
+from typing import Final
 
+from exactodds.engine.deal_faces import deal_faces_level
+from exactodds.engine.level import Level, ResultDistribution
+from exactodds.engine.opening import (
+    equality_pattern,
+    face,
+    nine,
+    opening_level,
+    rank,
+    royal9_feature,
+    royal_class,
+)
+from exactodds.engine.spanish21 import match_level
 from exactodds.game.cards import Card, Shoe
-from exactodds.game.walk import coup_distribution
 from exactodds.game.rules import Coup, point_count
+from exactodds.game.walk import (
+    RANK_CLASSES,
+    VALUE_CLASSES,
+    Classing,
+    coup_result,
+    third_card_walk,
+)
 
-
-@dataclass(frozen=True)
-class ResultDistribution:
-    """Exact counts of round results at one level, plus void rounds (§ 629a.13(e)).
-
-    ``sum(counts.values()) + void == universe``.
-    """
-
-    universe: int
-    counts: Mapping[Any, int]
-    void: int
-
-
-@dataclass(frozen=True)
-class Level:
-    """How to price results at one level of detail, and how to read one dealt round."""
-
-    name: str
-    distribution: Callable[[Shoe], ResultDistribution]
-    from_deal: Callable[[Sequence[Card], Sequence[Card]], Any]
-    baccarat: bool = True
-    """False for a level whose results are not a baccarat round (e.g. Spanish 21's
-    Match-The-Dealer): the baccarat brute-force oracle does not apply to it."""
-
-
-@lru_cache(maxsize=64)
-def coup_level_distribution(shoe: Shoe) -> ResultDistribution:
-    """Coup counts for ``shoe`` (cached: many wagers read the same distribution)."""
-    d = coup_distribution(shoe)
-    return ResultDistribution(d.universe, d.counts, d.void)
+RANK_METHOD: Final = (
+    "recount at 13 rank classes: an independent walk over ranks instead of point values")
 
 
 def coup_from_deal(player: Sequence[Card], banker: Sequence[Card]) -> Coup:
-    """The :class:`Coup` of a finished round from its cards."""
+    """The :class:`~exactodds.game.rules.Coup` of a finished round from its cards."""
     return Coup(point_count([c.value for c in player]), point_count([c.value for c in banker]),
                 len(player), len(banker))
 
 
-LEVELS: dict[str, Level] = {"coup": Level("coup", coup_level_distribution, coup_from_deal)}
+def coup_level(classing: Classing, name: str = "coup") -> Level:
+    """The coup level over ``classing`` (value classes for pricing; rank classes for the
+    second method)."""
+    result = coup_result(classing.values)
+    return Level(name, "final point counts and number of cards of each hand", classing.face_class,
+                 lambda: third_card_walk(classing.values, result), result, coup_from_deal,
+                 suits="blind", suits_reason="its results depend on point values only",
+                 second_method=RANK_METHOD)
+
+
+PairCoup = tuple[bool, bool, Coup]
+"""(Player's first two cards a pair, Banker's first two a pair, the round's Coup)."""
+
+
+def _pair_coup(player: tuple[int, ...], banker: tuple[int, ...]) -> PairCoup:
+    return player[0] == player[1], banker[0] == banker[1], _RANK_COUP(player, banker)
+
+
+_RANK_COUP: Final = coup_result(RANK_CLASSES.values)
+
+
+def _pair_coup_from_deal(player: Sequence[Card], banker: Sequence[Card]) -> PairCoup:
+    return player[0].rank == player[1].rank, banker[0].rank == banker[1].rank, coup_from_deal(player, banker)
+
+
+COUP: Final = coup_level(VALUE_CLASSES)
+"""Final point counts and cards per hand: every wager settled on point counts."""
+
+DEAL_FACES: Final = deal_faces_level(
+    COUP, "direct count over ranks x suits: every face assignment of the rank multiset, "
+    "classified suit / colour / rank as dealt (no inclusion-exclusion)")
+"""Coup plus suit, colour and rank facts of all dealt cards (Heavenly 9, Harmony)."""
+
+PAIR_COUP: Final = Level(
+    "pair-coup", "the Coup with a pair (same rank) on each hand's first two cards",
+    RANK_CLASSES.face_class, lambda: third_card_walk(RANK_CLASSES.values, _pair_coup), _pair_coup,
+    _pair_coup_from_deal, suits="blind", suits_reason="pairs are of ranks, totals of values",
+    second_method="the House Money wager's counts (opening-rank-pattern) and the coup level's, "
+    "each marginal of this joint table")
+"""The joint law the House Money ride needs (§ 629a.8(c)(3))."""
+
+FACES_METHOD: Final = "direct numpy enumeration of the faces of the initial cards"
+
+PLAYER_FACES: Final = opening_level(
+    "opening-player-faces", "faces of the Player's initial two cards", face, ("player",),
+    second_method=FACES_METHOD)
+"""Faces of the Player's initial two cards: Perfect Pairs, Player Pair, Majestic Match."""
+
+BANKER_FACES: Final = opening_level(
+    "opening-banker-faces", "faces of the Banker's initial two cards", face, ("banker",),
+    second_method=FACES_METHOD)
+"""Faces of the Banker's initial two cards."""
+
+RANK_PATTERN: Final = opening_level(
+    "opening-rank-pattern", "which of the four initial cards share a rank", rank, ("player", "banker"),
+    equality_pattern, suits="blind", suits_reason="it reads ranks only", second_method=FACES_METHOD)
+"""Which of the four initial cards share a rank (House Money)."""
+
+NINES: Final = opening_level(
+    "opening-nines", "the nines, with suits, among the four initial cards", nine, ("player", "banker"),
+    second_method=FACES_METHOD)
+"""The nines (with suits) among the four initial cards (Lucky Nines)."""
+
+ROYAL_9_OPENING: Final = opening_level(
+    "royal-9-opening", "Royal 9 facts (face card and nine, suits) of each hand's first two cards",
+    royal_class, ("player", "banker"), royal9_feature, second_method=FACES_METHOD)
+"""Royal 9 (§ 629c.3(b),(e)): kings, nines, queens-or-jacks by suit, and any other card."""
+
+MATCH_THE_DEALER: Final = match_level(
+    "face-level count of the player's two cards and the dealer's up card")
+"""Spanish 21's Match-The-Dealer (§ 551.7)."""
+
+LEVELS: Final[dict[str, Level]] = {level.name: level for level in (
+    COUP, DEAL_FACES, PAIR_COUP, PLAYER_FACES, BANKER_FACES, RANK_PATTERN, NINES, ROYAL_9_OPENING, MATCH_THE_DEALER)}
+"""Every level by name."""
+
+SHIPPED: Final = tuple(level for level in LEVELS.values() if level is not DEAL_FACES)
+"""Levels whose shape tables ship as arrays in ``engine/shapes/`` (deal-faces derives
+its table from the coup level's)."""
+
+_RANK_COUP_LEVEL: dict[str, Level] = {}
+
+
+def coup_distribution(shoe: Shoe, classing: Classing = VALUE_CLASSES) -> ResultDistribution:
+    """Coup counts for ``shoe`` at value classes (the priced level) or rank classes (the
+    independent recount ``certify`` and the tests use)."""
+    if classing is VALUE_CLASSES:
+        return COUP.distribution(shoe)
+    level = _RANK_COUP_LEVEL.get(classing.name)
+    if level is None:
+        level = _RANK_COUP_LEVEL[classing.name] = coup_level(classing, f"coup-by-{classing.name}")
+    return level.distribution(shoe)

@@ -1,22 +1,16 @@
-"""The *opening*: the first two cards of each hand, at a chosen card projection.
+"""Opening levels: the first two cards of each hand, read through a card projection.
 
 Wagers such as Perfect Pairs, Player/Banker Pair, House Money, Majestic Match, Lucky
 Nines and Royal 9 are settled on the faces (rank, suit, colour) of the initial two
 cards of the Player's and/or the Banker's hand -- cards 1 and 3 to the Player, 2 and 4
-to the Banker (58 Pa. Code § 629a.8(c); § 631a.9(c)).
-
-An :class:`OpeningSpec` names a *level* of results built from three choices:
+to the Banker (58 Pa. Code § 629a.8(c); § 631a.9(c)). :func:`opening_level` makes a
+:class:`~exactodds.engine.level.Level` of such results from three choices:
 
 ``projection``
     A function ``Card -> label`` that keeps only the features of a card the wagers of
     that level read: :func:`face` (rank and suit, as a :class:`Face`), :func:`rank`,
-    :func:`nine` (the face if it is a nine, else ``None``), or any other -- for Royal 9,
-    for instance, ``lambda c: face(c) if c.rank in {"K", "Q", "J", "9"} else None``
-    (17 classes). Faces with the same label form one *class*; the shoe's count of a class
-    is the sum of its faces' counts. Labels must be hashable and should be cheap to hash
-    (str, int, None, tuples of them such as :class:`Face`): results are dict keys. Define
-    each projection once (not a fresh lambda per call): distributions are cached per
-    spec, and functions compare by identity.
+    :func:`nine` (the face if it is a nine, else ``None``), :func:`royal_class`. Faces
+    with the same label form one *class*.
 ``hands``
     Which hands are read: ``("player", "banker")`` (the four initial cards),
     ``("player",)`` (cards 1 and 3) or ``("banker",)`` (cards 2 and 4). Cards that are
@@ -24,28 +18,16 @@ An :class:`OpeningSpec` names a *level* of results built from three choices:
     factorial; this keeps a single-hand level at 52 × 52 face pairs.
 ``feature``
     Optional: a function of the projected :class:`Opening` that the results are keyed
-    by instead of the opening itself, to keep the number of distinct results small.
-    :func:`equality_pattern` keeps only which cards carry equal labels, which is all a
-    "pair of the same rank" wager needs: the ranks of the four initial cards give 28,561
-    openings but at most 15 patterns.
+    by instead of the opening itself, to keep the number of distinct results small
+    (:func:`equality_pattern`: which cards carry equal labels, all a "pair" wager needs).
 
-The result of a round at such a level is ``feature(Opening(player=(l1, l3),
-banker=(l2, l4)))`` with ``lᵢ = projection(card i)``; a hand that is not read is ``()``.
+The result of a round is ``feature(Opening(player=(l1, l3), banker=(l2, l4)))`` with
+``lᵢ = projection(card i)``; a hand that is not read is ``()``. The shapes are every
+ordered sequence of read classes (:func:`~exactodds.game.walk.opening_walk`), priced by
+the one pricing function; a shoe of fewer than six cards is dealt card by card because
+whether a round completes depends on every card's point value.
 
-Exact distribution. Over the universe of ordered ``U = min(N, 6)``-card sequences
-off the top of the shoe (``shared/spec/WAGERS.md``), an ordered sequence of ``m``
-read labels in which class ``c`` occurs ``k_c`` times occurs in
-
-    Π_c n_c·(n_c−1)·…·(n_c−k_c+1)  ×  (N−m)·(N−m−1)·…·(N−U+1)
-
-sequences. The first factor depends only on the multiset of classes, so the
-shoe-independent structure (every label sequence, grouped by multiset, with its
-result) is built once per level, and pricing a shoe costs one product per multiset.
-When ``N ≥ 6`` every round is completed, so nothing is void. When ``N < 6`` a round
-may need a card the shoe does not have and is then void (§ 629a.13(e)), which depends
-on the point values of every card dealt: those shoes (at most 5! = 120 orderings of
-physical cards) are dealt out card by card with the drawing rules of § 629a.10.
-
+>>> from exactodds.engine.levels import PLAYER_FACES, RANK_PATTERN
 >>> from exactodds.game.cards import Shoe, parse_card
 >>> PLAYER_FACES.from_deal([parse_card("QH"), parse_card("QD"), parse_card("2C")], [parse_card("9S"), parse_card("KC")])
 Opening(player=(Face(rank='Q', suit='H'), Face(rank='Q', suit='D')), banker=())
@@ -58,23 +40,17 @@ Opening(player=(0, 0), banker=(1, 1))
 
 from __future__ import annotations
 
-import itertools
-from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Final, Literal, NamedTuple
 
-from exactodds.game.cards import FACES, POINT_VALUE, RED_SUITS, Card, Shoe, falling_factorial
-from exactodds.engine.levels import LEVELS, Level, ResultDistribution
-from exactodds.game.rules import next_hand
+from exactodds.engine.level import Level, Suits
+from exactodds.game.cards import FACES, POINT_VALUE, RED_SUITS, Card
+from exactodds.game.walk import opening_walk
 
 HandName = Literal["player", "banker"]
 Projection = Callable[[Card], Hashable]
 Feature = Callable[["Opening"], Hashable]
-
-ROUND_CARDS: Final = 6
-"""A baccarat round uses at most six cards: the depth of the universe (§ 629a.10)."""
 
 
 class Opening(NamedTuple):
@@ -85,12 +61,9 @@ class Opening(NamedTuple):
     banker: tuple[Any, ...]
 
 
-# -- projections and features ----------------------------------------------------------
-
 class Face(NamedTuple):
     """A card face as a plain tuple: the same ``rank``, ``suit``, ``colour`` and ``value``
-    as :class:`~exactodds.game.cards.Card`, but hashed in C -- results are hashed many times
-    per analysis, and hashing a frozen dataclass runs Python code each time."""
+    as :class:`~exactodds.game.cards.Card`, but hashed in C."""
 
     rank: str
     suit: str
@@ -109,6 +82,8 @@ class Face(NamedTuple):
         return f"{self.rank}{self.suit}"
 
 
+# -- projections and features ----------------------------------------------------------
+
 def face(card: Card) -> Face:
     """The card's face: rank and suit (hence colour)."""
     return Face(card.rank, card.suit)
@@ -124,6 +99,19 @@ def nine(card: Card) -> Face | None:
     return Face(card.rank, card.suit) if card.rank == "9" else None
 
 
+ROYAL_FACES: Final = ("K", "Q", "J")
+
+
+def royal_class(card: Card) -> tuple[str, str]:
+    """Royal 9 classes (§ 629c.3(e)): king by suit, nine by suit, queen-or-jack by suit,
+    any other card -- thirteen classes."""
+    if card.rank in ("K", "9"):
+        return card.rank, card.suit
+    if card.rank in ("Q", "J"):
+        return "QJ", card.suit
+    return "other", ""
+
+
 def equality_pattern(opening: Opening) -> Opening:
     """Relabel an opening by order of first appearance in dealing order (cards 1-4), so
     only *which cards carry equal labels* is kept.
@@ -137,7 +125,43 @@ def equality_pattern(opening: Opening) -> Opening:
     return Opening(tuple(index[x] for x in opening.player), tuple(index[x] for x in opening.banker))
 
 
-# -- the level -------------------------------------------------------------------------
+@dataclass(frozen=True, order=True)
+class Royal9Hand:
+    """A hand whose first two cards are a face card and a nine (a Royal 9, § 629c.3(e)(1))."""
+
+    king: bool
+    face_suit: str
+    nine_suit: str
+
+    @property
+    def suited(self) -> bool:
+        """Suited Royal 9 (§ 629c.3(e)(2))."""
+        return self.face_suit == self.nine_suit
+
+    @property
+    def combination(self) -> tuple[str, str] | None:
+        """(king suit, nine suit) for a king-9, the personal combinations of § 629c.3(e)(5)."""
+        return (self.face_suit, self.nine_suit) if self.king else None
+
+
+OpeningResult = tuple[Royal9Hand | None, Royal9Hand | None]
+"""(Player's first two cards, Banker's first two cards) as Royal 9 facts."""
+
+
+def royal9_hand(a: tuple[str, str], b: tuple[str, str]) -> Royal9Hand | None:
+    """The Royal 9 reading of a hand's first two cards (as :func:`royal_class` labels)."""
+    for f, n in ((a, b), (b, a)):
+        if f[0] in ("K", "QJ") and n[0] == "9":
+            return Royal9Hand(f[0] == "K", f[1], n[1])
+    return None
+
+
+def royal9_feature(opening: Opening) -> OpeningResult:
+    """Royal 9 facts of the four initial cards."""
+    return royal9_hand(*opening.player), royal9_hand(*opening.banker)
+
+
+# -- the level factory -------------------------------------------------------------------
 
 _POSITIONS: Final[dict[tuple[HandName, ...], tuple[HandName, ...]]] = {
     ("player", "banker"): ("player", "banker", "player", "banker"),
@@ -147,134 +171,32 @@ _POSITIONS: Final[dict[tuple[HandName, ...], tuple[HandName, ...]]] = {
 """The hand of each read card, in dealing order (§ 629a.8(c))."""
 
 
-@dataclass(frozen=True)
-class _Structure:
-    """Shoe-independent part of a level: the class of each face, the distinct results,
-    and per multiset of classes (``((class, k), ...)``) the indices of the results of its
-    label sequences with their multiplicities."""
-
-    face_class: tuple[int, ...]
-    n_classes: int
-    cards: int
-    results: tuple[Any, ...]
-    entries: tuple[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]], ...]
-
-
-@dataclass(frozen=True)
-class OpeningSpec:
+def opening_level(name: str, description: str, projection: Projection,
+                  hands: tuple[HandName, ...] = ("player", "banker"), feature: Feature | None = None, *,
+                  suits: Suits = "read", suits_reason: str = "", second_method: str = "") -> Level:
     """A level of opening results: ``projection``, ``hands`` read and ``feature``."""
-
-    name: str
-    projection: Projection
-    hands: tuple[HandName, ...] = ("player", "banker")
-    feature: Feature | None = None
-
-    def __post_init__(self) -> None:
-        if self.hands not in _POSITIONS:
-            raise ValueError(f"hands must be one of {list(_POSITIONS)}, got {self.hands!r}")
-
-    def result(self, labels: Sequence[Hashable]) -> Any:
-        """The result of the read labels, given in dealing order of the read cards."""
-        player = tuple(x for x, h in zip(labels, _POSITIONS[self.hands]) if h == "player")
-        banker = tuple(x for x, h in zip(labels, _POSITIONS[self.hands]) if h == "banker")
-        opening = Opening(player, banker)
-        return opening if self.feature is None else self.feature(opening)
-
-    def from_deal(self, player: Sequence[Card], banker: Sequence[Card]) -> Any:
-        """The result of one dealt round from its actual cards."""
-        p = [self.projection(c) for c in player[:2]]
-        b = [self.projection(c) for c in banker[:2]]
-        if len(p) < 2 or len(b) < 2:
-            raise ValueError("a round deals two initial cards to each hand")
-        dealt = {"player": iter(p), "banker": iter(b)}
-        return self.result([next(dealt[h]) for h in _POSITIONS[self.hands]])
-
-    def distribution(self, shoe: Shoe) -> ResultDistribution:
-        """Exact counts of each result over the universe for ``shoe`` (cached)."""
-        return _distribution(self, shoe)
-
-    def level(self) -> Level:
-        """This spec as a :class:`~exactodds.engine.levels.Level`."""
-        return Level(self.name, self.distribution, self.from_deal)
-
-
-@lru_cache(maxsize=None)
-def _structure(spec: OpeningSpec) -> _Structure:
-    """Enumerate every sequence of class labels once, grouped by multiset of classes."""
+    if hands not in _POSITIONS:
+        raise ValueError(f"hands must be one of {list(_POSITIONS)}, got {hands!r}")
+    positions = _POSITIONS[hands]
     labels: dict[Hashable, int] = {}
-    face_class = tuple(labels.setdefault(spec.projection(f), len(labels)) for f in FACES)
+    face_class = tuple(labels.setdefault(projection(f), len(labels)) for f in FACES)
     names = list(labels)
-    m = len(_POSITIONS[spec.hands])
-    index: dict[Any, int] = {}
-    grouped: dict[tuple[tuple[int, int], ...], Counter[int]] = defaultdict(Counter)
-    for seq in itertools.product(range(len(names)), repeat=m):
-        multiset = tuple(sorted(Counter(seq).items()))
-        result = spec.result([names[c] for c in seq])
-        grouped[multiset][index.setdefault(result, len(index))] += 1
-    entries = tuple((ms, tuple(by_result.items())) for ms, by_result in grouped.items())
-    return _Structure(face_class, len(names), m, tuple(index), entries)
 
+    def of_labels(read: Sequence[Hashable]) -> Hashable:
+        player = tuple(x for x, h in zip(read, positions) if h == "player")
+        banker = tuple(x for x, h in zip(read, positions) if h == "banker")
+        opening = Opening(player, banker)
+        return opening if feature is None else feature(opening)
 
-@lru_cache(maxsize=256)
-def _distribution(spec: OpeningSpec, shoe: Shoe) -> ResultDistribution:
-    if shoe.size < ROUND_CARDS:
-        return _short_shoe_distribution(spec, shoe)
-    st = _structure(spec)
-    n = [0] * st.n_classes
-    for c, k in zip(st.face_class, shoe.counts):
-        n[c] += k
-    ff = [[falling_factorial(nc, k) for k in range(st.cards + 1)] for nc in n]
-    acc = [0] * len(st.results)
-    for multiset, by_result in st.entries:
-        w = 1
-        for c, k in multiset:
-            w *= ff[c][k]
-        if w:
-            for i, mult in by_result:
-                acc[i] += w * mult
-    total = shoe.size
-    undealt = falling_factorial(total - st.cards, ROUND_CARDS - st.cards)  # a common factor
-    counts = {result: a * undealt for result, a in zip(st.results, acc) if a}
-    universe = falling_factorial(total, ROUND_CARDS)
-    assert sum(counts.values()) == universe
-    return ResultDistribution(universe, counts, 0)
+    def result(classes: tuple[int, ...]) -> Hashable:
+        return of_labels([names[c] for c in classes])
 
+    def from_deal(player: Sequence[Card], banker: Sequence[Card]) -> Hashable:
+        if len(player) < 2 or len(banker) < 2:
+            raise ValueError("a round deals two initial cards to each hand")
+        dealt = {"player": iter(player[:2]), "banker": iter(banker[:2])}
+        return of_labels([projection(next(dealt[h])) for h in positions])
 
-def _short_shoe_distribution(spec: OpeningSpec, shoe: Shoe) -> ResultDistribution:
-    """N < 6: deal every ordering of the shoe's physical cards (N! ≤ 120) by § 629a.10;
-    a round that needs a card the shoe lacks is void (§ 629a.13(e))."""
-    cards = shoe.cards()
-    counts: Counter[Any] = Counter()
-    void = 0
-    for order in itertools.permutations(cards):
-        player: list[Card] = []
-        banker: list[Card] = []
-        deck = iter(order)
-        while (hand := next_hand([c.value for c in player], [c.value for c in banker])) is not None:
-            card = next(deck, None)
-            if card is None:
-                break
-            (player if hand == "player" else banker).append(card)
-        if hand is not None:
-            void += 1
-        else:
-            counts[spec.from_deal(player, banker)] += 1
-    return ResultDistribution(falling_factorial(len(cards), len(cards)), dict(counts), void)
-
-
-# -- the levels this module registers ----------------------------------------------------
-
-PLAYER_FACES: Final = OpeningSpec("opening-player-faces", face, ("player",))
-"""Faces of the Player's initial two cards: Perfect Pairs, Player Pair, Majestic Match."""
-
-BANKER_FACES: Final = OpeningSpec("opening-banker-faces", face, ("banker",))
-"""Faces of the Banker's initial two cards."""
-
-RANK_PATTERN: Final = OpeningSpec("opening-rank-pattern", rank, ("player", "banker"), equality_pattern)
-"""Which of the four initial cards share a rank (House Money)."""
-
-NINES: Final = OpeningSpec("opening-nines", nine, ("player", "banker"))
-"""The nines (with suits) among the four initial cards (Lucky Nines)."""
-
-for _spec in (PLAYER_FACES, BANKER_FACES, RANK_PATTERN, NINES):
-    LEVELS[_spec.name] = _spec.level()
+    return Level(name, description, face_class, lambda: opening_walk(len(names), len(positions), result),
+                 result, from_deal, kind="sequence", suits=suits, suits_reason=suits_reason,
+                 second_method=second_method)

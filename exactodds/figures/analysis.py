@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactodds.game.cards import Shoe
 from exactodds.catalogue import get_wager
+from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.errors import InputError
 from exactodds.exact import percent, sqrt_decimal
-from exactodds.engine.levels import LEVELS
-from exactodds.catalogue.model import Pay, Paytable, Wager
+from exactodds.figures.settlement import settlement
+from exactodds.game.cards import Shoe
 
 VOID = "Round void: shoe ran out (§ 629a.13(e))"
 """The row for rounds a short shoe cannot finish; every wager pushes on them."""
@@ -92,23 +92,6 @@ class Analysis:
                 f"house edge {percent(self.house_edge)}")
 
 
-_SETTLEMENT_CACHE: dict[tuple[int, int], tuple[Wager[Any], Paytable, dict[Any, str]]] = {}
-
-
-def _settlements(wager: Wager[Any], table: Paytable, results: Mapping[Any, int]) -> dict[Any, str]:
-    """Outcome name for each result; shoe-independent, so cached per wager and paytable."""
-    key = (id(wager), id(table))
-    cached = _SETTLEMENT_CACHE.get(key)
-    if cached is None or cached[0] is not wager or cached[1] is not table:
-        cached = (wager, table, {})
-        _SETTLEMENT_CACHE[key] = cached
-    names = cached[2]
-    for result in results:
-        if result not in names:
-            names[result] = wager.settle(table, result)
-    return names
-
-
 def meter_amounts(table: Paytable, meters: Mapping[str, Fraction] | None) -> dict[str, Fraction]:
     """Meter amounts to price ``table`` at: those given, else each meter's regulated reset
     (0 where the regulation sets none). Unknown names and negative amounts are input errors."""
@@ -142,21 +125,19 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | N
     w = get_wager(wager) if isinstance(wager, str) else wager
     table = w.paytable(paytable)
     shoe = shoe if shoe is not None else Shoe.standard(8)
-    dist = LEVELS[w.level].distribution(shoe)
-    names = _settlements(w, table, dist.counts)
-    by_name: dict[str, int] = {name: 0 for name in w.outcome_names(table)}
-    for result, n in dist.counts.items():
-        by_name[names[result]] += n
-    pays = {name: table.pays.get(name) or w.otherwise_pay(table) for name in by_name}
+    universe, counts, void = w.level.priced(shoe)
+    s = settlement(w, table)
+    by_name = dict(zip(s.names, (int(n) for n in s.tally(counts))))
+    pays = dict(zip(s.names, s.pays))
     amounts: dict[str, Fraction] | None = None
     if table.meters or meters:
         amounts = meter_amounts(table, meters)
         pays = {name: priced_pay(p, table, amounts) for name, p in pays.items()}
-    if dist.void:
-        by_name[VOID] = dist.void
+    if void:
+        by_name[VOID] = void
         pays[VOID] = Pay.push()
     total = sum(by_name.values())
-    assert total == dist.universe, "outcome counts must add up to the universe"
+    assert total == universe, "outcome counts must add up to the universe"
     rows = tuple(
         OutcomeRow(name, pays[name], n, Fraction(n, total), pays[name].net * Fraction(n, total))
         for name, n in by_name.items()

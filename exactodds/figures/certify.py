@@ -39,18 +39,29 @@ from typing import Any, Final
 from tabulate import tabulate
 
 from exactodds import __version__
-from exactodds.figures.analysis import Analysis, analyze
-from exactodds.game.cards import Shoe, falling_factorial
 from exactodds.catalogue import CATALOGUE, get_wager
-from exactodds.game.walk import RANK_CLASSES, coup_distribution
-from exactodds.figures.eor import EOR_HEADERS, DistributionCache, EffectsOfRemoval, Progress, effects_for, eor_json
+from exactodds.catalogue.model import Paytable, Wager
+from exactodds.engine.levels import coup_distribution
 from exactodds.errors import InputError
 from exactodds.exact import decimal, parse_ratio, percent, ratio
-from exactodds.engine.levels import LEVELS
-from exactodds.report.formats import analysis_json
+from exactodds.figures.analysis import Analysis, analyze
+from exactodds.figures.eor import (
+    EOR_HEADERS,
+    EffectsOfRemoval,
+    Progress,
+    effects_for,
+    eor_json,
+)
+from exactodds.game.cards import Shoe, falling_factorial
 from exactodds.game.rules import CITATION as RULES_CITATION
-from exactodds.game.shoespec import RANK_REMOVAL_READING, RANK_SPREAD_READING, shoe_from_spec, shoe_spec
-from exactodds.catalogue.model import Paytable, Wager
+from exactodds.game.shoespec import (
+    RANK_REMOVAL_READING,
+    RANK_SPREAD_READING,
+    shoe_from_spec,
+    shoe_spec,
+)
+from exactodds.game.walk import RANK_CLASSES
+from exactodds.report.formats import analysis_json
 
 REPORT_KIND: Final = "exactodds certification report"
 SCHEMA: Final = 1
@@ -90,8 +101,8 @@ class ReportError(Exception):
 # -- building ----------------------------------------------------------------------------------
 def _second_method(a: Analysis) -> dict[str, Any]:
     """Recompute the outcome counts by an independent method, where the level has one."""
-    if a.wager.level != "coup":
-        return {"method": None, "statement": f"no second method for the {a.wager.level!r} level yet",
+    if a.wager.level.name != "coup":
+        return {"method": None, "statement": f"no second method for the {a.wager.level.name!r} level yet",
                 "agrees": None}
     dist = coup_distribution(a.shoe, RANK_CLASSES)
     counts: dict[str, int] = {}
@@ -112,12 +123,12 @@ def _second_method(a: Analysis) -> dict[str, Any]:
 def _checks(a: Analysis, e: EffectsOfRemoval | None) -> list[dict[str, Any]]:
     n = a.shoe.size
     got = sum(r.count for r in a.rows)
-    if getattr(LEVELS[a.wager.level], "baccarat", True):
+    if a.wager.level.baccarat:
         universe = falling_factorial(n, min(n, 6))
         out = [{"check": "outcome counts add up to N·(N−1)·…·(N−U+1)", "expected": universe, "got": got,
                 "holds": got == universe}]
     else:  # not a baccarat round (e.g. Spanish 21): the level defines its own universe
-        out = [{"check": f"outcome counts add up to the {a.wager.level!r} level's total", "expected": a.total,
+        out = [{"check": f"outcome counts add up to the {a.wager.level.name!r} level's total", "expected": a.total,
                 "got": got, "holds": got == a.total}]
     if e is not None:
         out.append({"check": "Σ n·Return(shoe − card) = N·Return(shoe)",
@@ -146,7 +157,7 @@ def _entry(a: Analysis, e: EffectsOfRemoval | None, skipped: str | None, decks: 
     return {
         "wager": a.wager.id,
         "paytable": a.paytable.id,
-        "level": a.wager.level,
+        "level": a.wager.level.name,
         "citations": {"wager": a.wager.cite, "paytable": a.paytable.cite},
         "readings": {"wager": a.wager.reading or None, "paytable": a.paytable.note or None},
         "analysis": doc,
@@ -170,11 +181,10 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
     shoe = shoe_from_spec(inputs["shoe"])
     pairs = _targets(inputs["wagers"], inputs.get("paytable"))
     decks = tuple(inputs.get("sensitivity_decks", SENSITIVITY_DECKS))
-    cache = DistributionCache()
     effects: dict[tuple[str, str], EffectsOfRemoval] = {}
     skipped: dict[tuple[str, str], str] = {}
     if inputs.get("effects_of_removal", True):
-        results, skips = effects_for(pairs, shoe, progress, cache)
+        results, skips = effects_for(pairs, shoe, progress)
         effects = {(e.wager.id, e.paytable.id): e for e in results}
         skipped = {(s.wager, s.paytable): s.reason for s in skips}
     entries = []

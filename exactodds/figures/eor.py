@@ -4,10 +4,11 @@ For a shoe ``S`` of ``N`` cards and a card face ``f`` it holds ``n_f`` copies of
 the effect of removing ``f`` is ``E_f = Return(S − f) − Return(S)``, exactly. The
 effect of a *rank* ``r`` is the effect of removing one card of that rank drawn at
 random from the ``n_r`` the shoe holds: ``E_r = Σ_{f of rank r} (n_f / n_r)·E_f``.
-For levels whose results do not depend on suits (:data:`SUIT_BLIND_LEVELS`: the
-``coup`` level reads point values only) every face of a rank has the same effect and
-only one removal per rank is priced; for any other level all faces are priced and a
-face is listed on its own where the faces of its rank differ ("where it matters").
+For levels whose results do not depend on suits (a level's ``suits`` trait is
+``"blind"``: the ``coup`` level reads point values only) every face of a rank has the
+same effect and only one removal per rank is priced; for any other level all faces are
+priced and a face is listed on its own where the faces of its rank differ ("where it
+matters").
 
 **The identity.** The six cards after the first card of a shuffled shoe are as
 random as the first six, and given that the first card is ``f`` they are the top of
@@ -23,9 +24,10 @@ balanced so that the tags of every card in the shoe add up to 0, and gives its e
 squared correlation with the effects (weighted by the shoe's rank counts) and the
 correlation itself, correctly rounded.
 
-Distributions are priced once per (level, shoe) and shared by every wager of the
-level (:class:`DistributionCache`), so the effects for the whole catalogue cost 14
-coup-level pricings at 8 decks (the base shoe and one removal per rank).
+Each level prices the base shoe and all its removals in one batch
+(:meth:`~exactodds.engine.level.Level.price_batch`), shared by every wager of the
+level, and each wager tallies the batch once through its settlement: the effects for
+the whole catalogue cost one batch per level.
 
 >>> e = effects_of_removal("dragon-7")
 >>> e.identity_holds, len(e.ranks)
@@ -39,24 +41,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
-from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe
+import numpy as np
+
 from exactodds.catalogue import CATALOGUE, get_wager
+from exactodds.catalogue.model import Pay, Paytable, Wager
+from exactodds.engine.level import Level, ResultDistribution
 from exactodds.exact import decimal, percent, ratio, sqrt_decimal
 from exactodds.figures.analysis import meter_amounts, priced_pay
-from exactodds.engine.levels import LEVELS, ResultDistribution
-from exactodds.catalogue.model import Pay, Paytable, Wager
-
-SUIT_BLIND_LEVELS: Final = frozenset({"coup"})
-"""Levels whose results depend on point values only: one removal per rank suffices."""
-
-SUIT_SYMMETRIC_LEVELS: Final = {
-    "deal-faces": "its results read only 'all dealt cards one suit', 'one colour', ranks and "
-    "point values, which a relabelling of suits that keeps or swaps the colours leaves "
-    "unchanged; those relabellings carry any suit to any other",
-}
-"""Levels whose results are unchanged by a group of suit relabellings that is transitive on
-the suits. When every rank's faces are equally many in the shoe, removing any face of a
-rank then has the same effect, and one face per rank is priced (tests check the claim)."""
+from exactodds.figures.settlement import settlement
+from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe
 
 MAX_TAG: Final = 4
 """Largest absolute tag :func:`balanced_count` considers."""
@@ -86,14 +79,14 @@ class DistributionCache:
     """Result distributions per (level, shoe), computed once each for a whole run."""
 
     def __init__(self) -> None:
-        self._store: dict[tuple[str, Shoe], ResultDistribution] = {}
+        self._store: dict[tuple[Level, Shoe], ResultDistribution] = {}
         self.priced = 0
 
-    def get(self, level: str, shoe: Shoe) -> ResultDistribution:
+    def get(self, level: Level, shoe: Shoe) -> ResultDistribution:
         key = (level, shoe)
         dist = self._store.get(key)
         if dist is None:
-            dist = LEVELS[level].distribution(shoe)
+            dist = level.distribution(shoe)
             self._store[key] = dist
             self.priced += 1
         return dist
@@ -260,12 +253,14 @@ def suit_uniform(shoe: Shoe) -> bool:
     return all(len(set(shoe.counts[4 * r: 4 * r + 4])) == 1 for r in range(len(RANKS)))
 
 
-def one_face_per_rank(level: str, shoe: Shoe) -> bool:
-    """Whether one removal per rank stands for every face of the rank (see the module doc)."""
-    return level in SUIT_BLIND_LEVELS or (level in SUIT_SYMMETRIC_LEVELS and suit_uniform(shoe))
+def one_face_per_rank(level: Level, shoe: Shoe) -> bool:
+    """Whether one removal per rank stands for every face of the rank: the level's results
+    ignore suits, or depend on them only through relabellings that carry any suit to any
+    other and the shoe's faces of each rank are equally many (the level's ``suits``)."""
+    return level.suits == "blind" or (level.suits == "symmetric" and suit_uniform(shoe))
 
 
-def _removal_faces(level: str, shoe: Shoe) -> list[Card]:
+def _removal_faces(level: Level, shoe: Shoe) -> list[Card]:
     """Faces to price: one per rank (the suit with most copies, ties S,H,D,C) where
     :func:`one_face_per_rank`, every face present otherwise."""
     if one_face_per_rank(level, shoe):
@@ -329,38 +324,34 @@ class Skipped:
     reason: str
 
 
-def effects_for(pairs: Sequence[tuple[Wager[Any], Paytable]], shoe: Shoe, progress: Progress | None = None,
-                cache: DistributionCache | None = None) -> tuple[list[EffectsOfRemoval], list[Skipped]]:
-    """Effects of removal for many (wager, paytable) pairs, each shoe priced once per level."""
-    cache = cache or DistributionCache()
-    by_level: dict[str, list[tuple[Wager[Any], Paytable]]] = {}
+def effects_for(pairs: Sequence[tuple[Wager[Any], Paytable]], shoe: Shoe,
+                progress: Progress | None = None) -> tuple[list[EffectsOfRemoval], list[Skipped]]:
+    """Effects of removal for many (wager, paytable) pairs: per level, the base shoe and
+    every removal priced in one batch, then each wager tallied once over the batch."""
+    by_level: dict[Level, list[tuple[Wager[Any], Paytable]]] = {}
     for w, t in pairs:
         by_level.setdefault(w.level, []).append((w, t))
-    plan = [(level, [None, *_removal_faces(level, shoe)]) for level in by_level]
-    steps = sum(len(cards) for _, cards in plan)
-    done = 0
     base: dict[tuple[int, int], Fraction] = {}
     after: dict[tuple[int, int], dict[Card, Fraction]] = {}
     skipped: dict[tuple[int, int], Skipped] = {}
-    for level, cards in plan:
-        for card in cards:
-            dist = cache.get(level, shoe if card is None else shoe.remove([card]))
-            for w, t in by_level[level]:
-                key = (id(w), id(t))
-                if key in skipped:
-                    continue
-                try:
-                    r = price(w, t, dist)
-                except NotPriceable as exc:
-                    skipped[key] = Skipped(w.id, t.id, f"not priced: {exc}")
-                    continue
-                if card is None:
-                    base[key] = r
-                else:
-                    after.setdefault(key, {})[card] = r
-            done += 1
-            if progress:
-                progress(done, steps, f"{level} level, {'base shoe' if card is None else 'less ' + str(card)}")
+    for done, (level, members) in enumerate(by_level.items(), 1):
+        cards = _removal_faces(level, shoe)
+        shoes = [shoe, *(shoe.remove([c]) for c in cards)]
+        batch = level.price_batch(np.array([level.dealt_shoe(s).counts for s in shoes], dtype=np.int64))
+        for w, t in members:
+            key = (id(w), id(t))
+            s = settlement(w, t)
+            try:
+                nets = tuple(exact_net(p, t) for p in s.pays)
+            except NotPriceable as exc:
+                skipped[key] = Skipped(w.id, t.id, f"not priced: {exc}")
+                continue
+            numerators, den = s.return_numerators(batch.counts, nets)
+            returns = [Fraction(n, den * u) for n, u in zip(numerators, batch.universe)]
+            base[key] = returns[0]
+            after[key] = dict(zip(cards, returns[1:]))
+        if progress:
+            progress(done, len(by_level), f"{level.name} level: base shoe and {len(cards)} removals")
     results = [_assemble(w, t, shoe, base[(id(w), id(t))], after.get((id(w), id(t)), {}))
                for w, t in pairs if (id(w), id(t)) not in skipped]
     return results, list(skipped.values())
@@ -391,9 +382,10 @@ def bench_eor(decks: int = 8) -> float:
     from cold distribution caches (the shoe-independent shape tables may be warm)."""
     import time
 
-    from exactodds.engine.levels import coup_level_distribution
+    from exactodds.engine.levels import LEVELS
 
-    coup_level_distribution.cache_clear()
+    for level in LEVELS.values():
+        level._cache.clear()
     _NETS.clear()
     start = time.perf_counter()
     results, _ = eor_catalogue(Shoe.standard(decks))

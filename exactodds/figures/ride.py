@@ -22,10 +22,8 @@ and the return is per unit of the initial outlay ``1 + m``.
 
 Joint distribution. Riding needs the joint law of (pair on the Player's first two
 cards, pair on the Banker's, :class:`~exactodds.game.rules.Coup`), which the coup level
-lacks. :func:`pair_coup_distribution` builds it here, independently of the catalogue's
-House Money wager, by a walk over the 13 rank classes that deals the initial pairs as
-compositions and the third cards per § 629a.10, keyed by multiset of ranks, and prices
-a shoe by falling factorials exactly as :mod:`exactodds.game.walk` does.
+lacks: the ``pair-coup`` level (:data:`~exactodds.engine.levels.PAIR_COUP`), the one
+third-card walk over the 13 rank classes with that result, priced like every level.
 
 >>> r = ride_analysis("banker", None, None, fraction=1)
 >>> r.return_ < r.return_without_ride
@@ -34,100 +32,31 @@ True
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any, Final
 
-from exactodds.game.cards import POINT_VALUE, RANKS, Shoe, falling_factorial
 from exactodds.catalogue import get_wager
-from exactodds.game.walk import MAX_CARDS_PER_ROUND
-from exactodds.figures.eor import exact_net
+from exactodds.catalogue.model import Wager
+from exactodds.engine.level import ResultDistribution
+from exactodds.engine.levels import PAIR_COUP
 from exactodds.errors import InputError
 from exactodds.exact import percent, ratio, sqrt_decimal
-from exactodds.game.rules import Coup, banker_draws, is_natural, player_draws
-from exactodds.catalogue.model import Wager
+from exactodds.figures.eor import exact_net
+from exactodds.figures.settlement import settlement
+from exactodds.game.cards import Shoe
 
 CITE: Final = "58 Pa. Code § 629a.7(a)(7), § 629a.8(c)(3), § 629a.12(h), § 629a.13(e)"
 BOTH_PAIRS: Final = Fraction(15)
 ONE_PAIR: Final = Fraction(3)
 """House Money pays, "to 1" (§ 629a.12(h))."""
 
-PairCoup = tuple[bool, bool, Coup]
-"""(Player's first two cards a pair, Banker's first two a pair, the round's Coup)."""
 
-
-@dataclass(frozen=True)
-class PairCoupDistribution:
-    """Exact counts of (player pair, banker pair, Coup) over the universe, plus void rounds."""
-
-    universe: int
-    counts: Mapping[PairCoup, int]
-    void: int
-
-
-_BITS: Final = 3
-
-
-@lru_cache(maxsize=1)
-def _pair_shape_table() -> tuple[tuple[tuple[tuple[int, int], ...], int, tuple[tuple[PairCoup, int], ...]], ...]:
-    """Shoe-independent: rank multisets of every deal with their (pair, pair, Coup) shapes."""
-    size = len(RANKS)
-    values = [POINT_VALUE[r] for r in RANKS]
-    bit = [1 << (_BITS * c) for c in range(size)]
-    pairs = [(a, b, 1 if a == b else 2) for a in range(size) for b in range(a, size)]
-    grouped: dict[int, dict[PairCoup, int]] = defaultdict(lambda: defaultdict(int))
-    for pa, pb, pm in pairs:
-        p2 = (values[pa] + values[pb]) % 10
-        for ba, bb, bm in pairs:
-            b2 = (values[ba] + values[bb]) % 10
-            key, mult, pp, bp = bit[pa] + bit[pb] + bit[ba] + bit[bb], pm * bm, pa == pb, ba == bb
-            if is_natural(p2) or is_natural(b2):
-                grouped[key][(pp, bp, Coup(p2, b2, 2, 2))] += mult
-            elif player_draws(p2):
-                for x in range(size):
-                    p3 = (p2 + values[x]) % 10
-                    if banker_draws(b2, values[x]):
-                        for y in range(size):
-                            grouped[key + bit[x] + bit[y]][(pp, bp, Coup(p3, (b2 + values[y]) % 10, 3, 3))] += mult
-                    else:
-                        grouped[key + bit[x]][(pp, bp, Coup(p3, b2, 3, 2))] += mult
-            elif banker_draws(b2, None):
-                for y in range(size):
-                    grouped[key + bit[y]][(pp, bp, Coup(p2, (b2 + values[y]) % 10, 2, 3))] += mult
-            else:
-                grouped[key][(pp, bp, Coup(p2, b2, 2, 2))] += mult
-    mask = (1 << _BITS) - 1
-    out = []
-    for key, by in grouped.items():
-        ms = tuple((c, (key >> (_BITS * c)) & mask) for c in range(size) if (key >> (_BITS * c)) & mask)
-        out.append((ms, sum(k for _, k in ms), tuple(by.items())))
-    return tuple(out)
-
-
-@lru_cache(maxsize=16)
-def pair_coup_distribution(shoe: Shoe) -> PairCoupDistribution:
-    """The joint distribution of (player pair, banker pair, Coup) for ``shoe``, exactly."""
-    n = shoe.rank_counts()
-    total = shoe.size
-    depth = min(total, MAX_CARDS_PER_ROUND)
-    universe = falling_factorial(total, depth)
-    ff = [[falling_factorial(nc, k) for k in range(MAX_CARDS_PER_ROUND + 1)] for nc in n]
-    undealt = {m: falling_factorial(total - m, depth - m) for m in range(4, depth + 1)}
-    acc: dict[PairCoup, int] = defaultdict(int)
-    for ms, m, items in _pair_shape_table():
-        if m > depth:
-            continue  # the shoe runs out during this round: void (§ 629a.13(e))
-        w = undealt[m]
-        for c, k in ms:
-            w *= ff[c][k]
-        if w:
-            for result, mult in items:
-                acc[result] += mult * w
-    counts = {k: v for k, v in acc.items() if v}
-    return PairCoupDistribution(universe, counts, universe - sum(counts.values()))
+def pair_coup_distribution(shoe: Shoe) -> ResultDistribution:
+    """The joint distribution of (player pair, banker pair, Coup) for ``shoe``, exactly:
+    the :data:`~exactodds.engine.levels.PAIR_COUP` level, walked over rank classes by the
+    one third-card walk."""
+    return PAIR_COUP.distribution(shoe)
 
 
 def house_money_pay(player_pair: bool, banker_pair: bool) -> Fraction:
@@ -195,7 +124,7 @@ def ride_analysis(main: str | Wager[Any] = "banker", paytable: str | None = None
                   fraction: Fraction | int | str = 1, main_stake: Fraction | int | str = 1) -> RideAnalysis:
     """The exact combined return of House Money + ``main`` with ``fraction`` of a win ridden."""
     w = get_wager(main) if isinstance(main, str) else main
-    if w.level != "coup":
+    if w.level.name != "coup":
         raise InputError(f"the House Money payout rides on the Player or Banker wager, not {w.id!r}")
     table = w.paytable(paytable)
     try:
@@ -210,10 +139,12 @@ def ride_analysis(main: str | Wager[Any] = "banker", paytable: str | None = None
     dist = pair_coup_distribution(shoe)
     grouped: dict[tuple[str, str], list[Any]] = {}
     hm_sum = main_sum = plain = Fraction(0)
+    main = settlement(w, table)
+    nets = [exact_net(p, table) for p in main.pays]
     for (pp, bp, coup), n in dist.counts.items():
         k = house_money_pay(pp, bp)
-        name = w.settle(table, coup)
-        x = exact_net(table.pays.get(name) or w.otherwise_pay(table), table)
+        outcome = int(main.index[w.level.result_index[coup]])
+        name, x = main.names[outcome], nets[outcome]
         net = -1 + m * x if k < 0 else k + (m + f * k) * x
         hm_sum += k * n
         main_sum += x * n

@@ -1,45 +1,49 @@
-"""The recursive composition enumerator.
+"""The deal walks: every way a round can be dealt, once, independent of the shoe.
 
-Cards are grouped into *classes* (point value 0..9 for wagers settled on point
-counts; rank for wagers that need ranks). A recursive walk deals class by class, as
-§ 629a.8-629a.10 direct, and records every *deal shape*: the class of each card the
-round uses (4, 5 or 6 cards). The walk depends only on the classing, never on the
-shoe, so it runs once per process.
+Cards are grouped into *classes* (point value 0..9 for wagers settled on point counts;
+rank, face or any other projection for finer wagers). A walk deals class by class and
+records each *deal shape* -- the class of every card a level reads -- grouped by its
+multiset of classes, with the level's *result* of that shape. The output is a
+:class:`ShapeTable` of small integer arrays; :mod:`exactodds.engine.pricing` turns it
+into exact counts for any shoe. Two walks exist, and each is written once:
 
-A shoe prices a shape by exact falling factorials: a shape that uses ``k_c`` cards of
-class ``c`` (``m`` cards in all) occurs in
+* :func:`third_card_walk` deals the round as § 629a.8-629a.10 direct: two cards to each
+  hand, then the third cards Table 1 calls for. A *result function*
+  ``result(player_classes, banker_classes)`` names what a level keeps of the round
+  (the :class:`~exactodds.game.rules.Coup`; the Coup with the initial pairs for the
+  House Money ride; ...). The two initial cards of a hand are dealt as an unordered
+  pair with its number of orderings, so a result function must not depend on their
+  order (every level's does not: totals, pairs, suits).
+* :func:`opening_walk` deals the first cards a level reads (the four initial cards, a
+  single hand's two, Spanish 21's player cards and up card) as every ordered sequence
+  of classes, for levels that read no third card.
 
-    Π_c n_c·(n_c−1)·…·(n_c−k_c+1)  ×  (N−m)·(N−m−1)·…·(N−U+1)
+:func:`deal_shapes` is the plain ordered, card-position-by-position walk of the rounds;
+the tests check the grouped walk against it.
 
-ordered sequences of ``U = min(N, 6)`` cards off the top of the shoe: the second
-factor counts the cards dealt to no hand, which are collapsed, not enumerated. Shapes
-with the same multiset of classes share one weight, so pricing a shoe costs one
-product per multiset (7,722 for value classes) whatever the number of decks.
-
-The universe is ``N·(N−1)·…·(N−U+1)`` (8 decks: 4,998,398,275,503,360). A round the
-shoe cannot finish (fewer than 6 cards left) is void and every wager on it pushes
-(§ 629a.13(e)); those sequences are counted as ``void``.
-
->>> from exactodds.game.cards import Shoe
->>> dist = coup_distribution(Shoe.standard(8))
->>> dist.universe
-4998398275503360
->>> sum(dist.counts.values()) + dist.void == dist.universe
-True
+>>> from exactodds.game.rules import Coup
+>>> table = third_card_walk(VALUE_CLASSES.values, coup_result(VALUE_CLASSES.values))
+>>> table.k.shape, table.shapes, len(table.results(coup_result(VALUE_CLASSES.values)))
+((6958, 10), 339400, 205)
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
-from exactodds.game.cards import POINT_VALUE, RANKS, Shoe, falling_factorial
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.game.cards import FACES, POINT_VALUE, RANKS, Shoe
 from exactodds.game.rules import Coup, banker_draws, is_natural, next_hand, player_draws
 
 MAX_CARDS_PER_ROUND: Final = 6
+"""A baccarat round uses at most six cards (§ 629a.10): the depth of the universe."""
+
+IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,13 @@ class Classing:
     def __len__(self) -> int:
         return len(self.labels)
 
+    @property
+    def face_class(self) -> tuple[int, ...]:
+        """The class of each face of :data:`~exactodds.game.cards.FACES`."""
+        index = {label: i for i, label in enumerate(self.labels)}
+        key = (lambda f: str(f.value)) if self.name == "value" else (lambda f: f.rank)
+        return tuple(index[key(f)] for f in FACES)
+
 
 VALUE_CLASSES: Final = Classing(
     "value", tuple(str(v) for v in range(10)), tuple(range(10)), Shoe.value_counts
@@ -65,9 +76,192 @@ RANK_CLASSES: Final = Classing(
 )
 """Thirteen classes, one per rank: a finer, independent enumeration of the same rounds."""
 
+DealResult = Callable[[tuple[int, ...], tuple[int, ...]], Hashable]
+"""``result(player_classes, banker_classes)``: what a level keeps of one dealt round."""
+
+SequenceResult = Callable[[tuple[int, ...]], Hashable]
+"""``result(classes)``: what a level keeps of the read cards, in dealing order."""
+
+
+def coup_result(values: Sequence[int]) -> DealResult:
+    """The result function of the coup level for classes with these point values.
+
+    >>> coup_result(range(10))((3, 2, 8), (4, 1))
+    Coup(player_total=3, banker_total=5, player_cards=3, banker_cards=2)
+    """
+    vals = tuple(values)
+
+    def coup(player: tuple[int, ...], banker: tuple[int, ...]) -> Coup:
+        return Coup(sum(vals[c] for c in player) % 10, sum(vals[c] for c in banker) % 10,
+                    len(player), len(banker))
+
+    return coup
+
+
+@dataclass(frozen=True, eq=False)
+class ShapeTable:
+    """Deal shapes grouped by multiset of classes, with their results; shoe-independent.
+
+    ``k[r, c]`` cards of class ``c`` make multiset ``r``; entry ``e`` says that
+    ``mult[e]`` ordered shapes of multiset ``row[e]`` have result ``result[e]`` (entries
+    sorted by result). ``rep[i]`` is one shape with result ``i`` (class indices, ``-1``
+    padded; for a deal walk the Player's three slots then the Banker's), from which the
+    result object is rebuilt by the level's result function: the table itself holds only
+    integers, so it can be stored and shipped as arrays.
+    """
+
+    kind: str
+    """``"deal"`` (:func:`third_card_walk`) or ``"sequence"`` (:func:`opening_walk`)."""
+    k: npt.NDArray[np.int8]
+    row: npt.NDArray[np.int32]
+    result: npt.NDArray[np.int32]
+    mult: IntArray
+    rep: npt.NDArray[np.int16]
+
+    @property
+    def classes(self) -> int:
+        return int(self.k.shape[1])
+
+    @property
+    def cards(self) -> npt.NDArray[np.int8]:
+        """Cards in each multiset."""
+        return self.k.sum(axis=1, dtype=np.int8)
+
+    @property
+    def shapes(self) -> int:
+        """Number of ordered deal shapes the table stands for."""
+        return int(self.mult.sum())
+
+    def shape(self, i: int) -> tuple[tuple[int, ...], ...]:
+        """The representative shape of result ``i``, as the result function's arguments."""
+        r = [int(x) for x in self.rep[i]]
+        if self.kind == "deal":
+            return tuple(c for c in r[:3] if c >= 0), tuple(c for c in r[3:] if c >= 0)
+        return (tuple(c for c in r if c >= 0),)
+
+    def results(self, fn: Callable[..., Hashable]) -> tuple[Hashable, ...]:
+        """The result objects, rebuilt by ``fn`` from each representative shape."""
+        return tuple(fn(*self.shape(i)) for i in range(len(self.rep)))
+
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """The table as named arrays (for :func:`numpy.savez`)."""
+        return {"k": self.k, "row": self.row, "result": self.result, "mult": self.mult, "rep": self.rep}
+
+    @classmethod
+    def from_arrays(cls, kind: str, arrays: Any) -> ShapeTable:
+        """The inverse of :meth:`arrays`."""
+        return cls(kind, np.asarray(arrays["k"], np.int8), np.asarray(arrays["row"], np.int32),
+                   np.asarray(arrays["result"], np.int32), np.asarray(arrays["mult"], np.int64),
+                   np.asarray(arrays["rep"], np.int16))
+
+    def same_as(self, other: ShapeTable) -> bool:
+        """Whether two tables hold the same shapes with the same results (as integers)."""
+        mine = {(tuple(self.k[r]), tuple(self.rep[i]), int(m))
+                for r, i, m in zip(self.row, self.result, self.mult)}
+        theirs = {(tuple(other.k[r]), tuple(other.rep[i]), int(m))
+                  for r, i, m in zip(other.row, other.result, other.mult)}
+        return self.kind == other.kind and mine == theirs
+
+
+def _table(kind: str, classes: int, grouped: dict[tuple[tuple[int, ...], Hashable], int],
+           reps: dict[Hashable, tuple[int, ...]], width: int) -> ShapeTable:
+    """Pack ``{(k vector, result): multiplicity}`` into a :class:`ShapeTable`."""
+    results = sorted(reps, key=lambda r: reps[r])
+    result_index = {r: i for i, r in enumerate(results)}
+    multisets = sorted({k for k, _ in grouped})
+    row_index = {k: i for i, k in enumerate(multisets)}
+    entries = sorted((result_index[r], row_index[k], m) for (k, r), m in grouped.items())
+    rep = np.full((len(results), width), -1, np.int16)
+    for i, r in enumerate(results):
+        rep[i, : len(reps[r])] = reps[r]
+    return ShapeTable(
+        kind,
+        np.array(multisets, np.int8).reshape(len(multisets), classes),
+        np.array([e[1] for e in entries], np.int32),
+        np.array([e[0] for e in entries], np.int32),
+        np.array([e[2] for e in entries], np.int64),
+        rep,
+    )
+
+
+def third_card_walk(values: Sequence[int], result: DealResult) -> ShapeTable:
+    """The one walk of a baccarat round over classes with these point values.
+
+    The initial two cards of each hand are dealt as compositions (an unordered pair
+    with its 1 or 2 orderings), then the third cards § 629a.10 calls for; each shape is
+    recorded under its multiset of classes and ``result(player, banker)``.
+    """
+    size = len(values)
+    pairs = [(a, b, 1 if a == b else 2) for a in range(size) for b in range(a, size)]
+    grouped: dict[tuple[tuple[int, ...], Hashable], int] = defaultdict(int)
+    reps: dict[Hashable, tuple[int, ...]] = {}
+
+    def add(player: tuple[int, ...], banker: tuple[int, ...], mult: int) -> None:
+        k = [0] * size
+        for c in player + banker:
+            k[c] += 1
+        r = result(player, banker)
+        grouped[(tuple(k), r)] += mult
+        if r not in reps:
+            reps[r] = (player + (-1,) * (3 - len(player))) + (banker + (-1,) * (3 - len(banker)))
+
+    for pa, pb, pm in pairs:
+        p2 = (values[pa] + values[pb]) % 10
+        for ba, bb, bm in pairs:
+            b2 = (values[ba] + values[bb]) % 10
+            player, banker, mult = (pa, pb), (ba, bb), pm * bm
+            if is_natural(p2) or is_natural(b2):
+                add(player, banker, mult)
+            elif player_draws(p2):
+                for x in range(size):
+                    if banker_draws(b2, values[x]):
+                        for y in range(size):
+                            add(player + (x,), banker + (y,), mult)
+                    else:
+                        add(player + (x,), banker, mult)
+            elif banker_draws(b2, None):
+                for y in range(size):
+                    add(player, banker + (y,), mult)
+            else:
+                add(player, banker, mult)
+    return _table("deal", size, grouped, reps, 6)
+
+
+def opening_walk(classes: int, read: int, result: SequenceResult) -> ShapeTable:
+    """Every ordered sequence of ``read`` classes, grouped by multiset, with its result.
+
+    >>> t = opening_walk(2, 2, lambda s: s[0] == s[1])
+    >>> t.k.tolist(), t.shapes
+    ([[0, 2], [1, 1], [2, 0]], 4)
+    """
+    grouped: dict[tuple[tuple[int, ...], Hashable], int] = defaultdict(int)
+    reps: dict[Hashable, tuple[int, ...]] = {}
+    k = [0] * classes
+    seq: list[int] = []
+
+    def rec() -> None:
+        if len(seq) == read:
+            s = tuple(seq)
+            r = result(s)
+            grouped[(tuple(k), r)] += 1
+            reps.setdefault(r, s)
+            return
+        for c in range(classes):
+            seq.append(c)
+            k[c] += 1
+            rec()
+            k[c] -= 1
+            seq.pop()
+
+    rec()
+    return _table("sequence", classes, grouped, reps, read)
+
 
 def deal_shapes(classing: Classing) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Every deal shape as (Player's classes, Banker's classes), by a recursive walk.
+    """Every deal shape as (Player's classes, Banker's classes), card position by position.
+
+    The plain ordered walk of the rounds (no grouping), kept as an independent check of
+    :func:`third_card_walk`.
 
     >>> sum(1 for _ in deal_shapes(VALUE_CLASSES))
     339400
@@ -91,118 +285,3 @@ def deal_shapes(classing: Classing) -> Iterator[tuple[tuple[int, ...], tuple[int
             vals.pop()
 
     yield from rec([], [])
-
-
-@dataclass(frozen=True)
-class ShapeTable:
-    """Deal shapes grouped by multiset of classes; shoe-independent.
-
-    ``entries[i] = (multiset, cards, ((coup index, number of shapes), ...))`` where
-    ``multiset`` lists ``(class, count)`` pairs and ``cards`` is its size.
-    """
-
-    classing: Classing
-    coups: tuple[Coup, ...]
-    entries: tuple[tuple[tuple[tuple[int, int], ...], int, tuple[tuple[int, int], ...]], ...]
-
-    @property
-    def shapes(self) -> int:
-        """Number of ordered deal shapes the table stands for."""
-        return sum(n for _, _, items in self.entries for _, n in items)
-
-
-_BITS: Final = 3  # a class occurs at most 6 times in a round: 3 bits per class
-
-
-@lru_cache(maxsize=None)
-def shape_table(classing: Classing) -> ShapeTable:
-    """Group every deal shape by its multiset of classes and its :class:`Coup`.
-
-    The walk deals *compositions*: each hand's two initial cards as an unordered pair
-    with its number of orderings (1 or 2), then the third cards the rules call for.
-    A multiset is packed into one integer (3 bits per class) so that adding a card is
-    one addition. :func:`deal_shapes` is the ordered, card-position-by-position walk
-    of the same rounds; the tests check that both give the same table.
-    """
-    values = classing.values
-    size = len(classing)
-    bit = [1 << (_BITS * c) for c in range(size)]
-    pairs = [(a, b, 1 if a == b else 2) for a in range(size) for b in range(a, size)]
-    grouped: dict[int, dict[tuple[int, int, int, int], int]] = defaultdict(lambda: defaultdict(int))
-
-    def add(key: int, coup: tuple[int, int, int, int], mult: int) -> None:
-        grouped[key][coup] += mult
-
-    for pa, pb, pm in pairs:
-        p2 = (values[pa] + values[pb]) % 10
-        for ba, bb, bm in pairs:
-            b2 = (values[ba] + values[bb]) % 10
-            key, mult = bit[pa] + bit[pb] + bit[ba] + bit[bb], pm * bm
-            if is_natural(p2) or is_natural(b2):
-                add(key, (p2, b2, 2, 2), mult)
-            elif player_draws(p2):
-                for x in range(size):
-                    p3 = (p2 + values[x]) % 10
-                    if banker_draws(b2, values[x]):
-                        for y in range(size):
-                            add(key + bit[x] + bit[y], (p3, (b2 + values[y]) % 10, 3, 3), mult)
-                    else:
-                        add(key + bit[x], (p3, b2, 3, 2), mult)
-            elif banker_draws(b2, None):
-                for y in range(size):
-                    add(key + bit[y], (p2, (b2 + values[y]) % 10, 2, 3), mult)
-            else:
-                add(key, (p2, b2, 2, 2), mult)
-
-    coups = tuple(sorted({Coup(*c) for by_coup in grouped.values() for c in by_coup}))
-    index = {(c.player_total, c.banker_total, c.player_cards, c.banker_cards): i for i, c in enumerate(coups)}
-    mask = (1 << _BITS) - 1
-    entries = []
-    for key, by_coup in sorted(grouped.items()):
-        multiset = tuple((c, (key >> (_BITS * c)) & mask) for c in range(size) if (key >> (_BITS * c)) & mask)
-        cards = sum(k for _, k in multiset)
-        entries.append((multiset, cards, tuple(sorted((index[c], n) for c, n in by_coup.items()))))
-    return ShapeTable(classing, coups, tuple(entries))
-
-
-@dataclass(frozen=True)
-class CoupDistribution:
-    """Exact counts of each :class:`Coup` over the universe of ordered card sequences.
-
-    ``sum(counts.values()) + void == universe`` always holds.
-    """
-
-    shoe: Shoe
-    universe: int
-    counts: dict[Coup, int]
-    void: int
-
-    @property
-    def dealt(self) -> int:
-        """Sequences of the universe that complete a round (not void)."""
-        return self.universe - self.void
-
-
-def coup_distribution(shoe: Shoe, classing: Classing = VALUE_CLASSES) -> CoupDistribution:
-    """The joint distribution of round results for ``shoe``, priced from the shape table."""
-    table = shape_table(classing)
-    n = classing.counts(shoe)
-    total = shoe.size
-    depth = min(total, MAX_CARDS_PER_ROUND)
-    universe = falling_factorial(total, depth)
-    ff = [[falling_factorial(nc, k) for k in range(MAX_CARDS_PER_ROUND + 1)] for nc in n]
-    undealt = {m: falling_factorial(total - m, depth - m) for m in range(4, depth + 1)}
-    acc = [0] * len(table.coups)
-    for multiset, m, items in table.entries:
-        if m > depth:
-            continue  # the shoe runs out during this round: void (§ 629a.13(e))
-        w = undealt[m]
-        for c, k in multiset:
-            w *= ff[c][k]
-        if w:
-            for i, mult in items:
-                acc[i] += mult * w
-    counts = {coup: a for coup, a in zip(table.coups, acc) if a}
-    void = universe - sum(counts.values())
-    assert void >= 0
-    return CoupDistribution(shoe, universe, counts, void)

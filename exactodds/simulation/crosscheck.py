@@ -34,7 +34,7 @@ import mpmath
 from exactodds.figures.analysis import analyze
 from exactodds.game.cards import FACES, RANKS, Shoe
 from exactodds.catalogue import CATALOGUE, get_wager
-from exactodds.game.walk import coup_distribution
+from exactodds.engine.levels import coup_distribution
 from exactodds.errors import InputError
 from exactodds.simulation.handlog import CountsFile, LogFile, LoggedRound
 from exactodds.game.rules import Coup, banker_draws, is_natural, player_draws, point_count
@@ -371,7 +371,7 @@ def coup_wager_tables(wagers: Sequence[str] | None = None) -> tuple[list[tuple[s
     skipped: list[str] = []
     for wid in (wagers if wagers else list(CATALOGUE)):
         w = get_wager(wid)
-        if w.level != "coup":
+        if w.level.name != "coup":
             skipped.append(f"skipped {w.id}: settled at level {w.level!r}, which the simulator "
                            "and cross-check do not cover yet (coup-level wagers only)")
             continue
@@ -481,7 +481,7 @@ def crosscheck_counts(counts: CountsFile, shoe: Shoe, alpha: float = DEFAULT_ALP
     skipped = []
     for (wid, tid), observed in counts.families.items():
         w = get_wager(wid)
-        if w.level != "coup":
+        if w.level.name != "coup":
             skipped.append(f"skipped {wid} ({tid}): settled at level {w.level!r} (coup-level wagers only)")
             continue
         if sum(observed.values()) == 0:

@@ -1,0 +1,221 @@
+"""A *level*: what a wager reads of a round, as data given to the one walk and pricing.
+
+A wager's outcomes are predicates on a *result*; its level says which result: the
+:class:`~exactodds.game.rules.Coup` for wagers settled on point counts, the faces of
+the initial cards for Perfect Pairs, and so on. A :class:`Level` holds
+
+* how the 52 faces project onto the level's classes (``face_class``),
+* which walk deals its shapes and the result function that names each shape's result
+  (:mod:`exactodds.game.walk`), hence one shoe-independent
+  :class:`~exactodds.game.walk.ShapeTable`, loaded from the arrays shipped in
+  ``engine/shapes/`` or built once per process,
+* how to read one dealt round from its actual cards (``from_deal``: the brute-force
+  tests, the simulator and crosscheck use it),
+* its traits: whether it is a baccarat round, how suits enter it (for effects of
+  removal), and its second method (for ``certify``).
+
+Pricing is the same for every level: :meth:`Level.price_batch` turns a batch of shoe
+compositions into exact counts per result through :func:`exactodds.engine.pricing.price`.
+A shoe too short to finish every round (fewer cards than the universe's depth) is dealt
+card by card instead -- at most 5! orderings -- and the rounds it cannot finish are void
+(§ 629a.13(e)).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from importlib import resources
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.engine.pricing import Counts, exact_dtype, price
+from exactodds.game.cards import FACES, Card, Shoe, falling_factorial
+from exactodds.game.rules import next_hand
+from exactodds.game.walk import ShapeTable
+
+Suits = Literal["blind", "symmetric", "read"]
+"""How a level's results depend on suits: not at all; only through relabellings that
+carry any suit to any other (so one face per rank stands for its rank when the shoe's
+faces of a rank are equally many); or in earnest."""
+
+
+@dataclass(frozen=True)
+class ResultDistribution:
+    """Exact counts of round results at one level, plus void rounds (§ 629a.13(e)).
+
+    ``sum(counts.values()) + void == universe``.
+    """
+
+    universe: int
+    counts: Mapping[Any, int]
+    void: int
+
+    @property
+    def dealt(self) -> int:
+        """Sequences of the universe that complete a round (not void)."""
+        return self.universe - self.void
+
+
+@dataclass(frozen=True)
+class Priced:
+    """Exact counts per result (in :attr:`Level.results` order) for a batch of shoes.
+
+    ``counts[b].sum() + void[b] == universe[b]`` for every shoe ``b``. ``counts`` is int64
+    where the bound of :mod:`exactodds.engine.pricing` holds for every shoe, else object.
+    """
+
+    universe: tuple[int, ...]
+    counts: Counts
+    void: tuple[int, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Level:
+    """One level of results: its classes, its walk, its reading of a dealt round, its traits."""
+
+    name: str
+    description: str
+    face_class: tuple[int, ...]
+    """The class of each face of :data:`~exactodds.game.cards.FACES`."""
+    walk: Callable[[], ShapeTable]
+    """Builds the shape table (once per process, when no shipped arrays exist)."""
+    result: Callable[..., Hashable]
+    """The walk's result function: rebuilds a result from a representative shape."""
+    from_deal: Callable[[Sequence[Card], Sequence[Card]], Hashable]
+    """The result of one dealt round from its cards (Player's, then Banker's)."""
+    kind: Literal["deal", "sequence"] = "deal"
+    depth: int = 6
+    """Cards in the universe of one round (6 for baccarat, § 629a.10)."""
+    baccarat: bool = True
+    """False for a level whose rounds are not baccarat (Spanish 21's Match-The-Dealer)."""
+    suits: Suits = "read"
+    suits_reason: str = ""
+    second_method: str = ""
+    """How ``certify`` confirms this level's counts by an independent computation."""
+    shoe_map: Callable[[Shoe], Shoe] | None = None
+    """The shoe this level deals from, given the one asked for (Spanish 21 removes tens)."""
+    headroom: int = 1
+    """Factor by which a partial sum may exceed the universe (for the int64 bound)."""
+    _cache: dict[Shoe, Priced] = field(default_factory=dict, repr=False)
+
+    # -- shoe-independent structure -----------------------------------------------------
+    @cached_property
+    def table(self) -> ShapeTable:
+        """The level's shape table: the shipped arrays if present, else the walk."""
+        shipped = resources.files("exactodds.engine").joinpath("shapes", f"{self.name}.npz")
+        if shipped.is_file():
+            with shipped.open("rb") as fh, np.load(fh, allow_pickle=False) as arrays:
+                return ShapeTable.from_arrays(self.kind, arrays)
+        return self.walk()
+
+    @cached_property
+    def results(self) -> tuple[Hashable, ...]:
+        """Every result the level can produce, in the table's order."""
+        return self.table.results(self.result)
+
+    @cached_property
+    def result_index(self) -> dict[Hashable, int]:
+        """Position of each result in :attr:`results`."""
+        return {r: i for i, r in enumerate(self.results)}
+
+    @cached_property
+    def projection(self) -> npt.NDArray[np.int64]:
+        """``(52, classes)`` 0/1 matrix: face counts times it gives class counts."""
+        out = np.zeros((len(FACES), max(self.face_class) + 1), np.int64)
+        out[np.arange(len(FACES)), self.face_class] = 1
+        return out
+
+    # -- pricing --------------------------------------------------------------------------
+    def dealt_shoe(self, shoe: Shoe) -> Shoe:
+        """The shoe the level deals from (``shoe`` itself for baccarat levels)."""
+        return self.shoe_map(shoe) if self.shoe_map is not None else shoe
+
+    def price_batch(self, compositions: npt.ArrayLike, dtype: type | None = None) -> Priced:
+        """Exact counts per result for each row of ``compositions`` (``(B, 52)`` face counts).
+
+        The batch form behind every figure: effects of removal price a shoe and its 52
+        removals in one call, a counting study every round of a shoe. Rows are taken as
+        the shoe the level deals from (no ``shoe_map``). ``dtype`` forces ``np.int64`` or
+        ``object``; by default int64 is used exactly when the bound holds for every row.
+        """
+        comp = np.asarray(compositions, dtype=object if dtype is object else np.int64)
+        if comp.ndim != 2 or comp.shape[1] != len(FACES):
+            raise ValueError("compositions must be an array of shape (B, 52)")
+        totals = comp.sum(axis=1)
+        if dtype is None:
+            dtype = exact_dtype(totals, self.depth, self.headroom)
+        short = [b for b in range(len(comp)) if int(totals[b]) < self.depth]
+        full = [b for b in range(len(comp)) if int(totals[b]) >= self.depth]
+        counts = np.zeros((len(comp), len(self.results)), dtype=dtype)
+        void = [0] * len(comp)
+        if full:
+            n = comp[full].astype(dtype) @ self.projection.astype(dtype)
+            counts[full] = self.price_classes(n, totals[full], dtype)
+        for b in short:
+            row, void[b] = self.deal_short(Shoe(tuple(int(x) for x in comp[b])))
+            counts[b] = row
+        universe = tuple(falling_factorial(int(t), min(int(t), self.depth)) for t in totals)
+        return Priced(universe, counts, tuple(void))
+
+    def price_classes(self, n: npt.NDArray[Any], totals: npt.NDArray[Any], dtype: type) -> Counts:
+        """Counts per result from class counts ``n`` (the hook a level may override)."""
+        return price(self.table, n, totals, self.depth, dtype)
+
+    def priced(self, shoe: Shoe) -> tuple[int, Counts, int]:
+        """``(universe, counts per result, void)`` for one shoe (cached per shoe)."""
+        hit = self._cache.get(shoe)
+        if hit is None:
+            dealt = self.dealt_shoe(shoe)
+            hit = self.price_batch(np.array([dealt.counts]))
+            if len(self._cache) >= 64:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[shoe] = hit
+        return hit.universe[0], hit.counts[0], hit.void[0]
+
+    def distribution(self, shoe: Shoe) -> ResultDistribution:
+        """Exact counts of each result for ``shoe`` as a mapping (results never dealt omitted)."""
+        universe, counts, void = self.priced(shoe)
+        return ResultDistribution(universe, {r: int(c) for r, c in zip(self.results, counts) if c}, void)
+
+    # -- short shoes ----------------------------------------------------------------------
+    def deal_short(self, shoe: Shoe) -> tuple[npt.NDArray[Any], int]:
+        """Counts per result and void count of a shoe shorter than the round, card by card."""
+        counts, void = _deal_short(self, shoe)
+        row = np.zeros(len(self.results), dtype=np.int64)
+        for r, c in counts.items():
+            row[self.result_index[r]] = c
+        return row, void
+
+
+@lru_cache(maxsize=256)
+def _deal_short(level: Level, shoe: Shoe) -> tuple[dict[Hashable, int], int]:
+    """Every ordering of a short shoe's physical cards (N! ≤ 120), dealt by § 629a.10.
+
+    A round that needs a card the shoe lacks is void (§ 629a.13(e)); a level that is not
+    baccarat voids every round it cannot deal (its universe is ``depth`` cards).
+    """
+    cards = shoe.cards()
+    if not level.baccarat:
+        return {}, falling_factorial(len(cards), len(cards))
+    counts: Counter[Hashable] = Counter()
+    void = 0
+    for order in itertools.permutations(cards):
+        player: list[Card] = []
+        banker: list[Card] = []
+        deck = iter(order)
+        while (hand := next_hand([c.value for c in player], [c.value for c in banker])) is not None:
+            card = next(deck, None)
+            if card is None:
+                break
+            (player if hand == "player" else banker).append(card)
+        if hand is not None:
+            void += 1
+        else:
+            counts[level.from_deal(player, banker)] += 1
+    return dict(counts), void

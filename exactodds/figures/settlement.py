@@ -1,0 +1,86 @@
+"""Settle once, tally once: a wager's outcome for every result of its level, as an index.
+
+Settling a round is the wager's rule (:meth:`~exactodds.catalogue.model.Wager.settle`);
+it depends only on the result, never on the shoe. So per (wager, paytable) each result
+of the level is settled once, into an integer outcome index, and the *tally* of any
+shoe -- or of a batch of shoes, or of the rounds a simulator dealt -- is one integer
+matrix product of the counts per result with a 0/1 matrix. ``Fraction``s appear only
+afterwards, one per outcome. Every figure (analysis, effects of removal, certify, the
+House Money ride, the simulator and crosscheck) tallies through :func:`settlement`.
+
+>>> from exactodds.catalogue import get_wager
+>>> banker = get_wager("banker")
+>>> s = settlement(banker, banker.paytable("5pct"))
+>>> s.names
+('Banker wins', 'Tie', 'Player wins')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.catalogue.model import Pay, Paytable, Wager
+from exactodds.engine.pricing import Counts
+
+
+@dataclass(frozen=True, eq=False)
+class Settlement:
+    """One (wager, paytable): the outcome of each of its level's results."""
+
+    wager: Wager[Any]
+    paytable: Paytable
+    names: tuple[str, ...]
+    """Outcome names: those the paytable pays, in declared order, then ``otherwise``."""
+    index: npt.NDArray[np.intp]
+    """``index[i]``: the outcome result ``i`` of the level settles on."""
+
+    @property
+    def pays(self) -> tuple[Pay, ...]:
+        """The pay of each outcome (a meter pay is priced by the figures)."""
+        return tuple(self.paytable.pays.get(n) or self.wager.otherwise_pay(self.paytable) for n in self.names)
+
+    @cached_property
+    def matrix(self) -> npt.NDArray[np.int64]:
+        """``(results, outcomes)`` 0/1 matrix."""
+        out = np.zeros((len(self.index), len(self.names)), np.int64)
+        out[np.arange(len(self.index)), self.index] = 1
+        return out
+
+    def tally(self, counts: Counts) -> Counts:
+        """Counts per outcome from counts per result (``(..., results) -> (..., outcomes)``),
+        in the counts' own exact dtype."""
+        if counts.dtype == object:
+            return counts @ self.matrix.astype(object)
+        return counts @ self.matrix
+
+    def return_numerators(self, counts: Counts, nets: tuple[Fraction, ...] | None = None) -> tuple[list[int], int]:
+        """``(numerators, denominator)``: each shoe's return is ``numerator / (denominator ×
+        its dealt total)``, from exact nets (default: the paytable's, fixed pays only)."""
+        nets = nets or tuple(p.net for p in self.pays)
+        den = int(np.lcm.reduce([Fraction(x).denominator for x in nets]))
+        scaled = [int(Fraction(x) * den) for x in nets]
+        tallied = self.tally(counts)
+        rows = tallied.tolist() if tallied.ndim == 2 else [tallied.tolist()]
+        return [sum(int(c) * s for c, s in zip(row, scaled)) for row in rows], den
+
+
+_CACHE: dict[tuple[int, int], Settlement] = {}
+
+
+def settlement(wager: Wager[Any], paytable: Paytable) -> Settlement:
+    """The settlement of ``wager`` under ``paytable`` (built once per pair, then cached)."""
+    key = (id(wager), id(paytable))
+    hit = _CACHE.get(key)
+    if hit is not None and hit.wager is wager and hit.paytable is paytable:
+        return hit
+    names = tuple(wager.outcome_names(paytable))
+    position = {n: i for i, n in enumerate(names)}
+    index = np.array([position[wager.settle(paytable, r)] for r in wager.level.results], np.intp)
+    hit = _CACHE[key] = Settlement(wager, paytable, names, index)
+    return hit
