@@ -155,7 +155,7 @@ class DealFacesLevel(Level):
             vs[:, _RANK_VALUE[r], :] += by_rank_suit[:, r, :]
         derived = [vs.sum(axis=2)] + [vs[:, :, s] for s in range(len(SUITS))] + \
                   [vs[:, :, list(c)].sum(axis=2) for c in COLOUR_SUITS]
-        w = dealt_weights(coup_table, np.concatenate(derived), self.depth).reshape(len(derived), b, -1)
+        w = dealt_weights(coup_table, np.concatenate(derived)).reshape(len(derived), b, -1)
         total, suit, colour = w[0], w[1:5].sum(axis=0), w[5:7].sum(axis=0)
         # rank terms: only multisets of one value class, m cards of it
         m = coup_table.cards.astype(np.intp)

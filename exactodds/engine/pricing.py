@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
@@ -74,36 +75,67 @@ def falling_factorials(n: npt.NDArray[Any], kmax: int) -> npt.NDArray[Any]:
     return out
 
 
+@dataclass(frozen=True, eq=False)
+class Trie:
+    """The multisets of a table as paths of a prefix tree of sorted class sequences.
+
+    Node ``i`` extends its ``parent[i]`` by one card of class ``cls[i]``, of which the
+    parent already holds ``prior[i]``; so the ordered ways to deal node ``i`` from class
+    counts ``n`` are ``ways[parent[i]] · max(n[cls[i]] − prior[i], 0)`` -- one product per
+    node. Nodes are numbered by depth, so each depth is one slice (parents come first).
+    """
+
+    parent: npt.NDArray[np.intp]
+    cls: npt.NDArray[np.intp]
+    prior: npt.NDArray[np.int64]
+    levels: tuple[slice, ...]
+    """Node slices of depth 1, 2, ..."""
+    row_node: npt.NDArray[np.intp]
+    """The node of each multiset of the table."""
+    entry_ptr: npt.NDArray[np.intp]
+    """Entries of multiset ``r`` (in :attr:`by_row` order) are ``entry_ptr[r]:entry_ptr[r+1]``."""
+    by_row: npt.NDArray[np.intp]
+    """Entry indices sorted by multiset."""
+
+
 @lru_cache(maxsize=64)
-def _factor_index(table: ShapeTable, kmax: int) -> npt.NDArray[np.intp]:
-    """Per multiset, the flat indices ``class·(kmax+1) + k`` of its falling-factorial
-    factors, padded with the index of a column of ones."""
-    classes = table.classes
-    ones = classes * (kmax + 1)
-    per_row = [[c * (kmax + 1) + int(k) for c, k in enumerate(row) if k] for row in table.k]
-    width = max((len(f) for f in per_row), default=1)
-    index = np.full((len(per_row), width), ones, np.intp)
-    for r, f in enumerate(per_row):
-        index[r, : len(f)] = f
-    return index
+def trie(table: ShapeTable) -> Trie:
+    """The prefix tree of ``table``'s multisets (built once per table)."""
+    prefixes: set[tuple[int, ...]] = {()}
+    sequences = [tuple(c for c, kc in enumerate(k) for _ in range(kc)) for k in table.k.tolist()]
+    for seq in sequences:
+        prefixes.update(seq[:d] for d in range(1, len(seq) + 1))
+    order = sorted(prefixes, key=lambda p: (len(p), p))
+    node = {p: i for i, p in enumerate(order)}
+    depth = np.array([len(p) for p in order])
+    return Trie(
+        np.array([node[p[:-1]] if p else 0 for p in order], np.intp),
+        np.array([p[-1] if p else 0 for p in order], np.intp),
+        np.array([p[:-1].count(p[-1]) if p else 0 for p in order], np.int64),
+        tuple(slice(int(np.searchsorted(depth, d)), int(np.searchsorted(depth, d, side="right")))
+              for d in range(1, int(depth.max()) + 1)),
+        np.array([node[seq] for seq in sequences], np.intp),
+        np.searchsorted(table.row[np.argsort(table.row, kind="stable")], np.arange(len(table.k) + 1)).astype(np.intp),
+        np.argsort(table.row, kind="stable").astype(np.intp),
+    )
+
+
+def dealt_weights(table: ShapeTable, n: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``w[b, r] = Π_c ff(n[b, c], k[r, c])``: ordered ways to deal multiset ``r`` from
+    shoe ``b``'s class counts ``n`` (no undealt factor), by the prefix tree. ``n``'s dtype
+    is kept."""
+    t = trie(table)
+    ways = np.maximum(n[:, t.cls] - t.prior, 0)
+    ways[:, 0] = 1
+    for nodes in t.levels:
+        ways[:, nodes] *= ways[:, t.parent[nodes]]
+    return ways[:, t.row_node]
 
 
 @lru_cache(maxsize=64)
 def _result_starts(table: ShapeTable) -> npt.NDArray[np.intp]:
     """The first entry of each result (entries are sorted by result)."""
     return np.flatnonzero(np.r_[True, table.result[1:] != table.result[:-1]]).astype(np.intp)
-
-
-def dealt_weights(table: ShapeTable, n: npt.NDArray[Any], depth: int) -> npt.NDArray[Any]:
-    """``w[b, r] = Π_c ff(n[b, c], k[r, c])``: ordered ways to deal multiset ``r`` from
-    shoe ``b``'s class counts ``n`` (no undealt factor). ``n``'s dtype is kept."""
-    index = _factor_index(table, depth)
-    ff = falling_factorials(n, depth).reshape(n.shape[0], -1)
-    flat = np.concatenate([ff, np.ones((n.shape[0], 1), dtype=ff.dtype)], axis=1)
-    w = flat[:, index[:, 0]]
-    for j in range(1, index.shape[1]):
-        w = w * flat[:, index[:, j]]
-    return w
 
 
 def undealt(totals: npt.NDArray[Any], depth: int, dtype: type) -> npt.NDArray[Any]:
@@ -124,18 +156,42 @@ def settle_entries(table: ShapeTable, weights: npt.NDArray[Any]) -> Counts:
     return np.add.reduceat(contrib, starts, axis=1)
 
 
+KERNEL_MIN_BATCH: Final = 16
+"""Batches of at least this many int64 shoes go through the compiled kernel, if numba is there."""
+
+
+def _kernel() -> Any:
+    """The compiled kernel module, or None without numba."""
+    try:
+        from exactodds.engine import kernel
+    except ImportError:  # pragma: no cover - numba is a declared dependency
+        return None
+    return kernel
+
+
 def price(table: ShapeTable, n: npt.NDArray[Any], totals: npt.NDArray[Any], depth: int,
-          dtype: type | None = None) -> Counts:
+          dtype: type | None = None, compiled: bool | None = None) -> Counts:
     """Exact counts of every result of ``table`` for each shoe of a batch.
 
     ``n[b, c]`` is shoe ``b``'s count of class ``c`` and ``totals[b]`` its number of
     cards (at least ``depth``: shorter shoes void rounds, which the level deals card by
     card). ``dtype``: ``np.int64`` or ``object``; by default :func:`exact_dtype` picks.
+    ``compiled``: use the numba kernel (int64 only); by default for batches of at least
+    :data:`KERNEL_MIN_BATCH` shoes.
     """
     if dtype is None:
         dtype = exact_dtype(totals, depth)
     if len(totals) and int(np.min(totals)) < depth:
         raise ValueError("a shoe shorter than the round is priced card by card, not here")
-    w = dealt_weights(table, np.asarray(n).astype(dtype), depth)
-    w = w * undealt(np.asarray(totals), depth, dtype)[:, table.cards]
+    n = np.asarray(n).astype(dtype)
+    und = undealt(np.asarray(totals), depth, dtype)
+    if compiled is None:
+        compiled = len(n) >= KERNEL_MIN_BATCH
+    kernel = _kernel() if compiled and dtype is np.int64 else None
+    if kernel is not None:
+        t = trie(table)
+        return kernel.price_int64(n, und, t.parent, t.cls, t.prior, t.row_node,
+                                  table.cards.astype(np.int64), t.entry_ptr, t.by_row, table.result,
+                                  table.mult, len(table.rep))
+    w = dealt_weights(table, n) * und[:, table.cards]
     return settle_entries(table, w)

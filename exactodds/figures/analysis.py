@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
+from math import lcm
 from fractions import Fraction
 from typing import Any
 
@@ -26,13 +28,21 @@ VOID = "Round void: shoe ran out (§ 629a.13(e))"
 
 @dataclass(frozen=True)
 class OutcomeRow:
-    """One line of an outcome table."""
+    """One line of an outcome table: its count of the universe ``total``."""
 
     name: str
     pay: Pay
     count: int
-    probability: Fraction
-    contribution: Fraction
+    total: int
+
+    @property
+    def probability(self) -> Fraction:
+        return Fraction(self.count, self.total)
+
+    @property
+    def contribution(self) -> Fraction:
+        """This outcome's part of the return: net pay times probability."""
+        return self.pay.net * self.probability
 
 
 @dataclass(frozen=True)
@@ -49,10 +59,19 @@ class Analysis:
     meters_given: bool = False
     """Progressives: whether those amounts were given (else: regulated resets, 0 if none)."""
 
+    @cached_property
+    def _moments(self) -> tuple[int, int, int]:
+        """``(Σ n·net·L, Σ n·(net·L)², L)`` in integers, ``L`` the nets' common denominator:
+        the return and the variance each become one Fraction."""
+        den = lcm(*(r.pay.net.denominator for r in self.rows))
+        scaled = [(r.count, r.pay.net.numerator * (den // r.pay.net.denominator)) for r in self.rows]
+        return sum(n * x for n, x in scaled), sum(n * x * x for n, x in scaled), den
+
     @property
     def return_(self) -> Fraction:
         """Expected net result per unit wagered."""
-        return sum((r.contribution for r in self.rows), Fraction(0))
+        first, _, den = self._moments
+        return Fraction(first, den * self.total)
 
     @property
     def house_edge(self) -> Fraction:
@@ -61,17 +80,17 @@ class Analysis:
     @property
     def hit_frequency(self) -> Fraction:
         """Probability of a positive net result."""
-        return sum((r.probability for r in self.rows if r.pay.net > 0), Fraction(0))
+        return Fraction(sum(r.count for r in self.rows if r.pay.net > 0), self.total)
 
     @property
     def push_probability(self) -> Fraction:
-        return sum((r.probability for r in self.rows if r.pay.net == 0), Fraction(0))
+        return Fraction(sum(r.count for r in self.rows if r.pay.net == 0), self.total)
 
     @property
     def variance(self) -> Fraction:
         """Variance of the net result per unit wagered."""
-        second = sum((r.pay.net**2 * r.probability for r in self.rows), Fraction(0))
-        return second - self.return_**2
+        first, second, den = self._moments
+        return Fraction(second * self.total - first * first, den * den * self.total * self.total)
 
     @property
     def std_dev(self) -> str:
@@ -138,8 +157,5 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | N
         pays[VOID] = Pay.push()
     total = sum(by_name.values())
     assert total == universe, "outcome counts must add up to the universe"
-    rows = tuple(
-        OutcomeRow(name, pays[name], n, Fraction(n, total), pays[name].net * Fraction(n, total))
-        for name, n in by_name.items()
-    )
+    rows = tuple(OutcomeRow(name, pays[name], n, total) for name, n in by_name.items())
     return Analysis(w, table, shoe, total, rows, amounts, bool(meters))

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Final
 
 import numpy as np
@@ -122,10 +123,10 @@ class ShapeTable:
     def classes(self) -> int:
         return int(self.k.shape[1])
 
-    @property
-    def cards(self) -> npt.NDArray[np.int8]:
+    @cached_property
+    def cards(self) -> npt.NDArray[np.intp]:
         """Cards in each multiset."""
-        return self.k.sum(axis=1, dtype=np.int8)
+        return self.k.sum(axis=1, dtype=np.intp)
 
     @property
     def shapes(self) -> int:
