@@ -1,0 +1,96 @@
+"""The pricing engine: int64 against exact Python ints on both sides of the bound, the
+compiled kernel against numpy, the batch API, and the shipped shape tables against the walks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from exactodds.engine.level import Level
+from exactodds.engine.levels import COUP, LEVELS, SHIPPED
+from exactodds.engine.pricing import INT64_MAX, exact_dtype, int64_exact, price
+from exactodds.game.cards import FACES, Shoe, falling_factorial
+from exactodds.game.walk import ShapeTable
+
+SHAPES = Path(__file__).resolve().parents[1] / "exactodds" / "engine" / "shapes"
+
+
+def test_the_int64_bound_is_where_the_universe_passes_2_63() -> None:
+    """27 decks (1,404 cards) fit, 28 (1,456) do not: the bound is the universe itself."""
+    last = max(n for n in range(6, 2000) if falling_factorial(n, 6) <= INT64_MAX)
+    assert int64_exact(falling_factorial(last, 6)) and not int64_exact(falling_factorial(last + 1, 6))
+    assert 1404 <= last < 1456
+    assert exact_dtype([52 * 27], 6) is np.int64 and exact_dtype([52 * 28], 6) is object
+    assert COUP.price_batch(np.array([Shoe.standard(27).counts])).counts.dtype == np.int64
+    assert COUP.price_batch(np.array([Shoe.standard(28).counts])).counts.dtype == object
+
+
+def _random_shoes(rng: np.random.Generator, decks: int, k: int) -> np.ndarray:
+    base = np.full((k, 52), decks, dtype=np.int64)
+    return base - rng.integers(0, min(decks, 3) + 1, size=(k, 52))
+
+
+@pytest.mark.parametrize("decks", [1, 8, 27, 28, 100, 1000])
+@pytest.mark.parametrize("level", [lv for lv in LEVELS.values()], ids=lambda lv: lv.name)
+def test_int64_equals_python_ints_on_both_sides_of_the_bound(level: Level, decks: int) -> None:
+    """The same shoes priced by the default path (int64 below the bound, object above it),
+    forced onto exact Python ints, and one by one: all equal, and add up to the universe."""
+    shoes = _random_shoes(np.random.default_rng(decks), decks, 3)
+    auto = level.price_batch(shoes)
+    exact = level.price_batch(shoes, dtype=object)
+    bound_holds = exact_dtype(shoes.sum(axis=1), level.depth, level.headroom) is np.int64
+    assert auto.counts.dtype == (np.int64 if bound_holds else object)
+    assert exact.counts.dtype == object
+    assert (auto.counts == exact.counts).all()
+    for b, row in enumerate(shoes):
+        one = level.price_batch(row[None, :])
+        assert (one.counts[0] == exact.counts[b]).all()
+        total = sum(int(c) for c in exact.counts[b]) + exact.void[b]
+        assert total == exact.universe[b] == falling_factorial(int(row.sum()), min(int(row.sum()), level.depth))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(FACES), min_size=1, max_size=7))
+def test_short_shoes_are_dealt_card_by_card_alike_in_every_path(cards: list) -> None:
+    """Shoes of fewer than six cards (void rounds) and just above: int64, object, batch."""
+    counts = Shoe.from_cards(cards).counts
+    for level in (COUP, LEVELS["opening-rank-pattern"], LEVELS["deal-faces"]):
+        batch = level.price_batch(np.array([counts, counts]))
+        exact = level.price_batch(np.array([counts]), dtype=object)
+        assert (batch.counts[1] == exact.counts[0]).all() and batch.void[1] == exact.void[0]
+        assert sum(int(c) for c in exact.counts[0]) + exact.void[0] == exact.universe[0]
+
+
+@pytest.mark.parametrize("level", [lv for lv in LEVELS.values() if lv.name != "deal-faces"], ids=lambda lv: lv.name)
+def test_compiled_kernel_equals_numpy(level: Level) -> None:
+    """The numba kernel (large int64 batches) against the numpy path, shoe by shoe."""
+    shoes = _random_shoes(np.random.default_rng(7), 8, 20)
+    n = shoes @ level.projection
+    totals = shoes.sum(axis=1)
+    compiled = price(level.table, n, totals, level.depth, np.int64, compiled=True)
+    plain = price(level.table, n, totals, level.depth, np.int64, compiled=False)
+    assert (compiled == plain).all()
+
+
+def test_batch_equals_single_analyses() -> None:
+    """A batch of a shoe and its removals equals pricing each shoe alone (the EOR use)."""
+    shoe = Shoe.standard(6)
+    shoes = [shoe, *(shoe.remove([f]) for f in FACES[:20])]
+    batch = COUP.price_batch(np.array([s.counts for s in shoes]))
+    for b, s in enumerate(shoes):
+        universe, counts, void = COUP.priced(s)
+        assert (batch.counts[b] == counts).all() and batch.universe[b] == universe and batch.void[b] == void
+
+
+@pytest.mark.parametrize("level", SHIPPED, ids=lambda lv: lv.name)
+def test_shipped_tables_equal_the_walks(level: Level) -> None:
+    """Every shipped ``engine/shapes/*.npz`` is exactly what the level's walk builds."""
+    with np.load(SHAPES / f"{level.name}.npz", allow_pickle=False) as arrays:
+        shipped = ShapeTable.from_arrays(level.kind, arrays)
+    walked = level.walk()
+    assert shipped.same_as(walked)
+    assert shipped.results(level.result) == walked.results(level.result)
