@@ -9,8 +9,8 @@ off the top of the shoe (Spanish 21: ``min(N, 4)``) -- another way, for every le
 ``coup``, ``deal-faces``: a **rank × suit cell walk**.
     Every round is dealt as a sequence of the 13 *ranks* in dealing order (§ 629a.8(c),
     drawing rules § 629a.10, :mod:`exactodds.game.rules`), vectorised with numpy; the
-    ~1.4 million rank sequences are grouped by (multiset of ranks, Coup). A multiset is
-    priced *face by face*: the ``k`` positions of a rank take suits ``(j_S, j_H, j_D, j_C)``
+    1,659,001 rank sequences (491,869 rows: each hand's first two ranks up to order) are
+    grouped by (multiset of ranks, Coup). A multiset is priced *face by face*: the ``k`` positions of a rank take suits ``(j_S, j_H, j_D, j_C)``
     in ``k!/Π j_s!`` ways, each occurring ``Π_s ff(n_{r,s}, j_s)`` times, and the suits a
     rank's cards occupy are tracked as a cell -- one suit, both suits of one colour, or
     both colours -- combined over the ranks by union. "All one suit", "all one colour"
@@ -37,13 +37,14 @@ cards read. Results are the *level's own* result objects: each distinct group of
 (a key) is read once, on a representative round of its cells, by the level's
 ``from_deal`` -- the reading of one dealt round that the brute-force oracle and the
 simulator use -- so both methods settle identical objects with the wager's own
-``settle``. No distribution or count of :mod:`exactodds.engine` is used. A key that were
-too coarse (cells with different results) would give different counts, so it could only
-make the methods disagree, never agree falsely.
+``settle``. No distribution or count of :mod:`exactodds.engine` is used. A key too
+coarse (cells with different results) would put some cells' counts on another result:
+it would show as a disagreement, not hide one.
 
-Exact arithmetic. Every number computed is a count of ordered card sequences of a subset
-of the universe (a partial product of depleted face counts, a sum of disjoint such
-counts), hence at most the universe ``ff(N, U) ≤ N^U``. numpy ``int64`` is used when the
+Exact arithmetic. Every intermediate number is a count of ordered card sequences: a
+product of falling factorials over disjoint sets of cards, then of the positions they
+take, then of the undealt cards, or a sum of disjoint such counts -- hence at most the
+universe ``ff(N, U)`` (products are taken in that order so that this holds at each step). numpy ``int64`` is used when the
 universe is below 2^63 (8 decks: 4,998,398,275,503,360 < 9.2·10^18; up to 27 decks),
 Python integers in object arrays above it. Nothing is ever a float.
 
@@ -91,7 +92,8 @@ SPANISH_CARDS: Final = 4
 """Player, up card, player, hole card (§ 551.8(d))."""
 INT64_LIMIT: Final = 2**63
 
-SHORT_SHOE: Final = "brute-force deal of every ordering of the shoe's physical cards, card by card (§ 629a.10)"
+SHORT_SHOE: Final = ("brute-force deal of every ordering of the shoe's physical cards, card by card; a round "
+                     "the shoe cannot finish is void")
 METHODS: Final[dict[str, str]] = {
     "coup": "rank × suit cell walk: every round dealt as a sequence of 13 ranks (§ 629a.10), each multiset "
             "of ranks priced face by face over the suits its cards occupy, summed over the suit cells",
@@ -177,12 +179,6 @@ def _face_counts(shoe: Shoe, dtype: Any) -> Array:
     return np.array([int(x) for x in shoe.counts], dtype=dtype)
 
 
-def _firsts(keys: Array) -> tuple[Array, Array]:
-    """Distinct keys (sorted) and, for each, the position of its first occurrence."""
-    uniq, first = np.unique(keys, return_index=True)
-    return uniq, first
-
-
 def _accumulate(index: Array, values: Array, size: int, dtype: Any) -> Array:
     """``out[i] = Σ values[index == i]``, exactly (integer or object arithmetic, no float)."""
     out = np.zeros(size, dtype=dtype)
@@ -236,9 +232,6 @@ ABSENT: Final = 13
 N_STATES: Final = 8
 """Suit cells: 0 no card; 1-4 one suit (S, H, D, C); 5 hearts and diamonds; 6 spades and
 clubs; 7 both colours."""
-COLOUR_CELL: Final = np.array([-1, 0, 0, 0, 0, 1, 1, 2])
-"""Suit cell -> 0 all one suit, 1 one colour (two suits), 2 mixed colours."""
-COLOUR_WORDS: Final = ("suit", "colour", "mixed")
 
 
 def _suit_state(suits: frozenset[int]) -> int:
@@ -397,9 +390,10 @@ def _suit_cells(shoe: Shoe, dtype: Any) -> Array:
     comp = _compositions()
     n = _face_counts(shoe, dtype).reshape(13, 4)  # FACES are rank-major, suits S, H, D, C
     ff = np.stack(_falling(n, ROUND_CARDS), axis=-1)  # (13, 4, 7)
-    prod = comp.multinomial.astype(dtype)[None, :]
-    for s in range(4):
-        prod = prod * ff[:, s, comp.j[:, s]]
+    prod = ff[:, 0, comp.j[:, 0]]
+    for s in range(1, 4):
+        prod = prod * ff[:, s, comp.j[:, s]]  # ≤ ff(n_r, k): cards drawn from disjoint suits
+    prod = prod * comp.multinomial.astype(dtype)[None, :]  # and placed: ≤ ff(n_r, k) still
     out = np.zeros((13, ROUND_CARDS + 1, N_STATES), dtype=dtype)
     np.add.at(out, (np.arange(13)[:, None], comp.k[None, :], comp.state[None, :]), prod)
     return out
@@ -424,7 +418,8 @@ def _rank_walk(shoe: Shoe) -> tuple[Array, Array, int]:
     by_colour = np.stack([w[:, 1:5].sum(axis=1), w[:, 5:7].sum(axis=1), w[:, 7]], axis=1)
     undealt = np.array([falling_factorial(shoe.size - m, ROUND_CARDS - m) for m in range(ROUND_CARDS + 1)],
                        dtype=dtype)
-    per_group = by_colour[st.grp_ms] * (st.grp_mult.astype(dtype) * undealt[st.grp_m])[:, None]
+    read = by_colour[st.grp_ms] * st.grp_mult.astype(dtype)[:, None]  # ≤ ff(N, m)
+    per_group = read * undealt[st.grp_m][:, None]  # ≤ ff(N, 6)
     faces = _accumulate(st.faces_index.ravel(), per_group.ravel(), len(st.faces_reps), dtype)
     coups = _accumulate(st.coup_index, per_group.sum(axis=1), len(st.coup_reps), dtype)
     assert int(faces.sum()) == universe == int(coups.sum())
@@ -527,7 +522,7 @@ def _four_spec(labels: Sequence[int], key: Callable[[Array, Array, Array, Array]
     faces = _first_of_group(g)
     idx = np.indices((len(faces),) * 4).reshape(4, -1)
     keys = key(idx[0], idx[1], idx[2], idx[3])
-    uniq, first = _firsts(keys)
+    uniq, first = np.unique(keys, return_index=True)
     index = np.searchsorted(uniq, keys).reshape((len(faces),) * 4)
     reps = tuple(((faces[idx[0][i]], faces[idx[2][i]]), (faces[idx[1][i]], faces[idx[3][i]])) for i in first)
     return _FourSpec(g, index, reps)
