@@ -47,7 +47,7 @@ def test_report_contents(report: dict) -> None:
     assert d7["citations"]["wager"].startswith("58 Pa. Code")
     if ("player-pair", "11to1") in by:
         sm = by[("player-pair", "11to1")]["verification"]["second_method"]
-        assert sm["agrees"] is None and "no second method" in sm["statement"]
+        assert sm["agrees"] is True and "52 × 52" in sm["method"]
     md = render_markdown(report)
     for heading in ("## Method", "## Readings", "### Outcomes", "### Effects of removal",
                     "### Deck-count sensitivity", "### Verification", "AGREES exactly"):

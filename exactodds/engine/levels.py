@@ -54,7 +54,8 @@ from exactodds.game.walk import (
 )
 
 RANK_METHOD: Final = (
-    "recount at 13 rank classes: an independent walk over ranks instead of point values")
+    "rank × suit cell walk: every round dealt as a sequence of 13 ranks (§ 629a.10), each multiset "
+    "of ranks priced face by face over the suits its cards occupy, summed over the suit cells")
 
 
 def coup_from_deal(player: Sequence[Card], banker: Sequence[Card]) -> Coup:
@@ -92,47 +93,54 @@ COUP: Final = coup_level(VALUE_CLASSES)
 """Final point counts and cards per hand: every wager settled on point counts."""
 
 DEAL_FACES: Final = deal_faces_level(
-    COUP, "direct count over ranks x suits: every face assignment of the rank multiset, "
-    "classified suit / colour / rank as dealt (no inclusion-exclusion)")
+    COUP, "rank × suit cell walk: every round dealt as a sequence of 13 ranks (§ 629a.10), each "
+    "multiset of ranks priced face by face over suit cells (one suit / both suits of one colour / "
+    "both colours counted directly), one rank and one value read from the multiset")
 """Coup plus suit, colour and rank facts of all dealt cards (Heavenly 9, Harmony)."""
 
 PAIR_COUP: Final = Level(
     "pair-coup", "the Coup with a pair (same rank) on each hand's first two cards",
     RANK_CLASSES.face_class, lambda: third_card_walk(RANK_CLASSES.values, _pair_coup), _pair_coup,
     _pair_coup_from_deal, suits="blind", suits_reason="pairs are of ranks, totals of values",
-    second_method="the House Money wager's counts (opening-rank-pattern) and the coup level's, "
-    "each marginal of this joint table")
-"""The joint law the House Money ride needs (§ 629a.8(c)(3))."""
+    second_method="")
+"""The joint law the House Money ride needs (§ 629a.8(c)(3)); the tests check it against the
+brute-force oracle (no catalogue wager is settled on it)."""
 
-FACES_METHOD: Final = "direct numpy enumeration of the faces of the initial cards"
+TWO_FACES: Final = ("direct enumeration of the faces of the {}'s two cards (52 × 52, counts depleted "
+                    "face by face)")
+FOUR_FACES: Final = ("direct {} over the faces of the four initial cards (52³ face triples by "
+                     "broadcasting, the fourth card summed per {}), read {}")
 
 PLAYER_FACES: Final = opening_level(
     "opening-player-faces", "faces of the Player's initial two cards", face, ("player",),
-    second_method=FACES_METHOD)
+    second_method=TWO_FACES.format("Player"))
 """Faces of the Player's initial two cards: Perfect Pairs, Player Pair, Majestic Match."""
 
 BANKER_FACES: Final = opening_level(
     "opening-banker-faces", "faces of the Banker's initial two cards", face, ("banker",),
-    second_method=FACES_METHOD)
+    second_method=TWO_FACES.format("Banker"))
 """Faces of the Banker's initial two cards."""
 
 RANK_PATTERN: Final = opening_level(
     "opening-rank-pattern", "which of the four initial cards share a rank", rank, ("player", "banker"),
-    equality_pattern, suits="blind", suits_reason="it reads ranks only", second_method=FACES_METHOD)
+    equality_pattern, suits="blind", suits_reason="it reads ranks only",
+    second_method=FOUR_FACES.format("enumeration", "rank", "as a rank pattern"))
 """Which of the four initial cards share a rank (House Money)."""
 
 NINES: Final = opening_level(
     "opening-nines", "the nines, with suits, among the four initial cards", nine, ("player", "banker"),
-    second_method=FACES_METHOD)
+    second_method=FOUR_FACES.format("enumeration", "nine-suit", "for nines"))
 """The nines (with suits) among the four initial cards (Lucky Nines)."""
 
 ROYAL_9_OPENING: Final = opening_level(
     "royal-9-opening", "Royal 9 facts (face card and nine, suits) of each hand's first two cards",
-    royal_class, ("player", "banker"), royal9_feature, second_method=FACES_METHOD)
+    royal_class, ("player", "banker"), royal9_feature,
+    second_method=FOUR_FACES.format("count", "K/Q/J/9 face", "as Royal 9 hands"))
 """Royal 9 (§ 629c.3(b),(e)): kings, nines, queens-or-jacks by suit, and any other card."""
 
 MATCH_THE_DEALER: Final = match_level(
-    "face-level count of the player's two cards and the dealer's up card")
+    "face-level count of the player's two cards and the dealer's up card over the Spanish shoe's "
+    "faces (52³ with tens removed, counts depleted face by face)")
 """Spanish 21's Match-The-Dealer (§ 551.7)."""
 
 LEVELS: Final[dict[str, Level]] = {level.name: level for level in (

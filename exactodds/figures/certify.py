@@ -7,12 +7,15 @@ carries the progressive figures of progressive paytables), the effects of remova
 (:mod:`exactodds.figures.eor`), the deck-count sensitivity (6, 7, 8 decks by default) and a
 verification section:
 
-* **Second method.** For the ``coup`` level, every outcome count is recomputed from
-  :func:`~exactodds.game.walk.coup_distribution` with
-  :data:`~exactodds.game.walk.RANK_CLASSES` -- an independent walk over 13 rank
-  classes instead of 10 value classes -- and compared exactly, row by row, with the
-  return recomputed from those counts. Other levels say, explicitly, that no second
-  method is available yet; no agreement is claimed that was not computed.
+* **Second method.** For every level, every outcome count is recomputed by
+  :mod:`exactodds.figures.second_method` -- a computation that uses no count of the
+  engine: a rank × suit cell walk for ``coup`` and ``deal-faces``, a direct enumeration
+  of card faces for the opening levels and Royal 9, a face-level count of the player's
+  two cards and the up card for Match-The-Dealer, the brute-force deal of every card
+  ordering for shoes of fewer than six cards -- settled with the wager's own rule and
+  compared exactly, row by row, with the return recomputed from those counts. Each entry
+  names its method in words. A level without a second method would say so explicitly;
+  no agreement is claimed that was not computed.
 * **Consistency checks** on every paytable: the outcome counts add up to the universe
   ``N·(N−1)·…·(N−U+1)`` computed afresh; the effects-of-removal identity
   ``Σ n·Return(shoe − card) = N·Return(shoe)`` holds exactly.
@@ -41,10 +44,10 @@ from tabulate import tabulate
 from exactodds import __version__
 from exactodds.catalogue import CATALOGUE, get_wager
 from exactodds.catalogue.model import Paytable, Wager
-from exactodds.engine.levels import coup_distribution
+from exactodds.figures.second_method import level_of, outcome_counts
 from exactodds.errors import InputError
 from exactodds.exact import decimal, parse_ratio, percent, ratio
-from exactodds.figures.analysis import Analysis, analyze
+from exactodds.figures.analysis import VOID, Analysis, analyze
 from exactodds.figures.eor import (
     EOR_HEADERS,
     EffectsOfRemoval,
@@ -60,7 +63,6 @@ from exactodds.game.shoespec import (
     shoe_from_spec,
     shoe_spec,
 )
-from exactodds.game.walk import RANK_CLASSES
 from exactodds.report.formats import analysis_json
 
 REPORT_KIND: Final = "exactodds certification report"
@@ -88,9 +90,10 @@ METHOD: Final = (
     "Counts are exact integers from a composition enumerator: every deal shape (the class of each card a "
     "round uses, dealt per § 629a.8-629a.10) is enumerated once, grouped by multiset of classes, and priced "
     "for the shoe by falling factorials Π n_c·(n_c−1)·… × (N−m)·…·(N−U+1). Probabilities and returns are "
-    "reduced fractions computed from those integers; decimals are display only. Each coup-level table is "
-    "recomputed by an independent enumeration over 13 rank classes and compared exactly; the engine is "
-    "also tested against a brute-force deal of every physical card sequence of small shoes."
+    "reduced fractions computed from those integers; decimals are display only. Every table is recomputed "
+    "by a second method that uses no count of the enumerator (a rank × suit cell walk, a direct enumeration "
+    "of card faces, or the brute-force deal of a short shoe; each entry names its own) and compared exactly; "
+    "the engine is also tested against a brute-force deal of every physical card sequence of small shoes."
 )
 
 
@@ -100,24 +103,33 @@ class ReportError(Exception):
 
 # -- building ----------------------------------------------------------------------------------
 def _second_method(a: Analysis) -> dict[str, Any]:
-    """Recompute the outcome counts by an independent method, where the level has one."""
-    if a.wager.level.name != "coup":
-        return {"method": None, "statement": f"no second method for the {a.wager.level.name!r} level yet",
+    """Recompute every outcome count by the second method of the wager's level and compare.
+
+    Per outcome row (the void row included): the second method's count and whether it
+    equals the analysis exactly; then the return recomputed from those counts with the
+    row's pays. ``agrees`` needs every row, the universe and the return to match, and
+    no outcome the analysis lacks.
+    """
+    second = outcome_counts(a.wager, a.paytable, a.shoe)
+    if second is None:
+        return {"method": None, "statement": f"no second method for the {level_of(a.wager)[0]!r} level",
                 "agrees": None}
-    dist = coup_distribution(a.shoe, RANK_CLASSES)
-    counts: dict[str, int] = {}
-    for coup, n in dist.counts.items():
-        name = a.wager.settle(a.paytable, coup)
-        counts[name] = counts.get(name, 0) + n
-    if dist.void:
-        counts["void"] = dist.void
-    first = {("void" if r.name.startswith("Round void") else r.name): r.count for r in a.rows if r.count}
-    pays = {("void" if r.name.startswith("Round void") else r.name): r.pay.net for r in a.rows}
-    ret = sum((pays[k] * n for k, n in counts.items()), Fraction(0)) / dist.universe
-    agrees = counts == first and ret == a.return_ and dist.universe == a.total
-    return {"method": "rank-class enumeration (13 classes) of the same rounds",
-            "statement": "every outcome count and the return recomputed and compared exactly",
-            "counts": counts, "return": ratio(ret), "agrees": agrees}
+    counts = dict(second.counts)
+    if second.void:
+        counts[VOID] = second.void
+    rows = [{"outcome": r.name, "count": counts.get(r.name, 0), "agrees": counts.get(r.name, 0) == r.count}
+            for r in a.rows]
+    extra = sorted(set(counts) - {r.name for r in a.rows})
+    ret = sum((r.pay.net * counts.get(r.name, 0) for r in a.rows), Fraction(0)) / second.universe
+    agrees = (all(x["agrees"] for x in rows) and not extra and second.universe == a.total
+              and ret == a.return_)
+    out: dict[str, Any] = {
+        "method": second.method,
+        "statement": "every outcome count and the return recomputed and compared exactly",
+        "outcomes": rows, "universe": second.universe, "return": ratio(ret), "agrees": agrees}
+    if extra:
+        out["outcomes_not_in_the_analysis"] = {k: counts[k] for k in extra}
+    return out
 
 
 def _checks(a: Analysis, e: EffectsOfRemoval | None) -> list[dict[str, Any]]:
