@@ -65,7 +65,10 @@ def _check_targets(*paths: str | None) -> None:
     if len(set(given)) != len(given):
         raise InputError("the same file is named for two outputs")
     for p in given:
-        check_writable(p)
+        try:
+            check_writable(p)
+        except OSError as exc:  # e.g. a name too long for the file system
+            raise InputError(f"cannot write {p[:80]!r}: {exc.strerror}") from None
 
 
 @contextmanager

@@ -218,6 +218,8 @@ class _Lines:
                         data = data[len(_BOM):]
                 if not data:
                     break
+                if b"\0" in data:  # binary data: say so at once, whatever the line length
+                    self._decode(rest[-MAX_LINE:] + data, number)
                 cut = data.rfind(b"\n")
                 if cut < 0:
                     rest += data
@@ -327,6 +329,8 @@ def _unpack(packed: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int16], npt.N
 
 def _whole(text: str, what: str, minimum: int) -> int:
     t = text.strip()
+    if t[:1] == "-" and t[1:].isascii() and t[1:].isdigit() and len(t) < 17:
+        raise InputError(f"{what} must be at least {minimum}, got {t}")
     if not (t.isascii() and t.isdigit()) or len(t) > 15:
         if t.isascii() and t.isdigit():
             raise InputError(f"{what} {t[:20]}... is too large (at most {MAX_NUMBER:,})")
