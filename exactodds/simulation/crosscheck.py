@@ -491,14 +491,23 @@ def _suit_blind(wager_id: str, paytable_id: str) -> bool:
 
     Each probe deal is settled twice: every card a spade, and suits by position
     (S, H, D, C, S, H: every two cards of one hand differ in suit and in colour). Probes
-    are seeded and weighted toward equal ranks, so pairs and three of a kind are common.
+    are seeded and weighted toward equal ranks (pairs, one rank throughout, six 0-value
+    cards), where suit-reading pays concentrate.
     """
     w = engine_link.wager(wager_id)
     t = w.paytable(paytable_id)
     rng = np.random.default_rng(20240917)
     spread = ("S", "H", "D", "C", "S", "H")
     for i in range(3000):
-        ranks = rng.choice(13 if i % 3 else 3, size=6) + (0 if i % 3 else 7)
+        kind = i % 4  # any ranks; three ranks (pairs common); one rank; value-0 ranks only
+        if kind == 0:
+            ranks = rng.choice(13, size=6)
+        elif kind == 1:
+            ranks = rng.choice(3, size=6) + 7
+        elif kind == 2:
+            ranks = np.full(6, rng.integers(0, 13))
+        else:
+            ranks = rng.choice(4, size=6) + 9
         p = 2 + int(rng.integers(0, 2))
         b = 2 + int(rng.integers(0, 2))
         order = [0, 2, 4][:p] + [1, 3, 5][:b]
