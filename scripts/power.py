@@ -22,12 +22,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from exactodds.game import rules  # noqa: E402
-from exactodds.game.cards import Shoe  # noqa: E402
-from exactodds.simulation.crosscheck import crosscheck_log  # noqa: E402
-from exactodds.simulation.faults import faulty_rounds  # noqa: E402
-from exactodds.simulation.handlog import LogFile, log_header, read_file, render_log_chunk  # noqa: E402
-from exactodds.simulation.simulate import DrawRules, HandLog, simulate  # noqa: E402
+from exactodds.game import rules
+from exactodds.game.cards import Shoe
+from exactodds.simulation.crosscheck import crosscheck_log
+from exactodds.simulation.faults import faulty_rounds
+from exactodds.simulation.handlog import (
+    LogFile,
+    log_header,
+    read_file,
+    render_log_chunk,
+)
+from exactodds.simulation.simulate import DrawRules, HandLog, simulate
 
 EIGHT = Shoe.standard(8)
 BANKER_3_V_8 = DrawRules(banker_draws=lambda b, t: True if (b == 3 and t == 8) else rules.banker_draws(b, t))
@@ -36,8 +41,7 @@ BANKER_3_V_8 = DrawRules(banker_draws=lambda b, t: True if (b == 3 and t == 8) e
 def write(path: str, batches: list[HandLog]) -> None:
     with open(path, "wb") as fh:
         fh.write(log_header({"decks": 8}, False))
-        for b in batches:
-            fh.write(render_log_chunk(b))
+        fh.writelines(render_log_chunk(b) for b in batches)
 
 
 def rule_fault(rounds: int, seed: int) -> list[HandLog]:

@@ -17,18 +17,30 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from exactodds.game import rules
-from exactodds.game.cards import Shoe
 from exactodds.cli.app import _OneLineErrors
 from exactodds.cli.simulate import register
+from exactodds.errors import InputError
+from exactodds.game import rules
+from exactodds.game.cards import Shoe
 from exactodds.simulation.crosscheck import (
+    Cell,
+    audit_round,
+    chi_square,
     coup_wager_tables,
-    Cell, audit_round, chi_square, crosscheck_counts, crosscheck_log, goodness_of_fit, results_fit,
+    crosscheck_counts,
+    crosscheck_log,
+    goodness_of_fit,
+    results_fit,
     return_test,
 )
-from exactodds.errors import InputError
 from exactodds.simulation.handlog import (
-    LogFile, LoggedRound, families_from_sim, read_file, render_counts, render_log, sim_meta,
+    LogFile,
+    LoggedRound,
+    families_from_sim,
+    read_file,
+    render_counts,
+    render_log,
+    sim_meta,
 )
 from exactodds.simulation.simulate import DrawRules, simulate
 

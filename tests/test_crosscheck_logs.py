@@ -21,11 +21,22 @@ from typer.testing import CliRunner
 from exactodds.cli.app import _OneLineErrors
 from exactodds.cli.simulate import register
 from exactodds.errors import InputError
-from exactodds.game.cards import RANKS, Shoe, falling_factorial
+from exactodds.game.cards import Shoe, falling_factorial
 from exactodds.game.rules import banker_draws, player_draws
-from exactodds.simulation.crosscheck import SEQUENCE_WAGER, CrossCheck, crosscheck_log, holm
+from exactodds.simulation.crosscheck import (
+    SEQUENCE_WAGER,
+    CrossCheck,
+    crosscheck_log,
+    holm,
+)
 from exactodds.simulation.faults import faulty_rounds
-from exactodds.simulation.handlog import LogFile, log_header, read_file, render_log, render_log_chunk
+from exactodds.simulation.handlog import (
+    LogFile,
+    log_header,
+    read_file,
+    render_log,
+    render_log_chunk,
+)
 from exactodds.simulation.simulate import guaranteed_rounds, simulate
 
 EIGHT = Shoe.standard(8)
@@ -92,7 +103,7 @@ def test_ranks_only_log_settles_only_suit_blind_wagers() -> None:
 
 @needs_logs
 def test_rule_bugs_of_a_third_party_simulator_are_named() -> None:
-    code, out, _ = run("crosscheck", str(LOGS / "kenedii-simulator-rule-bugs.csv"), "--format", "json")
+    code, _out, _ = run("crosscheck", str(LOGS / "kenedii-simulator-rule-bugs.csv"), "--format", "json")
     assert code == 1
     r = check(LOGS / "kenedii-simulator-rule-bugs.csv")
     assert r.audit is not None and r.audit.violating_rounds > 1000
@@ -182,7 +193,7 @@ def test_face_level_wagers_are_settled_from_the_cards(tmp_path: Path) -> None:
     r = check(path, wagers=["player-pair", "perfect-pairs-player", "harmony"])
     fams = {(f.wager, f.paytable): f for f in r.comparable.families}
     pair = fams[("player-pair", "11to1")]
-    assert dict((c.name, c.observed) for c in pair.cells)["Player pair"] == count_player_pairs(path)
+    assert {c.name: c.observed for c in pair.cells}["Player pair"] == count_player_pairs(path)
     assert ("harmony", "A") in fams and r.consistent, r.failures()
     # a simulator that deals the Player pairs too often is caught
     lines = path.read_text().splitlines()
@@ -205,8 +216,7 @@ def test_face_level_wagers_are_settled_from_the_cards(tmp_path: Path) -> None:
 def write_batches(path: Path, batches: list) -> Path:  # type: ignore[type-arg]
     with open(path, "wb") as fh:
         fh.write(log_header({"decks": 8}, False))
-        for b in batches:
-            fh.write(render_log_chunk(b))
+        fh.writelines(render_log_chunk(b) for b in batches)
     return path
 
 

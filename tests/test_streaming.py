@@ -28,9 +28,16 @@ from exactodds.cli.app import _OneLineErrors
 from exactodds.cli.simulate import register
 from exactodds.errors import InputError
 from exactodds.game.cards import FACES, Shoe
-from exactodds.simulation import crosscheck, handlog, simulate as simmod
+from exactodds.simulation import crosscheck, handlog
+from exactodds.simulation import simulate as simmod
 from exactodds.simulation.crosscheck import crosscheck_log
-from exactodds.simulation.handlog import LogFile, log_header, read_file, render_log, render_log_chunk
+from exactodds.simulation.handlog import (
+    LogFile,
+    log_header,
+    read_file,
+    render_log,
+    render_log_chunk,
+)
 from exactodds.simulation.outputs import all_or_none
 from exactodds.simulation.simulate import HandLog, simulate
 
@@ -216,8 +223,7 @@ def test_huge_line_is_a_one_line_error_with_bounded_memory(tmp_path: Path) -> No
     path = tmp_path / "huge.csv"
     with open(path, "wb") as fh:
         fh.write(b"round,player,banker\n1,KS 9H,4D 2C\n")
-        for _ in range(64):
-            fh.write(b"A" * (1 << 20))  # 64 MB, no newline
+        fh.writelines(b"A" * (1 << 20) for _ in range(64))  # 64 MB, no newline
     tracemalloc.start()
     try:
         with pytest.raises(InputError, match=r"line 3: line longer than"):
@@ -250,8 +256,7 @@ def test_endless_fifo_is_read_with_bounded_memory(tmp_path: Path, filler: bytes,
         try:
             with open(fifo, "wb") as fh:
                 fh.write(b"round,player,banker\n")
-                for _ in range(256):  # at most 16 MB, then stop
-                    fh.write(filler * (1 << 16))
+                fh.writelines(filler * (1 << 16) for _ in range(256))
         except (BrokenPipeError, OSError):
             pass
 

@@ -25,13 +25,13 @@ import typer
 from tabulate import tabulate
 
 from exactodds import __version__
+from exactodds.cli.options import emit
 from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
-from exactodds.cli.options import emit
+from exactodds.game.shoespec import resolve_shoe
 from exactodds.report.files import check_writable
 from exactodds.report.formats import render_json
 from exactodds.report.progress import Progress, stderr_progress
-from exactodds.game.shoespec import resolve_shoe
 
 if TYPE_CHECKING:
     from exactodds.simulation.crosscheck import CrossCheck, FamilyTest, Section
@@ -130,8 +130,8 @@ def render_simulation(sim: Simulation, pairs: list[tuple[str, str]], skipped: li
     """The simulation as text: per wager and paytable, counts and observed return."""
     doc = simulation_json(sim, pairs, skipped)
     rate = f"{sim.rounds / sim.seconds / 1e6:.1f} million rounds/s" if sim.seconds else ""
-    lines = [f"Simulated {sim.rounds:,} rounds, mode {sim.mode}, {sim.shoe.describe()}, seed {sim.seed}: "
-             f"{sim.seconds:.2f} s ({rate})"]
+    lines = [(f"Simulated {sim.rounds:,} rounds, mode {sim.mode}, {sim.shoe.describe()}, seed {sim.seed}: "
+             f"{sim.seconds:.2f} s ({rate})")]
     if sim.mode == "shoe":
         lines.append(f"Dealt through {doc['shoes']:,} shoes, cover card {sim.cover} cards from the bottom "
                      f"(§ 629a.5(d), § 629a.9(d)). Rounds 1-{doc['guaranteed_rounds']} of each shoe "
@@ -228,8 +228,8 @@ HEADERS = ["Wager (paytable)", "Rounds", "Chi2/df", "p", "Largest z (outcome)", 
 
 def render_crosscheck(r: CrossCheck, show: int = 20) -> str:
     """The cross-check as text: audit, tests, notes and the verdict last."""
-    out = [f"Cross-check of {r.source} ({'hand log' if r.kind == 'log' else 'outcome counts'}) against the exact "
-           f"figures for {r.shoe.describe()}"]
+    out = [(f"Cross-check of {r.source} ({'hand log' if r.kind == 'log' else 'outcome counts'}) against the exact "
+           f"figures for {r.shoe.describe()}")]
     if r.audit is not None:
         a = r.audit
         out.append(f"Rule audit (§ 629a.8-629a.10): {a.rounds:,} rounds, {a.violating_rounds:,} breaking the rules")
@@ -246,8 +246,8 @@ def render_crosscheck(r: CrossCheck, show: int = 20) -> str:
                + (f"; {r.inconclusive_tests} test(s) not made, too few rounds" if r.inconclusive_tests else ""))
     out.append(tabulate(_family_rows(r.comparable, r), headers=HEADERS, disable_numparse=True))
     if r.not_comparable is not None and r.not_comparable.rounds:
-        out += ["", f"Not directly comparable (later rounds of each shoe, cut-card effect), "
-                    f"{r.not_comparable.rounds:,} rounds, for information only:",
+        out += ["", (f"Not directly comparable (later rounds of each shoe, cut-card effect), "
+                    f"{r.not_comparable.rounds:,} rounds, for information only:"),
                 tabulate(_family_rows(r.not_comparable, None), headers=HEADERS, disable_numparse=True)]
     out += [""] + [f"Note: {n}" for n in r.notes] + [f"Note: {s}" for s in r.skipped]
     fails = r.failures()
@@ -299,10 +299,20 @@ def register(app: typer.Typer) -> None:
         """
         from exactodds.simulation.crosscheck import coup_wager_tables
         from exactodds.simulation.handlog import (
-            families_from_sim, log_header, render_counts, render_log_chunk, run_meta, sim_meta,
+            families_from_sim,
+            log_header,
+            render_counts,
+            render_log_chunk,
+            run_meta,
+            sim_meta,
         )
         from exactodds.simulation.outputs import all_or_none
-        from exactodds.simulation.simulate import HandLog, check_cover, check_seed, simulate
+        from exactodds.simulation.simulate import (
+            HandLog,
+            check_cover,
+            check_seed,
+            simulate,
+        )
 
         if rounds < 1 or rounds > MAX_ROUNDS:
             raise InputError(f"--rounds must be between 1 and {MAX_ROUNDS:,}, got {rounds}")

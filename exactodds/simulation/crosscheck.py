@@ -29,13 +29,14 @@ reported separately and left out of the verdict.
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Final
 
 import numpy as np
@@ -44,13 +45,32 @@ import numpy.typing as npt
 from exactodds.catalogue import CATALOGUE
 from exactodds.errors import InputError
 from exactodds.game.cards import RANKS, SUITS, Card, Shoe
-from exactodds.game.rules import Coup, banker_draws, is_natural, player_draws, point_count
+from exactodds.game.rules import (
+    Coup,
+    banker_draws,
+    is_natural,
+    player_draws,
+    point_count,
+)
 from exactodds.report.progress import Progress
 from exactodds.simulation import engine_link
 from exactodds.simulation.handlog import (
-    CODE_RANK, CODE_SUIT, CODE_VALUE, NO_CARD, NO_SUIT, CountsFile, LogChunk, LogFile, code_text,
+    CODE_RANK,
+    CODE_SUIT,
+    CODE_VALUE,
+    NO_CARD,
+    NO_SUIT,
+    CountsFile,
+    LogChunk,
+    LogFile,
+    code_text,
 )
-from exactodds.simulation.simulate import NCODES, decode, guaranteed_rounds, outcome_counts
+from exactodds.simulation.simulate import (
+    NCODES,
+    decode,
+    guaranteed_rounds,
+    outcome_counts,
+)
 
 DEFAULT_ALPHA: Final = 0.001
 MIN_EXPECTED: Final = 5
@@ -308,7 +328,7 @@ class _Auditor:
             self._shoe_done(self.shoe_number, self.shoe_rounds, self.shoe_line)
         elif starts.size and not new[0]:
             self._shoe_done(self.shoe_number or 0, self.shoe_rounds + int(starts[0]), self.shoe_line)
-        for a, b in zip(bounds[:-2], bounds[1:-1]):
+        for a, b in itertools.pairwise(bounds):
             self._shoe_done(int(shoe[a]), b - a, int(ch.line[a]))
         if starts.size:
             last = int(starts[-1])
@@ -399,7 +419,7 @@ class _FaceSettler:
             key = np.zeros(sel.size, dtype=np.int64)
             for j in read:
                 key = key << 7 | c[:, j]
-            uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+            _uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
             results = []
             for i in first.tolist():
                 row = c[i].tolist()
@@ -423,7 +443,7 @@ class _FaceSettler:
 _SAME_VALUE: Final = {v: [c for c in range(65) if c % 5 != NO_SUIT and CODE_VALUE[c] == v] for v in range(10)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _positions_read(level: str) -> tuple[int, ...]:
     """Card positions (0-2 Player cards, 3-5 Banker cards, in dealing order) whose faces
     the level's result depends on, found by trial and then verified.
@@ -485,7 +505,7 @@ def _settle_cached(w: Any, t: Any, result: Any) -> str:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_blind(wager_id: str, paytable_id: str) -> bool:
     """Whether the wager's settlement never depends on suits, tried on many deals.
 
@@ -750,7 +770,7 @@ def chi_square(cells: Sequence[Cell], rows: Sequence[Sequence[Cell]] | None = No
 def _z(observed: int, n: int, p: Fraction) -> float | None:
     if n == 0 or p in (0, 1):
         return None
-    return float((observed - n * p)) / math.sqrt(float(n * p * (1 - p)))
+    return float(observed - n * p) / math.sqrt(float(n * p * (1 - p)))
 
 
 def make_cells(observed: Mapping[str, int], probabilities: Mapping[str, Fraction]) -> list[Cell]:
@@ -1107,7 +1127,7 @@ def bench_crosscheck(rounds: int = 2_000_000, path: str | None = None) -> float:
     import os
     import tempfile
 
-    from exactodds.simulation.handlog import log_header, read_file, render_log_chunk
+    from exactodds.simulation.handlog import log_header, render_log_chunk
     from exactodds.simulation.simulate import simulate
 
     shoe = Shoe.standard(8)

@@ -20,7 +20,14 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.game.cards import FACES, Shoe
-from exactodds.simulation.simulate import FACE_VALUE, STANDARD_RULES, DrawRules, HandLog, code_table, play_values
+from exactodds.simulation.simulate import (
+    FACE_VALUE,
+    STANDARD_RULES,
+    DrawRules,
+    HandLog,
+    code_table,
+    play_values,
+)
 
 
 def factory_order(shoe: Shoe) -> npt.NDArray[np.uint8]:

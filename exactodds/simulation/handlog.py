@@ -36,9 +36,9 @@ from typing import Any, BinaryIO, Final
 import numpy as np
 import numpy.typing as npt
 
-from exactodds.game.cards import FACES, POINT_VALUE, RANKS, SUITS, Shoe
 from exactodds.catalogue import get_wager
 from exactodds.errors import InputError
+from exactodds.game.cards import FACES, POINT_VALUE, RANKS, SUITS, Shoe
 from exactodds.report.progress import Progress
 from exactodds.simulation.simulate import HandLog, Simulation, outcome_counts
 
@@ -214,8 +214,7 @@ class _Lines:
                 data = self._read()
                 if first_block:
                     first_block = False
-                    if data.startswith(_BOM):
-                        data = data[len(_BOM):]
+                    data = data.removeprefix(_BOM)
                 if not data:
                     break
                 if b"\0" in data:  # binary data: say so at once, whatever the line length

@@ -39,11 +39,11 @@ from typing import Any, Final, Literal
 import numpy as np
 import numpy.typing as npt
 
+from exactodds.catalogue.model import Paytable, Wager
+from exactodds.errors import InputError
 from exactodds.game import rules
 from exactodds.game.cards import FACES, Shoe
-from exactodds.errors import InputError
 from exactodds.game.rules import Coup
-from exactodds.catalogue.model import Paytable, Wager
 from exactodds.report.progress import Progress
 
 Mode = Literal["fresh", "shoe"]
