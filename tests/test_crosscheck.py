@@ -74,11 +74,12 @@ def run(*args: str) -> tuple[int, str, str]:
     return res.exit_code, res.stdout, res.stderr
 
 
+STANDARD = DrawRules()
 BUGGY_BANKER_3 = DrawRules(banker_draws=lambda b, t: True if (b == 3 and t == 8) else rules.banker_draws(b, t))
 
 
 def write_log(tmp: Path, name: str, rounds: int, seed: int, mode: str = "fresh",
-              draw_rules: DrawRules = DrawRules()) -> Path:
+              draw_rules: DrawRules = STANDARD) -> Path:
     sim = simulate(rounds, mode, EIGHT, seed=seed, keep_hands=True, draw_rules=draw_rules)
     assert sim.log is not None
     path = tmp / name

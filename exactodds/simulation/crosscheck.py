@@ -323,12 +323,11 @@ class _Auditor:
             first_run = np.arange(n) < (starts[0] if starts.size else n)
             index[first_run] += self.shoe_rounds
         # shoes that end here: the carried one (if a new shoe starts at 0), then every run but the last
-        bounds = list(starts) + [n]
         if new[0] and self.shoe_number is not None:
             self._shoe_done(self.shoe_number, self.shoe_rounds, self.shoe_line)
         elif starts.size and not new[0]:
-            self._shoe_done(self.shoe_number or 0, self.shoe_rounds + int(starts[0]), self.shoe_line)
-        for a, b in itertools.pairwise(bounds):
+            self._shoe_done(self.shoe_number or 0, int(self.shoe_rounds + int(starts[0])), self.shoe_line)
+        for a, b in itertools.pairwise(starts.tolist()):  # every run but the last (still open)
             self._shoe_done(int(shoe[a]), b - a, int(ch.line[a]))
         if starts.size:
             last = int(starts[-1])
@@ -719,7 +718,7 @@ class FamilyTest:
 
 def _merge(cells: list[Cell]) -> list[tuple[tuple[str, ...], int, Fraction]]:
     """Groups of cells, merging the smallest until every group expects at least 5."""
-    heap = [(c.expected, (c.name,), c.observed) for c in cells]
+    heap: list[tuple[Fraction, tuple[str, ...], int]] = [(c.expected, (c.name,), c.observed) for c in cells]
     heapq.heapify(heap)
     while len(heap) > 1 and heap[0][0] < MIN_EXPECTED:
         e1, n1, o1 = heapq.heappop(heap)
@@ -1128,14 +1127,16 @@ def bench_crosscheck(rounds: int = 2_000_000, path: str | None = None) -> float:
     import tempfile
 
     from exactodds.simulation.handlog import log_header, render_log_chunk
-    from exactodds.simulation.simulate import simulate
+    from exactodds.simulation.simulate import HandLog, simulate
 
     shoe = Shoe.standard(8)
     fd, tmp = tempfile.mkstemp(suffix=".csv") if path is None else (None, path)
     try:
         with open(tmp, "wb") as fh:
             fh.write(log_header({"decks": 8}, False))
-            simulate(rounds, "fresh", shoe, seed=2024, on_hands=lambda lg: fh.write(render_log_chunk(lg)) and None)
+            def sink(batch: HandLog) -> None:
+                fh.write(render_log_chunk(batch))
+            simulate(rounds, "fresh", shoe, seed=2024, on_hands=sink)
         if fd is not None:
             os.close(fd)
         crosscheck_log(_open_log(tmp), shoe, 14)  # warm the caches (exact figures, hands)

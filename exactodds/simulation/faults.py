@@ -48,7 +48,7 @@ def riffles(decks: npt.NDArray[np.uint8], times: int, rng: np.random.Generator) 
     out = decks.copy()
     r = np.arange(rows)[:, None]
     for _ in range(times):
-        cut = rng.binomial(n, 0.5, size=rows)
+        cut = np.asarray(rng.binomial(n, 0.5, size=rows), dtype=np.int64)
         # which packet each position of the result comes from: a uniform arrangement of
         # ``cut`` top-packet and ``n - cut`` bottom-packet cards (the GSR interleaving)
         keys = rng.random((rows, n)).argsort(axis=1).argsort(axis=1)

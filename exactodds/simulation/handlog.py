@@ -162,7 +162,7 @@ class _Lines:
         self.progress = progress
         self.bytes_read = 0
         try:
-            self.fh: BinaryIO = open(path, "rb")
+            self.fh: BinaryIO = open(path, "rb")  # noqa: SIM115 (kept open while the lines are streamed)
         except FileNotFoundError:
             raise InputError(f"{path}: no such file") from None
         except IsADirectoryError:
@@ -664,7 +664,7 @@ def render_log_chunk(log: HandLog) -> bytes:
         parts += [col(44), _digits(log.shoe.astype(np.int64) + 1)]
     parts.append(col(10))
     flat = np.concatenate(parts, axis=1).ravel()
-    return flat[flat != 0].tobytes()
+    return bytes(flat[flat != 0].tobytes())
 
 
 def render_log(log: HandLog, meta: Mapping[str, Any] | None = None) -> str:

@@ -62,7 +62,7 @@ class Staging:
             raise InputError(f"output path {str(target)!r} is a directory")
         try:
             if st is not None and not stat.S_ISREG(st.st_mode):
-                fh: BinaryIO = open(target, "wb")  # a FIFO or device: never replaced
+                fh: BinaryIO = open(target, "wb")  # noqa: SIM115 (a FIFO or device: never replaced; closed at commit)
                 self._direct.append(fh)
                 return fh
             folder = target.parent if str(target.parent) else Path(".")

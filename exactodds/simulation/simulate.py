@@ -165,7 +165,8 @@ def play_values(values: npt.NDArray[np.uint8], table: npt.NDArray[np.uint16]) ->
     idx += _MOD10[v[1] + v[3]] * 100
     idx += v[4] * 10
     idx += v[5]
-    return table[idx]
+    out: npt.NDArray[np.uint16] = table[idx]
+    return out
 
 
 def cards_used(codes: npt.NDArray[np.uint16]) -> npt.NDArray[np.int16]:
