@@ -728,7 +728,7 @@ def _merge(cells: list[Cell]) -> list[tuple[tuple[str, ...], int, Fraction]]:
 
 
 def _chi2_sf(stat: float, df: int) -> float:
-    from scipy import stats  # heavy: only when a test is made
+    from scipy import stats  # type: ignore[import-untyped]  # heavy: only when a test is made
 
     return float(stats.chi2.sf(stat, df))
 
