@@ -10,6 +10,7 @@ Targets (from the issues):
 - the tables/ build for 6/7/8 decks: <= 30 s.
 - effects of removal for the whole catalogue at 8 decks: <= 60 s.
 - simulator, fresh mode, main wagers: >= 10 million rounds per second.
+- crosscheck, reading and auditing a hand log: >= 500,000 rounds per second (CPU).
 """
 
 from __future__ import annotations
@@ -150,6 +151,8 @@ def main() -> None:
             print(f"  simulator, fresh mode, 10M rounds:              {rate / 1e6:8.1f} M rounds/s [>= 10]")
         except ImportError:
             print("  simulator: not available")
+        from exactodds.simulation.crosscheck import bench_crosscheck
+        print(f"  crosscheck, 2M-round hand log (CPU):            {bench_crosscheck() / 1e3:8.0f} k rounds/s [>= 500]")
         from exactodds.figures.eor import bench_eor
         print(f"  effects of removal, whole catalogue, 8 decks:   {bench_eor():8.1f} s    [<= 60 s]")
         t = time.perf_counter()

@@ -17,21 +17,50 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from exactodds.game import rules
-from exactodds.game.cards import Shoe
 from exactodds.cli.app import _OneLineErrors
 from exactodds.cli.simulate import register
+from exactodds.errors import InputError
+from exactodds.game import rules
+from exactodds.game.cards import Shoe
 from exactodds.simulation.crosscheck import (
+    Cell,
+    audit_round,
+    chi_square,
     coup_wager_tables,
-    Cell, audit_round, chi_square, crosscheck_counts, crosscheck_log, goodness_of_fit, results_fit,
+    crosscheck_counts,
+    crosscheck_log,
+    goodness_of_fit,
+    results_fit,
     return_test,
 )
-from exactodds.errors import InputError
-from exactodds.simulation.handlog import families_from_sim, read_file, render_counts, render_log, sim_meta
+from exactodds.simulation.handlog import (
+    LogFile,
+    LoggedRound,
+    families_from_sim,
+    read_file,
+    render_counts,
+    render_log,
+    sim_meta,
+)
 from exactodds.simulation.simulate import DrawRules, simulate
 
 EIGHT = Shoe.standard(8)
 VALUE = {"A": 1, "T": 0, "10": 0, "J": 0, "Q": 0, "K": 0, **{str(v): v for v in range(2, 10)}}
+
+
+def read_all(path: Path) -> object:
+    """Read a file through to its end (a hand log is read lazily)."""
+    data = read_file(path)
+    if isinstance(data, LogFile):
+        for _ in data.chunks():
+            pass
+    return data
+
+
+def read_all_rounds(path: Path) -> list[LoggedRound]:
+    data = read_file(path)
+    assert isinstance(data, LogFile)
+    return list(data.rounds())
 
 
 def app() -> typer.Typer:
@@ -45,11 +74,12 @@ def run(*args: str) -> tuple[int, str, str]:
     return res.exit_code, res.stdout, res.stderr
 
 
+STANDARD = DrawRules()
 BUGGY_BANKER_3 = DrawRules(banker_draws=lambda b, t: True if (b == 3 and t == 8) else rules.banker_draws(b, t))
 
 
 def write_log(tmp: Path, name: str, rounds: int, seed: int, mode: str = "fresh",
-              draw_rules: DrawRules = DrawRules()) -> Path:
+              draw_rules: DrawRules = STANDARD) -> Path:
     sim = simulate(rounds, mode, EIGHT, seed=seed, keep_hands=True, draw_rules=draw_rules)
     assert sim.log is not None
     path = tmp / name
@@ -226,7 +256,7 @@ def test_malformed_files_name_the_line(tmp_path: Path, text: str, fragment: str)
     path = tmp_path / "bad.csv"
     path.write_text(text)
     with pytest.raises(InputError, match=fragment):
-        read_file(path)
+        read_all(path)
     out = tmp_path / "report.json"
     code, stdout, stderr = run("crosscheck", str(path), "-o", str(out))
     assert code == 2 and stdout == ""
@@ -250,7 +280,7 @@ def test_simulate_command_writes_files_atomically(tmp_path: Path) -> None:
     doc = json.loads(out)
     assert doc["rounds"] == 20000 and {w["paytable"] for w in doc["wagers"]} >= {"5pct", "ez"}
     assert sum(doc["wagers"][0]["counts"].values()) == 20000
-    assert read_file(log).rounds[-1].round == 20000
+    assert list(read_all_rounds(log))[-1].round == 20000
     assert run("crosscheck", str(log))[0] == 0 and run("crosscheck", str(counts))[0] == 0
     code, _, err = run("simulate", "-n", "10", "--cover", "5", "--mode", "shoe", "--log", str(tmp_path / "x.csv"))
     assert code == 2 and "629a.5" in err and not (tmp_path / "x.csv").exists()

@@ -15,16 +15,24 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from exactodds.catalogue import get_wager
+from exactodds.errors import InputError
 from exactodds.figures.analysis import analyze
 from exactodds.game.cards import FACES, Card, Shoe
-from exactodds.catalogue import get_wager
-from exactodds.simulation.crosscheck import results_fit
-from exactodds.engine.levels import coup_distribution
-from exactodds.errors import InputError
 from exactodds.game.rules import Coup, next_hand, point_count
+from exactodds.engine.levels import coup_distribution
+from exactodds.simulation.crosscheck import results_fit
 from exactodds.simulation.simulate import (
-    FRESH_BATCH, bench_simulate, code_table, coup_code, deal_shoes, decode, guaranteed_rounds,
-    outcome_counts, play_values, simulate,
+    FRESH_BATCH,
+    bench_simulate,
+    code_table,
+    coup_code,
+    deal_shoes,
+    decode,
+    guaranteed_rounds,
+    outcome_counts,
+    play_values,
+    simulate,
 )
 
 
@@ -151,7 +159,7 @@ def test_hand_log_cards_reproduce_codes() -> None:
     sim = simulate(5000, seed=1, keep_hands=True)
     assert sim.log is not None
     for faces, code in zip(sim.log.faces.tolist(), sim.log.codes.tolist()):
-        coup, used = reference_round([FACES[f].value for f in faces])
+        coup, _used = reference_round([FACES[f].value for f in faces])
         assert coup == decode(code)
 
 

@@ -3,14 +3,21 @@
 Library functions a notebook can call; every result is a dataclass.
 
 * :func:`audit_round` replays one logged round through § 629a.8-629a.10 and says
-  which third card (taken or not) breaks the drawing rules.
+  which third card (taken or not) breaks the drawing rules; :func:`audit_log` does it
+  for a whole log, streaming, vectorised with numpy chunk by chunk, holding only counts
+  (memory does not grow with the log).
 * :func:`goodness_of_fit` tests observed outcome counts against exact probabilities:
   Pearson's chi-square with cells of expected count below 5 merged, per-outcome
-  z-scores, and, for a wager, the observed return against the exact return.
-  Expected counts are exact Fractions (``n·p``); the statistic is summed exactly and
-  only then turned into an mpmath number for the p-value (upper regularised gamma).
-* :func:`crosscheck_log` and :func:`crosscheck_counts` put these together, with a
-  Bonferroni correction over every test made, and give a verdict.
+  z-scores, and, for a wager, the observed return against the exact return. Expected
+  counts are exact Fractions (``n·p``) and the statistic is summed exactly; only the
+  p-value is a float (``scipy.stats``).
+* Card-sequence tests (:func:`sequence_tests`) look at the dealt cards themselves, which
+  outcome frequencies cannot: consecutive-rank transitions, rank by dealing position,
+  and shoe-to-shoe (round-to-round) dependence.
+* :func:`crosscheck_log` and :func:`crosscheck_counts` put these together with Holm's
+  step-down correction over every distinct test (identical tests counted once), so the
+  chance of a false alarm is at most ``alpha``, and give a verdict: consistent,
+  INCONSISTENT, or inconclusive when the sample is too small for any test.
 
 The cut-card effect (see ``docs/simulator.md``): in a shoe dealt to the cover card,
 round ``k`` of a shoe has exactly the fresh-shoe distribution when every shoe deals at
@@ -22,32 +29,65 @@ reported separately and left out of the verdict.
 from __future__ import annotations
 
 import heapq
+import itertools
+import math
+import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from fractions import Fraction
-from typing import Final
+from functools import cache, lru_cache
+from typing import Any, Final
 
-import mpmath
+import numpy as np
+import numpy.typing as npt
 
-from exactodds.figures.analysis import analyze
-from exactodds.game.cards import FACES, RANKS, Shoe
-from exactodds.catalogue import CATALOGUE, get_wager
-from exactodds.engine.levels import coup_distribution
+from exactodds.catalogue import CATALOGUE
 from exactodds.errors import InputError
-from exactodds.simulation.handlog import CountsFile, LogFile, LoggedRound
-from exactodds.game.rules import Coup, banker_draws, is_natural, player_draws, point_count
-from exactodds.simulation.simulate import guaranteed_rounds, outcome_counts
+from exactodds.game.cards import RANKS, SUITS, Card, Shoe
+from exactodds.game.rules import (
+    Coup,
+    banker_draws,
+    is_natural,
+    player_draws,
+    point_count,
+)
+from exactodds.report.progress import Progress
+from exactodds.simulation import engine_link
+from exactodds.simulation.handlog import (
+    CODE_RANK,
+    CODE_SUIT,
+    CODE_VALUE,
+    NO_CARD,
+    NO_SUIT,
+    CountsFile,
+    LogChunk,
+    LogFile,
+    code_text,
+)
+from exactodds.simulation.simulate import (
+    NCODES,
+    decode,
+    guaranteed_rounds,
+    outcome_counts,
+)
 
 DEFAULT_ALPHA: Final = 0.001
 MIN_EXPECTED: Final = 5
 """Cells whose expected count is below this are merged before the chi-square test."""
 
+MIN_RETURN_ROUNDS: Final = 30
+"""The return test needs at least this many rounds, and more for skewed wagers (see
+:func:`min_return_rounds`)."""
+
+KEPT_VIOLATIONS: Final = 1000
+"""Violations kept with their round and line; beyond, only counted per message."""
+
 RESULTS_FAMILY: Final = ("round results", "coup")
 """The family of every distinct round result (point counts and card counts)."""
 
-_DPS: Final = 40
+SEQUENCE_WAGER: Final = "card sequence"
+"""The ``wager`` name of the card-sequence tests."""
 
 
 # -- the rule audit ----------------------------------------------------------------------
@@ -115,41 +155,33 @@ def _audit_cached(player: tuple[int, ...], banker: tuple[int, ...]) -> tuple[str
     return tuple(audit_round(player, banker))
 
 
-@dataclass(frozen=True)
-class _Limits:
-    """Copies of each face and rank in the shoe, and the fewest of any: a round with no
-    more cards than that cannot hold too many copies, and is not checked."""
-
-    faces: dict[str, int]
-    ranks: dict[str, int]
-    fewest_face: int
-    fewest_rank: int
+def _banker_table() -> npt.NDArray[np.bool_]:
+    """``[banker two-card count, Player third card value (10: the Player stood)]`` -> draws."""
+    t = np.zeros((10, 11), dtype=bool)
+    for b in range(10):
+        for v in range(11):
+            t[b, v] = banker_draws(b, v if v < 10 else None)
+    return t
 
 
-def _limits(shoe: Shoe) -> _Limits:
-    faces = {str(c): n for c, n in zip(FACES, shoe.counts)}
-    ranks = dict(zip(RANKS, shoe.rank_counts()))
-    return _Limits(faces, ranks, min(faces.values()), min(ranks.values()))
+_BANKER_DRAWS: Final = _banker_table()
+_PLAYER_DRAWS: Final = np.array([player_draws(p) for p in range(10)], dtype=bool)
+_NATURAL: Final = np.array([is_natural(p) for p in range(10)], dtype=bool)
 
 
-def _composition_problem(r: LoggedRound, limits: _Limits, shoe: Shoe) -> str | None:
-    """A round holding more copies of a card (or rank) than the shoe has."""
-    cards = r.player + r.banker
-    if len(cards) > limits.fewest_face:
-        for text, n in sorted(Counter(str(c) for c in cards if c.suit is not None).items()):
-            if n > limits.faces[text]:
-                return f"the round holds {n} copies of {text}; the shoe ({shoe.describe()}) has {limits.faces[text]}"
-    if len(cards) > limits.fewest_rank:
-        for rank, n in sorted(Counter(c.rank for c in cards).items()):
-            if n > limits.ranks[rank]:
-                return (f"the round holds {n} cards of rank {rank}; the shoe ({shoe.describe()}) "
-                        f"has {limits.ranks[rank]}")
-    return None
+@dataclass
+class ShortShoes:
+    """Shoes (other than the last) that dealt fewer rounds than the comparable prefix assumes."""
+
+    count: int = 0
+    fewest: int | None = None
+    examples: list[tuple[int, int, int]] = field(default_factory=list)
+    """(shoe number, rounds dealt, line of its first round) of the first few."""
 
 
 @dataclass
 class Audit:
-    """The rule audit of a hand log, and the round results it read."""
+    """The rule audit of a hand log, and the round results it read (as counts)."""
 
     rounds: int
     violations: list[Violation]
@@ -157,15 +189,173 @@ class Audit:
     not_comparable: Counter[Coup]
     unplayable: int
     guaranteed: int | None
+    violating_rounds: int = 0
+    by_message: Counter[str] = field(default_factory=Counter)
+    shoes: int = 0
+    short_shoes: ShortShoes = field(default_factory=ShortShoes)
+    suitless_line: int | None = None
+    """Line of the first card logged without a suit (``None``: every card has one)."""
 
-    @property
-    def violating_rounds(self) -> int:
-        """Rounds with at least one violation."""
-        return len({v.round for v in self.violations})
+
+class _Auditor:
+    """Audits a log chunk by chunk and accumulates counts; memory independent of length."""
+
+    def __init__(self, shoe: Shoe, k: int | None, face_pairs: Sequence[tuple[str, str]],
+                 sequence: _SequenceTally) -> None:
+        self.shoe = shoe
+        self.k = k
+        self.rounds = 0
+        self.unplayable = 0
+        self.violating = 0
+        self.violations: list[Violation] = []
+        self.by_message: Counter[str] = Counter()
+        self.coups = np.zeros((2, NCODES), dtype=np.int64)
+        self.face_limit = np.full(128, 1 << 30, dtype=np.int64)
+        for r, rank in enumerate(RANKS):
+            for s, suit in enumerate(SUITS):
+                self.face_limit[r * 5 + s] = shoe.count(Card(rank, suit))
+        self.rank_limit = np.array(shoe.rank_counts(), dtype=np.int64)
+        self.shoe_number: int | None = None
+        self.shoe_rounds = 0
+        self.shoe_line = 0
+        self.shoes = 0
+        self.short = ShortShoes()
+        self.suitless_line: int | None = None
+        self.faces = _FaceSettler(face_pairs)
+        self.sequence = sequence
+
+    # -- per chunk
+    def feed(self, ch: LogChunk) -> None:
+        n = len(ch)
+        self.rounds += n
+        pn, bn = ch.player_cards, ch.banker_cards
+        pc, bc = ch.player, ch.banker
+        playable = (pn >= 2) & (pn <= 3) & (bn >= 2) & (bn <= 3)
+        self.unplayable += int(n - playable.sum())
+        pv = CODE_VALUE[pc].astype(np.int64)
+        bv = CODE_VALUE[bc].astype(np.int64)
+        p2 = (pv[:, 0] + pv[:, 1]) % 10
+        b2 = (bv[:, 0] + bv[:, 1]) % 10
+        natural = _NATURAL[p2] | _NATURAL[b2]
+        p_drew, b_drew = pn == 3, bn == 3
+        third = np.where(p_drew, pv[:, 2], 10)
+        p_should = ~natural & _PLAYER_DRAWS[p2]
+        b_should = ~natural & _BANKER_DRAWS[b2, third]
+        bad = ~playable | (p_drew != p_should) | (b_drew != b_should)
+        comp = self._composition(pc, bc, pn, bn)
+        for j in np.flatnonzero(bad | comp):
+            self._report(ch, int(j), pv, bv, bool(comp[j]))
+        if self.suitless_line is None:
+            cards = np.concatenate([pc, bc], axis=1)
+            suitless = ((CODE_SUIT[cards] == NO_SUIT) & (cards != NO_CARD)).any(axis=1)
+            if suitless.any():
+                self.suitless_line = int(ch.line[int(np.argmax(suitless))])
+                self.faces.ranks_only(self.suitless_line)
+        later = self._later(ch)
+        pt = (pv.sum(axis=1)) % 10
+        bt = (bv.sum(axis=1)) % 10
+        code = pt * 40 + bt * 4 + (pn.astype(np.int64) - 2) * 2 + (bn.astype(np.int64) - 2)
+        for part in (0, 1):
+            sel = playable & (later == bool(part))
+            self.coups[part] += np.bincount(code[sel], minlength=NCODES)
+        self.faces.feed(pc, bc, pn, bn, playable, later)
+        self.sequence.feed(ch, pc, bc, playable & ~later)
+
+    def _composition(self, pc: npt.NDArray[np.int16], bc: npt.NDArray[np.int16],
+                     pn: npt.NDArray[np.int16], bn: npt.NDArray[np.int16]) -> npt.NDArray[np.bool_]:
+        """Rounds holding more copies of a face, or of a rank, than the shoe has."""
+        cards = np.concatenate([pc, bc], axis=1).astype(np.int64)
+        valid = cards != NO_CARD
+        suited = valid & (CODE_SUIT[cards] != NO_SUIT)
+        same = (cards[:, :, None] == cards[:, None, :]) & suited[:, :, None] & suited[:, None, :]
+        face_over = (same.sum(axis=2) > self.face_limit[cards]) & suited
+        rank = CODE_RANK[cards].astype(np.int64)
+        same_rank = (rank[:, :, None] == rank[:, None, :]) & valid[:, :, None] & valid[:, None, :]
+        rank_over = (same_rank.sum(axis=2) > self.rank_limit[np.where(valid, rank, 0)]) & valid
+        out: npt.NDArray[np.bool_] = (face_over | rank_over).any(axis=1)
+        return out
+
+    def _composition_text(self, cards: list[int]) -> str | None:
+        faces = Counter(c for c in cards if c % 5 != NO_SUIT)
+        for c, n in sorted(faces.items()):
+            if n > self.face_limit[c]:
+                return (f"the round holds {n} copies of {code_text(c)}; the shoe ({self.shoe.describe()}) "
+                        f"has {self.face_limit[c]}")
+        ranks = Counter(c // 5 for c in cards)
+        for r, n in sorted(ranks.items()):
+            if n > self.rank_limit[r]:
+                return (f"the round holds {n} cards of rank {RANKS[r]}; the shoe ({self.shoe.describe()}) "
+                        f"has {self.rank_limit[r]}")
+        return None
+
+    def _report(self, ch: LogChunk, j: int, pv: npt.NDArray[np.int64], bv: npt.NDArray[np.int64],
+                comp: bool) -> None:
+        pn, bn = int(ch.player_cards[j]), int(ch.banker_cards[j])
+        player = tuple(int(v) for v in pv[j, :min(pn, 3)]) + (0,) * max(0, pn - 3)
+        banker = tuple(int(v) for v in bv[j, :min(bn, 3)]) + (0,) * max(0, bn - 3)
+        messages = list(_audit_cached(player, banker))
+        if comp:
+            cards = [int(c) for c in ch.player[j, :min(pn, 3)]] + [int(c) for c in ch.banker[j, :min(bn, 3)]]
+            text = self._composition_text(cards)
+            if text:
+                messages.append(text)
+        if not messages:
+            return
+        self.violating += 1
+        for m in messages:
+            self.by_message[m] += 1
+            if len(self.violations) < KEPT_VIOLATIONS:
+                self.violations.append(Violation(int(ch.round[j]), int(ch.line[j]), m))
+
+    def _later(self, ch: LogChunk) -> npt.NDArray[np.bool_]:
+        """Rounds after the k-th of their shoe; tracks shoe lengths on the way."""
+        n = len(ch)
+        if ch.shoe is None or self.k is None:
+            return np.zeros(n, dtype=bool)
+        shoe = ch.shoe
+        new = np.empty(n, dtype=bool)
+        new[0] = self.shoe_number is None or int(shoe[0]) != self.shoe_number
+        new[1:] = shoe[1:] != shoe[:-1]
+        starts = np.flatnonzero(new)
+        run_start = np.maximum.accumulate(np.where(new, np.arange(n), 0))
+        index = np.arange(n) - run_start  # 0-based index within the shoe
+        if not new[0]:
+            first_run = np.arange(n) < (starts[0] if starts.size else n)
+            index[first_run] += self.shoe_rounds
+        # shoes that end here: the carried one (if a new shoe starts at 0), then every run but the last
+        if new[0] and self.shoe_number is not None:
+            self._shoe_done(self.shoe_number, self.shoe_rounds, self.shoe_line)
+        elif starts.size and not new[0]:
+            self._shoe_done(self.shoe_number or 0, int(self.shoe_rounds + int(starts[0])), self.shoe_line)
+        for a, b in itertools.pairwise(starts.tolist()):  # every run but the last (still open)
+            self._shoe_done(int(shoe[a]), b - a, int(ch.line[a]))
+        if starts.size:
+            last = int(starts[-1])
+            self.shoe_number, self.shoe_rounds, self.shoe_line = int(shoe[last]), n - last, int(ch.line[last])
+        else:
+            self.shoe_rounds += n
+        later: npt.NDArray[np.bool_] = index >= self.k
+        return later
+
+    def _shoe_done(self, number: int, rounds: int, line: int) -> None:
+        self.shoes += 1
+        assert self.k is not None
+        if rounds < self.k:
+            self.short.count += 1
+            self.short.fewest = rounds if self.short.fewest is None else min(self.short.fewest, rounds)
+            if len(self.short.examples) < 5:
+                self.short.examples.append((number, rounds, line))
+
+    def audit(self) -> Audit:
+        if self.shoe_number is not None:
+            self.shoes += 1  # the last shoe, which may have been cut short by the end of the log
+        comparable, later = (Counter({decode(i): int(c) for i, c in enumerate(row) if c}) for row in self.coups)
+        return Audit(self.rounds, self.violations, comparable, later, self.unplayable, self.k, self.violating,
+                     self.by_message, self.shoes, self.short, self.suitless_line)
 
 
 def audit_log(log: LogFile, shoe: Shoe, cover: int) -> Audit:
-    """Audit every round of ``log``; collect each playable round's :class:`Coup`.
+    """Audit every round of ``log``; count each playable round's :class:`Coup`.
 
     A round whose hands have 2 or 3 cards is counted as dealt, right or wrong, so a
     wrong draw also shows in the statistics. In a log with shoe numbers, round ``k``
@@ -173,36 +363,286 @@ def audit_log(log: LogFile, shoe: Shoe, cover: int) -> Audit:
     :func:`~exactodds.simulation.simulate.guaranteed_rounds` (shoes are assumed logged from
     their first round).
     """
-    k = guaranteed_rounds(shoe.size, cover) if log.has_shoes else None
-    seen: Counter[int | None] = Counter()
-    violations: list[Violation] = []
-    tallies: tuple[Counter[tuple[int, int, int, int]], Counter[tuple[int, int, int, int]]] = (Counter(), Counter())
-    unplayable = 0
-    limits = _limits(shoe)
-    for r in log.rounds:
-        pv = tuple([c.value for c in r.player])
-        bv = tuple([c.value for c in r.banker])
-        problems = _audit_cached(pv, bv)
-        comp = _composition_problem(r, limits, shoe)
-        if problems or comp:
-            violations.extend(Violation(r.round, r.line, m) for m in problems + ((comp,) if comp else ()))
-        if k is not None:
-            seen[r.shoe] += 1
-        if not (2 <= len(pv) <= 3 and 2 <= len(bv) <= 3):
-            unplayable += 1
-            continue
-        later = k is not None and seen[r.shoe] > k
-        tallies[later][(sum(pv) % 10, sum(bv) % 10, len(pv), len(bv))] += 1
-    comparable, rest = (Counter({Coup(*key): n for key, n in t.items()}) for t in tallies)
-    return Audit(len(log.rounds), violations, comparable, rest, unplayable, k)
+    auditor = _Auditor(shoe, guaranteed_rounds(shoe.size, cover) if log.has_shoes else None, (),
+                       _SequenceTally(shoe, False))
+    for ch in log.chunks():
+        auditor.feed(ch)
+    return auditor.audit()
+
+
+# -- face-level wagers, settled from the cards -------------------------------------------------
+_CARDS: Final = {r * 5 + s: Card(rank, suit) for r, rank in enumerate(RANKS) for s, suit in enumerate(SUITS)}
+for _r, _rank in enumerate(RANKS):
+    _CARDS[_r * 5 + NO_SUIT] = Card(_rank, "S")  # ranks-only logs: only suit-blind wagers are settled
+
+
+class _FaceSettler:
+    """Outcome counts of wagers settled above the coup level, from each round's cards.
+
+    Per level, the rounds of a chunk are grouped by the faces at the positions the level
+    reads (:func:`_positions_read`), so the level's ``from_deal`` runs once per distinct
+    group, on the group's first round, and each wager's ``settle`` once per result.
+    """
+
+    def __init__(self, pairs: Sequence[tuple[str, str]]) -> None:
+        self.pairs = list(pairs)
+        self._setup([(engine_link.wager(w), engine_link.wager(w).paytable(t)) for w, t in self.pairs])
+        self.counts = [np.zeros((2, len(n)), dtype=np.int64) for n in self.names]
+        self.dropped: list[str] = []
+
+    def _setup(self, wagers: list[tuple[Any, Any]]) -> None:
+        self.wagers = wagers
+        self.names = [w.outcome_names(t) for w, t in wagers]
+        self.levels = sorted({w.level for w, _ in wagers}, key=lambda lv: lv.name)
+
+    def ranks_only(self, line: int) -> None:
+        """The log gives ranks without suits: keep only the wagers whose settlement is suit-blind."""
+        keep = [i for i, (w, t) in enumerate(self.wagers) if _suit_blind(w.id, t.id)]
+        for i, (wid, tid) in enumerate(self.pairs):
+            if i not in keep:
+                self.dropped.append(f"skipped {wid} ({tid}): its settlement reads suits, and the log gives "
+                                    f"ranks only (line {line})")
+        self.pairs = [self.pairs[i] for i in keep]
+        self._setup([self.wagers[i] for i in keep])
+        self.counts = [self.counts[i] for i in keep]
+
+    def feed(self, pc: npt.NDArray[np.int16], bc: npt.NDArray[np.int16], pn: npt.NDArray[np.int16],
+             bn: npt.NDArray[np.int16], playable: npt.NDArray[np.bool_], later: npt.NDArray[np.bool_]) -> None:
+        if not self.pairs:
+            return
+        sel = np.flatnonzero(playable)
+        c = np.concatenate([pc[sel], bc[sel]], axis=1).astype(np.int64)
+        part = later[sel].astype(np.int64)
+        for level in self.levels:
+            read = _positions_read(level)
+            key = np.zeros(sel.size, dtype=np.int64)
+            for j in read:
+                key = key << 7 | c[:, j]
+            _uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+            results = []
+            for i in first.tolist():
+                row = c[i].tolist()
+                player = [_CARDS[x] for x in row[:3] if x != NO_CARD]
+                banker = [_CARDS[x] for x in row[3:] if x != NO_CARD]
+                results.append(engine_link.round_result(level, player, banker))
+            for k, (w, t) in enumerate(self.wagers):
+                if w.level != level:
+                    continue
+                names = self.names[k]
+                outcome = np.array([names.index(_settle_cached(w, t, r)) for r in results], dtype=np.int64)
+                counts = self.counts[k]
+                idx = outcome[inverse.ravel()] * 2 + part
+                counts += np.bincount(idx, minlength=2 * counts.shape[1]).reshape(-1, 2).T
+
+    def families(self, later: bool) -> dict[tuple[str, str], dict[str, int]]:
+        return {pair: {name: int(n) for name, n in zip(names, counts[int(later)])}
+                for pair, names, counts in zip(self.pairs, self.names, self.counts)}
+
+
+_SAME_VALUE: Final = {v: [c for c in range(65) if c % 5 != NO_SUIT and CODE_VALUE[c] == v] for v in range(10)}
+
+
+@cache
+def _positions_read(level: str) -> tuple[int, ...]:
+    """Card positions (0-2 Player cards, 3-5 Banker cards, in dealing order) whose faces
+    the level's result depends on, found by trial and then verified.
+
+    Trial: in many seeded random rounds, each card is replaced by every other face of the
+    same point value (the round's drawing is unchanged); a position is read if that ever
+    changes the result. Verification: rounds that keep the faces at the positions read
+    and deal anything else must give the same result; if any does not, every position is
+    taken as read. (Grouping rounds by these faces only saves work: each group's result
+    is still computed by the level from a real round of the group.)
+    """
+    rng = np.random.default_rng(629)
+    suited = [c for c in range(65) if c % 5 != NO_SUIT]
+
+    def deal() -> list[int]:
+        row = [int(x) for x in rng.choice(suited, size=6)]
+        if rng.integers(0, 2):
+            row[2] = NO_CARD
+        if rng.integers(0, 2):
+            row[5] = NO_CARD
+        return row
+
+    def result(row: list[int]) -> Any:
+        return engine_link.round_result(level, [_CARDS[x] for x in row[:3] if x != NO_CARD],
+                                        [_CARDS[x] for x in row[3:] if x != NO_CARD])
+
+    read: set[int] = set()
+    for _ in range(300):
+        row = deal()
+        base = result(row)
+        for j in range(6):
+            if j in read or row[j] == NO_CARD:
+                continue
+            for y in _SAME_VALUE[int(CODE_VALUE[row[j]])]:
+                if y != row[j] and result(row[:j] + [y] + row[j + 1:]) != base:
+                    read.add(j)
+                    break
+    everything = tuple(range(6))
+    for _ in range(300):
+        row = deal()
+        other = deal()
+        for j in read:
+            other[j] = row[j]
+        if result(row) != result(other):
+            return everything
+    return tuple(sorted(read))
+
+
+_SETTLED: dict[tuple[int, int, Any], str] = {}
+
+
+def _settle_cached(w: Any, t: Any, result: Any) -> str:
+    key = (id(w), id(t), result)
+    out = _SETTLED.get(key)
+    if out is None:
+        out = engine_link.settle(w, t, result)
+        if len(_SETTLED) < 1 << 20:
+            _SETTLED[key] = out
+    return out
+
+
+@cache
+def _suit_blind(wager_id: str, paytable_id: str) -> bool:
+    """Whether the wager's settlement never depends on suits, tried on many deals.
+
+    Each probe deal is settled twice: every card a spade, and suits by position
+    (S, H, D, C, S, H: every two cards of one hand differ in suit and in colour). Probes
+    are seeded and weighted toward equal ranks (pairs, one rank throughout, six 0-value
+    cards), where suit-reading pays concentrate.
+    """
+    w = engine_link.wager(wager_id)
+    t = w.paytable(paytable_id)
+    rng = np.random.default_rng(20240917)
+    spread = ("S", "H", "D", "C", "S", "H")
+    for i in range(3000):
+        kind = i % 4  # any ranks; three ranks (pairs common); one rank; value-0 ranks only
+        if kind == 0:
+            ranks = rng.choice(13, size=6)
+        elif kind == 1:
+            ranks = rng.choice(3, size=6) + 7
+        elif kind == 2:
+            ranks = np.full(6, rng.integers(0, 13))
+        else:
+            ranks = rng.choice(4, size=6) + 9
+        p = 2 + int(rng.integers(0, 2))
+        b = 2 + int(rng.integers(0, 2))
+        order = [0, 2, 4][:p] + [1, 3, 5][:b]
+        one = [Card(RANKS[int(ranks[j])], "S") for j in order]
+        two = [Card(RANKS[int(ranks[j])], spread[j]) for j in order]
+        r1 = engine_link.round_result(w.level, one[:p], one[p:])
+        r2 = engine_link.round_result(w.level, two[:p], two[p:])
+        if engine_link.settle(w, t, r1) != engine_link.settle(w, t, r2):
+            return False
+    return True
+
+
+# -- card-sequence tallies ---------------------------------------------------------------------
+class _SequenceTally:
+    """Counts on the ranks of the four initial cards of comparable rounds (cards 1-4 in
+    dealing order: Player, Banker, Player, Banker, § 629a.8(c)).
+
+    * transitions: ranks of the disjoint consecutive pairs (card 1, card 2), (card 3, card 4);
+    * position: rank by dealing position 1-4;
+    * shoe to shoe: rank of card ``j`` of round ``k`` in one shoe against card ``j`` of round
+      ``k`` in the next (disjoint pairs of shoes; a round is a shoe in a log without shoes).
+    """
+
+    def __init__(self, shoe: Shoe, shoes: bool) -> None:
+        self.shoe = shoe
+        self.shoes = shoes
+        self.transitions = np.zeros(169, dtype=np.int64)
+        self.position = np.zeros(4 * 13, dtype=np.int64)
+        self.pairs = np.zeros(169, dtype=np.int64)
+        self.held: npt.NDArray[np.int64] | None = None  # fresh: the unpaired round; shoe: the held shoe
+        self.held_shoe: int | None = None
+        self.current: list[npt.NDArray[np.int64]] = []
+        self.current_shoe: int | None = None
+        self.shoe_ordinal = 0
+
+    def feed(self, ch: LogChunk, pc: npt.NDArray[np.int16], bc: npt.NDArray[np.int16],
+             use: npt.NDArray[np.bool_]) -> None:
+        ranks = np.stack([CODE_RANK[pc[:, 0]], CODE_RANK[bc[:, 0]], CODE_RANK[pc[:, 1]], CODE_RANK[bc[:, 1]]],
+                         axis=1).astype(np.int64)
+        r = ranks[use]
+        self.transitions += np.bincount(np.concatenate([r[:, 0] * 13 + r[:, 1], r[:, 2] * 13 + r[:, 3]]),
+                                        minlength=169)
+        self.position += np.bincount((np.arange(4) * 13 + r).ravel(), minlength=52)
+        if not self.shoes or ch.shoe is None:
+            if self.held is not None:
+                r = np.concatenate([self.held, r])
+            even = r.shape[0] // 2 * 2
+            self.held = r[even:] if even < r.shape[0] else None
+            a, b = r[0:even:2], r[1:even:2]
+            self.pairs += np.bincount((a * 13 + b).ravel(), minlength=169)
+            return
+        shoe = ch.shoe[use]
+        if shoe.size == 0:
+            return
+        cuts = np.flatnonzero(np.diff(shoe)) + 1
+        for part_shoe, part in zip(np.split(shoe, cuts), np.split(r, cuts)):
+            number = int(part_shoe[0])
+            if number != self.current_shoe:
+                self._close_shoe()
+                self.current_shoe = number
+            self.current.append(part)
+        # bounded: a shoe's comparable rounds are at most guaranteed_rounds
+
+    def _close_shoe(self) -> None:
+        if self.current_shoe is None:
+            return
+        rounds = np.concatenate(self.current) if self.current else np.zeros((0, 4), dtype=np.int64)
+        self.current = []
+        if self.shoe_ordinal % 2 == 0:
+            self.held = rounds
+        elif self.held is not None:
+            m = min(self.held.shape[0], rounds.shape[0])
+            self.pairs += np.bincount((self.held[:m] * 13 + rounds[:m]).ravel(), minlength=169)
+            self.held = None
+        self.shoe_ordinal += 1
+
+    def finish(self) -> None:
+        if self.shoes:
+            self._close_shoe()
+
+    def tests(self) -> list[FamilyTest]:
+        """The three card-sequence tests (exact expected counts from the shoe's ranks)."""
+        n = list(self.shoe.rank_counts())
+        total = self.shoe.size
+        rank_p = [Fraction(k, total) for k in n]
+        within = {(a, b): Fraction(n[a] * (n[b] - (a == b)), total * (total - 1))
+                  for a in range(13) for b in range(13)}
+        across = {(a, b): rank_p[a] * rank_p[b] for a in range(13) for b in range(13)}
+        out = []
+        name = RANKS
+        trans_obs = {f"{name[a]}>{name[b]}": int(self.transitions[a * 13 + b]) for a in range(13) for b in range(13)}
+        out.append(_fixed_fit("rank transitions (cards 1>2, 3>4)",
+                              trans_obs, {f"{name[a]}>{name[b]}": p for (a, b), p in within.items()}))
+        # rank by position: each position's row has its own total; expected = row total x p
+        rows = []
+        for pos in range(4):
+            row = self.position[pos * 13:(pos + 1) * 13]
+            m = int(row.sum())
+            rows.append([Cell(f"card {pos + 1} {name[a]}", int(row[a]), rank_p[a] / 4, m * rank_p[a],
+                              _z(int(row[a]), m, rank_p[a])) for a in range(13)])
+        cells = [c for row_cells in rows for c in row_cells]
+        out.append(FamilyTest(SEQUENCE_WAGER, "rank by dealing position (cards 1-4)", int(self.position.sum()) // 4,
+                              tuple(cells), chi_square(cells, rows), None))
+        label = "shoe to shoe (round k of one shoe v. the next)" if self.shoes else \
+            "round to round (cards 1-4 of a round v. the next)"
+        pair_obs = {f"{name[a]}|{name[b]}": int(self.pairs[a * 13 + b]) for a in range(13) for b in range(13)}
+        out.append(_fixed_fit(label, pair_obs, {f"{name[a]}|{name[b]}": p for (a, b), p in across.items()}))
+        return out
+
+
+def _fixed_fit(label: str, observed: Mapping[str, int], probs: Mapping[str, Fraction]) -> FamilyTest:
+    cells = make_cells(observed, probs)
+    return FamilyTest(SEQUENCE_WAGER, label, sum(observed.values()), tuple(cells), chi_square(cells), None)
 
 
 # -- statistics ----------------------------------------------------------------------------
-def _mpf(x: Fraction | int) -> mpmath.mpf:
-    x = Fraction(x)
-    return mpmath.mpf(x.numerator) / x.denominator
-
-
 @dataclass(frozen=True)
 class Cell:
     """One outcome: observed count, exact probability and expected count, z-score."""
@@ -216,7 +656,11 @@ class Cell:
 
 @dataclass(frozen=True)
 class ChiSquare:
-    """Pearson's chi-square over the (merged) cells."""
+    """Pearson's chi-square over the (merged) cells.
+
+    ``conclusive`` is false when the sample is too small for the test: fewer than two
+    groups of cells expecting at least 5 rounds each (and no impossible outcome seen).
+    """
 
     statistic: float
     df: int
@@ -224,11 +668,16 @@ class ChiSquare:
     groups: int
     merged: tuple[tuple[str, ...], ...]
     impossible: tuple[str, ...]
+    conclusive: bool = True
+    key: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
 class ReturnTest:
-    """Observed return per unit wagered against the exact return."""
+    """Observed return per unit wagered against the exact return.
+
+    ``conclusive`` is false with fewer rounds than ``min_rounds`` (:func:`min_return_rounds`).
+    """
 
     observed: Fraction
     exact: Fraction
@@ -237,11 +686,14 @@ class ReturnTest:
     confidence: float
     z: float
     p_value: float
+    min_rounds: int = 0
+    conclusive: bool = True
+    key: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
 class FamilyTest:
-    """The tests of one wager under one paytable (or of the round results)."""
+    """The tests of one wager under one paytable (or of the round results, or of the cards)."""
 
     wager: str
     paytable: str
@@ -251,16 +703,22 @@ class FamilyTest:
     return_test: ReturnTest | None
 
     def p_values(self) -> list[float]:
-        """The p-values of this family's tests (chi-square, then return if any)."""
-        out = [self.chi_square.p_value]
-        if self.return_test is not None:
-            out.append(self.return_test.p_value)
+        """The p-values of this family's conclusive tests (chi-square, then return if any)."""
+        return [t[1] for t in self.tests()]
+
+    def tests(self) -> list[tuple[tuple[Any, ...], float]]:
+        """``(identity key, p-value)`` of each conclusive test; equal keys are one test."""
+        out = []
+        if self.chi_square.conclusive:
+            out.append((self.chi_square.key, self.chi_square.p_value))
+        if self.return_test is not None and self.return_test.conclusive:
+            out.append((self.return_test.key, self.return_test.p_value))
         return out
 
 
 def _merge(cells: list[Cell]) -> list[tuple[tuple[str, ...], int, Fraction]]:
     """Groups of cells, merging the smallest until every group expects at least 5."""
-    heap = [(c.expected, (c.name,), c.observed) for c in cells]
+    heap: list[tuple[Fraction, tuple[str, ...], int]] = [(c.expected, (c.name,), c.observed) for c in cells]
     heapq.heapify(heap)
     while len(heap) > 1 and heap[0][0] < MIN_EXPECTED:
         e1, n1, o1 = heapq.heappop(heap)
@@ -269,33 +727,49 @@ def _merge(cells: list[Cell]) -> list[tuple[tuple[str, ...], int, Fraction]]:
     return sorted(((names, o, e) for e, names, o in heap), key=lambda g: g[0])
 
 
-def chi_square(cells: Sequence[Cell]) -> ChiSquare:
-    """Pearson's chi-square of ``cells`` (exact statistic, mpmath p-value).
+def _chi2_sf(stat: float, df: int) -> float:
+    from scipy import stats  # type: ignore[import-untyped]  # heavy: only when a test is made
+
+    return float(stats.chi2.sf(stat, df))
+
+
+def _norm_two_sided(z: float) -> float:
+    from scipy import stats
+
+    return float(2 * stats.norm.sf(abs(z)))
+
+
+def chi_square(cells: Sequence[Cell], rows: Sequence[Sequence[Cell]] | None = None) -> ChiSquare:
+    """Pearson's chi-square of ``cells`` (exact statistic, ``scipy.stats`` p-value).
 
     Cells of probability 0 are left out of the sum; a count in one is an impossible
-    outcome and makes the p-value 0.
+    outcome and makes the p-value 0. With ``rows`` (independent multinomial rows, each
+    with its own total, together holding ``cells``), cells are merged within their row
+    and each row takes one degree of freedom.
     """
     impossible = tuple(c.name for c in cells if c.probability == 0 and c.observed > 0)
-    live = [c for c in cells if c.probability > 0]
-    groups = _merge(live)
+    groups: list[tuple[tuple[str, ...], int, Fraction]] = []
+    parts = rows if rows is not None else [cells]
+    for part in parts:
+        groups += _merge([c for c in part if c.probability > 0])
     stat = sum(((o - e) ** 2 / e for _, o, e in groups if e > 0), Fraction(0))
-    df = len(groups) - 1
-    with mpmath.workdps(_DPS):
-        if impossible:
-            p = mpmath.mpf(0)
-        elif df < 1:
-            p = mpmath.mpf(1)
-        else:
-            p = mpmath.gammainc(mpmath.mpf(df) / 2, _mpf(stat) / 2, mpmath.inf, regularized=True)
-        merged = tuple(names for names, _, _ in groups if len(names) > 1)
-        return ChiSquare(float(_mpf(stat)), df, float(p), len(groups), merged, impossible)
+    df = len(groups) - len(parts)
+    merged = tuple(names for names, _, _ in groups if len(names) > 1)
+    conclusive = bool(impossible) or (df >= 1 and all(e >= MIN_EXPECTED for _, _, e in groups))
+    if impossible:
+        p = 0.0
+    elif df < 1:
+        p = 1.0
+    else:
+        p = _chi2_sf(stat.numerator / stat.denominator, df)
+    key = ("chi2", tuple((e, o) for _, o, e in groups), impossible)
+    return ChiSquare(float(stat), df, p, len(groups), merged, impossible, conclusive, key)
 
 
 def _z(observed: int, n: int, p: Fraction) -> float | None:
     if n == 0 or p in (0, 1):
         return None
-    with mpmath.workdps(_DPS):
-        return float((observed - _mpf(n * p)) / mpmath.sqrt(_mpf(n * p * (1 - p))))
+    return float(observed - n * p) / math.sqrt(float(n * p * (1 - p)))
 
 
 def make_cells(observed: Mapping[str, int], probabilities: Mapping[str, Fraction]) -> list[Cell]:
@@ -310,34 +784,55 @@ def make_cells(observed: Mapping[str, int], probabilities: Mapping[str, Fraction
     return out
 
 
+def min_return_rounds(probabilities: Mapping[str, Fraction], nets: Mapping[str, Fraction]) -> int:
+    """Rounds the return test needs: at least 30, and Cochran's rule ``n > 25·γ₁²`` for a
+    skewed wager (γ₁ the skewness of one round's net; Cochran, *Sampling Techniques*, 1977,
+    § 2.15), computed exactly: ``25·μ₃²/σ⁶``.
+
+    >>> min_return_rounds({"win": Fraction(1, 2), "lose": Fraction(1, 2)}, {"win": Fraction(1), "lose": Fraction(-1)})
+    30
+    """
+    mean = sum((p * nets[k] for k, p in probabilities.items()), Fraction(0))
+    var = sum((p * (nets[k] - mean) ** 2 for k, p in probabilities.items()), Fraction(0))
+    if var == 0:
+        return MIN_RETURN_ROUNDS
+    mu3 = sum((p * (nets[k] - mean) ** 3 for k, p in probabilities.items()), Fraction(0))
+    cochran = 25 * mu3 * mu3 / (var * var * var)
+    return max(MIN_RETURN_ROUNDS, math.floor(cochran) + 1)
+
+
 def return_test(observed: Mapping[str, int], nets: Mapping[str, Fraction], exact: Fraction,
-                variance: Fraction, alpha: float) -> ReturnTest:
+                variance: Fraction, alpha: float, min_rounds: int = MIN_RETURN_ROUNDS) -> ReturnTest:
     """The observed return (exact Fraction) against the exact one.
 
     ``z = (observed − exact) / √(variance / n)`` with the exact variance of one round;
     the confidence interval (level ``1 − alpha``) uses the observed standard deviation.
     """
+    from scipy import stats
+
     n = sum(observed.values())
     total = sum((nets[k] * o for k, o in observed.items()), Fraction(0))
     mean = total / n
     second = sum((nets[k] ** 2 * o for k, o in observed.items()), Fraction(0)) / n
     sample_var = (second - mean**2) * n / (n - 1) if n > 1 else Fraction(0)
-    with mpmath.workdps(_DPS):
-        q = mpmath.sqrt(2) * mpmath.erfinv(1 - mpmath.mpf(alpha))
-        half = q * mpmath.sqrt(_mpf(sample_var) / n)
-        if variance == 0:
-            z = mpmath.mpf(0) if mean == exact else mpmath.inf
-        else:
-            z = (_mpf(mean) - _mpf(exact)) / mpmath.sqrt(_mpf(variance) / n)
-        p = mpmath.erfc(abs(z) / mpmath.sqrt(2))
-        return ReturnTest(mean, exact, float(_mpf(mean) - half), float(_mpf(mean) + half), 1 - alpha,
-                          float(z), float(p))
+    q = float(stats.norm.isf(alpha / 2))
+    half = q * math.sqrt(float(sample_var) / n)
+    diff = mean - exact
+    if variance == 0:
+        z = 0.0 if diff == 0 else math.copysign(math.inf, float(diff))
+        key: tuple[Any, ...] = ("return", diff == 0, n)
+    else:
+        z = float(diff) / math.sqrt(float(variance) / n)
+        key = ("return", diff * diff / variance, diff > 0, n)
+    p = _norm_two_sided(z)
+    return ReturnTest(mean, exact, float(mean) - half, float(mean) + half, 1 - alpha, z, p, min_rounds,
+                      n >= min_rounds, key)
 
 
 def goodness_of_fit(wager_id: str, paytable_id: str, observed: Mapping[str, int], shoe: Shoe,
                     alpha: float = DEFAULT_ALPHA) -> FamilyTest:
     """Test a wager's observed outcome counts against its exact analysis for ``shoe``."""
-    a = analyze(wager_id, paytable_id, shoe)
+    a = engine_link.exact_analysis(wager_id, paytable_id, shoe)
     probs = {r.name: r.probability for r in a.rows}
     nets = {r.name: r.pay.net for r in a.rows}
     cells = make_cells(observed, probs)
@@ -345,7 +840,7 @@ def goodness_of_fit(wager_id: str, paytable_id: str, observed: Mapping[str, int]
     if unknown:
         raise InputError(f"{wager_id} ({paytable_id}) has no outcome {unknown[0]!r}")
     n = sum(observed.values())
-    rt = return_test(observed, nets, a.return_, a.variance, alpha) if n else None
+    rt = return_test(observed, nets, a.return_, a.variance, alpha, min_return_rounds(probs, nets)) if n else None
     return FamilyTest(wager_id, paytable_id, n, tuple(cells), chi_square(cells), rt)
 
 
@@ -356,7 +851,7 @@ def coup_name(c: Coup) -> str:
 
 def results_fit(coups: Mapping[Coup, int], shoe: Shoe) -> FamilyTest:
     """Test the distribution of round results (every point/card-count combination)."""
-    d = coup_distribution(shoe)
+    d = engine_link.coup_distribution(shoe)
     probs = {coup_name(c): Fraction(n, d.universe) for c, n in sorted(d.counts.items())}
     observed = {coup_name(c): n for c, n in coups.items()}
     cells = make_cells(observed, probs)
@@ -364,19 +859,45 @@ def results_fit(coups: Mapping[Coup, int], shoe: Shoe) -> FamilyTest:
 
 
 # -- putting it together -------------------------------------------------------------------------
+def wager_tables(wagers: Sequence[str] | None = None, cards: bool = True, faces: bool = False,
+                 ) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[str]]:
+    """(wager, paytable) pairs settled at the coup level, pairs settled on the cards
+    (pairs, suits, ...), and messages for the wagers skipped.
+
+    ``cards``: the source has the dealt cards (a hand log), so wagers settled on them can
+    be tested. Without ``wagers``: every coup-level wager, and with ``faces`` every wager
+    settled on the cards too (slower: their results are read group by group). Named
+    ``wagers`` are taken whatever their level, when ``cards`` allows.
+    """
+    coup: list[tuple[str, str]] = []
+    face: list[tuple[str, str]] = []
+    skipped: list[str] = []
+    untested: list[str] = []
+    for wid in (wagers if wagers else list(CATALOGUE)):
+        w = engine_link.wager(wid)
+        pairs = [(w.id, p.id) for p in w.paytables]
+        if w.level.name == "coup":
+            coup += pairs
+        elif not engine_link.is_baccarat_level(w.level):
+            skipped.append(f"skipped {w.id}: settled at level {w.level.name!r}, which is not a baccarat round")
+        elif not cards:
+            skipped.append(f"skipped {w.id}: settled on the cards (level {w.level.name!r}); a counts-only "
+                           "simulation does not deal them")
+        elif wagers or faces:
+            face += pairs
+        else:
+            untested.append(w.id)
+    if untested:
+        skipped.append(f"not tested, settled on the cards (--faces, or --wager ID, settles them from the logged "
+                       f"cards): {', '.join(untested)}")
+    return coup, face, skipped
+
+
 def coup_wager_tables(wagers: Sequence[str] | None = None) -> tuple[list[tuple[str, str]], list[str]]:
     """(wager, paytable) pairs of every coup-level wager (or of those named), and the
     messages for wagers skipped because they are settled on more than the coup."""
-    pairs: list[tuple[str, str]] = []
-    skipped: list[str] = []
-    for wid in (wagers if wagers else list(CATALOGUE)):
-        w = get_wager(wid)
-        if w.level.name != "coup":
-            skipped.append(f"skipped {w.id}: settled at level {w.level!r}, which the simulator "
-                           "and cross-check do not cover yet (coup-level wagers only)")
-            continue
-        pairs.extend((w.id, p.id) for p in w.paytables)
-    return pairs, skipped
+    coup, _, skipped = wager_tables(wagers, cards=False)
+    return coup, skipped
 
 
 @dataclass
@@ -387,19 +908,43 @@ class Section:
     families: list[FamilyTest]
 
     def p_values(self) -> list[float]:
-        """Every test's p-value, family by family."""
+        """Every conclusive test's p-value, family by family."""
         return [p for f in self.families for p in f.p_values()]
 
 
-def _section(coups: Mapping[Coup, int], shoe: Shoe, pairs: Sequence[tuple[str, str]], alpha: float) -> Section:
+def _section(coups: Mapping[Coup, int], shoe: Shoe, pairs: Sequence[tuple[str, str]], alpha: float,
+             face_counts: Mapping[tuple[str, str], Mapping[str, int]] | None = None) -> Section:
     n = sum(coups.values())
     fams = []
     if n:
         fams.append(results_fit(coups, shoe))
         for wid, tid in pairs:
-            w = get_wager(wid)
+            w = engine_link.wager(wid)
             fams.append(goodness_of_fit(wid, tid, outcome_counts(coups, w, w.paytable(tid)), shoe, alpha))
+        for (wid, tid), observed in (face_counts or {}).items():
+            fams.append(goodness_of_fit(wid, tid, observed, shoe, alpha))
     return Section(n, fams)
+
+
+def holm(tests: Iterable[tuple[tuple[Any, ...], float]], alpha: float) -> dict[tuple[Any, ...], float]:
+    """Holm-adjusted p-values of distinct tests (equal keys counted once): a test fails
+    at family-wise level ``alpha`` when its adjusted p-value is below ``alpha``.
+
+    >>> adj = holm([(("a",), 0.01), (("b",), 0.04), (("a",), 0.01)], 0.05)
+    >>> adj[("a",)], adj[("b",)]
+    (0.02, 0.04)
+    """
+    distinct: dict[tuple[Any, ...], float] = {}
+    for key, p in tests:
+        distinct.setdefault(key, p)
+    order = sorted(distinct.items(), key=lambda kv: kv[1])
+    m = len(order)
+    out: dict[tuple[Any, ...], float] = {}
+    running = 0.0
+    for i, (key, p) in enumerate(order):
+        running = max(running, min(1.0, (m - i) * p))
+        out[key] = running
+    return out
 
 
 @dataclass
@@ -415,37 +960,71 @@ class CrossCheck:
     audit: Audit | None = None
     skipped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def adjusted(self) -> dict[tuple[Any, ...], float]:
+        """Holm-adjusted p-value of every distinct conclusive test behind the verdict."""
+        return holm((t for f in self.comparable.families for t in f.tests()), self.alpha)
 
     @property
     def tests(self) -> int:
-        """Number of tests behind the verdict (for the Bonferroni correction)."""
-        return len(self.comparable.p_values())
+        """Number of distinct conclusive tests behind the verdict (identical ones once)."""
+        return len(self.adjusted)
+
+    @property
+    def inconclusive_tests(self) -> int:
+        """Tests not made because the sample is too small for them."""
+        out = 0
+        for f in self.comparable.families:
+            out += not f.chi_square.conclusive
+            out += f.return_test is not None and not f.return_test.conclusive
+        return out
 
     @property
     def threshold(self) -> float:
-        """Significance of each single test: ``alpha`` / number of tests (Bonferroni)."""
+        """The smallest per-test level of Holm's procedure: ``alpha`` / number of tests."""
         return self.alpha / max(1, self.tests)
+
+    def failed(self, f: FamilyTest) -> tuple[bool, bool]:
+        """Whether ``f``'s chi-square, and its return test, fail (Holm at ``alpha``)."""
+        adj = self.adjusted
+        chi = f.chi_square.conclusive and adj.get(f.chi_square.key, 1.0) < self.alpha
+        rt = f.return_test is not None and f.return_test.conclusive and \
+            adj.get(f.return_test.key, 1.0) < self.alpha
+        return chi, rt
 
     def failures(self) -> list[str]:
         """Why the input is inconsistent with the exact figures (empty if it is not)."""
         out = []
-        if self.audit is not None and self.audit.violations:
+        if self.audit is not None and self.audit.violating_rounds:
             out.append(f"{self.audit.violating_rounds} round(s) break the drawing rules (§ 629a.8-629a.10)")
+        adj = self.adjusted
         for f in self.comparable.families:
             label = f"{f.wager} ({f.paytable})"
+            chi, rt = self.failed(f)
             if f.chi_square.impossible:
                 out.append(f"{label}: impossible outcome observed: {', '.join(f.chi_square.impossible)}")
-            elif f.chi_square.p_value < self.threshold:
-                out.append(f"{label}: chi-square p = {f.chi_square.p_value:.3g} < {self.threshold:.3g}")
-            if f.return_test is not None and f.return_test.p_value < self.threshold:
+            elif chi:
+                out.append(f"{label}: chi-square p = {f.chi_square.p_value:.3g} "
+                           f"(Holm-adjusted {adj[f.chi_square.key]:.3g} < {self.alpha:g})")
+            if rt and f.return_test is not None:
                 out.append(f"{label}: observed return differs from the exact return, "
-                           f"z = {f.return_test.z:.2f}, p = {f.return_test.p_value:.3g}")
+                           f"z = {f.return_test.z:.2f}, p = {f.return_test.p_value:.3g} "
+                           f"(Holm-adjusted {adj[f.return_test.key]:.3g})")
         return out
 
     @property
     def consistent(self) -> bool:
-        """No rule broken and no test below the per-test threshold."""
+        """No rule broken and no test failed (an inconclusive result is not inconsistent)."""
         return not self.failures()
+
+    @property
+    def verdict(self) -> str:
+        """``"inconsistent"``, ``"inconclusive"`` (no test could be made) or ``"consistent"``."""
+        if self.failures():
+            return "inconsistent"
+        return "inconclusive" if self.tests == 0 else "consistent"
 
 
 def _check_alpha(alpha: float) -> None:
@@ -454,46 +1033,124 @@ def _check_alpha(alpha: float) -> None:
 
 
 def crosscheck_log(log: LogFile, shoe: Shoe, cover: int, alpha: float = DEFAULT_ALPHA,
-                   wagers: Sequence[str] | None = None) -> CrossCheck:
-    """Audit a hand log, then test the round results and every coup-level wager."""
+                   wagers: Sequence[str] | None = None, progress: Progress | None = None,
+                   faces: bool = False) -> CrossCheck:
+    """Audit a hand log, then test the round results, the wagers (coup-level ones from the
+    round results; with ``faces`` or when named, those settled on the cards, from the
+    cards) and the card sequence.
+
+    The log is read once, streaming; ``progress`` is told the bytes read.
+    """
     _check_alpha(alpha)
-    audit = audit_log(log, shoe, cover)
-    pairs, skipped = coup_wager_tables(wagers)
-    result = CrossCheck(log.path, "log", shoe, alpha, _section(audit.comparable, shoe, pairs, alpha),
-                        audit=audit, skipped=skipped)
+    start = time.process_time()
+    coup_pairs, face_pairs, skipped = wager_tables(wagers, True, faces)
+    k = guaranteed_rounds(shoe.size, cover) if log.has_shoes else None
+    tally = _SequenceTally(shoe, log.has_shoes)
+    auditor = _Auditor(shoe, k, face_pairs, tally)
+    log.set_progress(progress)
+    for ch in log.chunks():
+        auditor.feed(ch)
+    tally.finish()
+    audit = auditor.audit()
+    skipped += auditor.faces.dropped
+    section = _section(audit.comparable, shoe, coup_pairs, alpha, auditor.faces.families(False))
+    if section.rounds:
+        section.families += tally.tests()
+    result = CrossCheck(log.path, "log", shoe, alpha, section, audit=audit, skipped=skipped)
     if audit.unplayable:
         result.notes.append(f"{audit.unplayable} round(s) with a hand of fewer than 2 or more than 3 cards "
                             "are left out of the statistics")
+    if audit.suitless_line is not None:
+        result.notes.append(f"the log gives ranks without suits (first at line {audit.suitless_line}): "
+                            "wagers that read suits are skipped and the duplicate-card check counts ranks only")
     if audit.guaranteed is not None:
-        result.not_comparable = _section(audit.not_comparable, shoe, pairs, alpha)
+        result.not_comparable = _section(audit.not_comparable, shoe, coup_pairs, alpha, auditor.faces.families(True))
         result.notes.append(
             f"dealt through the shoe: rounds 1-{audit.guaranteed} of each shoe are dealt in every shoe "
             f"(cover card {cover} cards from the bottom, § 629a.5(d), § 629a.9(d)) and are tested against "
             f"the fresh-shoe figures; the {result.not_comparable.rounds:,} later round(s) are not directly "
             "comparable (cut-card effect) and are reported apart, outside the verdict")
+        short = audit.short_shoes
+        if short.count:
+            fewest = short.fewest or 0
+            suggest = max(cover, shoe.size - 6 * fewest - 4)
+            examples = ", ".join(f"shoe {s} (line {line}) dealt {r}" for s, r, line in short.examples)
+            result.notes.append(
+                f"{short.count:,} of the {audit.shoes - 1:,} complete shoe(s) dealt fewer rounds than the "
+                f"{audit.guaranteed} every shoe deals with the cover card {cover} cards from the bottom "
+                f"({examples}{', ...' if short.count > len(short.examples) else ''}): that simulator places "
+                f"its cover card higher, so the split above is not the right one; give its --cover "
+                f"(a cover of {suggest} or more makes every shoe deal at least {fewest} rounds)")
+    if result.verdict == "inconclusive":
+        result.notes.append(_too_few(section.rounds))
+    result.seconds = time.process_time() - start
     return result
 
 
+def _too_few(rounds: int) -> str:
+    return (f"inconclusive: {rounds:,} comparable round(s) are too few for any test (a chi-square needs two "
+            f"groups of cells expecting {MIN_EXPECTED} rounds each, a return test at least "
+            f"{MIN_RETURN_ROUNDS} rounds); no rule is broken")
+
+
 def crosscheck_counts(counts: CountsFile, shoe: Shoe, alpha: float = DEFAULT_ALPHA) -> CrossCheck:
-    """Test the outcome counts of every coup-level wager in a counts file."""
+    """Test the outcome counts of every wager in a counts file."""
     _check_alpha(alpha)
     fams = []
     skipped = []
     for (wid, tid), observed in counts.families.items():
-        w = get_wager(wid)
-        if w.level.name != "coup":
-            skipped.append(f"skipped {wid} ({tid}): settled at level {w.level!r} (coup-level wagers only)")
+        w = engine_link.wager(wid)
+        if not engine_link.is_baccarat_level(w.level) and w.level.name != "coup":
+            skipped.append(f"skipped {wid} ({tid}): settled at level {w.level.name!r}, not a baccarat round")
             continue
         if sum(observed.values()) == 0:
             skipped.append(f"skipped {wid} ({tid}): no rounds")
             continue
         fams.append(goodness_of_fit(wid, tid, observed, shoe, alpha))
     if not fams:
-        raise InputError(f"{counts.path}: no coup-level wager with counts to test")
+        raise InputError(f"{counts.path}: no wager with counts to test")
     rounds = max(f.rounds for f in fams)
     result = CrossCheck(counts.path, "counts", shoe, alpha, Section(rounds, fams), skipped=skipped)
     if counts.meta.get("mode") == "shoe" and counts.meta.get("subset") != "comparable":
         result.notes.append("counts from a game dealt through the shoe pool every round, including rounds "
                             "that exist only in some shoes (cut-card effect): they are not directly comparable "
                             "to fresh-shoe figures, and a failure may be that effect")
+    if result.verdict == "inconclusive":
+        result.notes.append(_too_few(rounds))
     return result
+
+
+def bench_crosscheck(rounds: int = 2_000_000, path: str | None = None) -> float:
+    """Rounds per second (CPU time) of reading, auditing and testing a fresh-mode hand log
+    of ``rounds`` rounds (written first to ``path`` or a temporary file, not timed)."""
+    import os
+    import tempfile
+
+    from exactodds.simulation.handlog import log_header, render_log_chunk
+    from exactodds.simulation.simulate import HandLog, simulate
+
+    shoe = Shoe.standard(8)
+    fd, tmp = tempfile.mkstemp(suffix=".csv") if path is None else (None, path)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(log_header({"decks": 8}, False))
+            def sink(batch: HandLog) -> None:
+                fh.write(render_log_chunk(batch))
+            simulate(rounds, "fresh", shoe, seed=2024, on_hands=sink)
+        if fd is not None:
+            os.close(fd)
+        crosscheck_log(_open_log(tmp), shoe, 14)  # warm the caches (exact figures, hands)
+        start = time.process_time()
+        crosscheck_log(_open_log(tmp), shoe, 14)
+        return rounds / (time.process_time() - start)
+    finally:
+        if path is None:
+            os.unlink(tmp)
+
+
+def _open_log(path: str) -> LogFile:
+    from exactodds.simulation.handlog import read_file
+
+    data = read_file(path)
+    assert isinstance(data, LogFile)
+    return data

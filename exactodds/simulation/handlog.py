@@ -1,4 +1,4 @@
-"""Hand logs and outcome-count files: reading (with line-numbered errors) and writing.
+"""Hand logs and outcome-count files: streaming reading (line-numbered errors) and writing.
 
 Two CSV formats, told apart by their header row (see ``docs/simulator.md``):
 
@@ -7,12 +7,21 @@ Two CSV formats, told apart by their header row (see ``docs/simulator.md``):
   ``4D 2C 7S``. A card is a rank (``A``, ``2``-``9``, ``T`` or ``10``, ``J``, ``Q``,
   ``K``) and optionally a suit (``S``, ``H``, ``D``, ``C``). ``shoe`` numbers the shoe
   a round was dealt from, for logs dealt through the shoe (§ 629a.5, § 629a.9(d)).
+  Round numbers increase down the file; with a ``shoe`` column they increase within
+  each shoe (they may restart at each shoe), and shoe numbers increase.
 * **counts** -- ``wager,paytable,outcome,count``: rounds per outcome of a wager under a
   paytable, outcome names as ``exactodds analyze`` prints them.
 
-Lines starting with ``#`` are comments; ``# key=value`` pairs in them (``decks``,
-``cover``, ``mode``, ...) are kept as metadata. Blank lines are skipped. Every error
-is one :class:`~exactodds.errors.InputError` naming the file and line.
+Lines starting with ``#`` are comments; ``# key=value`` pairs in the comments before
+the header (``decks``, ``cover``, ``mode``, ...) are kept as metadata. Blank lines are
+skipped; a UTF-8 byte-order mark is accepted. Every error is one
+:class:`~exactodds.errors.InputError` naming the file and line.
+
+Reading streams: a file is read in blocks of :data:`BLOCK` bytes, no line may exceed
+:data:`MAX_LINE` bytes, and a hand log is handed out as :class:`LogChunk` arrays of at
+most :data:`CHUNK_ROUNDS` rounds, so memory stays bounded whatever the file (a huge
+log, ``/dev/zero``, a FIFO). Writing streams too: :func:`render_log_chunk` turns a
+batch of simulated rounds into CSV bytes with numpy.
 """
 
 from __future__ import annotations
@@ -22,11 +31,15 @@ import io
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, BinaryIO, Final
 
-from exactodds.game.cards import FACES, POINT_VALUE, RANKS, SUITS
+import numpy as np
+import numpy.typing as npt
+
 from exactodds.catalogue import get_wager
 from exactodds.errors import InputError
+from exactodds.game.cards import FACES, POINT_VALUE, RANKS, SUITS, Shoe
+from exactodds.report.progress import Progress
 from exactodds.simulation.simulate import HandLog, Simulation, outcome_counts
 
 LOG_COLUMNS: Final = ("round", "player", "banker")
@@ -34,6 +47,52 @@ LOG_OPTIONAL: Final = ("shoe",)
 COUNT_COLUMNS: Final = ("wager", "paytable", "outcome", "count")
 MAX_HAND_CARDS: Final = 10
 """More cards than this in one hand is not a log of baccarat at all: an input error."""
+
+MAX_LINE: Final = 1 << 16
+"""Longest line read (bytes): a hand-log line has well under 100; longer is not a log."""
+
+BLOCK: Final = 1 << 20
+"""Bytes read at a time."""
+
+CHUNK_ROUNDS: Final = 1 << 16
+"""Most rounds in one :class:`LogChunk`."""
+
+MAX_NUMBER: Final = 10**15
+"""Largest round or shoe number accepted (keeps every number in an int64)."""
+
+NO_CARD: Final = 127
+"""Card code of a missing card (a hand of two cards has no third)."""
+
+NO_SUIT: Final = 4
+"""Suit index of a card logged without a suit (rank only)."""
+
+_BOM: Final = b"\xef\xbb\xbf"
+
+
+# -- card codes ---------------------------------------------------------------------------
+def card_code(rank: str, suit: str | None) -> int:
+    """A logged card as a small int: ``rank index · 5 + suit index`` (suit 4 = none).
+
+    >>> card_code("A", "S"), card_code("K", None)
+    (0, 64)
+    """
+    return RANKS.index(rank) * 5 + (SUITS.index(suit) if suit is not None else NO_SUIT)
+
+
+CODE_RANK: Final = np.array([c // 5 for c in range(128)], dtype=np.int8)
+"""Rank index (into :data:`~exactodds.game.cards.RANKS`) of each card code (junk for NO_CARD)."""
+
+CODE_SUIT: Final = np.array([c % 5 for c in range(128)], dtype=np.int8)
+"""Suit index of each card code (4: no suit)."""
+
+CODE_VALUE: Final = np.array([POINT_VALUE[RANKS[c // 5]] if c < 65 else 0 for c in range(128)], dtype=np.int8)
+"""Point value of each card code (§ 629a.1); 0 for NO_CARD."""
+
+
+def code_text(code: int) -> str:
+    """A card code as text, e.g. ``10H`` or ``K``."""
+    suit = code % 5
+    return RANKS[code // 5] + (SUITS[suit] if suit != NO_SUIT else "")
 
 
 @dataclass(frozen=True)
@@ -54,7 +113,7 @@ class LoggedCard:
 
 @dataclass(frozen=True)
 class LoggedRound:
-    """One line of a hand log."""
+    """One line of a hand log (see :meth:`LogFile.rounds`)."""
 
     line: int
     round: int
@@ -64,17 +123,374 @@ class LoggedRound:
 
 
 @dataclass
-class LogFile:
-    """A parsed hand log: its rounds in file order and the metadata of its comments."""
+class LogChunk:
+    """Up to :data:`CHUNK_ROUNDS` consecutive rounds of a hand log, as arrays.
 
-    path: str
-    rounds: list[LoggedRound]
-    meta: dict[str, str] = field(default_factory=dict)
+    ``player`` and ``banker`` are ``(rounds, 3)`` card codes (:func:`card_code`;
+    :data:`NO_CARD` past the hand's end), ``player_cards`` and ``banker_cards`` the
+    number of cards logged (which may exceed 3: such a round is not playable).
+    ``shoe`` is ``None`` without a ``shoe`` column.
+    """
+
+    line: npt.NDArray[np.int64]
+    round: npt.NDArray[np.int64]
+    shoe: npt.NDArray[np.int64] | None
+    player: npt.NDArray[np.int16]
+    banker: npt.NDArray[np.int16]
+    player_cards: npt.NDArray[np.int16]
+    banker_cards: npt.NDArray[np.int16]
+
+    def __len__(self) -> int:
+        return int(self.line.size)
+
+
+# -- reading lines, bounded ------------------------------------------------------------------------
+def _where(path: str, line: int) -> str:
+    return f"{path}, line {line}"
+
+
+class _Lines:
+    """The lines of a file, read in blocks with bounded memory, each decoded and checked.
+
+    Yields ``(number of the first line, lines)`` per block; lines keep no newline. An
+    over-long line, a NUL byte (binary data) or bytes that are not UTF-8 are one-line
+    input errors naming the line. The file is opened once (it may be a FIFO).
+    """
+
+    def __init__(self, path: str, progress: Progress | None = None) -> None:
+        self.path = path
+        self.progress = progress
+        self.bytes_read = 0
+        try:
+            self.fh: BinaryIO = open(path, "rb")  # noqa: SIM115 (kept open while the lines are streamed)
+        except FileNotFoundError:
+            raise InputError(f"{path}: no such file") from None
+        except IsADirectoryError:
+            raise InputError(f"{path}: is a directory") from None
+        except OSError as exc:
+            raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+        try:
+            st = os.fstat(self.fh.fileno())
+            self.size = st.st_size if st.st_size > 0 and os.path.isfile(path) else 0
+        except OSError:  # pragma: no cover
+            self.size = 0
+
+    def close(self) -> None:
+        """Close the file."""
+        self.fh.close()
+
+    def _read(self) -> bytes:
+        try:
+            data = self.fh.read(BLOCK)
+        except IsADirectoryError:
+            raise InputError(f"{self.path}: is a directory") from None
+        except OSError as exc:
+            raise InputError(f"{self.path}: cannot be read ({exc.strerror})") from None
+        self.bytes_read += len(data)
+        if self.progress is not None and self.size:
+            self.progress(min(self.bytes_read, self.size), self.size, "bytes")
+        return data
+
+    def _decode(self, data: bytes, first: int) -> list[str]:
+        nul = data.find(b"\0")
+        if nul >= 0:
+            where = _where(self.path, first + data.count(b"\n", 0, nul))
+            raise InputError(f"{where}: not text (a NUL byte): not a hand log or counts file")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            where = _where(self.path, first + data.count(b"\n", 0, exc.start))
+            raise InputError(f"{where}: not UTF-8 text") from None
+        lines = text.split("\n")
+        return lines
+
+    def blocks(self) -> Iterator[tuple[int, list[str]]]:
+        """``(first line number, lines)`` for each block of the file."""
+        number = 1
+        rest = b""
+        first_block = True
+        try:
+            while True:
+                data = self._read()
+                if first_block:
+                    first_block = False
+                    data = data.removeprefix(_BOM)
+                if not data:
+                    break
+                if b"\0" in data:  # binary data: say so at once, whatever the line length
+                    self._decode(rest[-MAX_LINE:] + data, number)
+                cut = data.rfind(b"\n")
+                if cut < 0:
+                    rest += data
+                    if len(rest) > MAX_LINE:
+                        self._too_long(number)
+                    continue
+                whole, tail = rest + data[:cut], data[cut + 1:]
+                rest = tail
+                lines = self._decode(whole, number)
+                for i, line in enumerate(lines):
+                    if len(line) > MAX_LINE // 4 and len(line.encode("utf-8")) > MAX_LINE:
+                        self._too_long(number + i)
+                yield number, lines
+                number += len(lines)
+                if len(rest) > MAX_LINE:
+                    self._too_long(number)
+            if rest:
+                yield number, self._decode(rest, number)
+        finally:
+            self.fh.close()
+
+    def _too_long(self, number: int) -> None:
+        raise InputError(f"{_where(self.path, number)}: line longer than {MAX_LINE:,} bytes: "
+                         "not a hand log or counts file")
+
+
+def _meta(comment: str, meta: dict[str, str]) -> None:
+    for token in comment.lstrip("#").split():
+        key, sep, value = token.partition("=")
+        if sep and key:
+            meta[key.strip().lower()] = value.strip()
+
+
+def _cells(path: str, number: int, text: str) -> list[str]:
+    if '"' in text:
+        try:
+            row = next(csv.reader([text]))
+        except csv.Error as exc:
+            raise InputError(f"{_where(path, number)}: bad CSV ({exc})") from None
+    else:
+        row = text.split(",")  # the common case, without the csv module's cost
+    return [cell.strip() for cell in row]
+
+
+def _rows(lines: _Lines) -> Iterator[tuple[int, list[str]]]:
+    """Non-blank, non-comment CSV rows with their line numbers (slow path: counts files)."""
+    for first, block in lines.blocks():
+        for i, line in enumerate(block):
+            text = line.strip()
+            if text and not text.startswith("#"):
+                yield first + i, _cells(lines.path, first + i, text)
+
+
+# -- cards -------------------------------------------------------------------------------------
+def parse_logged_card(text: str) -> LoggedCard:
+    """Read ``KS``, ``10h``, ``T``, ``9`` ...; the suit is optional."""
+    code = _card(text)
+    suit = code % 5
+    return LoggedCard(RANKS[code // 5], SUITS[suit] if suit != NO_SUIT else None)
+
+
+def _card(text: str) -> int:
+    code = _CARD_CACHE.get(text)
+    if code is None:
+        t = text.strip().upper()
+        suit: str | None = None
+        if len(t) >= 2 and t[-1] in SUITS:
+            t, suit = t[:-1], t[-1]
+        rank = "10" if t == "T" else t
+        if rank not in RANKS:
+            raise InputError(f"unknown card {text[:20]!r} (expected a rank A, 2-9, T or 10, J, Q, K "
+                             "and optionally a suit S, H, D, C)")
+        code = card_code(rank, suit)
+        if len(_CARD_CACHE) < 4096:
+            _CARD_CACHE[text] = code
+    return code
+
+
+_CARD_CACHE: dict[str, int] = {}
+
+
+def _hand(text: str, what: str) -> int:
+    """A hand's text as one packed int: card count, then the first three card codes."""
+    packed = _HAND_CACHE.get(text)
+    if packed is not None:
+        return packed
+    tokens = text.split()
+    if not tokens:
+        raise InputError(f"the {what} hand is empty")
+    if len(tokens) > MAX_HAND_CARDS:
+        raise InputError(f"the {what} hand has {len(tokens)} cards")
+    codes = [_card(t) for t in tokens][:3] + [NO_CARD] * 3
+    packed = len(tokens) | codes[0] << 4 | codes[1] << 11 | codes[2] << 18
+    if len(_HAND_CACHE) < _HAND_CACHE_SIZE:
+        _HAND_CACHE[text] = packed
+    return packed
+
+
+_HAND_CACHE: dict[str, int] = {}
+_HAND_CACHE_SIZE: Final = 1 << 18
+
+
+def _unpack(packed: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
+    cards = np.stack([packed >> 4 & 127, packed >> 11 & 127, packed >> 18 & 127], axis=1).astype(np.int16)
+    return cards, (packed & 15).astype(np.int16)
+
+
+def _whole(text: str, what: str, minimum: int) -> int:
+    t = text.strip()
+    if t[:1] == "-" and t[1:].isascii() and t[1:].isdigit() and len(t) < 17:
+        raise InputError(f"{what} must be at least {minimum}, got {t}")
+    if not (t.isascii() and t.isdigit()) or len(t) > 15:
+        if t.isascii() and t.isdigit():
+            raise InputError(f"{what} {t[:20]}... is too large (at most {MAX_NUMBER:,})")
+        raise InputError(f"{what} {text[:20]!r} is not a whole number")
+    n = int(t)
+    if n < minimum:
+        raise InputError(f"{what} must be at least {minimum}, got {n}")
+    return n
+
+
+# -- files -------------------------------------------------------------------------------------
+class LogFile:
+    """A hand log being read: its header, the metadata of the comments before it, and its
+    rounds, read once, as :meth:`chunks` (arrays) or :meth:`rounds` (objects)."""
+
+    def __init__(self, path: str, columns: list[str], meta: dict[str, str], lines: _Lines,
+                 blocks: Iterator[tuple[int, list[str]]], pending: tuple[int, list[str]]) -> None:
+        self.path = path
+        self.columns = tuple(columns)
+        self.meta = meta
+        self._lines = lines
+        self._blocks = blocks
+        self._pending: tuple[int, list[str]] | None = pending
+        self._used = False
 
     @property
     def has_shoes(self) -> bool:
         """Whether rounds carry a shoe number (dealt through the shoe)."""
-        return any(r.shoe is not None for r in self.rounds)
+        return "shoe" in self.columns
+
+    def set_progress(self, progress: Progress | None) -> None:
+        """Report bytes read through ``progress``."""
+        self._lines.progress = progress
+
+    def close(self) -> None:
+        """Stop reading (closes the file)."""
+        self._lines.close()
+
+    def _all_blocks(self) -> Iterator[tuple[int, list[str]]]:
+        if self._pending is not None:
+            yield self._pending
+            self._pending = None
+        yield from self._blocks
+
+    def chunks(self) -> Iterator[LogChunk]:
+        """The rounds as :class:`LogChunk` arrays, in file order (one pass only)."""
+        if self._used:
+            raise RuntimeError("a hand log is read once")
+        self._used = True
+        col = {n: i for i, n in enumerate(self.columns)}
+        width = len(self.columns)
+        ri, pi, bi = col["round"], col["player"], col["banker"]
+        si = col.get("shoe")
+        path = self.path
+        hand_cache = _HAND_CACHE
+        last = _Order(path, si is not None)
+        lines_out: list[int] = []
+        rounds: list[int] = []
+        shoes: list[int] = []
+        players: list[int] = []
+        bankers: list[int] = []
+        for first, block in self._all_blocks():
+            for i, text in enumerate(block):
+                number = first + i
+                if not text or text[0] == "#" or text.isspace():
+                    continue
+                if text[0] in " \t" or text[-1] in " \t\r":
+                    text = text.strip()
+                    if not text or text[0] == "#":
+                        continue
+                try:
+                    row = text.split(",") if '"' not in text else _cells(path, number, text)
+                    if len(row) != width:
+                        raise InputError(f"expected {width} fields ({','.join(self.columns)}), got {len(row)}")
+                    cell = row[ri]
+                    rnd = int(cell) if cell.isdigit() and cell.isascii() and len(cell) < 16 else \
+                        _whole(cell, "round number", 1)
+                    if rnd < 1:
+                        raise InputError(f"round number must be at least 1, got {rnd}")
+                    if si is not None:
+                        cell = row[si]
+                        shoes.append(int(cell) if cell.isdigit() and cell.isascii() and len(cell) < 16 else
+                                     _whole(cell, "shoe number", 0))
+                    ph = hand_cache.get(row[pi])
+                    if ph is None:
+                        ph = _hand(row[pi].strip(), "player")
+                    bh = hand_cache.get(row[bi])
+                    if bh is None:
+                        bh = _hand(row[bi].strip(), "banker")
+                except InputError as exc:
+                    raise InputError(f"{_where(path, number)}: {exc}") from None
+                lines_out.append(number)
+                rounds.append(rnd)
+                players.append(ph)
+                bankers.append(bh)
+                if len(rounds) >= CHUNK_ROUNDS:
+                    yield last.chunk(lines_out, rounds, shoes if si is not None else None, players, bankers)
+                    lines_out, rounds, shoes, players, bankers = [], [], [], [], []
+        if rounds:
+            yield last.chunk(lines_out, rounds, shoes if si is not None else None, players, bankers)
+        if last.rounds == 0:
+            raise InputError(f"{path}: the hand log has a header but no rounds")
+
+    def rounds(self) -> Iterator[LoggedRound]:
+        """The rounds one by one as :class:`LoggedRound` objects (convenient, slower)."""
+        cards = {c: parse_logged_card(code_text(c)) for c in range(65)}
+        for ch in self.chunks():
+            for j in range(len(ch)):
+                pn, bn = int(ch.player_cards[j]), int(ch.banker_cards[j])
+                yield LoggedRound(int(ch.line[j]), int(ch.round[j]),
+                                  tuple(cards[int(c)] for c in ch.player[j, :min(pn, 3)]),
+                                  tuple(cards[int(c)] for c in ch.banker[j, :min(bn, 3)]),
+                                  int(ch.shoe[j]) if ch.shoe is not None else None)
+
+
+class _Order:
+    """Checks, chunk by chunk, that round numbers increase (within each shoe, when there is
+    a shoe column, and shoe numbers increase); builds the chunk arrays."""
+
+    def __init__(self, path: str, shoes: bool) -> None:
+        self.path = path
+        self.shoes = shoes
+        self.rounds = 0
+        self.prev: tuple[int, int, int] | None = None  # line, round, shoe of the last round read
+
+    def chunk(self, lines: list[int], rounds: list[int], shoes: list[int] | None, players: list[int],
+              bankers: list[int]) -> LogChunk:
+        line = np.array(lines, dtype=np.int64)
+        rnd = np.array(rounds, dtype=np.int64)
+        shoe = np.array(shoes, dtype=np.int64) if shoes is not None else None
+        if self.prev is not None:
+            pl, pr, ps = self.prev
+            all_line = np.concatenate([[pl], line])
+            all_rnd = np.concatenate([[pr], rnd])
+            all_shoe = np.concatenate([[ps], shoe]) if shoe is not None else None
+        else:
+            all_line, all_rnd, all_shoe = line, rnd, shoe
+        if all_shoe is not None:
+            back = np.flatnonzero(np.diff(all_shoe) < 0)
+            if back.size:
+                j = int(back[0]) + 1
+                raise InputError(f"{_where(self.path, int(all_line[j]))}: shoe {int(all_shoe[j])} comes after shoe "
+                                 f"{int(all_shoe[j - 1])} (line {int(all_line[j - 1])}): shoes must be logged in order")
+            same = np.diff(all_shoe) == 0
+        else:
+            same = np.ones(all_rnd.size - 1, dtype=bool)
+        bad = np.flatnonzero(same & (np.diff(all_rnd) <= 0))
+        if bad.size:
+            j = int(bad[0]) + 1
+            r, q = int(all_rnd[j]), int(all_rnd[j - 1])
+            within = " within a shoe" if self.shoes else ""
+            if r == q:
+                raise InputError(f"{_where(self.path, int(all_line[j]))}: round {r} already appears on line "
+                                 f"{int(all_line[j - 1])}{' of the same shoe' if self.shoes else ''}")
+            raise InputError(f"{_where(self.path, int(all_line[j]))}: round {r} comes after round {q} "
+                             f"(line {int(all_line[j - 1])}): round numbers must increase{within}")
+        self.prev = (int(line[-1]), int(rnd[-1]), int(shoe[-1]) if shoe is not None else 0)
+        self.rounds += line.size
+        pc, pn = _unpack(np.array(players, dtype=np.int64))
+        bc, bn = _unpack(np.array(bankers, dtype=np.int64))
+        return LogChunk(line, rnd, shoe, pc, bc, pn, bn)
 
 
 @dataclass
@@ -86,149 +502,64 @@ class CountsFile:
     meta: dict[str, str] = field(default_factory=dict)
 
 
-# -- reading ----------------------------------------------------------------------------
-def _where(path: str, line: int) -> str:
-    return f"{path}, line {line}"
-
-
-def parse_logged_card(text: str) -> LoggedCard:
-    """Read ``KS``, ``10h``, ``T``, ``9`` ...; the suit is optional."""
-    card = _CARD_CACHE.get(text)
-    if card is None:
-        card = _CARD_CACHE[text] = _parse_logged_card(text)
-    return card
-
-
-_CARD_CACHE: dict[str, LoggedCard] = {}
-
-
-def _parse_logged_card(text: str) -> LoggedCard:
-    t = text.strip().upper()
-    suit: str | None = None
-    if len(t) >= 2 and t[-1] in SUITS:
-        t, suit = t[:-1], t[-1]
-    rank = "10" if t == "T" else t
-    if rank not in RANKS:
-        raise InputError(f"unknown card {text!r} (expected a rank A, 2-9, T or 10, J, Q, K "
-                         "and optionally a suit S, H, D, C)")
-    return LoggedCard(rank, suit)
-
-
-def _cards(text: str, what: str) -> tuple[LoggedCard, ...]:
-    hand = _HAND_CACHE.get(text)
-    if hand is not None:
-        return hand
-    tokens = text.split()
-    if not tokens:
-        raise InputError(f"the {what} hand is empty")
-    if len(tokens) > MAX_HAND_CARDS:
-        raise InputError(f"the {what} hand has {len(tokens)} cards")
-    hand = tuple(parse_logged_card(t) for t in tokens)
-    if len(_HAND_CACHE) < _HAND_CACHE_SIZE:
-        _HAND_CACHE[text] = hand
-    return hand
-
-
-_HAND_CACHE: dict[str, tuple[LoggedCard, ...]] = {}
-_HAND_CACHE_SIZE: Final = 1 << 18
-
-
-def _whole(text: str, what: str, minimum: int) -> int:
-    t = text.strip()
-    try:
-        if not t.isascii():
-            raise ValueError
-        n = int(t)
-    except ValueError:
-        raise InputError(f"{what} {text!r} is not a whole number") from None
-    if n < minimum:
-        raise InputError(f"{what} must be at least {minimum}, got {n}")
-    return n
-
-
-def _lines(path: str) -> Iterator[tuple[int, str]]:
-    try:
-        with open(path, encoding="utf-8", newline="") as fh:
-            for number, line in enumerate(fh, start=1):
-                yield number, line
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a UTF-8 text file") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
-
-
-def _meta(comment: str, meta: dict[str, str]) -> None:
-    for token in comment.lstrip("#").split():
-        key, sep, value = token.partition("=")
-        if sep and key:
-            meta[key.strip().lower()] = value.strip()
-
-
-def _rows(path: str, meta: dict[str, str]) -> Iterator[tuple[int, list[str]]]:
-    """Non-blank, non-comment CSV rows with their line numbers."""
-    for number, line in _lines(path):
-        text = line.strip()
-        if not text:
-            continue
-        if text.startswith("#"):
-            _meta(text, meta)
-            continue
-        if '"' in text:
-            try:
-                row = next(csv.reader([text]))
-            except csv.Error as exc:
-                raise InputError(f"{_where(path, number)}: bad CSV ({exc})") from None
-        else:
-            row = text.split(",")  # the common case, without the csv module's cost
-        yield number, [cell.strip() for cell in row]
-
-
 def read_file(path: str | os.PathLike[str]) -> LogFile | CountsFile:
-    """Read a hand log or a counts file, telling them apart by the header row."""
+    """Open a hand log or read a counts file, telling them apart by the header row.
+
+    A counts file is read whole (it is small); a hand log is returned ready to stream
+    through :meth:`LogFile.chunks`, with the metadata of the comments before its header.
+    """
     p = str(path)
     meta: dict[str, str] = {}
-    rows = _rows(p, meta)
-    first = next(rows, None)
-    if first is None:
+    lines = _Lines(p)
+    blocks = lines.blocks()
+    header: tuple[int, list[str]] | None = None
+    pending: tuple[int, list[str]] | None = None
+    try:
+        for first, block in blocks:
+            for i, line in enumerate(block):
+                text = line.strip()
+                if not text:
+                    continue
+                if text.startswith("#"):
+                    _meta(text, meta)
+                    continue
+                header = first + i, _cells(p, first + i, text)
+                pending = first + i + 1, block[i + 1:]
+                break
+            if header is not None:
+                break
+    except BaseException:
+        lines.close()
+        raise
+    if header is None or pending is None:
+        lines.close()
         raise InputError(f"{p}: the file is empty (expected a header row "
                          f"'{','.join(LOG_COLUMNS)}' or '{','.join(COUNT_COLUMNS)}')")
-    number, header = first
-    names = [h.lower() for h in header]
+    number, cells = header
+    names = [h.lower() for h in cells]
     if set(names) == set(COUNT_COLUMNS) and len(names) == len(COUNT_COLUMNS):
-        return _read_counts(p, names, rows, meta)
+        try:
+            return _read_counts(p, names, _pending_rows(p, pending, blocks), meta)
+        finally:
+            lines.close()
     if set(LOG_COLUMNS) <= set(names) and set(names) <= set(LOG_COLUMNS + LOG_OPTIONAL) \
             and len(set(names)) == len(names):
-        return _read_log(p, names, rows, meta)
-    raise InputError(f"{_where(p, number)}: unrecognised header {','.join(header)!r} (expected "
+        return LogFile(p, names, meta, lines, blocks, pending)
+    lines.close()
+    raise InputError(f"{_where(p, number)}: unrecognised header {','.join(cells)[:80]!r} (expected "
                      f"'{','.join(LOG_COLUMNS)}' [with 'shoe'] or '{','.join(COUNT_COLUMNS)}')")
 
 
-def _read_log(path: str, names: list[str], rows: Iterator[tuple[int, list[str]]],
-              meta: dict[str, str]) -> LogFile:
-    col = {n: i for i, n in enumerate(names)}
-    out: list[LoggedRound] = []
-    seen: dict[int, int] = {}
-    for number, row in rows:
-        try:
-            if len(row) != len(names):
-                raise InputError(f"expected {len(names)} fields ({','.join(names)}), got {len(row)}")
-            rnd = _whole(row[col["round"]], "round number", 1)
-            if rnd in seen:
-                raise InputError(f"round {rnd} already appears on line {seen[rnd]}")
-            shoe = _whole(row[col["shoe"]], "shoe number", 0) if "shoe" in col else None
-            player = _cards(row[col["player"]], "player")
-            banker = _cards(row[col["banker"]], "banker")
-        except InputError as exc:
-            raise InputError(f"{_where(path, number)}: {exc}") from None
-        seen[rnd] = number
-        out.append(LoggedRound(number, rnd, player, banker, shoe))
-    if not out:
-        raise InputError(f"{path}: the hand log has a header but no rounds")
-    return LogFile(path, out, meta)
+def _pending_rows(path: str, pending: tuple[int, list[str]],
+                  blocks: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, list[str]]]:
+    def all_blocks() -> Iterator[tuple[int, list[str]]]:
+        yield pending
+        yield from blocks
+    for first, block in all_blocks():
+        for i, line in enumerate(block):
+            text = line.strip()
+            if text and not text.startswith("#"):
+                yield first + i, _cells(path, first + i, text)
 
 
 def _read_counts(path: str, names: list[str], rows: Iterator[tuple[int, list[str]]],
@@ -245,7 +576,7 @@ def _read_counts(path: str, names: list[str], rows: Iterator[tuple[int, list[str
             outcome = row[col["outcome"]]
             known = wager.outcome_names(table)
             if outcome not in known:
-                raise InputError(f"{outcome!r} is not an outcome of {wager.id} ({table.id}); "
+                raise InputError(f"{outcome[:60]!r} is not an outcome of {wager.id} ({table.id}); "
                                  f"its outcomes: {'; '.join(known)}")
             count = _whole(row[col["count"]], "count", 0)
             key = (wager.id, table.id, outcome)
@@ -261,39 +592,84 @@ def _read_counts(path: str, names: list[str], rows: Iterator[tuple[int, list[str
 
 
 # -- writing ----------------------------------------------------------------------------
-_FACE_TEXT: Final = [str(c) for c in FACES]
-
-
 def _meta_line(meta: Mapping[str, Any]) -> str:
     return "# exactodds " + " ".join(f"{k}={v}" for k, v in meta.items()) + "\n"
 
 
-def sim_meta(sim: Simulation) -> dict[str, Any]:
-    """Metadata written at the top of files a simulation produces."""
-    meta: dict[str, Any] = {"mode": sim.mode, "seed": sim.seed, "rounds": sim.rounds,
-                            "decks": sim.shoe.decks if sim.shoe.decks is not None else "custom"}
-    if sim.mode == "shoe":
-        meta["cover"] = sim.cover
+def run_meta(mode: str, seed: int, rounds: int, shoe: Shoe, cover: int | None) -> dict[str, Any]:
+    """Metadata written at the top of files a simulation produces (known before it runs)."""
+    meta: dict[str, Any] = {"mode": mode, "seed": seed, "rounds": rounds,
+                            "decks": shoe.decks if shoe.decks is not None else "custom"}
+    if mode == "shoe":
+        meta["cover"] = cover
     return meta
 
 
+def sim_meta(sim: Simulation) -> dict[str, Any]:
+    """Metadata written at the top of files a simulation produces."""
+    return run_meta(sim.mode, sim.seed, sim.rounds, sim.shoe, sim.cover)
+
+
+def _face_bytes() -> npt.NDArray[np.uint8]:
+    out = np.zeros((len(FACES), 3), dtype=np.uint8)
+    for i, c in enumerate(FACES):
+        b = str(c).encode("ascii")
+        out[i, :len(b)] = np.frombuffer(b, dtype=np.uint8)
+    return out
+
+
+_FACE_BYTES: Final = _face_bytes()
+"""Each face as up to 3 ASCII bytes (``10H``, ``KS``), 0-padded; 0 bytes are dropped."""
+
+
+def _digits(numbers: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+    """Decimal digits of positive ``numbers``, one row each, leading zeros as 0 bytes."""
+    width = len(str(int(numbers.max()))) if numbers.size else 1
+    powers = 10 ** np.arange(width - 1, -1, -1, dtype=np.int64)
+    out = (numbers[:, None] // powers % 10 + 48).astype(np.uint8)
+    out[(numbers[:, None] < powers) & (powers > 1)] = 0
+    return out
+
+
+def log_header(meta: Mapping[str, Any] | None, shoe_column: bool) -> bytes:
+    """The comment line (if ``meta``) and header row of a hand log."""
+    text = _meta_line(meta) if meta else ""
+    return (text + ",".join(LOG_COLUMNS + (("shoe",) if shoe_column else ())) + "\n").encode("ascii")
+
+
+def render_log_chunk(log: HandLog) -> bytes:
+    """A batch of simulated rounds as hand-log CSV lines (rounds numbered from
+    ``log.first + 1``; shoes from 1), built with numpy: no Python loop over rounds."""
+    n = log.codes.size
+    if n == 0:
+        return b""
+    f = log.faces.astype(np.intp)
+    code = log.codes.astype(np.int64)
+    pdraw, bdraw = (code >> 1 & 1).astype(bool), (code & 1).astype(bool)
+    fb = _FACE_BYTES
+
+    def col(byte: int) -> npt.NDArray[np.uint8]:
+        return np.full((n, 1), byte, dtype=np.uint8)
+
+    def third(faces: npt.NDArray[np.intp], drew: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
+        out = np.concatenate([col(32), fb[faces]], axis=1)
+        out[~drew] = 0
+        return out
+
+    banker_third = np.where(pdraw, f[:, 5], f[:, 4])
+    parts = [_digits(np.arange(log.first + 1, log.first + n + 1, dtype=np.int64)), col(44),
+             fb[f[:, 0]], col(32), fb[f[:, 2]], third(f[:, 4], pdraw), col(44),
+             fb[f[:, 1]], col(32), fb[f[:, 3]], third(banker_third, bdraw)]
+    if log.shoe is not None:
+        parts += [col(44), _digits(log.shoe.astype(np.int64) + 1)]
+    parts.append(col(10))
+    flat = np.concatenate(parts, axis=1).ravel()
+    return bytes(flat[flat != 0].tobytes())
+
+
 def render_log(log: HandLog, meta: Mapping[str, Any] | None = None) -> str:
-    """A hand log as CSV text (rounds numbered from 1; shoes from 1 in shoe mode)."""
-    out = io.StringIO()
-    if meta:
-        out.write(_meta_line(meta))
-    shoe = log.shoe
-    out.write(",".join(LOG_COLUMNS + (("shoe",) if shoe is not None else ())) + "\n")
-    faces = log.faces.tolist()
-    codes = log.codes.tolist()
-    shoes = (shoe + 1).tolist() if shoe is not None else None
-    t = _FACE_TEXT
-    for i, (f, code) in enumerate(zip(faces, codes)):
-        pdraw, bdraw = code >> 1 & 1, code & 1
-        player = f"{t[f[0]]} {t[f[2]]}" + (f" {t[f[4]]}" if pdraw else "")
-        banker = f"{t[f[1]]} {t[f[3]]}" + ((f" {t[f[5]]}" if pdraw else f" {t[f[4]]}") if bdraw else "")
-        out.write(f"{i + 1},{player},{banker}" + (f",{shoes[i]}\n" if shoes is not None else "\n"))
-    return out.getvalue()
+    """A whole hand log as CSV text (rounds numbered from 1; shoes from 1 in shoe mode)."""
+    return (log_header(meta, log.shoe is not None) + render_log_chunk(log)).decode("ascii")
 
 
 def render_counts(families: Mapping[tuple[str, str], Mapping[str, int]],

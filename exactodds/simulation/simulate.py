@@ -21,7 +21,11 @@ tests use to build buggy simulators).
 
 Reproducibility: round batch ``i`` draws from ``SeedSequence(seed, spawn_key=(i,))``,
 so the same ``(seed, rounds, mode, shoe, cover)`` give the same result whatever the
-number of worker threads.
+number of worker threads. A seed is a whole number ``0 <= seed < 2**63``.
+
+Memory: rounds are dealt batch by batch and each batch's cards go to an ``on_hands``
+callback (which writes them to a hand log) and are dropped, so memory is bounded by
+the batch size whatever ``rounds`` is (``keep_hands`` keeps them all: for small runs).
 """
 
 from __future__ import annotations
@@ -35,11 +39,12 @@ from typing import Any, Final, Literal
 import numpy as np
 import numpy.typing as npt
 
+from exactodds.catalogue.model import Paytable, Wager
+from exactodds.errors import InputError
 from exactodds.game import rules
 from exactodds.game.cards import FACES, Shoe
-from exactodds.errors import InputError
 from exactodds.game.rules import Coup
-from exactodds.catalogue.model import Paytable, Wager
+from exactodds.report.progress import Progress
 
 Mode = Literal["fresh", "shoe"]
 MODES: Final = ("fresh", "shoe")
@@ -66,6 +71,24 @@ BURN_COUNT: Final = np.array([10 if c.value == 0 else c.value for c in FACES], d
 """Cards burned after the exposed first card: its face value, 10/J/Q/K as ten (§ 629a.5(f))."""
 
 _MOD10: Final = (np.arange(20) % 10).astype(np.uint16)
+
+MAX_SEED: Final = 2**63
+"""Seeds are whole numbers ``0 <= seed < 2**63`` (numpy's ``SeedSequence`` takes any such)."""
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` if it is a valid seed, else an input error (one line).
+
+    >>> check_seed(7)
+    7
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.InputError: --seed must be a whole number from 0 to 9223372036854775807, got -1
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
+        raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED - 1}, got {seed!r}")
+    return seed
 
 
 # -- coup codes -----------------------------------------------------------------------
@@ -127,6 +150,9 @@ def code_table(draw_rules: DrawRules = STANDARD_RULES) -> npt.NDArray[np.uint16]
 
 _TABLES: dict[DrawRules, npt.NDArray[np.uint16]] = {}
 
+HandSink = Callable[["HandLog"], None]
+"""Receives each batch of dealt rounds, in round order (see :func:`simulate`)."""
+
 
 def play_values(values: npt.NDArray[np.uint8], table: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint16]:
     """Coup codes of rounds given their first six card values, shape ``(6, rounds)``.
@@ -139,7 +165,8 @@ def play_values(values: npt.NDArray[np.uint8], table: npt.NDArray[np.uint16]) ->
     idx += _MOD10[v[1] + v[3]] * 100
     idx += v[4] * 10
     idx += v[5]
-    return table[idx]
+    out: npt.NDArray[np.uint16] = table[idx]
+    return out
 
 
 def cards_used(codes: npt.NDArray[np.uint16]) -> npt.NDArray[np.int16]:
@@ -155,12 +182,14 @@ class HandLog:
 
     ``faces[i]`` are the face indices (into :data:`~exactodds.game.cards.FACES`) of the first
     six cards of round ``i`` in dealing order; ``codes[i]`` says how many each hand used.
-    ``shoe[i]`` is the shoe number in shoe mode (``None`` in fresh mode).
+    ``shoe[i]`` is the shoe number in shoe mode (``None`` in fresh mode). A batch of a
+    longer simulation starts at round ``first`` (0 for the first round).
     """
 
     faces: npt.NDArray[np.uint8]
     codes: npt.NDArray[np.uint16]
     shoe: npt.NDArray[np.int64] | None = None
+    first: int = 0
 
 
 @dataclass
@@ -192,9 +221,11 @@ class Simulation:
 
 def outcome_counts(coups: Mapping[Coup, int], wager: Wager[Any], table: Paytable) -> dict[str, int]:
     """Rounds per outcome of ``wager`` under ``table``, every outcome listed (zeros kept)."""
+    from exactodds.simulation.engine_link import settle
+
     out = {name: 0 for name in wager.outcome_names(table)}
     for coup, n in coups.items():
-        out[wager.settle(table, coup)] += n
+        out[settle(wager, table, coup)] += n
     return out
 
 
@@ -323,12 +354,17 @@ def _shoe_batch(shoe_faces: npt.NDArray[np.uint8], table: npt.NDArray[np.uint16]
 # -- the simulator ----------------------------------------------------------------------
 def simulate(rounds: int, mode: Mode = "fresh", shoe: Shoe | None = None, seed: int = 0,
              cover: int = MIN_COVER, keep_hands: bool = False, workers: int = 1,
-             draw_rules: DrawRules = STANDARD_RULES) -> Simulation:
+             draw_rules: DrawRules = STANDARD_RULES, on_hands: HandSink | None = None,
+             progress: Progress | None = None) -> Simulation:
     """Simulate ``rounds`` rounds and count them per coup code.
 
-    ``keep_hands`` keeps every round's cards for a hand log (memory: 6 bytes a round).
-    ``workers`` threads share the batches; the result does not depend on it.
+    ``on_hands`` receives every batch of dealt rounds, in round order, as a
+    :class:`HandLog` (to write a hand log as it goes; memory stays bounded by the batch).
+    ``keep_hands`` keeps every round's cards in ``Simulation.log`` instead (memory:
+    about 8 bytes a round; for small runs). ``workers`` threads share the batches; the
+    result does not depend on it. ``progress(done, total, label)`` is told the rounds dealt.
     """
+    check_seed(seed)
     if not isinstance(rounds, int) or rounds < 1:
         raise InputError(f"--rounds must be a whole number of at least 1, got {rounds!r}")
     if mode not in MODES:
@@ -340,13 +376,23 @@ def simulate(rounds: int, mode: Mode = "fresh", shoe: Shoe | None = None, seed: 
         raise InputError(f"the shoe holds {shoe.size} cards; a simulated round needs 6")
     shoe_faces = np.repeat(np.arange(len(FACES), dtype=np.uint8), shoe.counts)
     table = code_table(draw_rules)
+    kept: list[HandLog] = []
+    sink = on_hands
+    if keep_hands:
+        def sink(log: HandLog) -> None:
+            kept.append(log)
+            if on_hands is not None:
+                on_hands(log)
     start = time.perf_counter()
     if mode == "fresh":
-        sim = _simulate_fresh(rounds, shoe, seed, shoe_faces, table, keep_hands, workers)
+        sim = _simulate_fresh(rounds, shoe, seed, shoe_faces, table, sink, workers, progress)
     else:
         check_cover(shoe.size, cover)
-        sim = _simulate_shoe(rounds, shoe, seed, shoe_faces, table, keep_hands, workers, cover)
+        sim = _simulate_shoe(rounds, shoe, seed, shoe_faces, table, sink, workers, cover, progress)
     sim.seconds = time.perf_counter() - start
+    if keep_hands:
+        sim.log = HandLog(np.concatenate([lg.faces for lg in kept]), np.concatenate([lg.codes for lg in kept]),
+                          np.concatenate([lg.shoe for lg in kept if lg.shoe is not None]) if mode == "shoe" else None)
     return sim
 
 
@@ -358,32 +404,40 @@ def _map(workers: int, fn: Callable[[int], Any], jobs: range) -> list[Any]:
 
 
 def _simulate_fresh(rounds: int, shoe: Shoe, seed: int, shoe_faces: npt.NDArray[np.uint8],
-                    table: npt.NDArray[np.uint16], keep: bool, workers: int) -> Simulation:
+                    table: npt.NDArray[np.uint16], sink: HandSink | None, workers: int,
+                    progress: Progress | None) -> Simulation:
     shoe_values = FACE_VALUE[shoe_faces]
-    batches = range(-(-rounds // FRESH_BATCH))
+    batch = FRESH_BATCH
+    batches = -(-rounds // batch)
+    counts = np.zeros(NCODES, dtype=np.int64)
 
     def job(i: int) -> tuple[npt.NDArray[np.int64], HandLog | None]:
-        size = min(FRESH_BATCH, rounds - i * FRESH_BATCH)
-        return _fresh_batch(shoe_faces, shoe_values, table, seed, i, size, keep)
+        size = min(batch, rounds - i * batch)
+        return _fresh_batch(shoe_faces, shoe_values, table, seed, i, size, sink is not None)
 
-    parts = _map(workers, job, batches)
-    counts = np.sum([c for c, _ in parts], axis=0)
-    log = None
-    if keep:
-        logs = [lg for _, lg in parts]
-        log = HandLog(np.concatenate([lg.faces for lg in logs]), np.concatenate([lg.codes for lg in logs]))
-    return Simulation("fresh", rounds, seed, shoe, counts, log=log)
+    # ``workers`` batches at a time, so at most that many batches are ever held
+    for group in range(0, batches, workers):
+        for i, (c, log) in zip(range(group, batches), _map(workers, job, range(group, min(group + workers, batches)))):
+            counts += c
+            if sink is not None:
+                assert log is not None
+                log.first = i * batch
+                sink(log)
+        if progress is not None:
+            progress(min(rounds, (group + workers) * batch), rounds, "rounds")
+    return Simulation("fresh", rounds, seed, shoe, counts)
 
 
 def _simulate_shoe(rounds: int, shoe: Shoe, seed: int, shoe_faces: npt.NDArray[np.uint8],
-                   table: npt.NDArray[np.uint16], keep: bool, workers: int, cover: int) -> Simulation:
+                   table: npt.NDArray[np.uint16], sink: HandSink | None, workers: int, cover: int,
+                   progress: Progress | None) -> Simulation:
     k = guaranteed_rounds(shoe.size, cover)
     counts = np.zeros(NCODES, dtype=np.int64)
     comparable = np.zeros(NCODES, dtype=np.int64)
     got = 0
     index = 0
     shoes_used = 0
-    logs: list[HandLog] = []
+    keep = sink is not None
     while got < rounds:
         # each shoe deals at least k rounds: enough batches for the rest, dealt in parallel
         need = -(-(rounds - got) // (k * SHOE_BATCH))
@@ -398,20 +452,19 @@ def _simulate_shoe(rounds: int, shoe: Shoe, seed: int, shoe_faces: npt.NDArray[n
             counts += np.bincount(codes, minlength=NCODES)
             comparable += np.bincount(codes[round_of < k], minlength=NCODES)
             shoes_used = int(shoe_of[-1]) + 1
-            if keep:
+            if sink is not None:
                 assert faces is not None
-                logs.append(HandLog(faces[:take], codes, shoe_of))
+                sink(HandLog(faces[:take], codes, shoe_of, got))
             got += take
-    log = None
-    if keep:
-        log = HandLog(np.concatenate([lg.faces for lg in logs]), np.concatenate([lg.codes for lg in logs]),
-                      np.concatenate([lg.shoe for lg in logs if lg.shoe is not None]))
+        del parts
+        if progress is not None:
+            progress(got, rounds, "rounds")
     return Simulation("shoe", rounds, seed, shoe, counts, cover=cover, comparable=comparable,
-                      shoes=shoes_used, log=log, meta={"guaranteed_rounds": k})
+                      shoes=shoes_used, meta={"guaranteed_rounds": k})
 
 
 def bench_simulate(rounds: int) -> float:
-    """Rounds per second of fresh-mode simulation of an 8-deck shoe (one thread)."""
+    """Rounds per second (wall clock) of fresh-mode simulation of an 8-deck shoe (one thread)."""
     code_table()  # build the table outside the timing
     start = time.perf_counter()
     simulate(rounds, "fresh", Shoe.standard(8), seed=12345)
