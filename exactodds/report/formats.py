@@ -211,6 +211,17 @@ def render_wager_list(wagers: Iterable[Wager[Any]], fmt: str) -> str:
     ]
     if fmt == "json":
         return render_json({"wagers": items, "version": __version__})
+    if fmt == "csv":  # one row per wager and paytable: a spreadsheet needs no list inside a cell
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["wager", "name", "paytable", "default", "wager_cite", "paytable_cite"])
+        for i in items:
+            for p in i["paytables"]:
+                w.writerow([i["wager"], i["name"], p["id"], "yes" if p["id"] == i["default_paytable"] else "no",
+                            i["cite"], p["cite"]])
+        return out.getvalue()
     rows = [[i["wager"], i["name"], ", ".join(p["id"] for p in i["paytables"]), i["cite"]] for i in items]
-    return tabulate(rows, headers=["Wager", "Name", "Paytables (default first)", "Cite"],
-                    tablefmt="github" if fmt == "markdown" else "simple") + "\n"
+    headers = ["Wager", "Name", "Paytables (default first)", "Cite"]
+    if fmt == "markdown":
+        return "## Wagers\n\n" + tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True) + "\n"
+    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True) + "\n"
