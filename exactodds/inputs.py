@@ -105,7 +105,8 @@ def parse_number(text: str, what: str, *, money: bool = False) -> Fraction:
                          f"(at most {MAX_EXPONENT} either way)")
     power = int(exp_text) - len(frac)
     value = Fraction(int(whole + frac or "0"))
-    return sign * (value * 10**power if power >= 0 else value / 10**-power)
+    scaled: Fraction = value * 10**power if power >= 0 else value / 10**-power
+    return sign * scaled
 
 
 def read_capped(path: str | Path, what: str, cap: int = MAX_FILE_BYTES) -> bytes:

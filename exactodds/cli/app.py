@@ -20,7 +20,7 @@ from typer.core import TyperGroup
 try:  # typer >= 0.22 vendors click as typer._click; older releases use click itself
     from typer._click import exceptions as _cx
 except ImportError:  # pragma: no cover
-    from click import exceptions as _cx  # type: ignore[no-redef]
+    from click import exceptions as _cx  # type: ignore[no-redef, import-not-found, unused-ignore]
 
 from exactodds import __version__
 from exactodds.catalogue import CATALOGUE, get_wager
@@ -29,7 +29,11 @@ from exactodds.errors import InputError
 from exactodds.figures.analysis import analyze
 from exactodds.game.shoespec import RemoveOpt, ShoeOpt, resolve_shoe
 from exactodds.inputs import parse_number, shown
-from exactodds.report.formats import render_analysis, render_catalogue, render_wager_list
+from exactodds.report.formats import (
+    render_analysis,
+    render_catalogue,
+    render_wager_list,
+)
 
 EXIT_INPUT = 2
 
@@ -71,7 +75,7 @@ def _check_completion_shell(argv: list[str]) -> None:
         return
     shell = None
     if not os.getenv("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION"):
-        import shellingham
+        import shellingham  # type: ignore[import-untyped]
 
         try:
             shell = shellingham.detect_shell()[0]
@@ -85,7 +89,7 @@ def _check_completion_shell(argv: list[str]) -> None:
 class _OneLineErrors(TyperGroup):
     """Turn every usage or input error into a single stderr line and exit 2."""
 
-    def main(self, *args: Any, **kwargs: Any) -> Any:  # noqa: D102
+    def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
         argv = kwargs.get("args", args[0] if args else None)
         _check_completion_shell(sys.argv[1:] if argv is None else list(argv))

@@ -18,10 +18,25 @@ from typing import Annotated
 import typer
 
 from exactodds.catalogue import get_wager
-from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, PaytableOpt, emit
+from exactodds.cli.options import (
+    DecksOpt,
+    Format,
+    FormatOpt,
+    OutputOpt,
+    PaytableOpt,
+    emit,
+)
 from exactodds.errors import InputError
 from exactodds.figures.certify import ReportError, certify, render_report, verify_text
-from exactodds.figures.commission import DEFAULT_AMOUNTS, RULES, commission_rate, edge_table, parse_amounts, parse_increment, parse_money
+from exactodds.figures.commission import (
+    DEFAULT_AMOUNTS,
+    RULES,
+    commission_rate,
+    edge_table,
+    parse_amounts,
+    parse_increment,
+    parse_money,
+)
 from exactodds.figures.eor import effects_of_removal, eor_catalogue, render_eor
 from exactodds.figures.ride import render_ride, ride_analysis
 from exactodds.game.shoespec import DEFAULT_DECKS, RemoveOpt, ShoeOpt, resolve_shoe
@@ -126,9 +141,9 @@ def certify_command(
     s = resolve_shoe(decks, shoe, remove)
     if all_wagers == (wager is not None):
         raise InputError("give one WAGER or --all")
+    wagers = None if wager is None else [wager]
     with stderr_progress("certify") as progress:
-        doc = certify(None if all_wagers else [wager], paytable, s, effects_of_removal=not no_eor,
-                      progress=progress)
+        doc = certify(wagers, paytable, s, effects_of_removal=not no_eor, progress=progress)
     emit(render_report(doc, fmt.value), output)
 
 

@@ -48,19 +48,31 @@ from typing import Any, Final
 from tabulate import tabulate
 
 from exactodds import __version__
-from exactodds.figures.analysis import Analysis, analyze
-from exactodds.game.cards import Shoe, falling_factorial
 from exactodds.catalogue import CATALOGUE, get_wager
-from exactodds.game.walk import RANK_CLASSES, coup_distribution
-from exactodds.figures.eor import EOR_HEADERS, DistributionCache, EffectsOfRemoval, Progress, effects_for, eor_json
+from exactodds.catalogue.model import Paytable, Wager
+from exactodds.engine.levels import LEVELS
 from exactodds.errors import InputError
 from exactodds.exact import decimal, parse_ratio, percent, ratio
-from exactodds.inputs import json_error, load_json, shown
-from exactodds.engine.levels import LEVELS
-from exactodds.report.formats import analysis_json
+from exactodds.figures.analysis import Analysis, analyze
+from exactodds.figures.eor import (
+    EOR_HEADERS,
+    DistributionCache,
+    EffectsOfRemoval,
+    Progress,
+    effects_for,
+    eor_json,
+)
+from exactodds.game.cards import Shoe, falling_factorial
 from exactodds.game.rules import CITATION as RULES_CITATION
-from exactodds.game.shoespec import RANK_REMOVAL_READING, RANK_SPREAD_READING, shoe_from_spec, shoe_spec
-from exactodds.catalogue.model import Paytable, Wager
+from exactodds.game.shoespec import (
+    RANK_REMOVAL_READING,
+    RANK_SPREAD_READING,
+    shoe_from_spec,
+    shoe_spec,
+)
+from exactodds.game.walk import RANK_CLASSES, coup_distribution
+from exactodds.inputs import json_error, load_json, shown
+from exactodds.report.formats import analysis_json
 
 REPORT_KIND: Final = "exactodds certification report"
 SCHEMA: Final = 1
@@ -75,18 +87,18 @@ VOLATILE_KEYS: Final = ("fingerprint", "generated_utc", "version")
 """Top-level keys a recomputation does not compare (the fingerprint still covers the last two)."""
 
 READINGS: Final = (
-    "Universe: ordered sequences of U = min(N, 6) cards off the top of the shoe (N cards); "
-    "cards dealt to no hand are counted, not enumerated, so every table totals N·(N−1)·…·(N−U+1).",
+    ("Universe: ordered sequences of U = min(N, 6) cards off the top of the shoe (N cards); "
+     "cards dealt to no hand are counted, not enumerated, so every table totals N·(N−1)·…·(N−U+1)."),
     f"Drawing rules: {RULES_CITATION}; dealing order § 629a.8(c) (cards 1, 3 Player; 2, 4 Banker).",
     "A round a short shoe cannot finish is void and every wager pushes (58 Pa. Code § 629a.13(e)).",
-    "Where several winning outcomes of one wager happen at once, only one is paid (the highest, or the "
-    "first in the regulation's order where the wager says so).",
-    "Progressive paytables are priced with every meter at its regulated reset (0 where none is set); "
-    "the exact return as a function of the meters is given alongside.",
+    ("Where several winning outcomes of one wager happen at once, only one is paid (the highest, or the "
+     "first in the regulation's order where the wager says so)."),
+    ("Progressive paytables are priced with every meter at its regulated reset (0 where none is set); "
+     "the exact return as a function of the meters is given alongside."),
     RANK_SPREAD_READING,
     RANK_REMOVAL_READING,
-    "Effects of removal: Return(shoe − card) − Return(shoe); the effect of a rank is the count-weighted "
-    "mean over its faces.",
+    ("Effects of removal: Return(shoe − card) − Return(shoe); the effect of a rank is the count-weighted "
+     "mean over its faces."),
 )
 
 METHOD: Final = (
@@ -220,7 +232,8 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
                                             if x["verification"]["second_method"]["agrees"] is None),
                     "all_checks_hold": all(x["verification"]["all_hold"] for x in entries)},
     }
-    return json.loads(json.dumps(doc, ensure_ascii=False))  # plain JSON types, as a reader sees them
+    plain: dict[str, Any] = json.loads(json.dumps(doc, ensure_ascii=False))  # plain JSON types, as read back
+    return plain
 
 
 def canonical(doc: dict[str, Any]) -> bytes:
@@ -247,7 +260,7 @@ def certify(wagers: Iterable[str] | None = None, paytable: str | None = None, sh
               "shoe": shoe_spec(shoe or Shoe.standard(8)), "sensitivity_decks": list(sensitivity_decks),
               "effects_of_removal": effects_of_removal}
     doc = build_report(inputs, progress)
-    stamp = (now or _dt.datetime.now(_dt.timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    stamp = (now or _dt.datetime.now(_dt.UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
     doc = {**doc, "version": __version__, "generated_utc": stamp}
     doc["fingerprint"] = {"algorithm": "sha256", "value": fingerprint(doc),
                           "covers": "canonical JSON of every member except 'fingerprint' "
@@ -450,11 +463,11 @@ def render_markdown(doc: dict[str, Any]) -> str:
            f"- Generated (UTC): {doc.get('generated_utc')}",
            f"- Shoe: {shoe['description']}; inputs: `{json.dumps(doc['inputs'], sort_keys=True)}`",
            f"- Fingerprint (SHA-256 of the canonical JSON): `{doc['fingerprint']['value']}`",
-           f"- Paytables certified: {s['paytables']}; second method agrees on {s['second_method_agrees']}, "
-           f"not available for {s['no_second_method']}; every check holds: {'yes' if s['all_checks_hold'] else 'NO'}",
+           (f"- Paytables certified: {s['paytables']}; second method agrees on {s['second_method_agrees']}, "
+            f"not available for {s['no_second_method']}; every check holds: {'yes' if s['all_checks_hold'] else 'NO'}"),
            "", "Verify this report: `exactodds verify REPORT.json` recomputes every figure from the inputs above.",
-           "It checks the JSON report (`exactodds certify --format json`) only: this Markdown is a view for "
-           "reading, and no tool can verify it -- keep the JSON report beside it and verify that.",
+           ("It checks the JSON report (`exactodds certify --format json`) only: this Markdown is a view for "
+            "reading, and no tool can verify it -- keep the JSON report beside it and verify that."),
            "", "## Method", "", doc["method"], "", "## Readings", ""]
     out += [f"- {r}" for r in doc["readings"]]
     for x in doc["entries"]:
@@ -500,9 +513,9 @@ def render_markdown(doc: dict[str, Any]) -> str:
             erows = [[r["card"], f"{r['copies']:,}", r["effect"], r["effect_percent"], str(r.get("tag", ""))]
                      for r in [*e["ranks"], *e["faces"]]]
             out += [tabulate(erows, headers=EOR_HEADERS, tablefmt="github", disable_numparse=True), "",
-                    f"Identity Σ n·Return(shoe − card) = N·Return(shoe): {e['identity']['holds']}. "
-                    f"Suggested count {e['count']['tags']} (balanced: {e['count']['balanced']}), "
-                    f"correlation {e['count']['correlation']}."]
+                    (f"Identity Σ n·Return(shoe − card) = N·Return(shoe): {e['identity']['holds']}. "
+                     f"Suggested count {e['count']['tags']} (balanced: {e['count']['balanced']}), "
+                     f"correlation {e['count']['correlation']}.")]
         srows = [[d["decks"], d["house_edge"], _pct(d["house_edge"]), _pct(d["hit_frequency"])] for d in x["sensitivity"]]
         out += ["", "### Deck-count sensitivity", "",
                 tabulate(srows, headers=["Decks", "House edge (exact)", "House edge", "Hit frequency"],
@@ -553,6 +566,20 @@ def render_report(doc: dict[str, Any], fmt: str) -> str:
     raise InputError(f"a certification report is written as {', '.join(REPORT_FORMATS)}, not {fmt!r}")
 
 
-__all__ = ["REPORT_FORMATS", "Verdict", "ReportError", "build_report", "canonical", "certify", "check_inputs",
-           "fingerprint", "parse_report", "read_report", "render_csv", "render_markdown", "render_report",
-           "verify_report", "verify_text"]
+__all__ = [
+    "REPORT_FORMATS",
+    "ReportError",
+    "Verdict",
+    "build_report",
+    "canonical",
+    "certify",
+    "check_inputs",
+    "fingerprint",
+    "parse_report",
+    "read_report",
+    "render_csv",
+    "render_markdown",
+    "render_report",
+    "verify_report",
+    "verify_text",
+]

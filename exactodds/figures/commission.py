@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
-from exactodds.figures.analysis import Analysis, analyze
-from exactodds.game.cards import Shoe
 from exactodds.catalogue import get_wager
+from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
+from exactodds.figures.analysis import Analysis, analyze
+from exactodds.game.cards import Shoe
 from exactodds.inputs import shown
-from exactodds.catalogue.model import Pay, Paytable, Wager
 
 RULES: Final = {
     "midibaccarat": ("58 Pa. Code § 629a.12(c)", {Fraction(5, 100): Fraction(1, 4)}),

@@ -127,7 +127,9 @@ class Linear:
 
     @classmethod
     def parse(cls, text: str) -> Linear:
-        """Read :meth:`__str__`'s text back; anything else is an :class:`InputError`.
+        """Read :meth:`__str__`'s text back; anything else -- including the same form written
+        otherwise (terms out of order, fractions not in lowest terms, other spacing) -- is an
+        :class:`InputError`, so one form has exactly one text.
 
         >>> Linear.parse("28/329445675*M_mega - 15265199/30748263").coeff("M_mega")
         Fraction(28, 329445675)
@@ -149,7 +151,10 @@ class Linear:
             pos, first = m.end(), False
         if first:
             raise InputError("an empty linear form")
-        return cls.of(coefficients, constant)
+        form = cls.of(coefficients, constant)
+        if str(form) != text:
+            raise InputError(f"not a linear form in canonical order and lowest terms: {text[:60]!r}")
+        return form
 
 
 @dataclass(frozen=True)

@@ -41,15 +41,15 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Final
 
-from exactodds.game.cards import POINT_VALUE, RANKS, Shoe, falling_factorial
 from exactodds.catalogue import get_wager
-from exactodds.game.walk import MAX_CARDS_PER_ROUND
-from exactodds.figures.eor import exact_net
+from exactodds.catalogue.model import Wager
 from exactodds.errors import InputError
 from exactodds.exact import percent, ratio, sqrt_decimal
-from exactodds.inputs import parse_number
+from exactodds.figures.eor import exact_net
+from exactodds.game.cards import POINT_VALUE, RANKS, Shoe, falling_factorial
 from exactodds.game.rules import Coup, banker_draws, is_natural, player_draws
-from exactodds.catalogue.model import Wager
+from exactodds.game.walk import MAX_CARDS_PER_ROUND
+from exactodds.inputs import parse_number
 
 CITE: Final = "58 Pa. Code § 629a.7(a)(7), § 629a.8(c)(3), § 629a.12(h), § 629a.13(e)"
 BOTH_PAIRS: Final = Fraction(15)
@@ -280,8 +280,8 @@ def render_ride(r: RideAnalysis, fmt: str) -> str:
     body = tabulate([[x.house_money, x.main, f"{x.count:,}", ratio(x.net)] for x in r.rows],
                     headers=["House Money", "Main wager", "Combinations", "Net (units)"],
                     tablefmt="github" if md else "simple", disable_numparse=True)
-    lines = [f"{'### ' if md else ''}House Money, {percent(r.fraction, 2)} of a win ridden on "
-             f"{r.main_wager.name} ({r.main_paytable}), {r.shoe.describe()}", "", CITE,
+    lines = [(f"{'### ' if md else ''}House Money, {percent(r.fraction, 2)} of a win ridden on "
+              f"{r.main_wager.name} ({r.main_paytable}), {r.shoe.describe()}"), "", CITE,
              f"Stakes: House Money 1, main wager {ratio(r.main_stake)}; figures per unit of the total outlay.", "",
              body, "",
              f"Return:                {doc['return']}  ({percent(r.return_, 6)})",

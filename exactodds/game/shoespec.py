@@ -55,7 +55,15 @@ from typing import Annotated, Any, Final
 import typer
 
 from exactodds.errors import InputError
-from exactodds.game.cards import FACES, MAX_CARDS, SUITS, Card, Shoe, parse_card, parse_rank
+from exactodds.game.cards import (
+    FACES,
+    MAX_CARDS,
+    SUITS,
+    Card,
+    Shoe,
+    parse_card,
+    parse_rank,
+)
 from exactodds.inputs import json_error, load_json, read_capped, shown
 
 DEFAULT_DECKS: Final = 8
@@ -179,7 +187,7 @@ def parse_removals(text: str) -> list[str]:
     for token in re.split(r"[\s,;]+", text.strip()):
         if not token:
             continue
-        m = re.fullmatch(r"([0-9]{1,4})\s*[*x×]\s*(\S+)", token, flags=re.I)
+        m = re.fullmatch(r"([0-9]{1,4})\s*[*x×]\s*(\S+)", token, flags=re.IGNORECASE)
         times, card = (int(m.group(1)), m.group(2)) if m else (1, token)
         if len(out) + times > MAX_CARDS:
             raise InputError(f"--remove takes out more than {MAX_CARDS:,} cards, more than any shoe holds")
@@ -294,7 +302,7 @@ def parse_shoe_spec(spec: str) -> Shoe:
         raise InputError("--shoe is empty")
     if re.fullmatch(r"[0-9]+", text):
         return Shoe.standard(_decks(text))
-    m = re.fullmatch(r"decks\s*=\s*(\S+)", text, flags=re.I)
+    m = re.fullmatch(r"decks\s*=\s*(\S+)", text, flags=re.IGNORECASE)
     if m:
         return Shoe.standard(_decks(m.group(1)))
     if text.startswith("{"):

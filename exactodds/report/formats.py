@@ -15,9 +15,9 @@ from typing import Any
 from tabulate import tabulate
 
 from exactodds import __version__
-from exactodds.figures.analysis import Analysis
-from exactodds.exact import decimal, percent, ratio
 from exactodds.catalogue.model import Wager
+from exactodds.exact import decimal, percent, ratio
+from exactodds.figures.analysis import Analysis, OutcomeRow
 
 FORMATS = ("table", "json", "csv", "markdown")
 PROBABILITY_PLACES = 12
@@ -64,7 +64,7 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
     return doc
 
 
-def _pays_cell(r: Any) -> str:
+def _pays_cell(r: OutcomeRow) -> str:
     return r.pay.text
 
 
@@ -204,7 +204,7 @@ def render_catalogue(analyses: Sequence[Analysis], fmt: str) -> str:
 
 def render_wager_list(wagers: Iterable[Wager[Any]], fmt: str) -> str:
     """Every wager id with its paytables and citation."""
-    items = [
+    items: list[dict[str, Any]] = [
         {"wager": w.id, "name": w.name, "cite": w.cite, "default_paytable": w.default_paytable.id,
          "paytables": [{"id": p.id, "cite": p.cite, "note": p.note} for p in w.paytables]}
         for w in wagers
