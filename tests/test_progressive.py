@@ -24,7 +24,7 @@ from exactodds.engine.levels import coup_distribution
 from exactodds.errors import InputError
 from exactodds.engine.levels import LEVELS
 from exactodds.report.formats import analysis_json
-from exactodds.figures.progressive import (MYSTERY_CONFIGS, expected_wagers_per_hit, meter_symbol, mystery_long_run,
+from exactodds.figures.progressive import (MYSTERY_CONFIGS, expected_wagers_per_hit, meter_variable, mystery_long_run,
                                    progressive_figures)
 from exactodds.game.rules import Coup, play
 
@@ -189,7 +189,7 @@ def test_expression_equals_pricing_at_any_meters(m1: Fraction, m2: Fraction, m3:
     assert progressive_figures(a).at(given_) == a.return_
     # linear: the meter coefficient is P(hit)/stake
     f = progressive_figures(a)
-    assert f.expression.coeff(meter_symbol("mega")) == f.hit_probability["mega"] / 1
+    assert f.expression.coeff(meter_variable("mega")) == f.hit_probability["mega"] / 1
 
 
 def test_long_run_returns() -> None:

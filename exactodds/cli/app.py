@@ -8,6 +8,8 @@ with nothing on stdout.
 
 from __future__ import annotations
 
+import os
+import re
 import sys
 from fractions import Fraction
 from typing import Annotated, Any, NoReturn
@@ -18,42 +20,94 @@ from typer.core import TyperGroup
 try:  # typer >= 0.22 vendors click as typer._click; older releases use click itself
     from typer._click import exceptions as _cx
 except ImportError:  # pragma: no cover
-    from click import exceptions as _cx  # type: ignore[no-redef]
+    from click import exceptions as _cx  # type: ignore[no-redef, import-not-found, unused-ignore]
 
-from exactodds.figures.analysis import analyze
+from exactodds import __version__
 from exactodds.catalogue import CATALOGUE, get_wager
-from exactodds.errors import InputError
-from exactodds.game.shoespec import RemoveOpt, ShoeOpt, resolve_shoe
 from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, emit
-from exactodds.report.formats import render_analysis, render_catalogue, render_wager_list
+from exactodds.errors import InputError
+from exactodds.figures.analysis import analyze
+from exactodds.game.shoespec import RemoveOpt, ShoeOpt, resolve_shoe
+from exactodds.inputs import parse_number, shown
+from exactodds.report.formats import (
+    render_analysis,
+    render_catalogue,
+    render_wager_list,
+)
 
 EXIT_INPUT = 2
 
 
+MAX_ERROR_TOKEN = 80
+"""A run of more characters than this without a space in an error message is shortened."""
+
+
+def one_line(message: str) -> str:
+    """``message`` on one line, each overlong unbroken run (usually echoed input) shortened.
+
+    >>> one_line("bad\\nvalue " + "x" * 100)
+    'bad value xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (100 characters)'
+    """
+    flat = " ".join(message.split())
+    return re.sub(rf"\S{{{MAX_ERROR_TOKEN + 1},}}",
+                  lambda m: f"{m.group(0)[:MAX_ERROR_TOKEN // 2]}… ({len(m.group(0)):,} characters)", flat)
+
+
 def fail(message: str) -> NoReturn:
     """Print one error line on stderr and exit 2."""
-    typer.echo(f"exactodds: error: {message}", err=True)
+    typer.echo(f"exactodds: error: {one_line(message)}", err=True)
     sys.exit(EXIT_INPUT)
+
+
+COMPLETION_SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+"""Shells typer writes completion scripts for."""
+
+
+def _check_completion_shell(argv: list[str]) -> None:
+    """``--show-completion`` / ``--install-completion`` on a shell typer cannot serve: one
+    error line and exit 2 (typer itself would print a bare message and exit 1)."""
+    root = []
+    for a in argv:
+        if not a.startswith("-"):
+            break
+        root.append(a)
+    if not {"--show-completion", "--install-completion"} & set(root):
+        return
+    shell = None
+    if not os.getenv("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION"):
+        import shellingham  # type: ignore[import-untyped]
+
+        try:
+            shell = shellingham.detect_shell()[0]
+        except shellingham.ShellDetectionFailure:
+            shell = None
+    if shell not in COMPLETION_SHELLS:
+        fail(f"shell completion is available for {', '.join(COMPLETION_SHELLS)}; "
+             + ("the current shell could not be detected" if shell is None else f"not for {shell!r}"))
 
 
 class _OneLineErrors(TyperGroup):
     """Turn every usage or input error into a single stderr line and exit 2."""
 
-    def main(self, *args: Any, **kwargs: Any) -> Any:  # noqa: D102
+    def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
+        argv = kwargs.get("args", args[0] if args else None)
+        _check_completion_shell(sys.argv[1:] if argv is None else list(argv))
         try:
             rv = super().main(*args, **kwargs)
         except InputError as exc:
             fail(str(exc))
+        except OSError as exc:  # e.g. --install-completion with an unwritable home folder
+            fail(f"{exc.strerror or exc.__class__.__name__}: {exc.filename or ''}".rstrip(": "))
         except getattr(_cx, "NoArgsIsHelpError", ()) as exc:
             typer.echo(exc.ctx.get_help() if exc.ctx else "")
             sys.exit(0)
         except _cx.UsageError as exc:
             hint = f" (see 'exactodds {exc.ctx.command.name} --help')" if exc.ctx and exc.ctx.parent else \
                 " (see 'exactodds --help')"
-            fail(exc.format_message().replace("\n", " ") + hint)
+            fail(exc.format_message() + hint)
         except _cx.ClickException as exc:
-            fail(exc.format_message().replace("\n", " "))
+            fail(exc.format_message())
         except typer.Abort:
             fail("aborted")
         except typer.Exit as exc:
@@ -67,10 +121,24 @@ app = typer.Typer(
     cls=_OneLineErrors,
     help="Exact odds of every regulated baccarat wager (58 Pa. Code).",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"exactodds {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_version,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Exact odds of every regulated baccarat wager (58 Pa. Code)."""
 
 
 @app.command("list")
@@ -108,19 +176,23 @@ def analyze_command(
 
 
 def parse_meters(items: list[str]) -> dict[str, Fraction]:
-    """``--meter NAME=AMOUNT`` values as exact dollars; malformed ones are one-line input errors."""
+    """``--meter NAME=AMOUNT`` values as exact dollars; malformed ones are one-line input errors.
+
+    AMOUNT is read by :func:`exactodds.inputs.parse_number` (``$`` and thousands separators
+    allowed; digits and exponent bounded before anything is converted).
+    """
     out: dict[str, Fraction] = {}
     for item in items:
         name, sep, amount = item.partition("=")
-        try:
-            value = Fraction(amount.strip().replace(",", "").lstrip("$")) if sep and name.strip() else None
-        except (ValueError, ZeroDivisionError):
-            value = None
-        if value is None:
-            raise InputError(f"--meter must be NAME=AMOUNT with AMOUNT a number of dollars, got {item!r}")
-        if name.strip() in out:
-            raise InputError(f"--meter {name.strip()!r} given twice")
-        out[name.strip()] = value
+        name = name.strip()
+        if not sep or not name:
+            raise InputError(f"--meter must be NAME=AMOUNT with AMOUNT a number of dollars, got {shown(item)}")
+        value = parse_number(amount, f"--meter {name}", money=True)
+        if value < 0:
+            raise InputError(f"--meter {shown(name)} cannot be negative, got {shown(amount.strip())}")
+        if name in out:
+            raise InputError(f"--meter {shown(name)} given twice")
+        out[name] = value
     return out
 
 

@@ -4,42 +4,53 @@ Registered on the main command line by :func:`register` (``cli_certify.register(
 Each command is a thin wrapper: it resolves the shoe (:func:`exactodds.game.shoespec.resolve_shoe`),
 calls one library function and prints, or atomically writes, one rendered string. Bad
 input is an :class:`~exactodds.errors.InputError` (one stderr line, exit 2, nothing
-written). ``verify`` exits 0 when a report holds, 1 when it does not, 2 when it cannot
-be read. Long runs show a progress bar on stderr, only when stderr is a terminal.
+written). ``verify`` exits 0 when a report holds, 1 when it does not (forged or
+tampered content included), 2 when it cannot be read (not JSON, not a report, too
+large). Long runs show a rich progress bar on stderr
+(:func:`exactodds.report.progress.stderr_progress`), only when stderr is a terminal.
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+from enum import Enum
 from typing import Annotated
 
 import typer
 
-from exactodds.figures.certify import ReportError, certify, read_report, render_report, verify_report
-from exactodds.figures.commission import DEFAULT_AMOUNTS, RULES, commission_rate, edge_table, parse_amounts, parse_increment, parse_money
 from exactodds.catalogue import get_wager
-from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, PaytableOpt, emit
-from exactodds.figures.eor import Progress, effects_of_removal, eor_catalogue, render_eor
+from exactodds.cli.options import (
+    DecksOpt,
+    Format,
+    FormatOpt,
+    OutputOpt,
+    PaytableOpt,
+    emit,
+)
 from exactodds.errors import InputError
+from exactodds.figures.certify import ReportError, certify, render_report, verify_text
+from exactodds.figures.commission import (
+    DEFAULT_AMOUNTS,
+    RULES,
+    commission_rate,
+    edge_table,
+    parse_amounts,
+    parse_increment,
+    parse_money,
+)
+from exactodds.figures.eor import effects_of_removal, eor_catalogue, render_eor
 from exactodds.figures.ride import render_ride, ride_analysis
 from exactodds.game.shoespec import DEFAULT_DECKS, RemoveOpt, ShoeOpt, resolve_shoe
+from exactodds.inputs import MAX_FILE_BYTES, read_capped
+from exactodds.report.progress import stderr_progress
 
 
-def stderr_progress() -> Progress | None:
-    """A one-line progress bar on stderr, or None when stderr is not a terminal."""
-    if not sys.stderr.isatty():
-        return None
+class ReportFormat(str, Enum):
+    """Formats of a certification report: no plain-table view (its many tables read best as
+    Markdown); ``-f table`` is refused with one line naming these."""
 
-    def show(done: int, total: int, label: str) -> None:
-        width = 30
-        filled = width * done // max(total, 1)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label[:40]:<40}")
-        if done >= total:
-            sys.stderr.write("\r" + " " * (width + 60) + "\r")
-        sys.stderr.flush()
-
-    return show
+    markdown = "markdown"
+    json = "json"
+    csv = "csv"
 
 
 def eor_command(
@@ -53,7 +64,8 @@ def eor_command(
     if all_wagers:
         if wager is not None or paytable is not None:
             raise InputError("--all covers every wager; give no WAGER or --paytable with it")
-        results, skipped = eor_catalogue(s, stderr_progress())
+        with stderr_progress("effects of removal") as progress:
+            results, skipped = eor_catalogue(s, progress)
         if fmt is Format.json:
             from exactodds.figures.eor import eor_json
             from exactodds.report.formats import render_json
@@ -67,7 +79,9 @@ def eor_command(
         return
     if wager is None:
         raise InputError("missing WAGER (or --all); 'exactodds list' shows the wager ids")
-    emit(render_eor(effects_of_removal(wager, paytable, s, stderr_progress()), fmt.value), output)
+    with stderr_progress("effects of removal") as progress:
+        result = effects_of_removal(wager, paytable, s, progress)
+    emit(render_eor(result, fmt.value), output)
 
 
 def commission_command(
@@ -118,28 +132,34 @@ def certify_command(
     paytable: PaytableOpt = None, decks: DecksOpt = DEFAULT_DECKS, shoe: ShoeOpt = None, remove: RemoveOpt = None,
     all_wagers: Annotated[bool, typer.Option("--all", help="Certify every wager and paytable.")] = False,
     no_eor: Annotated[bool, typer.Option("--no-eor", help="Leave out the effects of removal.")] = False,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="markdown (default), json, csv.")] = Format.markdown,
+    fmt: Annotated[ReportFormat, typer.Option(
+        "--format", "-f", help="markdown (default, for reading), json (the report 'verify' checks), csv "
+        "(its tables). No plain-table view.")] = ReportFormat.markdown,
     output: OutputOpt = None,
 ) -> None:
     """A certification report: citations, readings, exact tables, EOR, sensitivity, verification."""
     s = resolve_shoe(decks, shoe, remove)
     if all_wagers == (wager is not None):
         raise InputError("give one WAGER or --all")
-    doc = certify(None if all_wagers else [wager], paytable, s, effects_of_removal=not no_eor,
-                  progress=stderr_progress())
+    wagers = None if wager is None else [wager]
+    with stderr_progress("certify") as progress:
+        doc = certify(wagers, paytable, s, effects_of_removal=not no_eor, progress=progress)
     emit(render_report(doc, fmt.value), output)
 
 
 def verify_command(
-    report: Annotated[str, typer.Argument(help="A report written by 'exactodds certify --format json'.")],
+    report: Annotated[str, typer.Argument(help="A JSON report written by 'exactodds certify --format json' "
+                                               "(the Markdown and CSV views cannot be verified).")],
 ) -> None:
-    """Recompute a JSON report; exit 0 if it holds, 1 if it does not, 2 if it cannot be read."""
+    """Recompute a JSON report; exit 0 if it holds, 1 if it does not, 2 if it cannot be read.
+
+    Structure, repeated keys, fingerprint and inputs are checked first; the figures are
+    recomputed only when those hold. Files larger than 64 MiB are refused unread.
+    """
+    data = read_capped(report, "report", MAX_FILE_BYTES)
     try:
-        text = Path(report).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read report {report!r}: {exc.__class__.__name__}") from None
-    try:
-        verdict = verify_report(read_report(text), stderr_progress())
+        with stderr_progress("verify") as progress:
+            verdict = verify_text(data, progress)
     except ReportError as exc:
         raise InputError(f"{report}: {exc}") from None
     for note in verdict.notes:

@@ -12,7 +12,7 @@ from exactodds.figures.progressive import render_mystery
 
 def register(app: typer.Typer) -> None:
     """Add the ``mystery`` command to ``app``."""
-    from exactodds.cli.app import Format, FormatOpt, OutputOpt, emit
+    from exactodds.cli.options import Format, FormatOpt, OutputOpt, emit
 
     @app.command("mystery")
     def mystery_command(fmt: FormatOpt = Format.table, output: OutputOpt = None) -> None:

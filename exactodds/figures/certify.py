@@ -22,9 +22,17 @@ verification section:
 
 The report carries the package version, its inputs and a SHA-256 fingerprint of its
 canonical content (JSON with sorted keys, no insignificant whitespace, UTF-8, the
-``fingerprint`` member left out). :func:`verify_report` checks the fingerprint and
+``fingerprint`` member left out). :func:`verify_report` checks, cheaply and first, the
+structure (no member outside the schema; :func:`parse_report` refuses repeated keys), the
+fingerprint and the inputs (known wagers, no repeats, bounded deck lists), and only then
 recomputes the whole report from its inputs, comparing every figure exactly.
-:func:`render_markdown` and :func:`render_csv` are views of the same document.
+:func:`render_markdown` and :func:`render_csv` are views of the same document for people
+and spreadsheets; only the JSON can be verified, and the Markdown says so.
+
+Progressive paytables: the ``return`` of the analysis is the exact linear form in the
+meter amounts (``p/q*M_name`` terms and a ``p/q`` constant,
+:class:`exactodds.figures.progressive.Linear`), ``return_at_reset`` the exact ``p/q`` at
+the regulated resets; a check ties the form to the outcome rows.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ import datetime as _dt
 import hashlib
 import io
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -44,7 +53,6 @@ from tabulate import tabulate
 from exactodds import __version__
 from exactodds.catalogue import CATALOGUE, get_wager
 from exactodds.catalogue.model import Paytable, Wager
-from exactodds.figures.second_method import level_of, outcome_counts
 from exactodds.errors import InputError
 from exactodds.exact import decimal, parse_ratio, percent, ratio
 from exactodds.figures.analysis import VOID, Analysis, analyze
@@ -63,27 +71,35 @@ from exactodds.game.shoespec import (
     shoe_from_spec,
     shoe_spec,
 )
+from exactodds.figures.second_method import level_of, outcome_counts
+from exactodds.inputs import json_error, load_json, shown
 from exactodds.report.formats import analysis_json
 
 REPORT_KIND: Final = "exactodds certification report"
 SCHEMA: Final = 1
 SENSITIVITY_DECKS: Final = (6, 7, 8)
+MAX_SENSITIVITY: Final = 16
+"""Most deck counts a report's sensitivity section may list (bounds a recomputation)."""
+TOP_KEYS: Final = frozenset({"report", "schema", "inputs", "shoe", "method", "readings", "entries", "summary",
+                             "version", "generated_utc", "fingerprint"})
+INPUT_KEYS: Final = frozenset({"wagers", "paytable", "shoe", "sensitivity_decks", "effects_of_removal"})
+FINGERPRINT_KEYS: Final = frozenset({"algorithm", "value", "covers"})
 VOLATILE_KEYS: Final = ("fingerprint", "generated_utc", "version")
 """Top-level keys a recomputation does not compare (the fingerprint still covers the last two)."""
 
 READINGS: Final = (
-    "Universe: ordered sequences of U = min(N, 6) cards off the top of the shoe (N cards); "
-    "cards dealt to no hand are counted, not enumerated, so every table totals N·(N−1)·…·(N−U+1).",
+    ("Universe: ordered sequences of U = min(N, 6) cards off the top of the shoe (N cards); "
+     "cards dealt to no hand are counted, not enumerated, so every table totals N·(N−1)·…·(N−U+1)."),
     f"Drawing rules: {RULES_CITATION}; dealing order § 629a.8(c) (cards 1, 3 Player; 2, 4 Banker).",
     "A round a short shoe cannot finish is void and every wager pushes (58 Pa. Code § 629a.13(e)).",
-    "Where several winning outcomes of one wager happen at once, only one is paid (the highest, or the "
-    "first in the regulation's order where the wager says so).",
-    "Progressive paytables are priced with every meter at its regulated reset (0 where none is set); "
-    "the exact return as a function of the meters is given alongside.",
+    ("Where several winning outcomes of one wager happen at once, only one is paid (the highest, or the "
+     "first in the regulation's order where the wager says so)."),
+    ("Progressive paytables are priced with every meter at its regulated reset (0 where none is set); "
+     "the exact return as a function of the meters is given alongside."),
     RANK_SPREAD_READING,
     RANK_REMOVAL_READING,
-    "Effects of removal: Return(shoe − card) − Return(shoe); the effect of a rank is the count-weighted "
-    "mean over its faces.",
+    ("Effects of removal: Return(shoe − card) − Return(shoe); the effect of a rank is the count-weighted "
+     "mean over its faces."),
 )
 
 METHOD: Final = (
@@ -98,7 +114,7 @@ METHOD: Final = (
 
 
 class ReportError(Exception):
-    """A report that cannot be read (not JSON, not a report, missing inputs): exit 2."""
+    """A report that cannot be read (not JSON, not a report, too large): exit 2."""
 
 
 # -- building ----------------------------------------------------------------------------------
@@ -142,6 +158,13 @@ def _checks(a: Analysis, e: EffectsOfRemoval | None) -> list[dict[str, Any]]:
     else:  # not a baccarat round (e.g. Spanish 21): the level defines its own universe
         out = [{"check": f"outcome counts add up to the {a.wager.level.name!r} level's total", "expected": a.total,
                 "got": got, "holds": got == a.total}]
+    if a.paytable.meters:
+        from exactodds.figures.progressive import meter_variable, progressive_figures
+
+        f = progressive_figures(a)
+        priced = {meter_variable(n): v for n, v in (a.meter_amounts or {}).items()}
+        out.append({"check": "the return expression in the meters, at the priced meters, equals the return "
+                             "summed over the outcome rows", "holds": f.expression.at(priced) == a.return_})
     if e is not None:
         out.append({"check": "Σ n·Return(shoe − card) = N·Return(shoe)",
                     "holds": e.identity_holds, "applies": e.identity_holds is not None})
@@ -219,7 +242,8 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
                                             if x["verification"]["second_method"]["agrees"] is None),
                     "all_checks_hold": all(x["verification"]["all_hold"] for x in entries)},
     }
-    return json.loads(json.dumps(doc, ensure_ascii=False))  # plain JSON types, as a reader sees them
+    plain: dict[str, Any] = json.loads(json.dumps(doc, ensure_ascii=False))  # plain JSON types, as read back
+    return plain
 
 
 def canonical(doc: dict[str, Any]) -> bytes:
@@ -237,14 +261,16 @@ def certify(wagers: Iterable[str] | None = None, paytable: str | None = None, sh
             sensitivity_decks: Sequence[int] = SENSITIVITY_DECKS, effects_of_removal: bool = True,
             progress: Progress | None = None, now: _dt.datetime | None = None) -> dict[str, Any]:
     """A fingerprinted certification report for ``wagers`` (None: the whole catalogue)."""
+    if len(sensitivity_decks) > MAX_SENSITIVITY or len(set(sensitivity_decks)) != len(sensitivity_decks):
+        raise InputError(f"give at most {MAX_SENSITIVITY} different sensitivity deck counts")
     for d in sensitivity_decks:
-        if not isinstance(d, int) or not 1 <= d <= 1000:
+        if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 1000:
             raise InputError(f"sensitivity deck counts must be 1 to 1000, got {d!r}")
     inputs = {"wagers": list(wagers) if wagers is not None else None, "paytable": paytable,
               "shoe": shoe_spec(shoe or Shoe.standard(8)), "sensitivity_decks": list(sensitivity_decks),
               "effects_of_removal": effects_of_removal}
     doc = build_report(inputs, progress)
-    stamp = (now or _dt.datetime.now(_dt.timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    stamp = (now or _dt.datetime.now(_dt.UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
     doc = {**doc, "version": __version__, "generated_utc": stamp}
     doc["fingerprint"] = {"algorithm": "sha256", "value": fingerprint(doc),
                           "covers": "canonical JSON of every member except 'fingerprint' "
@@ -255,11 +281,16 @@ def certify(wagers: Iterable[str] | None = None, paytable: str | None = None, sh
 # -- verifying ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Verdict:
-    """Outcome of :func:`verify_report`: ``holds`` and the problems found."""
+    """Outcome of :func:`verify_report`: ``holds`` and the problems found.
+
+    ``recomputed_ok`` is ``None`` when the figures were not recomputed: a report whose
+    structure, fingerprint or inputs fail does not hold whatever its figures say, and is
+    not worth the (possibly long) recomputation.
+    """
 
     holds: bool
     fingerprint_ok: bool
-    recomputed_ok: bool
+    recomputed_ok: bool | None
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -279,42 +310,154 @@ def _diff(a: Any, b: Any, path: str, out: list[str], limit: int = 20) -> None:
         for i, (x, y) in enumerate(zip(a, b)):
             _diff(x, y, f"{path}[{i}]", out, limit)
     elif a != b or type(a) is not type(b):
-        out.append(f"{path}: report says {a!r}, recomputed {b!r}")
+        out.append(f"{path}: report says {_short(a)}, recomputed {_short(b)}")
 
 
-def read_report(text: str) -> dict[str, Any]:
-    """Parse a report; anything that is not one raises :class:`ReportError`."""
+def _short(x: Any) -> str:
+    text = repr(x)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def parse_report(text: str | bytes) -> tuple[dict[str, Any], list[str]]:
+    """The report and the keys it repeats (each a problem: a reader keeping the first value
+    and one keeping the last see different reports). Raises :class:`ReportError` for
+    anything that is not an exactodds report at all (exit 2)."""
+    repeated: list[str] = []
+
+    def record(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                repeated.append(key)
+            out[key] = value
+        return out
+
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ReportError("not a JSON document (not UTF-8 text); verify reads the JSON report "
+                              "of 'certify --format json', never its Markdown or CSV view") from None
     try:
-        doc = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise ReportError(f"not a JSON document ({exc.__class__.__name__})") from None
+        doc = load_json(text, record)
+    except (ValueError, RecursionError) as exc:
+        raise ReportError(f"not a JSON document ({json_error(exc)}); verify reads the JSON report of "
+                          "'certify --format json', never its Markdown or CSV view") from None
     if not isinstance(doc, dict) or doc.get("report") != REPORT_KIND:
         raise ReportError("not an exactodds certification report")
-    if not isinstance(doc.get("inputs"), dict) or not isinstance(doc.get("fingerprint"), dict):
-        raise ReportError("the report has no inputs or no fingerprint")
+    schema = doc.get("schema")
+    if isinstance(schema, int) and not isinstance(schema, bool) and schema > SCHEMA:
+        raise ReportError(f"report schema {schema} is newer than this exactodds reads ({SCHEMA})")
+    return doc, [f"the key {shown(k)} appears twice in one object (a forged value may hide behind it)"
+                 for k in dict.fromkeys(repeated)]
+
+
+def read_report(text: str | bytes) -> dict[str, Any]:
+    """Parse a report; anything that is not one -- or repeats a key -- raises :class:`ReportError`."""
+    doc, repeated = parse_report(text)
+    if repeated:
+        raise ReportError(repeated[0])
     return doc
 
 
-def verify_report(doc: dict[str, Any], progress: Progress | None = None) -> Verdict:
-    """Check the fingerprint and recompute every figure from the report's inputs."""
-    problems: list[str] = []
+def _structure(doc: dict[str, Any]) -> list[str]:
+    """What is wrong with the report's outer structure (checked before anything is recomputed)."""
+    problems = []
+    extra, missing = set(doc) - TOP_KEYS, TOP_KEYS - set(doc)
+    if extra:
+        problems.append(f"members not in a report: {', '.join(sorted(shown(k) for k in extra))}")
+    if missing:
+        problems.append(f"members missing from the report: {', '.join(sorted(missing))}")
+    if doc.get("schema") != SCHEMA or isinstance(doc.get("schema"), bool):
+        problems.append(f"schema must be {SCHEMA}, the report says {_short(doc.get('schema'))}")
+    fp = doc.get("fingerprint")
+    if not isinstance(fp, dict) or set(fp) != FINGERPRINT_KEYS or fp.get("algorithm") != "sha256" \
+            or not isinstance(fp.get("value"), str) or not re.fullmatch(r"[0-9a-f]{64}", fp["value"]):
+        problems.append("fingerprint must be {algorithm: sha256, value: 64 hex digits, covers}")
+    if not isinstance(doc.get("inputs"), dict):
+        problems.append("inputs must be an object")
+    return problems
+
+
+def check_inputs(inputs: Any) -> list[str]:
+    """What is wrong with a report's ``inputs``, cheaply, before any recomputation: exactly the
+    members :func:`certify` writes; wagers known and not repeated (at most the catalogue);
+    deck counts 1..1000, not repeated, at most :data:`MAX_SENSITIVITY`; a readable shoe."""
+    if not isinstance(inputs, dict):
+        return ["inputs must be an object"]
+    problems = []
+    if set(inputs) != INPUT_KEYS:
+        return [f"inputs must have exactly the members {', '.join(sorted(INPUT_KEYS))}"]
+    wagers = inputs["wagers"]
+    if wagers is not None:
+        if not isinstance(wagers, list) or not wagers or not all(isinstance(w, str) for w in wagers):
+            problems.append("inputs/wagers must be null or a non-empty list of wager ids")
+        elif len(set(wagers)) != len(wagers):
+            problems.append("inputs/wagers names a wager twice")
+        elif len(wagers) > len(CATALOGUE) or any(w not in CATALOGUE for w in wagers):
+            problems.append("inputs/wagers names a wager the catalogue does not have")
+    paytable = inputs["paytable"]
+    if paytable is not None and (not isinstance(paytable, str) or not isinstance(wagers, list) or len(wagers) != 1):
+        problems.append("inputs/paytable must be null, or a paytable id with exactly one wager")
+    decks = inputs["sensitivity_decks"]
+    if (not isinstance(decks, list) or len(decks) > MAX_SENSITIVITY or len(set(map(repr, decks))) != len(decks)
+            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 1000 for d in decks)):
+        problems.append(f"inputs/sensitivity_decks must be at most {MAX_SENSITIVITY} different deck counts 1..1000")
+    if not isinstance(inputs["effects_of_removal"], bool):
+        problems.append("inputs/effects_of_removal must be true or false")
+    if not isinstance(inputs["shoe"], dict):
+        problems.append("inputs/shoe must be an object")
+    else:
+        try:
+            shoe_from_spec(inputs["shoe"])
+        except InputError as exc:
+            problems.append(f"inputs/shoe: {exc}")
+    if not problems and paytable is not None:
+        try:
+            get_wager(wagers[0]).paytable(paytable)
+        except InputError as exc:
+            problems.append(f"inputs/paytable: {exc}")
+    return problems
+
+
+def verify_report(doc: dict[str, Any], progress: Progress | None = None,
+                  problems: Sequence[str] = ()) -> Verdict:
+    """Check the structure, the fingerprint and the inputs, then -- only if all three hold --
+    recompute every figure from the inputs and compare exactly.
+
+    ``problems`` found while reading (repeated keys) make the report fail at once.
+    """
+    found = list(problems)
     notes: list[str] = []
-    fp = doc["fingerprint"].get("value")
-    fp_ok = fp == fingerprint(doc)
-    if not fp_ok:
-        problems.append("fingerprint: the SHA-256 of the content does not match (the report was altered)")
+    if not found:
+        found = _structure(doc)
+    fp = doc.get("fingerprint")
+    fp_ok = not found and isinstance(fp, dict) and fp.get("value") == fingerprint(doc)
+    if not found and not fp_ok:
+        found.append("fingerprint: the SHA-256 of the content does not match (the report was altered)")
+    if not found:
+        found = check_inputs(doc["inputs"])
     if doc.get("version") != __version__:
-        notes.append(f"report made by exactodds {doc.get('version')}, recomputed by {__version__}")
+        notes.append(f"report made by exactodds {_short(doc.get('version'))}, recomputed by {__version__}")
+    if found:
+        notes.append("figures not recomputed: the report does not hold whatever they say")
+        return Verdict(False, fp_ok, None, found, notes)
     try:
         fresh = build_report(doc["inputs"], progress)
-    except (InputError, KeyError, TypeError, ValueError) as exc:
-        raise ReportError(f"cannot recompute from the report's inputs: {exc}") from None
+    except InputError as exc:
+        return Verdict(False, fp_ok, None, [f"cannot recompute from the report's inputs: {exc}"], notes)
     diffs: list[str] = []
     _diff({k: v for k, v in doc.items() if k not in VOLATILE_KEYS}, fresh, "", diffs)
-    problems.extend(diffs)
+    found.extend(diffs)
     if not fresh["summary"]["all_checks_hold"]:
-        problems.append("a verification check fails in the recomputation")
-    return Verdict(not problems, fp_ok, not diffs, problems, notes)
+        found.append("a verification check fails in the recomputation")
+    return Verdict(not found, fp_ok, not diffs, found, notes)
+
+
+def verify_text(text: str | bytes, progress: Progress | None = None) -> Verdict:
+    """:func:`parse_report` then :func:`verify_report`; :class:`ReportError` if it is no report."""
+    doc, repeated = parse_report(text)
+    return verify_report(doc, progress, repeated)
 
 
 # -- rendering --------------------------------------------------------------------------------------
@@ -330,9 +473,11 @@ def render_markdown(doc: dict[str, Any]) -> str:
            f"- Generated (UTC): {doc.get('generated_utc')}",
            f"- Shoe: {shoe['description']}; inputs: `{json.dumps(doc['inputs'], sort_keys=True)}`",
            f"- Fingerprint (SHA-256 of the canonical JSON): `{doc['fingerprint']['value']}`",
-           f"- Paytables certified: {s['paytables']}; second method agrees on {s['second_method_agrees']}, "
-           f"not available for {s['no_second_method']}; every check holds: {'yes' if s['all_checks_hold'] else 'NO'}",
+           (f"- Paytables certified: {s['paytables']}; second method agrees on {s['second_method_agrees']}, "
+            f"not available for {s['no_second_method']}; every check holds: {'yes' if s['all_checks_hold'] else 'NO'}"),
            "", "Verify this report: `exactodds verify REPORT.json` recomputes every figure from the inputs above.",
+           ("It checks the JSON report (`exactodds certify --format json`) only: this Markdown is a view for "
+            "reading, and no tool can verify it -- keep the JSON report beside it and verify that."),
            "", "## Method", "", doc["method"], "", "## Readings", ""]
     out += [f"- {r}" for r in doc["readings"]]
     for x in doc["entries"]:
@@ -344,20 +489,32 @@ def render_markdown(doc: dict[str, Any]) -> str:
         if x["readings"]["paytable"]:
             out.append(f"- Paytable note: {x['readings']['paytable']}")
         rows = [[o["name"], o["pays_text"], f"{o['count']:,}", o["probability"], o["return"]] for o in a["outcomes"]]
-        rows.append(["Total", "", f"{a['total']:,}", "1/1", a["return"]])
+        summed = sum((parse_ratio(o["return"]) for o in a["outcomes"]), Fraction(0))
+        rows.append(["Total", "", f"{a['total']:,}", "1/1", ratio(summed)])
         out += ["", "### Outcomes", "",
                 tabulate(rows, headers=["Event", "Pays", "Combinations", "Probability", "Return"], tablefmt="github",
                          disable_numparse=True), "", "### Figures", ""]
         for key, label in (("return", "Return"), ("house_edge", "House edge"), ("hit_frequency", "Hit frequency"),
                            ("variance", "Variance"), ("element_of_risk", "Element of risk")):
             v = a.get(key)
-            shown = "n/a" if v is None else (f"{v} ({decimal(parse_ratio(v), 10)})" if key == "variance"
-                                             else f"{v} ({_pct(v)})")
-            out.append(f"- {label}: {shown}")
+            if key == "return" and "return_expression" in a:
+                text = f"{v} (linear in the meters M_..., in dollars)"
+            else:
+                text = "n/a" if v is None else (f"{v} ({decimal(parse_ratio(v), 10)})" if key == "variance"
+                                                else f"{v} ({_pct(v)})")
+            out.append(f"- {label}: {text}")
         out.append(f"- Standard deviation: {a['std_dev']}")
         if "return_expression" in a:
-            out += [f"- Progressive: return = {a['return_expression']} (meters in $); at reset "
-                    f"{a.get('return_at_reset')}; break-even {a.get('break_even')}; long-run {a.get('long_run_return')}"]
+            priced = ", ".join(f"{k} ${v}" for k, v in a["priced_at"].items())
+            at_reset = a["return_at_reset"]
+            out.append(f"- Return at reset: {'n/a (reset not regulated)' if at_reset is None else at_reset}"
+                       + ("" if at_reset is None else f" ({_pct(at_reset)})") + f"; figures above priced at {priced}")
+            for name, be in a["break_even"].items():
+                out.append(f"- Break-even {name} meter: " + ("n/a" if be is None else
+                                                             f"${be} (${decimal(parse_ratio(be), 2)})"))
+            lr = a["long_run_return"]
+            out.append(f"- Long-run return: {lr}" + (f" ({_pct(lr)})" if "*" not in lr else
+                                                     " (linear in the unregulated increment rates)"))
         e = x["effects_of_removal"]
         out += ["", "### Effects of removal", ""]
         if "skipped" in e:
@@ -366,9 +523,9 @@ def render_markdown(doc: dict[str, Any]) -> str:
             erows = [[r["card"], f"{r['copies']:,}", r["effect"], r["effect_percent"], str(r.get("tag", ""))]
                      for r in [*e["ranks"], *e["faces"]]]
             out += [tabulate(erows, headers=EOR_HEADERS, tablefmt="github", disable_numparse=True), "",
-                    f"Identity Σ n·Return(shoe − card) = N·Return(shoe): {e['identity']['holds']}. "
-                    f"Suggested count {e['count']['tags']} (balanced: {e['count']['balanced']}), "
-                    f"correlation {e['count']['correlation']}."]
+                    (f"Identity Σ n·Return(shoe − card) = N·Return(shoe): {e['identity']['holds']}. "
+                     f"Suggested count {e['count']['tags']} (balanced: {e['count']['balanced']}), "
+                     f"correlation {e['count']['correlation']}.")]
         srows = [[d["decks"], d["house_edge"], _pct(d["house_edge"]), _pct(d["hit_frequency"])] for d in x["sensitivity"]]
         out += ["", "### Deck-count sensitivity", "",
                 tabulate(srows, headers=["Decks", "House edge (exact)", "House edge", "Hit frequency"],
@@ -404,14 +561,35 @@ def render_csv(doc: dict[str, Any]) -> str:
     return buf.getvalue()
 
 
+REPORT_FORMATS: Final = ("markdown", "json", "csv")
+"""A report has no plain-table view: its many tables read best as Markdown."""
+
+
 def render_report(doc: dict[str, Any], fmt: str) -> str:
-    """The report in ``markdown`` (also for ``table``), ``json`` or ``csv``."""
+    """The report in ``markdown``, ``json`` or ``csv`` (any other format is an InputError)."""
     if fmt == "json":
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     if fmt == "csv":
         return render_csv(doc)
-    return render_markdown(doc)
+    if fmt == "markdown":
+        return render_markdown(doc)
+    raise InputError(f"a certification report is written as {', '.join(REPORT_FORMATS)}, not {fmt!r}")
 
 
-__all__ = ["Verdict", "ReportError", "build_report", "canonical", "certify", "fingerprint", "read_report",
-           "render_csv", "render_markdown", "render_report", "verify_report"]
+__all__ = [
+    "REPORT_FORMATS",
+    "ReportError",
+    "Verdict",
+    "build_report",
+    "canonical",
+    "certify",
+    "check_inputs",
+    "fingerprint",
+    "parse_report",
+    "read_report",
+    "render_csv",
+    "render_markdown",
+    "render_report",
+    "verify_report",
+    "verify_text",
+]

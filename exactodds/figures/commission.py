@@ -28,12 +28,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
-from exactodds.figures.analysis import Analysis, analyze
-from exactodds.game.cards import Shoe
 from exactodds.catalogue import get_wager
+from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
-from exactodds.catalogue.model import Pay, Paytable, Wager
+from exactodds.figures.analysis import Analysis, analyze
+from exactodds.game.cards import Shoe
+from exactodds.inputs import shown
 
 RULES: Final = {
     "midibaccarat": ("58 Pa. Code § 629a.12(c)", {Fraction(5, 100): Fraction(1, 4)}),
@@ -46,17 +47,22 @@ DEFAULT_AMOUNTS: Final = tuple(Fraction(5, 2) * k for k in range(1, 21))
 """Wager amounts of the default edge table: $2.50 to $50.00 by $2.50."""
 
 
+MAX_AMOUNTS: Final = 1000
+"""Most wager amounts an edge table prices."""
+
+
 def parse_money(text: str | Fraction | int, what: str) -> Fraction:
     """A positive dollar amount such as ``7.50`` or ``$25``, exactly."""
     if isinstance(text, (Fraction, int)) and not isinstance(text, bool):
         value = Fraction(text)
     else:
-        t = str(text).strip().lstrip("$").replace(",", "")
-        if not re.fullmatch(r"\d{1,9}(\.\d{1,6})?|\.\d{1,6}", t):
-            raise InputError(f"{what} must be an amount of dollars such as 7.50, got {text!r}")
+        t = str(text).strip().removeprefix("$").replace(",", "")
+        if len(t) > 20 or not re.fullmatch(r"[0-9]{1,9}(\.[0-9]{0,6})?|\.[0-9]{1,6}", t):
+            raise InputError(f"{what} must be an amount of dollars such as 7.50 (at most 9 digits before "
+                             f"the point and 6 after), got {shown(text)}")
         value = Fraction(t)
     if value <= 0:
-        raise InputError(f"{what} must be more than 0, got {text!r}")
+        raise InputError(f"{what} must be more than 0, got {shown(text)}")
     return value
 
 
@@ -66,16 +72,18 @@ def parse_amounts(text: str) -> list[Fraction]:
     m = re.fullmatch(r"([^:]+):([^:]+):([^:]+)", t)
     if m:
         lo, hi, step = (parse_money(x, "--amounts") for x in m.groups())
-        if hi < lo or (hi - lo) / step > 1000:
-            raise InputError("--amounts range must run upward with at most 1000 steps")
+        if hi < lo or (hi - lo) / step > MAX_AMOUNTS:
+            raise InputError(f"--amounts range must run upward with at most {MAX_AMOUNTS} steps")
         out, a = [], lo
         while a <= hi:
             out.append(a)
             a += step
         return out
-    items = [x for x in re.split(r"[\s,;]+", t) if x]
+    items = [x for x in re.split(r"[\s,;]+", t, maxsplit=MAX_AMOUNTS + 1) if x]
     if not items:
         raise InputError("--amounts is empty")
+    if len(items) > MAX_AMOUNTS:
+        raise InputError(f"--amounts lists more than {MAX_AMOUNTS} amounts")
     return [parse_money(x, "--amounts") for x in items]
 
 

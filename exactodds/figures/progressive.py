@@ -2,9 +2,9 @@
 
 A meter pay (:meth:`exactodds.catalogue.model.Pay.meter_pay`) returns ``share·M`` in all on a
 wager of ``stake`` dollars, so its net per unit is ``share·M/stake − 1``; the return of
-a progressive is linear in the meter amounts (shared/spec/WAGERS.md, "Progressives"):
+a progressive is linear in the meter amounts (docs/WAGERS.md, "Progressives"):
 
-    R(M) = a + Σ_i p_i·share_i·M_i / stake              (sympy, one symbol per meter)
+    R(M) = a + Σ_i p_i·share_i·M_i / stake              (a :class:`Linear` form, exact)
 
 Long-run return (renewal-reward over jackpot cycles, every contribution eventually paid
 out). A meter reset to ``R_i`` after a hit that has probability ``p_i`` per wager and
@@ -17,6 +17,12 @@ reset: the meter's part is then ``r_i + q_i``. Hence
                        funds it) + Σ_i (r_i + q_i)
 
 which is "return at reset + increment + reserve" with the reserve-funded resets at 0.
+Where the regulation leaves an increment rate to the Rules Submission the long-run
+return is linear in that rate (variable ``rate_<meter>``).
+
+Every coefficient is a :class:`fractions.Fraction` built from exact counts; nothing goes
+through a symbolic or numeric identification step, so a rational figure can never be
+rewritten as an irrational-looking one.
 
 Mystery (must-hit-by) meters: see :func:`mystery_long_run`.
 """
@@ -24,89 +30,191 @@ Mystery (must-hit-by) meters: see :func:`mystery_long_run`.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import floor
 from typing import Any
 
-import sympy
-
-from exactodds.figures.analysis import Analysis
-from exactodds.exact import decimal, percent, ratio
 from exactodds.catalogue.model import Meter
+from exactodds.errors import InputError
+from exactodds.exact import decimal, percent, ratio
+from exactodds.figures.analysis import Analysis
+
+_VARIABLE = r"[A-Za-z_][A-Za-z0-9_]*"
+_TERM = re.compile(rf"\s*([+-])?\s*([0-9]+)/([0-9]+)(?:\*({_VARIABLE}))?\s*", re.ASCII)
+MAX_LINEAR_TEXT = 100_000
+"""Longest linear-form text :meth:`Linear.parse` reads."""
 
 
-def _q(x: Fraction | int) -> sympy.Rational:
-    x = Fraction(x)
-    return sympy.Rational(x.numerator, x.denominator)
+def meter_variable(name: str) -> str:
+    """The variable standing for meter ``name`` in dollars, e.g. ``M_mega``.
+
+    >>> meter_variable("heavenly-9")
+    'M_heavenly_9'
+    """
+    return "M_" + re.sub(r"\W", "_", name, flags=re.ASCII)
 
 
-def _frac(x: Any) -> Fraction:
-    r = sympy.Rational(x)
-    return Fraction(int(r.p), int(r.q))
+def rate_variable(name: str) -> str:
+    """The variable for an increment rate the regulation leaves to the Rules Submission."""
+    return "rate_" + re.sub(r"\W", "_", name, flags=re.ASCII)
 
 
-def meter_symbol(name: str) -> sympy.Symbol:
-    """The sympy symbol standing for meter ``name`` in dollars, e.g. ``M_mega``."""
-    return sympy.Symbol("M_" + re.sub(r"\W", "_", name), nonnegative=True)
+@dataclass(frozen=True)
+class Linear:
+    """An exact linear form ``constant + Σ coefficient·variable`` with Fraction coefficients.
 
+    Terms are kept sorted by variable with no zero coefficient, so equal forms are equal
+    objects and render to the same text. The text is ``p/q*VAR`` terms in variable order,
+    then the constant ``p/q``, joined by `` + `` / `` - ``; :meth:`parse` reads it back.
 
-def rate_symbol(name: str) -> sympy.Symbol:
-    """Symbol for an increment rate the regulation leaves to the Rules Submission."""
-    return sympy.Symbol("rate_" + re.sub(r"\W", "_", name), nonnegative=True)
+    >>> f = Linear.of({"M_b": Fraction(1, 3), "M_a": Fraction(-2)}, Fraction(-1, 2))
+    >>> str(f)
+    '-2/1*M_a + 1/3*M_b - 1/2'
+    >>> Linear.parse(str(f)) == f, f.at({"M_a": Fraction(1), "M_b": Fraction(3)})
+    (True, Fraction(-3, 2))
+    """
+
+    constant: Fraction
+    terms: tuple[tuple[str, Fraction], ...] = ()
+
+    @classmethod
+    def of(cls, coefficients: Mapping[str, Fraction], constant: Fraction | int = 0) -> Linear:
+        """The form with these coefficients (zeros dropped) and constant."""
+        return cls(Fraction(constant), tuple(sorted((v, Fraction(c)) for v, c in coefficients.items() if c)))
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        return tuple(v for v, _ in self.terms)
+
+    @property
+    def is_constant(self) -> bool:
+        return not self.terms
+
+    def coeff(self, variable: str) -> Fraction:
+        """The coefficient of ``variable`` (0 if it does not appear)."""
+        return dict(self.terms).get(variable, Fraction(0))
+
+    def __add__(self, other: Linear | Fraction | int) -> Linear:
+        if not isinstance(other, Linear):
+            return Linear(self.constant + other, self.terms)
+        merged = dict(self.terms)
+        for v, c in other.terms:
+            merged[v] = merged.get(v, Fraction(0)) + c
+        return Linear.of(merged, self.constant + other.constant)
+
+    def substitute(self, values: Mapping[str, Fraction]) -> Linear:
+        """The form with the given variables replaced by exact values."""
+        const = self.constant + sum((c * Fraction(values[v]) for v, c in self.terms if v in values), Fraction(0))
+        return Linear(const, tuple((v, c) for v, c in self.terms if v not in values))
+
+    def at(self, values: Mapping[str, Fraction]) -> Fraction:
+        """The exact value with every variable given; a missing one is a ``KeyError``."""
+        missing = [v for v in self.variables if v not in values]
+        if missing:
+            raise KeyError(", ".join(missing))
+        return self.substitute(values).constant
+
+    def __str__(self) -> str:
+        parts = [(c, f"{abs(c.numerator)}/{c.denominator}*{v}") for v, c in self.terms]
+        if self.constant or not parts:
+            parts.append((self.constant, f"{abs(self.constant.numerator)}/{self.constant.denominator}"))
+        out = ("-" if parts[0][0] < 0 else "") + parts[0][1]
+        for c, text in parts[1:]:
+            out += (" - " if c < 0 else " + ") + text
+        return out
+
+    @classmethod
+    def parse(cls, text: str) -> Linear:
+        """Read :meth:`__str__`'s text back; anything else -- including the same form written
+        otherwise (terms out of order, fractions not in lowest terms, other spacing) -- is an
+        :class:`InputError`, so one form has exactly one text.
+
+        >>> Linear.parse("28/329445675*M_mega - 15265199/30748263").coeff("M_mega")
+        Fraction(28, 329445675)
+        """
+        if not isinstance(text, str) or len(text) > MAX_LINEAR_TEXT:
+            raise InputError("not a linear form with p/q coefficients (or too long)")
+        pos, coefficients, constant, first = 0, {}, Fraction(0), True
+        while pos < len(text):
+            m = _TERM.match(text, pos)
+            if not m or m.end() == pos or (m.group(1) is None and not first) or int(m.group(3)) == 0:
+                raise InputError(f"not a linear form with p/q coefficients: {text[:60]!r}")
+            value = Fraction(int(m.group(2)), int(m.group(3))) * (-1 if m.group(1) == "-" else 1)
+            if m.group(4) is None:
+                constant += value
+            elif m.group(4) in coefficients:
+                raise InputError(f"variable {m.group(4)!r} appears twice in a linear form")
+            else:
+                coefficients[m.group(4)] = value
+            pos, first = m.end(), False
+        if first:
+            raise InputError("an empty linear form")
+        form = cls.of(coefficients, constant)
+        if str(form) != text:
+            raise InputError(f"not a linear form in canonical order and lowest terms: {text[:60]!r}")
+        return form
 
 
 @dataclass(frozen=True)
 class ProgressiveFigures:
     """Exact progressive figures of one analysis (per unit wagered)."""
 
-    expression: sympy.Expr
+    expression: Linear
+    """The return as a linear form in the meter amounts (variables :func:`meter_variable`)."""
     meters: tuple[Meter, ...]
     stake: Fraction
     hit_probability: Mapping[str, Fraction]
     return_at_reset: Fraction | None
     break_even: Mapping[str, Fraction | None]
-    long_run: Fraction | sympy.Expr
+    long_run: Fraction | Linear
+    """A Fraction, or a linear form in the unregulated increment rates (:func:`rate_variable`)."""
 
     def at(self, amounts: Mapping[str, Fraction]) -> Fraction:
         """The exact return with every meter at the given amount."""
-        subs = {meter_symbol(m.name): _q(amounts[m.name]) for m in self.meters}
-        return _frac(self.expression.subs(subs))
+        return self.expression.at({meter_variable(m.name): amounts[m.name] for m in self.meters})
+
+
+def _sum(xs: Iterable[Linear]) -> Linear:
+    out = Linear(Fraction(0))
+    for x in xs:
+        out = out + x
+    return out
 
 
 def progressive_figures(a: Analysis) -> ProgressiveFigures:
     """Expression, return at reset, break-even meters and long-run return of ``a``."""
     table = a.paytable
     stake = table.stake or Fraction(1)
-    expr: sympy.Expr = sympy.Integer(0)
     hit: dict[str, Fraction] = {m.name: Fraction(0) for m in table.meters}
+    constant = Fraction(0)
     for row in a.rows:
         if row.pay.meter is not None:
             hit[row.pay.meter] += row.probability * row.pay.share
-            expr += _q(row.probability) * (_q(row.pay.share / stake) * meter_symbol(row.pay.meter) - 1)
+            constant -= row.probability
         else:
-            expr += _q(row.contribution)
-    expr = sympy.expand(expr)
+            constant += row.contribution
+    expr = Linear.of({meter_variable(n): p / stake for n, p in hit.items()}, constant)
     resets = {m.name: m.reset for m in table.meters}
     at_reset = None
     if all(r is not None for r in resets.values()):
-        at_reset = _frac(expr.subs({meter_symbol(n): _q(r) for n, r in resets.items()}))  # type: ignore[arg-type]
+        at_reset = expr.at({meter_variable(n): r for n, r in resets.items() if r is not None})
     break_even: dict[str, Fraction | None] = {}
     for m in table.meters:
-        others = {meter_symbol(o.name): _q(o.reset or 0) for o in table.meters if o.name != m.name}
         coeff = hit[m.name] / stake
         if coeff == 0 or any(o.reset is None for o in table.meters if o.name != m.name):
             break_even[m.name] = None
             continue
-        const = _frac(expr.subs({**others, meter_symbol(m.name): 0}))
+        others = {meter_variable(o.name): o.reset or Fraction(0) for o in table.meters if o.name != m.name}
+        const = expr.substitute({**others, meter_variable(m.name): Fraction(0)}).constant
         break_even[m.name] = -const / coeff
-    base = expr.subs({meter_symbol(m.name): _q(0 if (m.reset_funded_by_reserve or m.reset is None) else m.reset)
-                      for m in table.meters})
-    long_run = sympy.nsimplify(base) + sum(
-        (_q(m.increment) if m.increment is not None else rate_symbol(m.name)) + _q(m.reserve)
-        for m in table.meters)
-    lr: Fraction | sympy.Expr = _frac(long_run) if long_run.is_Rational else long_run
+    base = expr.at({meter_variable(m.name): Fraction(0) if (m.reset_funded_by_reserve or m.reset is None)
+                    else m.reset for m in table.meters})
+    rates = _sum(Linear(m.increment + m.reserve) if m.increment is not None
+                 else Linear.of({rate_variable(m.name): Fraction(1)}, m.reserve) for m in table.meters)
+    long_run = rates + base
+    lr: Fraction | Linear = long_run.constant if long_run.is_constant else long_run
     return ProgressiveFigures(expr, table.meters, stake, hit, at_reset, break_even, lr)
 
 
@@ -136,7 +244,7 @@ def progressive_json(a: Analysis) -> dict[str, Any]:
         "long_run_formula": LONG_RUN_FORMULA,
     }
     if not a.meters_given:
-        # issue 3 / WAGERS.md "Progressives": without --meter the return *is* the expression
+        # issue 3 / docs/WAGERS.md "Progressives": without --meter the return *is* the expression
         # in the meter amounts; the exact figure at the regulated reset sits beside it.
         out["return"] = str(f.expression)
     return out

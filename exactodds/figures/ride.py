@@ -45,6 +45,7 @@ from exactodds.exact import percent, ratio, sqrt_decimal
 from exactodds.figures.eor import exact_net
 from exactodds.figures.settlement import settlement
 from exactodds.game.cards import Shoe
+from exactodds.inputs import parse_number
 
 CITE: Final = "58 Pa. Code § 629a.7(a)(7), § 629a.8(c)(3), § 629a.12(h), § 629a.13(e)"
 BOTH_PAIRS: Final = Fraction(15)
@@ -120,17 +121,29 @@ class RideAnalysis:
         return Fraction(sum(r.count for r in self.rows if r.net > 0), self.universe)
 
 
+RIDE_WAGERS: Final = ("banker", "player")
+"""§ 629a.8(c)(3): the payout may be added to "the Player or Banker wager" only."""
+
+
+def _exact(x: Fraction | int | str, what: str) -> Fraction:
+    """An exact number from a Fraction, an int or text (bounded: :func:`exactodds.inputs.parse_number`)."""
+    if isinstance(x, bool):
+        raise InputError(f"{what} must be a number, got {x!r}")
+    if isinstance(x, (Fraction, int)):
+        return Fraction(x)
+    return parse_number(x, what)
+
+
 def ride_analysis(main: str | Wager[Any] = "banker", paytable: str | None = None, shoe: Shoe | None = None,
                   fraction: Fraction | int | str = 1, main_stake: Fraction | int | str = 1) -> RideAnalysis:
     """The exact combined return of House Money + ``main`` with ``fraction`` of a win ridden."""
     w = get_wager(main) if isinstance(main, str) else main
-    if w.level.name != "coup":
-        raise InputError(f"the House Money payout rides on the Player or Banker wager, not {w.id!r}")
+    if w.id not in RIDE_WAGERS or w.level.name != "coup":
+        raise InputError(f"the House Money payout rides on the Player or Banker wager (§ 629a.8(c)(3)), "
+                         f"not {w.id!r}")
     table = w.paytable(paytable)
-    try:
-        f, m = Fraction(fraction), Fraction(main_stake)
-    except (ValueError, ZeroDivisionError, TypeError):
-        raise InputError(f"--fraction and --main-stake must be numbers, got {fraction!r}, {main_stake!r}") from None
+    f = _exact(fraction, "--fraction")
+    m = _exact(main_stake, "--main-stake")
     if not 0 <= f <= 1:
         raise InputError(f"the ridden fraction must be between 0 and 1, got {fraction}")
     if m <= 0:
@@ -198,8 +211,8 @@ def render_ride(r: RideAnalysis, fmt: str) -> str:
     body = tabulate([[x.house_money, x.main, f"{x.count:,}", ratio(x.net)] for x in r.rows],
                     headers=["House Money", "Main wager", "Combinations", "Net (units)"],
                     tablefmt="github" if md else "simple", disable_numparse=True)
-    lines = [f"{'### ' if md else ''}House Money, {percent(r.fraction, 2)} of a win ridden on "
-             f"{r.main_wager.name} ({r.main_paytable}), {r.shoe.describe()}", "", CITE,
+    lines = [(f"{'### ' if md else ''}House Money, {percent(r.fraction, 2)} of a win ridden on "
+              f"{r.main_wager.name} ({r.main_paytable}), {r.shoe.describe()}"), "", CITE,
              f"Stakes: House Money 1, main wager {ratio(r.main_stake)}; figures per unit of the total outlay.", "",
              body, "",
              f"Return:                {doc['return']}  ({percent(r.return_, 6)})",

@@ -2,7 +2,7 @@
 
 The rules are data: Table 1 below is the regulation's table transcribed row for row
 (the OCR of its header row is garbled; the header is the Player's third-card value
-0..9, see ``shared/spec/WAGERS.md``). The same rules appear in § 541.11 (Minibaccarat)
+0..9, see ``docs/WAGERS.md``). The same rules appear in § 541.11 (Minibaccarat)
 and § 545.11 (Baccarat).
 
 >>> play([3, 4, 2, 5, 8])          # Player 3+2=5 draws an 8; Banker 4+5=9 is a natural

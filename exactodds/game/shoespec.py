@@ -29,7 +29,11 @@ Readings (stated in every report, see ``docs/certification.md``):
 
 Every malformed or impossible input -- unreadable file, unknown card, negative or
 non-integer count, an empty shoe, removing a card that is not there, ``--shoe`` with
-a non-default ``--decks`` -- is one :class:`~exactodds.errors.InputError`.
+a non-default ``--decks`` -- is one :class:`~exactodds.errors.InputError`. Sizes are
+bounded before any conversion: counts have at most 9 digits and at most
+:data:`~exactodds.game.cards.MAX_CARDS`; JSON is read by :func:`exactodds.inputs.load_json`
+(bounded integers, no NaN, no repeated key); texts and files are capped at
+:data:`MAX_SPEC_BYTES`.
 
 >>> resolve_shoe(8, None, "9,9,KS,5").size
 412
@@ -43,7 +47,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -51,13 +54,23 @@ from typing import Annotated, Any, Final
 
 import typer
 
-from exactodds.game.cards import FACES, SUITS, Card, Shoe, parse_card, parse_rank
 from exactodds.errors import InputError
+from exactodds.game.cards import (
+    FACES,
+    MAX_CARDS,
+    SUITS,
+    Card,
+    Shoe,
+    parse_card,
+    parse_rank,
+)
+from exactodds.inputs import json_error, load_json, read_capped, shown
 
 DEFAULT_DECKS: Final = 8
 MAX_DECKS: Final = 1000
 MAX_SPEC_BYTES: Final = 1_000_000
-"""Shoe files larger than this are refused (a shoe file is a few hundred bytes)."""
+"""Shoe files and --shoe/--remove texts longer than this are refused (a shoe file is a few
+hundred bytes; read in chunks, so a device such as /dev/zero is refused, not read forever)."""
 
 RANK_SPREAD_READING: Final = (
     "Rank counts are spread over the suits as evenly as integers allow: n cards of a rank "
@@ -93,23 +106,28 @@ RemoveOpt = Annotated[
 
 
 # -- small readers -----------------------------------------------------------------------
-def _count(value: Any, what: str) -> int:
+def _count(value: Any, what: str, limit: int = MAX_CARDS) -> int:
     """A non-negative whole count from JSON/CSV/spec text; anything else is an input error."""
     if isinstance(value, bool):
         raise InputError(f"count of {what} must be a whole number, got {value!r}")
     if isinstance(value, int):
         n = value
-    elif isinstance(value, str) and re.fullmatch(r"\s*\+?\d{1,9}\s*", value):
-        n = int(value)
+    elif isinstance(value, str) and re.fullmatch(r"\s*\+?[0-9]+\s*", value):
+        digits = value.strip().lstrip("+").lstrip("0")
+        if len(digits) > len(str(limit)):
+            raise InputError(f"count of {what} is more than {limit:,}")
+        n = int(digits or "0")
     else:
-        raise InputError(f"count of {what} must be a whole number, got {value!r}")
+        raise InputError(f"count of {what} must be a whole number, got {shown(value)}")
     if n < 0:
-        raise InputError(f"count of {what} is negative ({n})")
+        raise InputError(f"count of {what} is negative ({shown(n)})")
+    if n > limit:
+        raise InputError(f"count of {what} is more than {limit:,}")
     return n
 
 
 def _decks(value: Any) -> int:
-    d = _count(value, "decks")
+    d = _count(value, "decks", MAX_DECKS)
     if not 1 <= d <= MAX_DECKS:
         raise InputError(f"decks must be between 1 and {MAX_DECKS}, got {d}")
     return d
@@ -163,12 +181,16 @@ def parse_removals(text: str) -> list[str]:
     >>> parse_removals("9, 9 KS,2*5")
     ['9', '9', 'KS', '5', '5']
     """
+    if len(text) > MAX_SPEC_BYTES:
+        raise InputError(f"--remove is too long (more than {MAX_SPEC_BYTES:,} characters)")
     out: list[str] = []
     for token in re.split(r"[\s,;]+", text.strip()):
         if not token:
             continue
-        m = re.fullmatch(r"(\d{1,4})\s*[*x×]\s*(\S+)", token, flags=re.I)
+        m = re.fullmatch(r"([0-9]{1,4})\s*[*x×]\s*(\S+)", token, flags=re.IGNORECASE)
         times, card = (int(m.group(1)), m.group(2)) if m else (1, token)
+        if len(out) + times > MAX_CARDS:
+            raise InputError(f"--remove takes out more than {MAX_CARDS:,} cards, more than any shoe holds")
         out.extend([card] * times)
     return out
 
@@ -225,6 +247,8 @@ def _from_json_doc(doc: Any, source: str) -> Shoe:
     removals = doc.get("remove", [])
     if not isinstance(removals, list):
         raise InputError(f"{source}: remove must be a list of cards")
+    if len(removals) > shoe.size:
+        raise InputError(f"{source}: removes {len(removals):,} cards from a shoe of {shoe.size:,}")
     return remove_tokens(shoe, removals)
 
 
@@ -243,23 +267,23 @@ def _from_csv_text(text: str, source: str) -> Shoe:
 def read_shoe_file(path: str | Path) -> Shoe:
     """A shoe from a ``.json`` or ``.csv`` file (see the module docstring)."""
     p = Path(path)
+    data = read_capped(p, "shoe file", MAX_SPEC_BYTES)
     try:
-        if p.stat().st_size > MAX_SPEC_BYTES:
-            raise InputError(f"shoe file {str(p)!r} is too large")
-        text = p.read_text(encoding="utf-8")
-    except InputError:
-        raise
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read shoe file {str(p)!r}: {exc.__class__.__name__}") from None
-    source = f"shoe file {p.name!r}"
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"cannot read shoe file {shown(str(p), 200)}: not UTF-8 text") from None
+    source = f"shoe file {shown(p.name, 200)}"
     if p.suffix.lower() == ".json" or text.lstrip().startswith("{"):
-        try:
-            doc = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "too deeply nested"
-            raise InputError(f"{source} is not valid JSON: {msg}") from None
-        return _from_json_doc(doc, source)
+        return _from_json_doc(_json(text, source), source)
     return _from_csv_text(text, source)
+
+
+def _json(text: str, source: str) -> Any:
+    """Bounded, strict JSON (:func:`exactodds.inputs.load_json`) or one InputError."""
+    try:
+        return load_json(text)
+    except (ValueError, RecursionError) as exc:
+        raise InputError(f"{source} is not valid JSON: {json_error(exc)}") from None
 
 
 def _is_file(text: str) -> bool:
@@ -271,23 +295,22 @@ def _is_file(text: str) -> bool:
 
 def parse_shoe_spec(spec: str) -> Shoe:
     """A shoe from a spec string or a file path (see the module docstring)."""
+    if len(spec) > MAX_SPEC_BYTES:
+        raise InputError(f"--shoe is too long (more than {MAX_SPEC_BYTES:,} characters)")
     text = spec.strip()
     if not text:
         raise InputError("--shoe is empty")
-    if re.fullmatch(r"\d+", text):
+    if re.fullmatch(r"[0-9]+", text):
         return Shoe.standard(_decks(text))
-    m = re.fullmatch(r"decks\s*=\s*(\S+)", text, flags=re.I)
+    m = re.fullmatch(r"decks\s*=\s*(\S+)", text, flags=re.IGNORECASE)
     if m:
         return Shoe.standard(_decks(m.group(1)))
     if text.startswith("{"):
-        try:
-            return _from_json_doc(json.loads(text), "--shoe")
-        except (json.JSONDecodeError, RecursionError):
-            raise InputError("--shoe is not valid JSON") from None
+        return _from_json_doc(_json(text, "--shoe"), "--shoe")
     looks_like_path = text.lower().endswith((".json", ".csv")) or "/" in text or "\\" in text
     if looks_like_path or _is_file(text):
         if not _is_file(text):
-            raise InputError(f"no such shoe file {text!r}")
+            raise InputError(f"no such shoe file {shown(text, 200)} (or not a regular file)")
         return read_shoe_file(text)
     pairs = []
     for item in re.split(r"[\s,;]+", text):
@@ -295,7 +318,7 @@ def parse_shoe_spec(spec: str) -> Shoe:
             continue
         key, sep, value = item.partition("=")
         if not sep:
-            raise InputError(f"--shoe item {item!r} should be CARD=COUNT (e.g. KS=8 or K=32)")
+            raise InputError(f"--shoe item {shown(item)} should be CARD=COUNT (e.g. KS=8 or K=32)")
         pairs.append((key, value))
     return _shoe_from_pairs(pairs, "--shoe")
 
@@ -325,6 +348,7 @@ def shoe_spec(shoe: Shoe) -> dict[str, Any]:
 
     >>> shoe_spec(Shoe.standard(6))
     {'decks': 6}
+    >>> import json
     >>> parse_shoe_spec(json.dumps(shoe_spec(Shoe.standard(1).remove([Card("9", "S")])))).size
     51
     """

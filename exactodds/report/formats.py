@@ -15,9 +15,9 @@ from typing import Any
 from tabulate import tabulate
 
 from exactodds import __version__
-from exactodds.figures.analysis import Analysis
-from exactodds.exact import decimal, percent, ratio
 from exactodds.catalogue.model import Wager
+from exactodds.exact import decimal, percent, ratio
+from exactodds.figures.analysis import Analysis, OutcomeRow
 
 FORMATS = ("table", "json", "csv", "markdown")
 PROBABILITY_PLACES = 12
@@ -64,7 +64,7 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
     return doc
 
 
-def _pays_cell(r: Any) -> str:
+def _pays_cell(r: OutcomeRow) -> str:
     return r.pay.text
 
 
@@ -204,13 +204,24 @@ def render_catalogue(analyses: Sequence[Analysis], fmt: str) -> str:
 
 def render_wager_list(wagers: Iterable[Wager[Any]], fmt: str) -> str:
     """Every wager id with its paytables and citation."""
-    items = [
+    items: list[dict[str, Any]] = [
         {"wager": w.id, "name": w.name, "cite": w.cite, "default_paytable": w.default_paytable.id,
          "paytables": [{"id": p.id, "cite": p.cite, "note": p.note} for p in w.paytables]}
         for w in wagers
     ]
     if fmt == "json":
         return render_json({"wagers": items, "version": __version__})
+    if fmt == "csv":  # one row per wager and paytable: a spreadsheet needs no list inside a cell
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["wager", "name", "paytable", "default", "wager_cite", "paytable_cite"])
+        for i in items:
+            for p in i["paytables"]:
+                w.writerow([i["wager"], i["name"], p["id"], "yes" if p["id"] == i["default_paytable"] else "no",
+                            i["cite"], p["cite"]])
+        return out.getvalue()
     rows = [[i["wager"], i["name"], ", ".join(p["id"] for p in i["paytables"]), i["cite"]] for i in items]
-    return tabulate(rows, headers=["Wager", "Name", "Paytables (default first)", "Cite"],
-                    tablefmt="github" if fmt == "markdown" else "simple") + "\n"
+    headers = ["Wager", "Name", "Paytables (default first)", "Cite"]
+    if fmt == "markdown":
+        return "## Wagers\n\n" + tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True) + "\n"
+    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True) + "\n"
