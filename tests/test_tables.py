@@ -363,6 +363,8 @@ def test_cli_tables_command(tmp_path: Path, built: dict[str, str], fake_build: d
     assert_one_line_error(runner.invoke(_app(), ["tables", "--decks", "8", "-o", str(tmp_path / "file")]),
                           "not a folder")
     assert_one_line_error(runner.invoke(_app(), ["tables", "--decks", "8", "-o", "-"]), "standard output")
+    assert_one_line_error(runner.invoke(_app(), ["tables", "-o", str(tmp_path / "no" / "t")]), "does not exist")
+    assert sorted(os.listdir(tmp_path)) == ["file", "t"]
     assert_one_line_error(runner.invoke(_app(), ["tables", "-o", "a", "--out", "b"]), "--output")
 
 

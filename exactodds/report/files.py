@@ -254,6 +254,8 @@ def _resolve(path: PathArg) -> _Target:
         raise InputError("the output path is empty")
     if shown == STDOUT:
         return _Target(shown, Path(STDOUT), "stdout")
+    if shown.endswith(("/", os.sep)):  # Path() would drop the slash and write a file of that name
+        raise output_error(OSError(errno.EISDIR, ""), shown)
     p = Path(shown)
     try:
         st: os.stat_result | None = os.lstat(p)
