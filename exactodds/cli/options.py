@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from exactodds.report.files import write_atomic
+from exactodds.report.files import STDOUT, write_atomic
 
 
 class Format(str, Enum):
@@ -27,14 +27,19 @@ class Format(str, Enum):
 DecksOpt = Annotated[int, typer.Option("--decks", "-d", help="Number of standard 52-card decks (1 to 1000).")]
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
 OutputOpt = Annotated[
-    str | None, typer.Option("--output", "-o", help="Write to this file (atomically) instead of stdout.")
+    str | None,
+    typer.Option("--output", "-o", metavar="FILE",
+                 help="Write to this file instead of stdout ('-' is stdout): a regular file is replaced "
+                      "atomically, a device or FIFO written directly."),
 ]
 PaytableOpt = Annotated[str | None, typer.Option("--paytable", "-p", help="Paytable id (default: the catalogue's).")]
 
 
 def emit(text: str, output: str | None) -> None:
-    """Print the whole result at once, or write it atomically to ``output``."""
-    if output:
-        write_atomic(output, text)
-    else:
+    """Print the whole result at once (no ``--output``, or ``--output -``), or write it to
+    ``output`` by the rules of :mod:`exactodds.report.files` (atomically for a regular file;
+    every failure a one-line input error)."""
+    if output is None or output == STDOUT:
         sys.stdout.write(text)
+    else:
+        write_atomic(output, text)

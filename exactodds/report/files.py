@@ -1,45 +1,521 @@
 """Writing outputs: every file a command writes goes through here.
 
-A regular file is written atomically (a temporary file in the same folder, then a
-rename), so a reader never sees a partial file and an error leaves none.
+The contract, for every output path a user names:
+
+* ``-`` is standard output, written directly.
+* A **regular file**, or a new name in an existing folder, is written **atomically**: the
+  content goes to a temporary file in the same folder (which must therefore be writable),
+  is flushed to disk, and is then renamed over the final name. A reader sees the old file
+  or the new one, never a part; an error or an interrupt removes the temporary file and
+  leaves the old file as it was.
+  An existing file keeps its permission bits; a new one is made ``0644``.
+* A **character device** or a **FIFO** is opened and written directly (never replaced,
+  never truncated, never created); opening a FIFO waits for its reader, as a shell
+  redirection does.
+* A **symbolic link** is followed: what it points at is written by the rules above (a
+  link to a regular file has its target replaced atomically and stays a link; a link to
+  a device is written directly). A link to nothing is refused.
+* Anything else -- a folder, a socket, a block device -- is refused.
+* Every failure of the operating system (permission denied, read-only file system, no
+  space left, disk quota, a name too long, ...) is an :class:`~exactodds.errors.InputError`
+  ``cannot write '<path>': <reason>``, which the command line prints as one line (exit 2).
+
+Temporary names are short and bounded, ``.exo-<tag>-<pid>-<random>.tmp`` (at most 32
+bytes), so any final name the file system accepts can be written. ``<tag>`` identifies
+this machine's boot and PID namespace and ``<pid>`` the writing process: before writing
+into a folder, temporaries of this naming left there by a process that no longer runs
+(a ``kill -9``, a power cut) are removed; those of a live process -- a concurrent run --
+never are. Temporaries from another machine or namespace, whose process cannot be
+checked, are removed once untouched for :data:`FOREIGN_STALE_SECONDS`.
+
+Three ways to write:
+
+* :func:`write_atomic` -- one text (or bytes) to one path;
+* :func:`write_all` -- several outputs of one command, all or none: every temporary is
+  written first, then all are renamed;
+* :func:`atomic_writer` -- a context manager yielding a text file, for streaming a long
+  output without holding it in memory; committed when the block ends normally, removed
+  when it raises.
+
+>>> import tempfile
+>>> folder = Path(tempfile.mkdtemp())
+>>> write_atomic(folder / "a.txt", "one\\n")
+>>> with atomic_writer(folder / "b.txt") as fh:
+...     _ = fh.write("streamed\\n")
+>>> write_all([(folder / "a.txt", "two\\n"), (folder / "c.bin", b"\\x00")])
+>>> sorted(p.name for p in folder.iterdir()), (folder / "a.txt").read_text()
+(['a.txt', 'b.txt', 'c.bin'], 'two\\n')
+>>> write_atomic(folder, "x")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+exactodds.errors.InputError: cannot write '...': is a directory
+>>> is_temporary_name(temporary_name()), is_temporary_name(".a.txt.tmp")
+(True, False)
+>>> import shutil; shutil.rmtree(folder)
 """
 
 from __future__ import annotations
 
+import errno
+import functools
+import hashlib
+import io
 import os
-import tempfile
+import re
+import secrets
+import stat
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Final, Literal, TextIO
 
 from exactodds.errors import InputError
 
+STDOUT: Final = "-"
+"""The output path meaning standard output."""
 
-def check_writable(path: str | os.PathLike[str]) -> Path:
-    """The folder ``path`` would be written in; an input error if it cannot be a file there.
+NEW_FILE_MODE: Final = 0o644
+"""Permission bits of a newly created output (reports are meant to be shared)."""
 
-    Commands that write several files check them all first, so one bad path never
-    leaves the others written.
+FOREIGN_STALE_SECONDS: Final = 24 * 3600
+"""Age after which a temporary of another machine or PID namespace is removed."""
+
+TEMP_NAME: Final = re.compile(r"^\.exo-([0-9a-f]{6})-([1-9][0-9]{0,9})-[0-9a-f]{8}\.tmp$")
+"""Our temporary names: ``.exo-<tag>-<pid>-<random>.tmp``; nothing else is ever cleaned."""
+
+Writer = Callable[[TextIO], None]
+"""Writes an output's text into the file it is given (for :func:`write_all`)."""
+Content = str | bytes | Writer
+PathArg = str | os.PathLike[str]
+
+_REASONS: Final = {
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EROFS: "read-only file system",
+    errno.ENOSPC: "no space left on device",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.ENAMETOOLONG: "file name too long",
+    errno.EISDIR: "is a directory",
+    errno.ENOENT: "no such file or folder",
+    errno.ENOTDIR: "a part of the path is not a folder",
+    errno.EFBIG: "file too large",
+    errno.EPIPE: "broken pipe (the reader went away)",
+    errno.ELOOP: "too many levels of symbolic links",
+    errno.EIO: "input/output error",
+}
+
+
+def output_error(exc: OSError, path: PathArg) -> InputError:
+    """The one-line :class:`InputError` for an operating-system failure writing ``path``.
+
+    >>> str(output_error(OSError(errno.ENOSPC, "No space left on device"), "out.txt"))
+    "cannot write 'out.txt': no space left on device"
     """
-    target = Path(path)
-    if target.is_dir():
-        raise InputError(f"output path {str(target)!r} is a directory")
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise InputError(f"output folder {str(folder)!r} does not exist")
-    return folder
+    reason = _REASONS.get(exc.errno or 0)
+    if reason is None:
+        text = exc.strerror or str(exc) or type(exc).__name__
+        reason = text[:1].lower() + text[1:]
+    return InputError(f"cannot write {os.fspath(path)!r}: {reason}")
 
 
-def write_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` all at once: a temporary file in the same folder,
-    then a rename, so a reader never sees a partial file and an error leaves none."""
-    target = Path(path)
-    folder = check_writable(target)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+# -- temporary names ----------------------------------------------------------------------------
+@functools.cache
+def _host_tag() -> str:
+    """Six hex digits naming this boot of this machine and this PID namespace: a process id
+    in a temporary name can be checked only where this tag is the same."""
+    parts = []
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; reports are meant to be shared
-        os.replace(tmp, target)
+        parts.append(Path("/proc/sys/kernel/random/boot_id").read_text().strip())
+    except OSError:
+        parts.append(os.uname().nodename if hasattr(os, "uname") else "")
+    try:
+        parts.append(str(os.stat("/proc/self/ns/pid").st_ino))
+    except OSError:
+        parts.append("")
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:6]
+
+
+def temporary_name() -> str:
+    """A fresh temporary name for this process (bounded length, hidden, ``.tmp``)."""
+    return f".exo-{_host_tag()}-{os.getpid()}-{secrets.token_hex(4)}.tmp"
+
+
+def is_temporary_name(name: str) -> bool:
+    """Whether ``name`` is one of our temporary names (the only files ever cleaned)."""
+    return TEMP_NAME.match(name) is not None
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: it runs, as another user
+        return True
+    return True
+
+
+def clean_stale_temporaries(folder: PathArg, *, now: float | None = None) -> list[str]:
+    """Remove our temporaries in ``folder`` whose writer is gone; return their names.
+
+    Only regular files named like :data:`TEMP_NAME` are considered. One whose tag is this
+    machine's and namespace's is removed when its process no longer runs (never one of a
+    live process: a concurrent run's file stays); one from elsewhere when untouched for
+    :data:`FOREIGN_STALE_SECONDS`. Best effort: an unreadable folder or an undeletable
+    file is skipped silently (writing will report the real problem, if any).
+    """
+    removed: list[str] = []
+    now = time.time() if now is None else now
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        m = TEMP_NAME.match(entry.name)
+        if m is None:
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            continue
+        if m[1] == _host_tag():
+            stale = not _pid_alive(int(m[2]))
+        else:
+            stale = now - st.st_mtime > FOREIGN_STALE_SECONDS
+        if stale:
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                continue
+            removed.append(entry.name)
+    return removed
+
+
+# -- targets ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Target:
+    """Where an output goes and how: ``shown`` is the path as given (for messages)."""
+
+    shown: str
+    path: Path
+    kind: Literal["stdout", "direct", "atomic"]
+    mode: int = NEW_FILE_MODE
+
+
+def _name_max(folder: Path) -> int:
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (OSError, ValueError, AttributeError):
+        return 255
+
+
+def check_folder(folder: Path, shown: str) -> None:
+    """An :class:`InputError` about ``shown`` unless ``folder`` exists, is a folder and can be
+    written (a temporary file can be made in it)."""
+    try:
+        st = os.stat(folder)
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            raise InputError(f"cannot write {shown!r}: folder {str(folder)!r} does not exist") from None
+        raise output_error(exc, shown) from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise InputError(f"cannot write {shown!r}: {str(folder)!r} is not a folder")
+    effective = os.access in os.supports_effective_ids
+    if not os.access(folder, os.W_OK | os.X_OK, effective_ids=effective):
+        readonly = False
+        try:
+            readonly = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+        except (OSError, AttributeError):
+            pass
+        raise output_error(OSError(errno.EROFS if readonly else errno.EACCES, ""), shown)
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    return "not a regular file"
+
+
+def _resolve(path: PathArg) -> _Target:
+    """How ``path`` would be written; an :class:`InputError` if it cannot be. Writes nothing."""
+    shown = os.fspath(path)
+    if shown == "":
+        raise InputError("the output path is empty")
+    if shown == STDOUT:
+        return _Target(shown, Path(STDOUT), "stdout")
+    if shown.endswith(("/", os.sep)):  # Path() would drop the slash and write a file of that name
+        raise output_error(OSError(errno.EISDIR, ""), shown)
+    p = Path(shown)
+    try:
+        st: os.stat_result | None = os.lstat(p)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise output_error(exc, shown) from None
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        try:
+            p = Path(os.path.realpath(p, strict=True))
+            st = os.stat(p)
+        except FileNotFoundError:
+            raise InputError(f"cannot write {shown!r}: a symbolic link to a missing file") from None
+        except OSError as exc:
+            raise output_error(exc, shown) from None
+    if st is None or stat.S_ISREG(st.st_mode):
+        folder = p.parent
+        check_folder(folder, shown)
+        if len(os.fsencode(p.name)) > _name_max(folder):
+            raise output_error(OSError(errno.ENAMETOOLONG, ""), shown)
+        mode = NEW_FILE_MODE if st is None else stat.S_IMODE(st.st_mode)
+        return _Target(shown, p, "atomic", mode)
+    if stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
+        return _Target(shown, p, "direct")
+    if stat.S_ISDIR(st.st_mode):
+        raise output_error(OSError(errno.EISDIR, ""), shown)
+    raise InputError(f"cannot write {shown!r}: it is {_kind_of(st.st_mode)}; an output is a regular "
+                     "file, a character device, a FIFO or '-' (standard output)")
+
+
+def check_writable(path: PathArg) -> Path:
+    """The file ``path`` would write (links followed; ``Path('-')`` for standard output), or an
+    :class:`InputError` saying why it cannot be written. Writes nothing.
+
+    Commands that write several files check them all before any work, so one bad path never
+    leaves the others written (:func:`write_all` checks again, and writes all or none).
+    """
+    return _resolve(path).path
+
+
+# -- open outputs -------------------------------------------------------------------------------
+class _Raw(io.FileIO):
+    """The raw file every output is written through (one place to fail, also in tests)."""
+
+
+class _Text(io.TextIOWrapper):
+    """UTF-8 text file whose operating-system failures are one-line :class:`InputError` s."""
+
+    def __init__(self, buffer: io.BufferedWriter, shown: str) -> None:
+        super().__init__(buffer, encoding="utf-8", newline="")
+        self.shown = shown
+
+    def write(self, s: str) -> int:
+        try:
+            return super().write(s)
+        except OSError as exc:
+            raise output_error(exc, self.shown) from exc
+
+    def flush(self) -> None:
+        try:
+            super().flush()
+        except OSError as exc:
+            raise output_error(exc, self.shown) from exc
+
+
+class _Open:
+    """One output being written: a temporary file, a device or FIFO, or standard output."""
+
+    def __init__(self, target: _Target, *, clean: bool = True, durable: bool = True) -> None:
+        self.target = target
+        self.durable = durable
+        self.tmp: Path | None = None
+        self.file: _Text | None = None
+        if target.kind == "stdout":
+            return
+        try:
+            if target.kind == "atomic":
+                folder = target.path.parent
+                if clean:
+                    clean_stale_temporaries(folder)
+                fd = self._create_temporary(folder)
+            else:
+                fd = os.open(target.path, os.O_WRONLY | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
+                mode = os.fstat(fd).st_mode
+                if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):  # changed since it was checked
+                    os.close(fd)
+                    raise InputError(f"cannot write {target.shown!r}: it changed while being opened")
+        except OSError as exc:
+            self.discard()
+            raise output_error(exc, target.shown) from exc
+        self.file = _Text(io.BufferedWriter(_Raw(fd, "w", closefd=True)), target.shown)
+
+    def _create_temporary(self, folder: Path) -> int:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+        for _ in range(100):
+            tmp = folder / temporary_name()
+            try:
+                fd = os.open(tmp, flags, 0o600)
+            except FileExistsError:
+                continue
+            self.tmp = tmp
+            return fd
+        raise FileExistsError(errno.EEXIST, "no free temporary name")
+
+    def text(self) -> TextIO:
+        """The text file to write into."""
+        return sys.stdout if self.file is None else self.file
+
+    def put(self, content: Content) -> None:
+        """Write ``content`` (text, bytes, or a writer given the text file)."""
+        if isinstance(content, str):
+            self.text().write(content)
+        elif isinstance(content, bytes | bytearray | memoryview):
+            out = self.text()
+            out.flush()
+            try:
+                out.buffer.write(content)
+            except OSError as exc:
+                raise output_error(exc, self.target.shown) from exc
+        else:
+            content(self.text())
+
+    def finish(self) -> None:
+        """Everything written reaches the file (and the disk, for a temporary); closed."""
+        if self.file is None:
+            sys.stdout.flush()
+            return
+        try:
+            self.file.flush()
+            if self.tmp is not None:
+                fd = self.file.fileno()
+                if self.durable:
+                    os.fsync(fd)
+                os.fchmod(fd, self.target.mode)
+            self.file.close()
+        except OSError as exc:
+            raise output_error(exc, self.target.shown) from exc
+
+    def commit(self) -> None:
+        """Rename the temporary over the final name (nothing to do for a direct output)."""
+        if self.tmp is None:
+            return
+        try:
+            os.replace(self.tmp, self.target.path)
+        except OSError as exc:
+            raise output_error(exc, self.target.shown) from exc
+        self.tmp = None
+
+    def discard(self) -> None:
+        """Close quietly and remove the temporary, if any: nothing is left behind."""
+        if self.file is not None:
+            try:
+                self.file.close()
+            except Exception:  # noqa: BLE001 - already failing; the first error is the one to report
+                try:
+                    os.close(self.file.fileno())
+                except (OSError, ValueError):
+                    pass
+        if self.tmp is not None:
+            try:
+                os.unlink(self.tmp)
+            except OSError:
+                pass
+            self.tmp = None
+
+
+def _identity(t: _Target) -> str:
+    """One string per file written, whatever path names it (for refusing duplicates)."""
+    return STDOUT if t.kind == "stdout" else os.path.realpath(t.path)
+
+
+# -- the three ways to write --------------------------------------------------------------------
+def write_all(items: Sequence[tuple[PathArg, Content]], *, durable: bool = True) -> None:
+    """Write every ``(path, content)`` of one command, all or none.
+
+    ``content`` is text, bytes, or a :data:`Writer` called with the text file. Every path is
+    checked first; then every regular-file output is written to its temporary, then the
+    direct outputs (devices, FIFOs, standard output) are written, and only then are the
+    temporaries renamed, in order. A failure before the renames removes every temporary and
+    changes no file. (A rename itself fails only if the folder changes underneath; the
+    outputs renamed before it stay written.)
+
+    ``durable`` flushes each temporary to the disk (``fsync``) before it is renamed, so that
+    even a power cut leaves the old file or the new one, never an empty one; it costs a few
+    milliseconds a file, and may be turned off for outputs regenerated at will.
+    """
+    targets = [_resolve(path) for path, _ in items]
+    seen: set[str] = set()
+    for t in targets:
+        key = _identity(t)
+        if key in seen:
+            raise InputError(f"the same file is named for two outputs: {t.shown!r}")
+        seen.add(key)
+    staged: list[_Open] = []
+    cleaned: set[Path] = set()
+    try:
+        order = [i for i, t in enumerate(targets) if t.kind == "atomic"] + \
+                [i for i, t in enumerate(targets) if t.kind != "atomic"]
+        for i in order:
+            t = targets[i]
+            op = _Open(t, clean=t.path.parent not in cleaned, durable=durable)
+            cleaned.add(t.path.parent)
+            staged.append(op)
+            op.put(items[i][1])
+            op.finish()
+        for op in staged:
+            op.commit()
     except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        for op in staged:
+            op.discard()
         raise
+
+
+def write_atomic(path: PathArg, data: str | bytes, *, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` all at once (see the module contract): a reader never sees
+    a partial file, and an error leaves none (``durable`` as for :func:`write_all`)."""
+    write_all([(path, data)], durable=durable)
+
+
+@contextmanager
+def atomic_writer(path: PathArg, *, durable: bool = True) -> Iterator[TextIO]:
+    """A UTF-8 text file for ``path``, committed when the block ends without an exception.
+
+    For a regular file the writes go to a temporary that is renamed over ``path`` at the
+    end, or removed if the block raises (or is interrupted); a device, FIFO or ``-`` is
+    written as the block goes. Write failures are one-line :class:`InputError` s
+    (``durable`` as for :func:`write_all`).
+    """
+    op = _Open(_resolve(path), durable=durable)
+    try:
+        yield op.text()
+        op.finish()
+        op.commit()
+    except BaseException:
+        op.discard()
+        raise
+
+
+# -- folders ------------------------------------------------------------------------------------
+@contextmanager
+def folder_lock(folder: PathArg) -> Iterator[int]:
+    """Hold an exclusive advisory lock on ``folder`` (``flock`` on the folder itself, so no
+    lock file is left behind): runs that update one folder's set of files take turns.
+
+    ``folder`` must be a real folder, not a symbolic link. Yields the open folder's file
+    descriptor (its ``fstat`` tells whether the path still names the locked folder), or -1
+    without ``fcntl`` (not POSIX), where there is no lock.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover
+        yield -1
+        return
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(folder, flags)
+    except OSError as exc:
+        raise output_error(exc, folder) from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield fd
+    finally:
+        os.close(fd)
