@@ -208,8 +208,6 @@ FILE_CASES: list[tuple[str, list[str], str | None]] = [
     ("verify", [], None), ("crosscheck", [], None), ("analyze", ["banker"], "--shoe"), ("eor", ["tie"], "--shoe")]
 """(command, fixed arguments, option taking the file; None: the file is positional)."""
 
-OUTPUT_EMPTY = ("options.emit (output writing, another engineer): --output= (empty) prints the result on "
-                "stdout instead of refusing the empty path")
 OUTPUT_NUL = ("report/files.py (output writing, another engineer): an --output path with a NUL byte ends in "
               "ValueError('embedded null byte'), a traceback")
 KNOWN: dict[tuple[str, str], str] = {
@@ -220,7 +218,6 @@ KNOWN: dict[tuple[str, str], str] = {
                                "(-3274) on a fresh-shoe log",
     ("crosscheck", "nul\x00.json"): "simulation/handlog.py read_file (simulation engineer): a path with a NUL byte "
                                     "ends in ValueError('embedded null byte'), a traceback",
-    **{(c, "--output="): OUTPUT_EMPTY for c in ("list", "mystery", "analyze", "certify")},
     **{(c, "--output=bad\x00name"): OUTPUT_NUL for c in ("list", "mystery", "analyze", "certify")},
 }
 """(command, option or value) -> defect, for failures in commands owned by other engineers

@@ -368,10 +368,10 @@ def test_cli_tables_command(tmp_path: Path, built: dict[str, str], fake_build: d
     assert_one_line_error(runner.invoke(_app(), ["tables", "-o", "a", "--out", "b"]), "--output")
 
 
-def test_cli_out_is_a_hidden_deprecated_alias(tmp_path: Path, built: dict[str, str], fake_build: dict) -> None:
+def test_cli_out_is_a_hidden_alias(tmp_path: Path, built: dict[str, str], fake_build: dict) -> None:
     r = CliRunner().invoke(_app(), ["tables", "--decks", "7", "--out", str(tmp_path / "t")])
     assert r.exit_code == 0, r.output
-    assert r.stderr == "exactodds: warning: --out is deprecated; use --output\n"
+    assert r.stderr == ""
     assert set(generated_files(tmp_path / "t")) == set(subset(built, (7,)))
     helptext = CliRunner().invoke(_app(), ["tables", "--help"]).stdout
     assert "--output" in helptext and "--prune" in helptext and "--out " not in helptext

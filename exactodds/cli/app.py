@@ -38,15 +38,15 @@ from exactodds.report.formats import (
 EXIT_INPUT = 2
 
 
-MAX_ERROR_TOKEN = 80
+MAX_ERROR_TOKEN = 400
 """A run of more characters than this without a space in an error message is shortened."""
 
 
 def one_line(message: str) -> str:
     """``message`` on one line, each overlong unbroken run (usually echoed input) shortened.
 
-    >>> one_line("bad\\nvalue " + "x" * 100)
-    'bad value xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (100 characters)'
+    >>> one_line("bad\\nvalue " + "x" * 1000)[:20], one_line("x" * 1000)[-18:]
+    ('bad value xxxxxxxxxx', '(1,000 characters)')
     """
     flat = " ".join(message.split())
     return re.sub(rf"\S{{{MAX_ERROR_TOKEN + 1},}}",

@@ -39,11 +39,10 @@ PruneOpt = Annotated[
 
 
 def output_folder(output: str | None, out: str | None) -> str:
-    """The folder named by ``--output`` or its deprecated alias ``--out`` (a warning on stderr)."""
+    """The folder named by ``--output`` or its hidden alias ``--out`` (kept for old scripts)."""
     if out is not None:
         if output is not None:
             raise InputError("give the folder once: --output (--out is its deprecated alias)")
-        typer.echo("exactodds: warning: --out is deprecated; use --output", err=True)
         output = out
     folder = DEFAULT_OUTPUT if output is None else output
     if folder == STDOUT:
