@@ -31,7 +31,7 @@ from exactodds.paigow import (
     VIGORISH_HEADERS,
     compare,
     hand_value,
-    house_way,
+    house_way_setting,
     paigow_analysis,
     paigow_summary_rows,
     return_for_amount,
@@ -227,7 +227,7 @@ def spots_hand(two: tuple[str, ...]) -> Hand2:
 
 def dealer_sets(four: list[str]) -> tuple[tuple[str, ...], tuple[str, ...], str]:
     """The library's house way for four named tiles: (high names, low names, step)."""
-    setting, step = house_way(tuple(sorted(kind(n) for n in four)))
+    setting, step = house_way_setting(tuple(sorted(kind(n) for n in four)))
     return (tuple(sorted(TILES[k].name for k in setting.high)),
             tuple(sorted(TILES[k].name for k in setting.low)), step)
 
@@ -413,7 +413,7 @@ def test_house_way_matches_oracle_on_every_hand() -> None:
 @given(st.lists(st.sampled_from(range(32)), min_size=4, max_size=4, unique=True))
 def test_copies_go_to_the_dealer_and_wins_mirror(idx: list[int]) -> None:
     four = tuple(sorted(kind(o_name(O_SET[i])) for i in idx))
-    setting, _ = house_way(four)
+    setting, _ = house_way_setting(four)
     assert compare(setting, setting) == "loss"
     from exactodds.paigow.hands import settings as all_settings
     for p in all_settings(four):

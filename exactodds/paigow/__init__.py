@@ -27,7 +27,7 @@ from .analysis import (
     vigorish_table,
 )
 from .hands import compare, describe_hand, hand_key, hand_value, settings
-from .house_way import house_way
+from .house_way import house_way_setting
 from .tiles import GEE_JOON_COUNTS, PAIRS, SUPREME_PAIR, TILES, tile_counts
 
 __all__ = [
@@ -48,7 +48,7 @@ __all__ = [
     "describe_hand",
     "hand_key",
     "hand_value",
-    "house_way",
+    "house_way_setting",
     "paigow_analysis",
     "paigow_summary_rows",
     "return_for_amount",

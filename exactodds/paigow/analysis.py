@@ -47,7 +47,7 @@ from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
 
 from .hands import READING_COMPARE, READING_GEE_JOON, READING_ZERO, Setting, settings
-from .house_way import CITE_HOUSE_WAY, READING_HOUSE_WAY, Step, house_way
+from .house_way import CITE_HOUSE_WAY, READING_HOUSE_WAY, Step, house_way_setting
 from .tiles import TILES, tile_counts
 
 Strategy = Literal["house-way", "optimal"]
@@ -210,7 +210,7 @@ def hand_outcomes(counts: Counts) -> tuple[HandOutcomes, ...]:
         for i, k in enumerate(sorted(set(h))):
             dk[j, i] = k
             dm[j, i] = h.count(k)
-        s, _ = house_way(h)
+        s, _ = house_way_setting(h)
         dh[j], dl[j] = s.high_key, s.low_key
     top = max(counts)
     binom = np.array([[comb(a, b) for b in range(5)] for a in range(top + 1)], dtype=np.int64)
@@ -225,7 +225,7 @@ def hand_outcomes(counts: Counts) -> tuple[HandOutcomes, ...]:
         total = int(w.sum())
         assert total == dealer_total
         sets = settings(h)
-        hw, step = house_way(h)
+        hw, step = house_way_setting(h)
         house_index = next(i for i, s in enumerate(sets) if (s.high_key, s.low_key) == (hw.high_key, hw.low_key))
         seen: dict[tuple[int, int], tuple[int, int, int]] = {}
         per: list[tuple[int, int, int]] = []
@@ -520,7 +520,7 @@ def bench_paigow() -> float:
     """CPU seconds (``time.process_time``) for the whole exact analysis, both
     strategies, from a cold cache."""
     hand_outcomes.cache_clear()
-    house_way.cache_clear()
+    house_way_setting.cache_clear()
     settings.cache_clear()
     start = time.process_time()
     for strategy in STRATEGIES:

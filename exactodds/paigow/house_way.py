@@ -14,7 +14,7 @@ more than one way; :data:`READING_HOUSE_WAY` states the reading taken.
 
 >>> from exactodds.paigow.tiles import kind
 >>> hand = tuple(sorted(kind(n) for n in ("Twelve (6-6)", "Two (1-1)", "Nine (4-5)", "Nine (3-6)")))
->>> setting, step = house_way(hand)
+>>> setting, step = house_way_setting(hand)
 >>> step, setting.names()
 ('(2)', ('Twelve (6-6) + Nine (3-6)', 'Two (1-1) + Nine (4-5)'))
 """
@@ -61,12 +61,12 @@ def _best(candidates: list[tuple[int, Setting]]) -> Setting:
 
 
 @cache
-def house_way(hand: tuple[int, int, int, int]) -> tuple[Setting, Step]:
+def house_way_setting(hand: tuple[int, int, int, int]) -> tuple[Setting, Step]:
     """The dealer's setting of four tiles (sorted tile kinds) and the paragraph of
     § 535.10(d) that decided it.
     """
     if len(hand) != 4 or list(hand) != sorted(hand):
-        raise ValueError("house_way expects four tile kinds in ascending order")
+        raise ValueError("house_way_setting expects four tile kinds in ascending order")
     all_settings = settings(hand)
     # (1) the Supreme Pair
     if _GEE_JOON[0] in hand and _GEE_JOON[1] in hand:
