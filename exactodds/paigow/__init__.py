@@ -23,6 +23,7 @@ from .analysis import (
     paigow_summary_rows,
     return_for_amount,
     strategy_table,
+    to_rows,
     vigorish,
     vigorish_table,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "settings",
     "strategy_table",
     "tile_counts",
+    "to_rows",
     "vigorish",
     "vigorish_table",
 ]

@@ -494,6 +494,12 @@ def strategy_table(tiles: Sequence[str] | Mapping[str, int] | None = None) -> li
     return rows
 
 
+def to_rows(rows: Iterable[StrategyRow] | Iterable[VigorishRow]) -> list[tuple[str, ...]]:
+    """Display rows of a strategy or vigorish table, for :data:`STRATEGY_HEADERS`
+    or :data:`VIGORISH_HEADERS` respectively."""
+    return [r.to_row() for r in rows]
+
+
 def paigow_summary_rows(analysis: PaiGowAnalysis) -> list[tuple[str, str]]:
     """(label, display value) rows summarising an analysis, for a plain table."""
     a = analysis

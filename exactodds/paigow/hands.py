@@ -62,7 +62,9 @@ READING_ZERO: Final = (
 READING_COMPARE: Final = (
     "§ 535.10(f)-(j), § 535.4(b), (g): high hand against high hand, low against low; a hand wins its "
     "comparison only if strictly higher in rank, identical rank (copy) goes to the dealer; win = both "
-    "higher, loss = neither higher, tie (push) otherwise."
+    "higher, loss = neither higher, tie (push) otherwise. Hands of equal value are compared by their "
+    "highest ranking tile only, and top tiles of equal printed rank (e.g. Nine (3-6) and Nine (4-5)) make "
+    "copies, per § 535.4(g) ('identical rank'), not only the same tile as § 535.1 'Copy hand' might suggest."
 )
 
 PAIR_KEY_BASE: Final = 1000
