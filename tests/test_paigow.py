@@ -532,3 +532,24 @@ def test_bad_input() -> None:
         paigow_analysis("house-way", tiles=["Twelve (6-6)"] * 2 + ["Two (1-1)"] * 2)
     with pytest.raises(InputError):
         return_for_amount(0)
+
+
+def test_cli_paigow_json_equals_the_library() -> None:
+    """``exactodds paigow -f json``: both strategies, exact values as p/q, equal to the library."""
+    import json
+    from fractions import Fraction
+
+    from typer.testing import CliRunner
+
+    from exactodds.cli.app import app
+    from exactodds.paigow import paigow_analysis
+
+    r = CliRunner().invoke(app, ["paigow", "-f", "json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    by = {s["strategy"]: s for s in doc["strategies"]}
+    for strategy in ("house-way", "optimal"):
+        a = paigow_analysis(strategy)
+        assert Fraction(by[strategy]["house_edge"]) == a.house_edge
+        assert by[strategy]["wins"] + by[strategy]["ties"] + by[strategy]["losses"] == by[strategy]["universe"]
+    assert doc["vigorish_by_amount"] and all("/" in row["return_optimal"] for row in doc["vigorish_by_amount"])

@@ -199,11 +199,12 @@ def parse_meters(items: list[str]) -> dict[str, Fraction]:
 def _register_commands() -> None:
     """Commands that live in their own modules (each a thin layer over its library module)."""
     from exactodds.cli import certify as cli_certify
+    from exactodds.cli import paigow as cli_paigow
     from exactodds.cli import progressive as cli_progressive
     from exactodds.cli import simulate as cli_simulate
     from exactodds.cli import tables as cli_tables
 
-    for module in (cli_tables, cli_progressive, cli_certify, cli_simulate):
+    for module in (cli_tables, cli_progressive, cli_certify, cli_simulate, cli_paigow):
         module.register(app)
 
 

@@ -225,3 +225,61 @@ def render_wager_list(wagers: Iterable[Wager[Any]], fmt: str) -> str:
     if fmt == "markdown":
         return "## Wagers\n\n" + tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True) + "\n"
     return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True) + "\n"
+
+
+# -- Pai Gow (ch. 535) ------------------------------------------------------------------------
+def paigow_json(analyses: Sequence[Any], vigorish_rows: Sequence[Any],
+                strategy_rows: Sequence[Any] | None = None) -> dict[str, Any]:
+    """The Pai Gow document: both strategies' figures, returns by wager amount and, if
+    given, the strategy table; exact values as ``"p/q"``."""
+    doc: dict[str, Any] = {
+        "game": "pai-gow",
+        "strategies": [a.to_dict() for a in analyses],
+        "vigorish_by_amount": [
+            {"amount": ratio(r.amount), "vigorish": ratio(r.vigorish), "net_win": ratio(r.net_win),
+             "return_house_way": ratio(r.return_house_way), "return_optimal": ratio(r.return_optimal),
+             "cite": r.cite} for r in vigorish_rows],
+        "version": __version__,
+    }
+    if strategy_rows is not None:
+        doc["strategy_table"] = [r.to_dict() for r in strategy_rows]
+    return doc
+
+
+def render_paigow(analyses: Sequence[Any], vigorish_rows: Sequence[Any], fmt: str,
+                  strategy_rows: Sequence[Any] | None = None) -> str:
+    """Pai Gow figures (and the strategy table, if given) in the chosen format."""
+    from exactodds.paigow import STRATEGY_HEADERS, VIGORISH_HEADERS, paigow_summary_rows, to_rows
+
+    if fmt == "json":
+        return render_json(paigow_json(analyses, vigorish_rows, strategy_rows))
+    if fmt == "csv":
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        if strategy_rows is not None:
+            w.writerow(STRATEGY_HEADERS)
+            w.writerows(to_rows(strategy_rows))
+            return out.getvalue()
+        w.writerow(["strategy", "wins", "ties", "losses", "universe", "p_win", "p_tie", "p_loss",
+                    "return_vigorish", "return_vigorish_decimal", "house_edge", "house_edge_decimal"])
+        for a in analyses:
+            w.writerow([a.strategy, a.wins, a.ties, a.losses, a.universe, ratio(a.p_win), ratio(a.p_tie),
+                        ratio(a.p_loss), ratio(a.return_vigorish), decimal(a.return_vigorish, 12),
+                        ratio(a.house_edge), decimal(a.house_edge, 12)])
+        return out.getvalue()
+    md = fmt == "markdown"
+    style = "github" if md else "simple"
+    parts = [f"{'## ' if md else ''}Pai Gow (tiles) against the house way of 58 Pa. Code § 535.10(d)", ""]
+    if strategy_rows is not None:
+        parts += [tabulate(to_rows(strategy_rows), headers=list(STRATEGY_HEADERS), tablefmt=style,
+                           disable_numparse=True), ""]
+        return "\n".join(parts)
+    for a in analyses:
+        parts += [f"{'### ' if md else ''}Player strategy: {a.strategy}", "",
+                  tabulate(paigow_summary_rows(a), tablefmt=style if md else "plain", disable_numparse=True,
+                           headers=["figure", "value"] if md else ()), "",
+                  f"Reading: {a.reading}", ""]
+    parts += [f"{'### ' if md else ''}Return by wager amount, vigorish rounded up to 25¢ (§ 535.10(k))", "",
+              tabulate(to_rows(vigorish_rows), headers=list(VIGORISH_HEADERS), tablefmt=style,
+                       disable_numparse=True), ""]
+    return "\n".join(parts)

@@ -1,0 +1,35 @@
+"""The ``paigow`` command: exact Pai Gow figures under the regulated house way (ch. 535).
+
+A thin layer: :func:`exactodds.paigow.paigow_analysis` for both player strategies,
+:func:`~exactodds.paigow.vigorish_table` for the commission rounded by wager amount,
+:func:`~exactodds.paigow.strategy_table` for ``--strategy-table``, rendered by
+:func:`exactodds.report.formats.render_paigow`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from exactodds.cli.options import Format, FormatOpt, OutputOpt, emit
+
+
+def paigow_command(
+    strategy_table: Annotated[bool, typer.Option(
+        "--strategy-table", help="How to set every distinct player hand, house way and optimal.")] = False,
+    fmt: FormatOpt = Format.table,
+    output: OutputOpt = None,
+) -> None:
+    """Exact win/tie/loss, return and house edge of Pai Gow against the house way (§ 535.10)."""
+    from exactodds.paigow import STRATEGIES, paigow_analysis, strategy_table as table, vigorish_table
+    from exactodds.report.formats import render_paigow
+
+    analyses = [paigow_analysis(s) for s in STRATEGIES]
+    rows = table() if strategy_table else None
+    emit(render_paigow(analyses, vigorish_table(), fmt.value, rows), output)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``paigow`` command to ``app``."""
+    app.command("paigow")(paigow_command)
