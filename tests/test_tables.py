@@ -24,6 +24,7 @@ from exactodds.game.cards import falling_factorial
 from exactodds.report import tables as tables_mod
 from exactodds.report.files import is_temporary_name
 from exactodds.report.tables import (
+    PAIGOW_FILES,
     DEFAULT_DECKS,
     GENERATED_NOTE,
     MANIFEST,
@@ -77,7 +78,7 @@ def test_committed_tables_match_a_fresh_build(built: dict[str, str], tmp_path: P
 def test_every_wager_paytable_and_deck_count_has_both_twins(built: dict[str, str]) -> None:
     expected = {f"{d}-decks/{w.id}--{p.id}.{ext}" for d in DEFAULT_DECKS for w in CATALOGUE.values()
                 for p in w.paytables for ext in ("md", "json")}
-    assert set(built) == expected | {"README.md"}
+    assert set(built) == expected | {"README.md", *PAIGOW_FILES}
     index = built["README.md"]
     assert all(f"({rel})" in index for rel in expected)
 
@@ -86,7 +87,7 @@ def test_json_twins_are_exact_and_add_up(built: dict[str, str]) -> None:
     """Counts sum to the total, the total is the universe N(N-1)...(N-5) (baccarat wagers), and the exact
     return, recomputed from the counts and pays, is the one stated."""
     for rel, text in built.items():
-        if not rel.endswith(".json"):
+        if not rel.endswith(".json") or rel in PAIGOW_FILES:
             continue
         doc = json.loads(text)
         decks = int(rel.split("-", 1)[0])
@@ -121,7 +122,7 @@ def test_deck_order_and_repeats_do_not_matter() -> None:
 # -- writing a folder: only what is ours, never through a link, runs add up --------------------
 def subset(built: dict[str, str], decks: Sequence[int], extra: dict[str, str] | None = None) -> dict[str, str]:
     """What ``build_tables(decks)`` returns, cut from the full build (plus ``extra`` tables)."""
-    files = {rel: t for rel, t in built.items() if rel != "README.md" and int(rel.split("-")[0]) in decks}
+    files = {rel: t for rel, t in built.items() if rel != "README.md" and (rel in PAIGOW_FILES or int(rel.split("-")[0]) in decks)}
     files.update(extra or {})
     rows = [index_row_from_json(rel, t) for rel, t in files.items() if rel.endswith(".json")]
     files["README.md"] = render_index(r for r in rows if r is not None)
@@ -174,7 +175,7 @@ def test_write_tables_writes_the_tables_an_index_and_a_manifest(tmp_path: Path, 
     assert report.written == report.files == len(expected) and not report.removed
     assert {rel: p.read_text(encoding="utf-8") for rel, p in generated_files(out).items()} == expected
     assert read_manifest(out) == set(expected)
-    assert sorted(os.listdir(out)) == [MANIFEST, "7-decks", "8-decks", "README.md"]
+    assert sorted(os.listdir(out)) == sorted([MANIFEST, "7-decks", "8-decks", "README.md", *PAIGOW_FILES])
     assert no_temporaries(out)
     again = write_tables(out, (8, 7))
     assert again.written == 0 and not again.removed
@@ -213,7 +214,8 @@ def test_stale_tables_are_removed_from_the_decks_asked_and_with_prune_from_all(
     assert "8-decks/retired" not in (out / "README.md").read_text()
     assert "7-decks/retired--A.md" in (out / "README.md").read_text()
     report = write_tables(out, (8,), prune=True)
-    assert len(report.removed) == len(subset(built, (7,))) - 1 + 2  # 7-deck tables and the retired pair
+    # 7-deck tables and the retired pair (not the index, nor the deck-independent Pai Gow files)
+    assert len(report.removed) == len(subset(built, (7,))) - 1 - len(PAIGOW_FILES) + 2
     assert sorted(os.listdir(out / "7-decks")) == ["q1--summary.md"]  # the user's file, so the folder stays
     assert set(generated_files(out)) == set(subset(built, (8,)))
     assert (out / "README.md").read_text() == subset(built, (8,))["README.md"]
@@ -355,7 +357,8 @@ def test_cli_tables_command(tmp_path: Path, built: dict[str, str], fake_build: d
     r = runner.invoke(_app(), ["tables", "--decks", "8", "--decks", "8", "--output", str(tmp_path / "t")])
     assert r.exit_code == 0, r.output
     assert r.stdout.count("\n") == 1 and "stale removed" in r.stdout and r.stderr == ""
-    assert set(generated_files(tmp_path / "t")) == {rel for rel in built if rel.startswith("8-")} | {"README.md"}
+    assert set(generated_files(tmp_path / "t")) == {rel for rel in built if rel.startswith("8-")} | {
+        "README.md", *PAIGOW_FILES}
     r = runner.invoke(_app(), ["tables", "--decks", "0", "-o", str(tmp_path / "u")])
     assert_one_line_error(r, "--decks")
     assert not (tmp_path / "u").exists()
