@@ -38,7 +38,7 @@ from exactodds.simulation.handlog import (
     render_log,
     render_log_chunk,
 )
-from exactodds.simulation.outputs import all_or_none
+from exactodds.report.files import all_or_none
 from exactodds.simulation.simulate import HandLog, simulate
 
 EIGHT = Shoe.standard(8)
@@ -189,9 +189,9 @@ def test_staging_to_a_fifo_writes_in_place(tmp_path: Path) -> None:
     got: list[bytes] = []
     reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
     reader.start()
-    with all_or_none() as s:
-        s.open(fifo).write(b"through the pipe")
-        s.open(tmp_path / "file.txt").write(b"file")
+    with all_or_none([fifo, tmp_path / "file.txt"]) as (to_fifo, to_file):
+        to_fifo.write(b"through the pipe")
+        to_file.write(b"file")
     reader.join(10)
     assert got == [b"through the pipe"] and fifo.is_fifo() and (tmp_path / "file.txt").read_text() == "file"
 

@@ -306,7 +306,7 @@ def register(app: typer.Typer) -> None:
             run_meta,
             sim_meta,
         )
-        from exactodds.simulation.outputs import all_or_none
+        from exactodds.report.files import all_or_none
         from exactodds.simulation.simulate import (
             HandLog,
             check_cover,
@@ -328,10 +328,12 @@ def register(app: typer.Typer) -> None:
         pairs, skipped = coup_wager_tables(wager)
         if not pairs:
             raise InputError("none of the wagers named is settled at the coup level; nothing to simulate")
-        with all_or_none() as staging:
-            log_fh = staging.open(log) if log else None
-            counts_fh = staging.open(counts) if counts else None
-            out_fh = staging.open(output) if output else None
+        named = [p for p in (log, counts, output) if p]
+        with all_or_none(named) as outputs:
+            handle = dict(zip(named, outputs))
+            log_fh = handle[log] if log else None
+            counts_fh = handle[counts] if counts else None
+            out_fh = handle[output] if output else None
             on_hands = None
             if log_fh is not None:
                 fh = log_fh

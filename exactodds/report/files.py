@@ -494,6 +494,51 @@ def atomic_writer(path: PathArg, *, durable: bool = True) -> Iterator[TextIO]:
         raise
 
 
+class Output:
+    """One streamed output of :func:`all_or_none`: text or bytes, written as they come."""
+
+    def __init__(self, op: _Open) -> None:
+        self._op = op
+
+    def write(self, data: str | bytes) -> None:
+        """Append ``data``; a write failure is a one-line :class:`InputError`."""
+        self._op.put(data)
+
+
+@contextmanager
+def all_or_none(paths: Sequence[PathArg], *, durable: bool = True) -> Iterator[list[Output]]:
+    """Several streamed outputs of one command, all or none.
+
+    Yields one :class:`Output` per path, in order. Regular files are written to
+    temporaries that are renamed into place only when the block ends normally; if it
+    raises (or is interrupted), every temporary is removed and no file is changed. A
+    device, FIFO or ``-`` is written as the block goes (it cannot be taken back). The
+    same file named twice is refused.
+    """
+    targets = [_resolve(path) for path in paths]
+    seen: set[str] = set()
+    for t in targets:
+        key = _identity(t)
+        if key in seen:
+            raise InputError(f"the same file is named for two outputs: {t.shown!r}")
+        seen.add(key)
+    ops: list[_Open] = []
+    cleaned: set[Path] = set()
+    try:
+        for t in targets:
+            ops.append(_Open(t, clean=t.path.parent not in cleaned, durable=durable))
+            cleaned.add(t.path.parent)
+        yield [Output(op) for op in ops]
+        for op in ops:
+            op.finish()
+        for op in ops:
+            op.commit()
+    except BaseException:
+        for op in ops:
+            op.discard()
+        raise
+
+
 # -- folders ------------------------------------------------------------------------------------
 @contextmanager
 def folder_lock(folder: PathArg) -> Iterator[int]:
