@@ -378,3 +378,9 @@ def test_cli_out_is_a_hidden_alias(tmp_path: Path, built: dict[str, str], fake_b
     assert set(generated_files(tmp_path / "t")) == set(subset(built, (7,)))
     helptext = CliRunner().invoke(_app(), ["tables", "--help"]).stdout
     assert "--output" in helptext and "--prune" in helptext and "--out " not in helptext
+
+
+def test_the_cli_default_decks_are_the_library_s() -> None:
+    from exactodds.cli.tables import DEFAULT_DECKS as CLI_DEFAULT
+
+    assert CLI_DEFAULT == DEFAULT_DECKS

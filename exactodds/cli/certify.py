@@ -1,6 +1,7 @@
 """Commands ``eor``, ``commission``, ``ride``, ``certify`` and ``verify``.
 
-Registered on the main command line by :func:`register` (``cli_certify.register(app)``).
+Registered on the main command line by :func:`register` (``cli_certify.register(app)``); each
+command imports its library module when it runs, so start-up stays light.
 Each command is a thin wrapper: it resolves the shoe (:func:`exactodds.game.shoespec.resolve_shoe`),
 calls one library function and prints, or atomically writes, one rendered string. Bad
 input is an :class:`~exactodds.errors.InputError` (one stderr line, exit 2, nothing
@@ -27,7 +28,6 @@ from exactodds.cli.options import (
     emit,
 )
 from exactodds.errors import InputError
-from exactodds.figures.certify import ReportError, certify, render_report, verify_text
 from exactodds.figures.commission import (
     DEFAULT_AMOUNTS,
     RULES,
@@ -37,10 +37,7 @@ from exactodds.figures.commission import (
     parse_increment,
     parse_money,
 )
-from exactodds.figures.eor import effects_of_removal, eor_catalogue, render_eor
-from exactodds.figures.ride import render_ride, ride_analysis
 from exactodds.game.shoespec import DEFAULT_DECKS, RemoveOpt, ShoeOpt, resolve_shoe
-from exactodds.inputs import MAX_FILE_BYTES, read_capped
 from exactodds.report.progress import stderr_progress
 
 
@@ -60,6 +57,8 @@ def eor_command(
     output: OutputOpt = None,
 ) -> None:
     """Exact effect of removing one card of each rank (and face, where suits matter) on the return."""
+    from exactodds.figures.eor import effects_of_removal, eor_catalogue, render_eor
+
     s = resolve_shoe(decks, shoe, remove)
     if all_wagers:
         if wager is not None or paytable is not None:
@@ -123,6 +122,8 @@ def ride_command(
     fmt: FormatOpt = Format.table, output: OutputOpt = None,
 ) -> None:
     """House Money with its payout added to the Banker or Player wager (§ 629a.8(c)(3))."""
+    from exactodds.figures.ride import render_ride, ride_analysis
+
     s = resolve_shoe(decks, shoe, remove)
     emit(render_ride(ride_analysis(main, paytable, s, fraction, main_stake), fmt.value), output)
 
@@ -138,6 +139,8 @@ def certify_command(
     output: OutputOpt = None,
 ) -> None:
     """A certification report: citations, readings, exact tables, EOR, sensitivity, verification."""
+    from exactodds.figures.certify import certify, render_report
+
     s = resolve_shoe(decks, shoe, remove)
     if all_wagers == (wager is not None):
         raise InputError("give one WAGER or --all")
@@ -156,6 +159,9 @@ def verify_command(
     Structure, repeated keys, fingerprint and inputs are checked first; the figures are
     recomputed only when those hold. Files larger than 64 MiB are refused unread.
     """
+    from exactodds.figures.certify import ReportError, verify_text
+    from exactodds.inputs import MAX_FILE_BYTES, read_capped
+
     data = read_capped(report, "report", MAX_FILE_BYTES)
     try:
         with stderr_progress("verify") as progress:

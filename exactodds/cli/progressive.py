@@ -7,7 +7,6 @@ nested command, which name objects imported inside :func:`register`.
 
 import typer
 
-from exactodds.figures.progressive import render_mystery
 
 
 def register(app: typer.Typer) -> None:
@@ -17,4 +16,6 @@ def register(app: typer.Typer) -> None:
     @app.command("mystery")
     def mystery_command(fmt: FormatOpt = Format.table, output: OutputOpt = None) -> None:
         """Exact long-run return per unit wagered of every must-hit-by mystery configuration."""
+        from exactodds.figures.progressive import render_mystery
+
         emit(render_mystery(fmt.value), output)

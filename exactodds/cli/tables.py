@@ -18,7 +18,9 @@ import typer
 
 from exactodds.errors import InputError
 from exactodds.report.files import STDOUT
-from exactodds.report.tables import DEFAULT_DECKS, summary_line, write_tables
+
+DEFAULT_DECKS = (6, 7, 8)
+"""The deck counts of the committed ``tables/`` (:data:`exactodds.report.tables.DEFAULT_DECKS`)."""
 
 DEFAULT_OUTPUT = "tables"
 
@@ -54,6 +56,8 @@ def tables_command(decks: DecksListOpt = None, output: OutputDirOpt = None, out:
                    prune: PruneOpt = False) -> None:
     """Write every wager × paytable × deck count as Markdown and JSON, with an index."""
     folder = output_folder(output, out)
+    from exactodds.report.tables import summary_line, write_tables
+
     report = write_tables(folder, tuple(decks) if decks else DEFAULT_DECKS, prune=prune)
     typer.echo(summary_line(report, folder))
 

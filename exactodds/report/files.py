@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import errno
 import functools
-import hashlib
 import io
 import os
 import re
@@ -135,6 +134,8 @@ def _host_tag() -> str:
         parts.append(str(os.stat("/proc/self/ns/pid").st_ino))
     except OSError:
         parts.append("")
+    import hashlib
+
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:6]
 
 
