@@ -25,6 +25,7 @@ from exactodds.catalogue import CATALOGUE, get_wager
 from exactodds.errors import InputError
 from exactodds.game.shoespec import RemoveOpt, ShoeOpt, resolve_shoe
 from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, emit
+from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.report.formats import render_analysis, render_catalogue, render_wager_list
 
 EXIT_INPUT = 2
@@ -80,6 +81,7 @@ def list_wagers(fmt: FormatOpt = Format.table, output: OutputOpt = None) -> None
 
 
 @app.command("analyze")
+@with_wager_files
 def analyze_command(
     wager: Annotated[str | None, typer.Argument(help="Wager id (see 'exactodds list').")] = None,
     paytable: Annotated[str | None, typer.Option("--paytable", "-p", help="Paytable id (default: the catalogue's).")] = None,
@@ -130,8 +132,9 @@ def _register_commands() -> None:
     from exactodds.cli import progressive as cli_progressive
     from exactodds.cli import simulate as cli_simulate
     from exactodds.cli import tables as cli_tables
+    from exactodds.cli import wagerfiles as cli_wagerfiles
 
-    for module in (cli_tables, cli_progressive, cli_certify, cli_simulate):
+    for module in (cli_tables, cli_progressive, cli_certify, cli_simulate, cli_wagerfiles):
         module.register(app)
 
 

@@ -20,6 +20,7 @@ from exactodds.figures.certify import ReportError, certify, read_report, render_
 from exactodds.figures.commission import DEFAULT_AMOUNTS, RULES, commission_rate, edge_table, parse_amounts, parse_increment, parse_money
 from exactodds.catalogue import get_wager
 from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, PaytableOpt, emit
+from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.figures.eor import Progress, effects_of_removal, eor_catalogue, render_eor
 from exactodds.errors import InputError
 from exactodds.figures.ride import render_ride, ride_analysis
@@ -155,8 +156,8 @@ def verify_command(
 
 def register(app: typer.Typer) -> None:
     """Add ``eor``, ``commission``, ``ride``, ``certify`` and ``verify`` to ``app``."""
-    app.command("eor")(eor_command)
+    app.command("eor")(with_wager_files(eor_command))
     app.command("commission")(commission_command)
     app.command("ride")(ride_command)
-    app.command("certify")(certify_command)
+    app.command("certify")(with_wager_files(certify_command))
     app.command("verify")(verify_command)

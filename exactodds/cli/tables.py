@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.report.tables import DEFAULT_DECKS, summary_line, write_tables
 
 DecksListOpt = Annotated[
@@ -30,4 +31,4 @@ def tables_command(decks: DecksListOpt = None, out: OutOpt = "tables") -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the ``tables`` command to ``app``."""
-    app.command("tables")(tables_command)
+    app.command("tables")(with_wager_files(tables_command))

@@ -43,6 +43,7 @@ from tabulate import tabulate
 
 from exactodds import __version__
 from exactodds.catalogue import CATALOGUE, get_wager
+from exactodds.catalogue.files import registered_definitions, report_inputs
 from exactodds.catalogue.model import Paytable, Wager
 from exactodds.figures.second_method import level_of, outcome_counts
 from exactodds.errors import InputError
@@ -191,7 +192,8 @@ def _targets(wagers: Iterable[str] | None, paytable: str | None) -> list[tuple[W
 def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> dict[str, Any]:
     """The report's content (without fingerprint, time or version) from its inputs."""
     shoe = shoe_from_spec(inputs["shoe"])
-    pairs = _targets(inputs["wagers"], inputs.get("paytable"))
+    with registered_definitions(inputs.get("definitions")):  # wagers from files, embedded in the inputs
+        pairs = _targets(inputs["wagers"], inputs.get("paytable"))
     decks = tuple(inputs.get("sensitivity_decks", SENSITIVITY_DECKS))
     effects: dict[tuple[str, str], EffectsOfRemoval] = {}
     skipped: dict[tuple[str, str], str] = {}
@@ -233,16 +235,21 @@ def fingerprint(doc: dict[str, Any]) -> str:
     return hashlib.sha256(canonical(doc)).hexdigest()
 
 
-def certify(wagers: Iterable[str] | None = None, paytable: str | None = None, shoe: Shoe | None = None,
+def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | None = None, shoe: Shoe | None = None,
             sensitivity_decks: Sequence[int] = SENSITIVITY_DECKS, effects_of_removal: bool = True,
             progress: Progress | None = None, now: _dt.datetime | None = None) -> dict[str, Any]:
-    """A fingerprinted certification report for ``wagers`` (None: the whole catalogue)."""
+    """A fingerprinted certification report for ``wagers`` (None: the whole catalogue).
+
+    ``wagers`` are ids or wager objects; a wager from a wager file has its definition
+    embedded in the inputs (``definitions``), so :func:`verify_report` rebuilds it.
+    """
     for d in sensitivity_decks:
         if not isinstance(d, int) or not 1 <= d <= 1000:
             raise InputError(f"sensitivity deck counts must be 1 to 1000, got {d!r}")
-    inputs = {"wagers": list(wagers) if wagers is not None else None, "paytable": paytable,
+    ids, embedded = report_inputs(wagers)
+    inputs = {"wagers": ids, "paytable": paytable,
               "shoe": shoe_spec(shoe or Shoe.standard(8)), "sensitivity_decks": list(sensitivity_decks),
-              "effects_of_removal": effects_of_removal}
+              "effects_of_removal": effects_of_removal, **embedded}
     doc = build_report(inputs, progress)
     stamp = (now or _dt.datetime.now(_dt.timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
     doc = {**doc, "version": __version__, "generated_utc": stamp}
