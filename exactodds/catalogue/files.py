@@ -87,9 +87,8 @@ MAX_AMOUNT: Final = 10**12
 """Largest meter amount (dollars)."""
 ID_PATTERN: Final = r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}"
 NUMBER_PATTERN: Final = r"[0-9]{1,12}(?:\.[0-9]{1,12})?(?:/[0-9]{1,12})?"
-PAY_PATTERN: Final = re.compile(rf"\s*({NUMBER_PATTERN})\s+(to|for)\s+({NUMBER_PATTERN})\s*", re.IGNORECASE)
-METER_PATTERN: Final = re.compile(rf"\s*(?:({NUMBER_PATTERN})(%?)\s+of\s+)?(?:the\s+)?meter\s+({ID_PATTERN})\s*",
-                                  re.IGNORECASE)
+PAY_PATTERN: Final = re.compile(rf"\s*({NUMBER_PATTERN})\s+(to|for)\s+({NUMBER_PATTERN})\s*")
+METER_PATTERN: Final = re.compile(rf"\s*(?:({NUMBER_PATTERN})(%?)\s+of\s+)?(?:the\s+)?meter\s+({ID_PATTERN})\s*")
 NO_CITATION: Final = "no citation given (wager file)"
 
 WAGER_KEYS: Final = ("id", "name", "cite", "level", "reading", "otherwise", "settle", "outcomes", "paytables")
@@ -130,6 +129,15 @@ def _near(name: str, options: Iterable[str]) -> str:
     return f" (did you mean {near[0]!r}?)" if near else ""
 
 
+def _seg(name: str) -> str:
+    """A key as it appears in an error line: bare if plain, else quoted and escaped."""
+    if re.fullmatch(r"[A-Za-z0-9_-]{1,64}", name):
+        return name
+    text = json.dumps(name, ensure_ascii=False)
+    text = text if len(text) <= 60 else text[:56] + '..."'
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -156,7 +164,7 @@ def _type_name(value: Any) -> str:
 def _keys(where: _Where, doc: Mapping[str, Any], allowed: Sequence[str], key: str) -> None:
     for k in doc:
         if k not in allowed:
-            where.fail(f"{key}.{k}" if key else k, "unknown key" + _near(k, allowed))
+            where.fail(f"{key}.{_seg(k)}" if key else _seg(k), "unknown key" + _near(k, allowed))
 
 
 def _table(where: _Where, value: Any, key: str) -> dict[str, Any]:
@@ -174,14 +182,16 @@ def _array(where: _Where, value: Any, key: str, limit: int) -> list[Any]:
 
 
 def _text(where: _Where, value: Any, key: str, limit: int = MAX_NAME, empty: bool = False) -> str:
+    """A string of at most ``limit`` characters; line breaks only in long texts (readings, notes)."""
     if not isinstance(value, str):
         where.fail(key, f"must be a string, not {_type_name(value)}")
     if not value.strip() and not empty:
         where.fail(key, "must not be empty")
     if len(value) > limit:
         where.fail(key, f"at most {limit} characters, got {len(value)}")
-    if any(ord(ch) < 32 and ch not in "\t\n" for ch in value):
-        where.fail(key, "must not hold control characters")
+    breaks = "\n" if limit > MAX_NAME else ""
+    if any((ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch in "\u2028\u2029") and ch not in breaks for ch in value):
+        where.fail(key, "must not hold control characters" + ("" if breaks else " or line breaks"))
     return value
 
 
@@ -227,6 +237,12 @@ def _parse_number(text: str, where: _Where, key: str) -> Fraction:
     return x
 
 
+def _pay_key(name: str) -> str:
+    """An outcome name as a key of ``pays``: always quoted, as TOML writes it."""
+    seg = _seg(name)
+    return seg if seg.startswith('"') else json.dumps(name)
+
+
 def _shown_number(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
@@ -244,7 +260,7 @@ def parse_pay(text: Any, meters: Sequence[str] = (), where: _Where | None = None
     """
     where = where or _Where("pay")
     s = _text(where, text, key)
-    low = s.strip().lower()
+    low = s.strip()
     if low == "push":
         return Pay.push()
     if low in ("loses", "lose"):
@@ -255,7 +271,7 @@ def parse_pay(text: Any, meters: Sequence[str] = (), where: _Where | None = None
         b = _number(where, m.group(3), key)
         if b == 0:
             where.fail(key, f"{_shown(s)}: the second number must not be 0")
-        word = m.group(2).lower()
+        word = m.group(2)
         if word == "for" and a == 0:
             where.fail(key, f"{_shown(s)}: '0 for' is not a pay; write \"loses\"")
         net = a / b if word == "to" else a / b - 1
@@ -299,7 +315,7 @@ def _conjunction(where: _Where, level: str, table: Mapping[str, Any], key: str) 
     facts = facts_of(level)
     tests: list[tuple[Fact, frozenset[Any]]] = []
     for name, value in table.items():
-        fk = f"{key}.{name}"
+        fk = f"{key}.{_seg(name)}"
         fact = facts.get(name)
         if fact is None:
             near = nearest_fact(level, name)
@@ -362,7 +378,7 @@ def _paytable(where: _Where, raw: Any, key: str, names: Sequence[str], default_c
         where.fail(f"{key}.pays", "pays nothing: name at least one outcome")
     pays: dict[str, Pay] = {}
     for name, text in pays_raw.items():
-        pk = f"{key}.pays.{json.dumps(name, ensure_ascii=False)}"
+        pk = f"{key}.pays.{_pay_key(name)}"
         if name not in names:
             where.fail(pk, "not an outcome of the wager" + _near(name, names))
         pays[name] = parse_pay(text, [m.name for m in meters], where, pk)
@@ -410,7 +426,7 @@ def check_reachable(wager: Wager[Any], tables: Sequence[Paytable], where: _Where
         for o in wager.outcomes:
             if o.name not in table.pays or o.name in settled:
                 continue
-            key = f"{keys[table.id]}.pays.{json.dumps(o.name, ensure_ascii=False)}"
+            key = f"{keys[table.id]}.pays.{_pay_key(o.name)}"
             if matching[o.name] == 0:
                 where.fail(key, f"outcome {o.name!r} is unreachable: no result of the {wager.level.name!r} "
                            "level satisfies its 'when'")
@@ -490,7 +506,7 @@ def _plain(where: _Where, value: Any, key: str, depth: int = 0) -> Any:
     if depth > 8:
         where.fail(key, "nested too deeply")
     if isinstance(value, dict):
-        return {k: _plain(where, v, f"{key}.{k}" if key else k, depth + 1) for k, v in value.items()}
+        return {k: _plain(where, v, f"{key}.{_seg(k)}" if key else _seg(k), depth + 1) for k, v in value.items()}
     if isinstance(value, list):
         return [_plain(where, v, f"{key}[{i}]", depth + 1) for i, v in enumerate(value)]
     if isinstance(value, Decimal):
