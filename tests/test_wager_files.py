@@ -12,13 +12,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import oracle
 import pytest
+from conftest import shoe_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import oracle
-from conftest import shoe_of
 from exactodds.catalogue import CATALOGUE, get_wager
 from exactodds.catalogue.facts import FACTS, facts_markdown
 from exactodds.catalogue.files import (
@@ -366,16 +366,16 @@ BAD_FILES = [
     (GOOD.replace('id = "a"', 'id = "a"\nstake = "0"'), r"paytables\[0\]\.stake: must be more than 0"),
     (GOOD.replace('pays = {', 'pays = { "Nobody" = "2 to 1",'), r"paytables\[0\]\.pays\.\"Nobody\": not an outcome"),
     (GOOD.replace('banker_cards = 3 }', 'banker_cards = 3, player_natural = true }'),
-     r"paytables\[0\]\.pays\.\"Banker 3-card 8\": outcome 'Banker 3-card 8' is unreachable: no result of the 'coup' "
-     r"level satisfies"),
+     (r"paytables\[0\]\.pays\.\"Banker 3-card 8\": outcome 'Banker 3-card 8' is unreachable: no result of the 'coup' "
+     r"level satisfies")),
     # the general outcome first shadows the particular one
     (GOOD.replace('name = "Banker 3-card 8"\nwhen = { winner = "banker", banker_total = 8, banker_cards = 3 }',
                   'name = "X"\nwhen = { winner = "banker" }').replace(
         'name = "Banker wins"\nwhen = { winner = "banker" }',
         'name = "Banker 3-card 8"\nwhen = { winner = "banker", banker_total = 8, banker_cards = 3 }').replace(
         '"Banker wins" = "1 to 2"', '"X" = "1 to 2"'),
-     r"outcome 'Banker 3-card 8' is unreachable under paytable 'a': every round it matches is settled on an "
-     r"earlier outcome \('X'\)"),
+     (r"outcome 'Banker 3-card 8' is unreachable under paytable 'a': every round it matches is settled on an "
+     r"earlier outcome \('X'\)")),
     (GOOD + '\n[[paytables]]\nid = "a"\npays = { "Banker wins" = "1 to 1" }\n',
      r"paytables\[1\]\.id: paytable 'a' is already a paytable of this wager"),
     (GOOD.replace('"Banker wins" = "1 to 2"', '"Banker wins" = "meter jackpot"'),

@@ -178,7 +178,7 @@ def analysis_schema() -> Schema:
 # -- the certificate ---------------------------------------------------------------------------
 
 def _effects() -> Schema:
-    row = {"card": {"type": "string"}, "copies": COUNT, "return_after": RATIO, "effect": RATIO,
+    row: dict[str, Schema] = {"card": {"type": "string"}, "copies": COUNT, "return_after": RATIO, "effect": RATIO,
            "effect_percent": PERCENT}
     computed = _obj({
         "wager": {"type": "string"}, "paytable": {"type": "string"}, "shoe": {"$ref": "#/$defs/shoe"},
