@@ -10,10 +10,10 @@ from typing import Any
 
 import jsonschema
 import pytest
+from conftest import SMALL_SHOES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import SMALL_SHOES
 from exactodds.catalogue import CATALOGUE
 from exactodds.catalogue.facts import FACTS
 from exactodds.catalogue.files import load_wager_files, parse_definition
