@@ -396,18 +396,23 @@ def render_csv(doc: dict[str, Any]) -> str:
     """The report's tables as one CSV: outcome rows, effects of removal and sensitivity."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["table", "wager", "paytable", "key", "pays_or_copies", "count_or_decks", "probability_or_effect",
-                "return_or_edge"])
+    from exactodds.report.spreadsheet import text_cells
+
+    # beside each exact p/q a decimal that spreadsheets read as a number; probabilities also as 1 in N
+    w.writerow(["table", "wager", "paytable", "key", "pays_or_copies", "pays_or_copies_decimal", "count_or_decks",
+                "probability_or_effect", "probability_or_effect_decimal", "probability_one_in",
+                "return_or_edge", "return_or_edge_decimal"])
     for x in doc["entries"]:
         for o in x["analysis"]["outcomes"]:
-            w.writerow(["outcome", x["wager"], x["paytable"], o["name"], o["pays"], o["count"], o["probability"],
-                        o["return"]])
+            w.writerow(["outcome", x["wager"], x["paytable"], o["name"], *text_cells(o["pays"]), o["count"],
+                        *text_cells(o["probability"], True), *text_cells(o["return"])])
         e = x["effects_of_removal"]
         for r in [*e.get("ranks", []), *e.get("faces", [])]:
-            w.writerow(["effect_of_removal", x["wager"], x["paytable"], r["card"], r["copies"], "", r["effect"],
-                        r["return_after"]])
+            w.writerow(["effect_of_removal", x["wager"], x["paytable"], r["card"], r["copies"], "", "",
+                        *text_cells(r["effect"]), "", *text_cells(r["return_after"])])
         for d in x["sensitivity"]:
-            w.writerow(["sensitivity", x["wager"], x["paytable"], "decks", "", d["decks"], "", d["house_edge"]])
+            w.writerow(["sensitivity", x["wager"], x["paytable"], "decks", "", "", d["decks"], "", "", "",
+                        *text_cells(d["house_edge"])])
     return buf.getvalue()
 
 
