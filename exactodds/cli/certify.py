@@ -11,6 +11,7 @@ be read. Long runs show a progress bar on stderr, only when stderr is a terminal
 from __future__ import annotations
 
 import sys
+from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
@@ -41,6 +42,15 @@ def stderr_progress() -> Progress | None:
         sys.stderr.flush()
 
     return show
+
+
+class ReportFormat(str, Enum):
+    """Formats of a certification report (``html``: one self-contained printable file)."""
+
+    markdown = "markdown"
+    json = "json"
+    csv = "csv"
+    html = "html"
 
 
 def eor_command(
@@ -119,7 +129,9 @@ def certify_command(
     paytable: PaytableOpt = None, decks: DecksOpt = DEFAULT_DECKS, shoe: ShoeOpt = None, remove: RemoveOpt = None,
     all_wagers: Annotated[bool, typer.Option("--all", help="Certify every wager and paytable.")] = False,
     no_eor: Annotated[bool, typer.Option("--no-eor", help="Leave out the effects of removal.")] = False,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="markdown (default), json, csv.")] = Format.markdown,
+    fmt: Annotated[ReportFormat, typer.Option(
+        "--format", "-f", help="markdown (default), json (the report 'verify' checks), csv, html (one printable "
+        "file with charts).")] = ReportFormat.markdown,
     output: OutputOpt = None,
 ) -> None:
     """A certification report: citations, readings, exact tables, EOR, sensitivity, verification."""

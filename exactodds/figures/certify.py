@@ -417,11 +417,15 @@ def render_csv(doc: dict[str, Any]) -> str:
 
 
 def render_report(doc: dict[str, Any], fmt: str) -> str:
-    """The report in ``markdown`` (also for ``table``), ``json`` or ``csv``."""
+    """The report in ``markdown`` (also for ``table``), ``json``, ``csv`` or ``html``."""
     if fmt == "json":
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     if fmt == "csv":
         return render_csv(doc)
+    if fmt == "html":  # one self-contained printable file (exactodds.report.html)
+        from exactodds.report.html import render_html
+
+        return render_html(doc)
     return render_markdown(doc)
 
 
