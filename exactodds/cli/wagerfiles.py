@@ -36,10 +36,13 @@ def with_wager_files(command: F) -> F:
     The wrapper's signature is the command's plus ``wager_file`` (typer reads it), and
     it loads and registers the files before calling the command.
     """
-    from exactodds.catalogue.files import registered_files
 
     @functools.wraps(command)
     def wrapper(*args: Any, wager_file: list[str] | None = None, **kwargs: Any) -> Any:
+        if not wager_file:  # the cold start of a plain command reads no TOML machinery
+            return command(*args, **kwargs)
+        from exactodds.catalogue.files import registered_files
+
         with registered_files(wager_file):
             return command(*args, **kwargs)
 
