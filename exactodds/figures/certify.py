@@ -43,7 +43,6 @@ from tabulate import tabulate
 
 from exactodds import __version__
 from exactodds.catalogue import CATALOGUE, get_wager
-from exactodds.catalogue.files import registered_definitions, report_inputs
 from exactodds.catalogue.model import Paytable, Wager
 from exactodds.figures.second_method import level_of, outcome_counts
 from exactodds.errors import InputError
@@ -191,6 +190,8 @@ def _targets(wagers: Iterable[str] | None, paytable: str | None) -> list[tuple[W
 
 def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> dict[str, Any]:
     """The report's content (without fingerprint, time or version) from its inputs."""
+    from exactodds.catalogue.files import registered_definitions
+
     shoe = shoe_from_spec(inputs["shoe"])
     with registered_definitions(inputs.get("definitions")):  # wagers from files, embedded in the inputs
         pairs = _targets(inputs["wagers"], inputs.get("paytable"))
@@ -246,6 +247,8 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
     for d in sensitivity_decks:
         if not isinstance(d, int) or not 1 <= d <= 1000:
             raise InputError(f"sensitivity deck counts must be 1 to 1000, got {d!r}")
+    from exactodds.catalogue.files import report_inputs
+
     ids, embedded = report_inputs(wagers)
     inputs = {"wagers": ids, "paytable": paytable,
               "shoe": shoe_spec(shoe or Shoe.standard(8)), "sensitivity_decks": list(sensitivity_decks),
