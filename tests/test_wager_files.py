@@ -539,3 +539,11 @@ def test_file_wagers_are_file_wagers() -> None:
     assert isinstance(w, FileWager) and w.settle_rule == "first" and w.otherwise == "Not suited"
     counts = Counter(w.settle(w.paytables[0], r) for r in w.level.results)
     assert set(counts) == {"Suited pair", "Suited king and queen", "Suited", "Not suited"}
+
+
+def test_a_whole_catalogue_report_embeds_every_registered_file() -> None:
+    wagers = load_wager_files([example("monochrome.toml"), example("dragon-7-30to1.toml")])
+    with registered(wagers):
+        ids, extra = report_inputs(None)
+    assert ids is None and [d["file"] for d in extra["definitions"]] == ["monochrome.toml", "dragon-7-30to1.toml"]
+    assert report_inputs(None) == (None, {})
