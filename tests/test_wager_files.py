@@ -545,5 +545,5 @@ def test_a_whole_catalogue_report_embeds_every_registered_file() -> None:
     wagers = load_wager_files([example("monochrome.toml"), example("dragon-7-30to1.toml")])
     with registered(wagers):
         ids, extra = report_inputs(None)
-    assert ids is None and [d["file"] for d in extra["definitions"]] == ["monochrome.toml", "dragon-7-30to1.toml"]
+    assert ids is None and sorted(d["file"] for d in extra["definitions"]) == ["dragon-7-30to1.toml", "monochrome.toml"]
     assert report_inputs(None) == (None, {})
