@@ -25,6 +25,7 @@ except ImportError:  # pragma: no cover
 from exactodds import __version__
 from exactodds.catalogue import CATALOGUE, get_wager
 from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, emit
+from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.figures.analysis import analyze
 from exactodds.game.shoespec import RemoveOpt, ShoeOpt, resolve_shoe
@@ -148,6 +149,7 @@ def list_wagers(fmt: FormatOpt = Format.table, output: OutputOpt = None) -> None
 
 
 @app.command("analyze")
+@with_wager_files
 def analyze_command(
     wager: Annotated[str | None, typer.Argument(help="Wager id (see 'exactodds list').")] = None,
     paytable: Annotated[str | None, typer.Option("--paytable", "-p", help="Paytable id (default: the catalogue's).")] = None,
@@ -203,8 +205,9 @@ def _register_commands() -> None:
     from exactodds.cli import progressive as cli_progressive
     from exactodds.cli import simulate as cli_simulate
     from exactodds.cli import tables as cli_tables
+    from exactodds.cli import wagerfiles as cli_wagerfiles
 
-    for module in (cli_tables, cli_progressive, cli_certify, cli_simulate, cli_paigow):
+    for module in (cli_tables, cli_progressive, cli_certify, cli_simulate, cli_paigow, cli_wagerfiles):
         module.register(app)
 
 

@@ -19,14 +19,8 @@ from typing import Annotated
 import typer
 
 from exactodds.catalogue import get_wager
-from exactodds.cli.options import (
-    DecksOpt,
-    Format,
-    FormatOpt,
-    OutputOpt,
-    PaytableOpt,
-    emit,
-)
+from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, PaytableOpt, emit
+from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.figures.commission import (
     DEFAULT_AMOUNTS,
@@ -42,12 +36,13 @@ from exactodds.report.progress import stderr_progress
 
 
 class ReportFormat(str, Enum):
-    """Formats of a certification report: no plain-table view (its many tables read best as
-    Markdown); ``-f table`` is refused with one line naming these."""
+    """Formats of a certification report (``html``: one self-contained printable file). No
+    plain-table view (its many tables read best as Markdown): ``-f table`` is refused."""
 
     markdown = "markdown"
     json = "json"
     csv = "csv"
+    html = "html"
 
 
 def eor_command(
@@ -134,8 +129,8 @@ def certify_command(
     all_wagers: Annotated[bool, typer.Option("--all", help="Certify every wager and paytable.")] = False,
     no_eor: Annotated[bool, typer.Option("--no-eor", help="Leave out the effects of removal.")] = False,
     fmt: Annotated[ReportFormat, typer.Option(
-        "--format", "-f", help="markdown (default, for reading), json (the report 'verify' checks), csv "
-        "(its tables). No plain-table view.")] = ReportFormat.markdown,
+        "--format", "-f", help="markdown (default), json (the report 'verify' checks), csv, html (one printable "
+        "file with charts). No plain-table view.")] = ReportFormat.markdown,
     output: OutputOpt = None,
 ) -> None:
     """A certification report: citations, readings, exact tables, EOR, sensitivity, verification."""
@@ -181,8 +176,8 @@ def verify_command(
 
 def register(app: typer.Typer) -> None:
     """Add ``eor``, ``commission``, ``ride``, ``certify`` and ``verify`` to ``app``."""
-    app.command("eor")(eor_command)
+    app.command("eor")(with_wager_files(eor_command))
     app.command("commission")(commission_command)
     app.command("ride")(ride_command)
-    app.command("certify")(certify_command)
+    app.command("certify")(with_wager_files(certify_command))
     app.command("verify")(verify_command)

@@ -16,6 +16,7 @@ from typing import Annotated
 
 import typer
 
+from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.report.files import STDOUT
 
@@ -64,4 +65,4 @@ def tables_command(decks: DecksListOpt = None, output: OutputDirOpt = None, out:
 
 def register(app: typer.Typer) -> None:
     """Add the ``tables`` command to ``app``."""
-    app.command("tables")(tables_command)
+    app.command("tables")(with_wager_files(tables_command))

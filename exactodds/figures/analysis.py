@@ -105,6 +105,20 @@ class Analysis:
             return None
         return self.house_edge / (1 - push)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON contract as a plain dict (:func:`exactodds.report.formats.analysis_json`):
+        integers as ints, exact values as ``"p/q"`` strings."""
+        from exactodds.report.formats import analysis_json
+
+        return analysis_json(self)
+
+    def to_frame(self) -> Any:
+        """The outcome table as a pandas DataFrame, exact values as Fraction objects
+        (:func:`exactodds.report.frames.analysis_frame`; needs the ``pandas`` extra)."""
+        from exactodds.report.frames import analysis_frame
+
+        return analysis_frame(self)
+
     def summary(self) -> str:
         """One line for humans."""
         return (f"{self.wager.id} ({self.paytable.id}), {self.shoe.describe()}: "

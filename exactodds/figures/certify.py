@@ -213,8 +213,11 @@ def _targets(wagers: Iterable[str] | None, paytable: str | None) -> list[tuple[W
 
 def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> dict[str, Any]:
     """The report's content (without fingerprint, time or version) from its inputs."""
+    from exactodds.catalogue.files import registered_definitions
+
     shoe = shoe_from_spec(inputs["shoe"])
-    pairs = _targets(inputs["wagers"], inputs.get("paytable"))
+    with registered_definitions(inputs.get("definitions")):  # wagers from files, embedded in the inputs
+        pairs = _targets(inputs["wagers"], inputs.get("paytable"))
     decks = tuple(inputs.get("sensitivity_decks", SENSITIVITY_DECKS))
     effects: dict[tuple[str, str], EffectsOfRemoval] = {}
     skipped: dict[tuple[str, str], str] = {}
@@ -257,18 +260,25 @@ def fingerprint(doc: dict[str, Any]) -> str:
     return hashlib.sha256(canonical(doc)).hexdigest()
 
 
-def certify(wagers: Iterable[str] | None = None, paytable: str | None = None, shoe: Shoe | None = None,
+def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | None = None, shoe: Shoe | None = None,
             sensitivity_decks: Sequence[int] = SENSITIVITY_DECKS, effects_of_removal: bool = True,
             progress: Progress | None = None, now: _dt.datetime | None = None) -> dict[str, Any]:
-    """A fingerprinted certification report for ``wagers`` (None: the whole catalogue)."""
+    """A fingerprinted certification report for ``wagers`` (None: the whole catalogue).
+
+    ``wagers`` are ids or wager objects; a wager from a wager file has its definition
+    embedded in the inputs (``definitions``), so :func:`verify_report` rebuilds it.
+    """
     if len(sensitivity_decks) > MAX_SENSITIVITY or len(set(sensitivity_decks)) != len(sensitivity_decks):
         raise InputError(f"give at most {MAX_SENSITIVITY} different sensitivity deck counts")
     for d in sensitivity_decks:
         if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 1000:
             raise InputError(f"sensitivity deck counts must be 1 to 1000, got {d!r}")
-    inputs = {"wagers": list(wagers) if wagers is not None else None, "paytable": paytable,
+    from exactodds.catalogue.files import report_inputs
+
+    ids, embedded = report_inputs(wagers)
+    inputs = {"wagers": ids, "paytable": paytable,
               "shoe": shoe_spec(shoe or Shoe.standard(8)), "sensitivity_decks": list(sensitivity_decks),
-              "effects_of_removal": effects_of_removal}
+              "effects_of_removal": effects_of_removal, **embedded}
     doc = build_report(inputs, progress)
     stamp = (now or _dt.datetime.now(_dt.UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
     doc = {**doc, "version": __version__, "generated_utc": stamp}
@@ -381,13 +391,26 @@ def _structure(doc: dict[str, Any]) -> list[str]:
 
 def check_inputs(inputs: Any) -> list[str]:
     """What is wrong with a report's ``inputs``, cheaply, before any recomputation: exactly the
-    members :func:`certify` writes; wagers known and not repeated (at most the catalogue);
-    deck counts 1..1000, not repeated, at most :data:`MAX_SENSITIVITY`; a readable shoe."""
+    members :func:`certify` writes (``definitions`` only for wagers from files, which must
+    rebuild); wagers known and not repeated (at most the catalogue); deck counts 1..1000, not
+    repeated, at most :data:`MAX_SENSITIVITY`; a readable shoe."""
+    from exactodds.catalogue.files import registered_definitions
+
     if not isinstance(inputs, dict):
         return ["inputs must be an object"]
+    if set(inputs) not in (INPUT_KEYS, INPUT_KEYS | {"definitions"}):
+        return [f"inputs must have exactly the members {', '.join(sorted(INPUT_KEYS))} "
+                "(and 'definitions' for wagers from files)"]
+    try:
+        with registered_definitions(inputs.get("definitions")):
+            return _check_inputs(inputs)
+    except InputError as exc:
+        return [f"inputs/definitions: {exc}"]
+
+
+def _check_inputs(inputs: dict[str, Any]) -> list[str]:
+    """:func:`check_inputs` once the embedded definitions are registered."""
     problems = []
-    if set(inputs) != INPUT_KEYS:
-        return [f"inputs must have exactly the members {', '.join(sorted(INPUT_KEYS))}"]
     wagers = inputs["wagers"]
     if wagers is not None:
         if not isinstance(wagers, list) or not wagers or not all(isinstance(w, str) for w in wagers):
@@ -546,33 +569,42 @@ def render_csv(doc: dict[str, Any]) -> str:
     """The report's tables as one CSV: outcome rows, effects of removal and sensitivity."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["table", "wager", "paytable", "key", "pays_or_copies", "count_or_decks", "probability_or_effect",
-                "return_or_edge"])
+    from exactodds.report.spreadsheet import text_cells
+
+    # beside each exact p/q a decimal that spreadsheets read as a number; probabilities also as 1 in N
+    w.writerow(["table", "wager", "paytable", "key", "pays_or_copies", "pays_or_copies_decimal", "count_or_decks",
+                "probability_or_effect", "probability_or_effect_decimal", "probability_one_in",
+                "return_or_edge", "return_or_edge_decimal"])
     for x in doc["entries"]:
         for o in x["analysis"]["outcomes"]:
-            w.writerow(["outcome", x["wager"], x["paytable"], o["name"], o["pays"], o["count"], o["probability"],
-                        o["return"]])
+            w.writerow(["outcome", x["wager"], x["paytable"], o["name"], *text_cells(o["pays"]), o["count"],
+                        *text_cells(o["probability"], True), *text_cells(o["return"])])
         e = x["effects_of_removal"]
         for r in [*e.get("ranks", []), *e.get("faces", [])]:
-            w.writerow(["effect_of_removal", x["wager"], x["paytable"], r["card"], r["copies"], "", r["effect"],
-                        r["return_after"]])
+            w.writerow(["effect_of_removal", x["wager"], x["paytable"], r["card"], r["copies"], "", "",
+                        *text_cells(r["effect"]), "", *text_cells(r["return_after"])])
         for d in x["sensitivity"]:
-            w.writerow(["sensitivity", x["wager"], x["paytable"], "decks", "", d["decks"], "", d["house_edge"]])
+            w.writerow(["sensitivity", x["wager"], x["paytable"], "decks", "", "", d["decks"], "", "", "",
+                        *text_cells(d["house_edge"])])
     return buf.getvalue()
 
 
-REPORT_FORMATS: Final = ("markdown", "json", "csv")
+REPORT_FORMATS: Final = ("markdown", "json", "csv", "html")
 """A report has no plain-table view: its many tables read best as Markdown."""
 
 
 def render_report(doc: dict[str, Any], fmt: str) -> str:
-    """The report in ``markdown``, ``json`` or ``csv`` (any other format is an InputError)."""
+    """The report in ``markdown``, ``json``, ``csv`` or ``html`` (any other format is an InputError)."""
     if fmt == "json":
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     if fmt == "csv":
         return render_csv(doc)
     if fmt == "markdown":
         return render_markdown(doc)
+    if fmt == "html":  # one self-contained printable file (exactodds.report.html)
+        from exactodds.report.html import render_html
+
+        return render_html(doc)
     raise InputError(f"a certification report is written as {', '.join(REPORT_FORMATS)}, not {fmt!r}")
 
 

@@ -442,11 +442,14 @@ def render_eor(e: EffectsOfRemoval, fmt: str) -> str:
     if fmt == "csv":
         out = io.StringIO()
         wr = csv.writer(out, lineterminator="\n")
-        wr.writerow(["card", "copies", "return_after", "effect", "tag"])
+        from exactodds.report.spreadsheet import exact_cells, exact_columns
+
+        wr.writerow(["card", "copies", *exact_columns("return_after"), *exact_columns("effect"), "tag"])
         for x in e.ranks:
-            wr.writerow([x.label, x.copies, ratio(x.return_after), ratio(x.effect), e.count.tags.get(x.rank, 0)])
+            wr.writerow([x.label, x.copies, *exact_cells(x.return_after), *exact_cells(x.effect),
+                         e.count.tags.get(x.rank, 0)])
         for x in e.shown_faces:
-            wr.writerow([x.label, x.copies, ratio(x.return_after), ratio(x.effect), ""])
+            wr.writerow([x.label, x.copies, *exact_cells(x.return_after), *exact_cells(x.effect), ""])
         return out.getvalue()
     md = fmt == "markdown"
     body = tabulate(eor_rows(e), headers=EOR_HEADERS, tablefmt="github" if md else "simple",

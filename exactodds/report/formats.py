@@ -126,12 +126,18 @@ def render_markdown(a: Analysis) -> str:
 
 
 def render_csv(a: Analysis) -> str:
+    """Outcome rows; beside each exact ``p/q`` a decimal column (and 1-in-N for probabilities)
+    that spreadsheets read as numbers (:mod:`exactodds.report.spreadsheet`)."""
+    from exactodds.report.spreadsheet import exact_cells, exact_columns
+
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["event", "pays", "pays_text", "count", "probability", "return"])
+    w.writerow(["event", *exact_columns("pays"), "pays_text", "count", *exact_columns("probability", True),
+                *exact_columns("return")])
     for r in a.rows:
-        w.writerow([r.name, ratio(r.pay.net), r.pay.text, r.count, ratio(r.probability), ratio(r.contribution)])
-    w.writerow(["Total", "", "", a.total, "1/1", ratio(a.return_)])
+        w.writerow([r.name, *exact_cells(r.pay.net), r.pay.text, r.count, *exact_cells(r.probability, True),
+                    *exact_cells(r.contribution)])
+    w.writerow(["Total", "", "", "", a.total, *exact_cells(1, True), *exact_cells(a.return_)])
     return out.getvalue()
 
 
@@ -184,10 +190,13 @@ def render_catalogue(analyses: Sequence[Analysis], fmt: str) -> str:
     if fmt == "csv":
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
-        w.writerow(["wager", "paytable", "house_edge", "element_of_risk", "hit_frequency", "std_dev", "cite"])
+        from exactodds.report.spreadsheet import exact_cells, exact_columns
+
+        w.writerow(["wager", "paytable", *exact_columns("house_edge"), *exact_columns("element_of_risk"),
+                    *exact_columns("hit_frequency", True), "std_dev", "cite"])
         for r in rows:
-            w.writerow([r["wager"], r["paytable"], ratio(r["house_edge"]), _opt_ratio(r["element_of_risk"]) or "",
-                        ratio(r["hit_frequency"]), r["std_dev"], r["cite"]])
+            w.writerow([r["wager"], r["paytable"], *exact_cells(r["house_edge"]), *exact_cells(r["element_of_risk"]),
+                        *exact_cells(r["hit_frequency"], True), r["std_dev"], r["cite"]])
         return out.getvalue()
     table = [
         [r["wager"], r["paytable"], percent(r["house_edge"], 4),

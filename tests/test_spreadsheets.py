@@ -1,0 +1,122 @@
+"""CSV for spreadsheets (a decimal beside every p/q, 1 in N) and the Python API (to_dict, to_frame)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from exactodds.cli.app import app
+from exactodds.figures.analysis import analyze
+from exactodds.figures.certify import certify, render_csv
+from exactodds.figures.eor import effects_of_removal, render_eor
+from exactodds.game.cards import Shoe
+from exactodds.report.formats import analysis_json, render_catalogue
+from exactodds.report.formats import render_csv as render_analysis_csv
+from exactodds.report.spreadsheet import SIGNIFICANT, decimal_cell, one_in_cell
+
+NUMBER = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
+runner = CliRunner()
+
+
+def close(cell: str, exact: Fraction) -> bool:
+    """``cell`` is ``exact`` correctly rounded to 15 significant digits (checked exactly)."""
+    if exact == 0:
+        return cell == "0"
+    got = Fraction(cell)
+    e = 0
+    while Fraction(10) ** (e + 1) <= abs(exact):
+        e += 1
+    while Fraction(10) ** e > abs(exact):
+        e -= 1
+    half_ulp = Fraction(10) ** (e - SIGNIFICANT + 1) / 2
+    return NUMBER.match(cell) is not None and abs(got - exact) <= half_ulp
+
+
+@given(st.fractions(min_value=-10**6, max_value=10**6, max_denominator=10**15))
+def test_decimal_cells_are_correctly_rounded_plain_numbers(x: Fraction) -> None:
+    cell = decimal_cell(x)
+    assert close(cell, x), (x, cell)
+    if x > 0:
+        assert close(one_in_cell(x), 1 / x)
+
+
+def rows(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def check_pairs(row: dict[str, str]) -> int:
+    """Every ``X_decimal`` (and ``X_one_in``) cell against its exact ``X`` column; returns how many."""
+    n = 0
+    for key, cell in row.items():
+        if key.endswith("_decimal"):
+            exact = row[key[: -len("_decimal")]]
+            if "/" in exact:  # an exact p/q: its decimal is beside it
+                assert close(cell, Fraction(exact)), (key, exact, cell)
+                n += 1
+            else:  # empty, or an integer (copies) that needs none
+                assert cell == ""
+        if key.endswith("_one_in") and cell:
+            p = row.get(key[: -len("_one_in")]) or row["probability_or_effect"]
+            assert close(cell, 1 / Fraction(p))
+            n += 1
+    return n
+
+
+@pytest.mark.parametrize("wager, paytable", [("banker", "5pct"), ("tie", "8to1"), ("royal-9", "5usd"),
+                                             ("lucky-nines", "D")])
+def test_analysis_csv_has_a_decimal_beside_every_exact_value(wager: str, paytable: str) -> None:
+    a = analyze(wager, paytable, Shoe.standard(8))
+    table = rows(render_analysis_csv(a))
+    assert [r["event"] for r in table] == [r.name for r in a.rows] + ["Total"]
+    assert sum(check_pairs(r) for r in table) >= 4 * len(a.rows)
+    by_name = {r.name: r for r in a.rows}
+    for r in table[:-1]:
+        assert Fraction(r["probability"]) == by_name[r["event"]].probability
+
+
+def test_catalogue_eor_and_certificate_csv() -> None:
+    shoe = Shoe.standard(8)
+    table = rows(render_catalogue([analyze("banker", "5pct", shoe), analyze("dragon-7", "40to1", shoe)], "csv"))
+    assert {"house_edge_decimal", "hit_frequency_one_in", "element_of_risk_decimal"} <= set(table[0])
+    assert sum(check_pairs(r) for r in table) >= 6
+    eor = rows(render_eor(effects_of_removal("dragon-7", None, shoe), "csv"))
+    assert len(eor) == 13 and all(check_pairs(r) == 2 for r in eor)
+    doc = certify(["dragon-7"], None, shoe, sensitivity_decks=(6, 8))
+    cert = rows(render_csv(doc))
+    assert {r["table"] for r in cert} == {"outcome", "effect_of_removal", "sensitivity"}
+    assert all(check_pairs(r) >= 1 for r in cert)
+
+
+def test_a_spreadsheet_reads_the_decimal_columns_as_numbers() -> None:
+    pd = pytest.importorskip("pandas")
+    r = runner.invoke(app, ["analyze", "--all", "--format", "csv"])
+    frame = pd.read_csv(io.StringIO(r.stdout))
+    for column in ("house_edge_decimal", "hit_frequency_decimal", "hit_frequency_one_in"):
+        assert frame[column].dtype.kind == "f", column
+    assert frame["house_edge"].dtype.kind != "f" and frame["house_edge"][0].count("/") == 1  # p/q stays text
+
+
+def test_to_dict_is_the_json_contract() -> None:
+    a = analyze("panda-8", "25to1", Shoe.standard(6))
+    assert a.to_dict() == analysis_json(a)
+    assert json.loads(json.dumps(a.to_dict())) == a.to_dict()
+
+
+def test_to_frame_keeps_exact_values_exact() -> None:
+    pytest.importorskip("pandas")
+    a = analyze("banker", "5pct", Shoe.standard(8))
+    f = a.to_frame()
+    assert list(f["outcome"]) == [r.name for r in a.rows]
+    assert all(isinstance(x, Fraction) for col in ("pays", "probability", "return") for x in f[col])
+    assert sum(f["return"], Fraction(0)) == a.return_ and sum(f["probability"], Fraction(0)) == 1
+    assert sum(f["count"]) == a.total == 4_998_398_275_503_360 and all(isinstance(x, int) for x in f["count"])
+    assert f.attrs["house_edge"] == a.house_edge
+    assert f["probability_float"].dtype.kind == "f"
