@@ -129,9 +129,10 @@ def _register_commands() -> None:
     from exactodds.cli import certify as cli_certify
     from exactodds.cli import progressive as cli_progressive
     from exactodds.cli import simulate as cli_simulate
+    from exactodds.cli import study as cli_study
     from exactodds.cli import tables as cli_tables
 
-    for module in (cli_tables, cli_progressive, cli_certify, cli_simulate):
+    for module in (cli_tables, cli_progressive, cli_certify, cli_simulate, cli_study):
         module.register(app)
 
 
