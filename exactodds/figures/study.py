@@ -44,7 +44,8 @@ import os
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -259,6 +260,7 @@ class ChunkResult:
     wagers: list[WagerPart]
     trace: str | None
     seconds: float
+    cpu_seconds: float = 0.0
 
 
 @dataclass
@@ -419,7 +421,7 @@ def _threshold_bins(th: Thresholds, rc: npt.NDArray[np.int64], cards: npt.NDArra
 def study_chunk(spec: StudySpec, index: int) -> ChunkResult:
     """Deal, price and reduce chunk ``index`` of the study (a pure function of its inputs:
     what a process pool or a Dask worker runs)."""
-    start_time = time.perf_counter()
+    start_time, start_cpu = time.perf_counter(), time.process_time()
     start = index * spec.chunk_shoes
     stop = min(spec.shoes, start + spec.chunk_shoes)
     d = deal_chunk(spec.counts, spec.seed, spec.cover, start, stop)
@@ -466,7 +468,8 @@ def study_chunk(spec: StudySpec, index: int) -> ChunkResult:
         if spec.trace:
             returns.append((num, p.den, universe))
     trace = _trace_rows(d, returns) if spec.trace else None
-    return ChunkResult(index, stop - start, len(d.code), parts, trace, time.perf_counter() - start_time)
+    return ChunkResult(index, stop - start, len(d.code), parts, trace, time.perf_counter() - start_time,
+                       time.process_time() - start_cpu)
 
 
 def trace_header(wagers: Sequence[WagerSpec]) -> str:
@@ -608,6 +611,10 @@ class StudyResult:
     wagers: tuple[WagerResult, ...]
     seconds: float
     compositions: int
+    worker_seconds: float = 0.0
+    """Wall seconds the chunks took where they ran, added up (the study's work)."""
+    worker_cpu_seconds: float = 0.0
+    """CPU seconds of the processes that ran the chunks, added up (free of other load)."""
     plot_data: dict[str, tuple[npt.NDArray[np.int64] | None, list[Any]]] = field(default_factory=dict, repr=False)
 
 
@@ -667,8 +674,11 @@ def _finish_wager(w: WagerSpec, total: _WagerTotal, spec: StudySpec, rounds: int
         scan = tuple({"trigger": ratio(th.values[c]), "bets_per_shoe": decimal(Fraction(bets[c], spec.shoes), 4),
                       "expected_win_per_shoe": decimal(exp[c] / spec.shoes, 6)}
                      for c in range(len(th.values)) if 0 < bets[c] < rounds) if th.scanned else ()
-        trigger = {"kind": th.kind, "value": ratio(th.values[best]), "scanned": th.scanned,
-                   "at_edge": th.scanned and best in (0, len(th.values) - 1)}
+        trigger: dict[str, Any] = {"kind": th.kind, "value": ratio(th.values[best]), "scanned": th.scanned,
+                                   "at_edge": th.scanned and best in (0, len(th.values) - 1)}
+        if not any(w.tags):
+            trigger["note"] = ("every tag is 0 (for this wager every rank's effect of removal is equal, so a "
+                               "linear count carries no information): the count bets every round or none")
         strategies.append(_strategy("count", fam, best, sums, universe, p.den, spec.shoes, rounds, trigger, scan))
     bucket_fam = total.families["buckets"]
     bsums = bucket_fam.sums()
@@ -692,7 +702,7 @@ def _full_return(p: _Priced, counts: Sequence[int]) -> Fraction:
 
 
 # -- running chunks: here, in processes, or on a Dask cluster ------------------------------------------
-def _chunks(spec: StudySpec, workers: int, scheduler: str | None) -> Iterator[ChunkResult]:
+def _chunks(spec: StudySpec, workers: int, scheduler: str | None) -> Generator[ChunkResult, None, None]:
     """Chunk results in chunk order, with at most a few chunks per worker in flight."""
     n = spec.chunks
     if scheduler is not None:
@@ -704,7 +714,8 @@ def _chunks(spec: StudySpec, workers: int, scheduler: str | None) -> Iterator[Ch
         import multiprocessing
         from concurrent.futures import Future, ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=min(workers, n), mp_context=multiprocessing.get_context("spawn")) as pool:
+        pool = ProcessPoolExecutor(max_workers=min(workers, n), mp_context=multiprocessing.get_context("spawn"))
+        try:
             window: deque[Future[ChunkResult]] = deque()
             nxt = 0
             while nxt < n or window:
@@ -712,6 +723,8 @@ def _chunks(spec: StudySpec, workers: int, scheduler: str | None) -> Iterator[Ch
                     window.append(pool.submit(study_chunk, spec, nxt))
                     nxt += 1
                 yield window.popleft().result()
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def check_scheduler(address: str) -> None:
@@ -730,7 +743,7 @@ def check_scheduler(address: str) -> None:
         raise InputError(f"--scheduler must be an address such as tcp://HOST:8786, got {address!r}")
 
 
-def _dask_chunks(spec: StudySpec, address: str) -> Iterator[ChunkResult]:
+def _dask_chunks(spec: StudySpec, address: str) -> Generator[ChunkResult, None, None]:
     """The same chunks on an existing Dask distributed cluster (``client.map`` over chunk
     indices, results gathered in order, a bounded window in flight)."""
     try:
@@ -962,21 +975,25 @@ def run_spec(spec: StudySpec, workers: int = 1, scheduler: str | None = None, tr
             t.families["count"] = _FamilyTotal(len(spec.thresholds.values) + 1, spec.cards, limbs)
         t.families["buckets"] = _FamilyTotal(BUCKET_HIGH - BUCKET_LOW + 1, spec.cards, limbs)
     rounds = shoes_done = 0
+    worker_seconds = worker_cpu = 0.0
     try:
-        for chunk in _chunks(spec, workers, scheduler):
-            rounds += chunk.rounds
-            shoes_done += chunk.shoes
-            for total, part in zip(totals, chunk.wagers):
-                for name, fam in part.families.items():
-                    total.families[name].add(fam)
-                if part.hist is not None:
-                    total.hist = part.hist if total.hist is None else total.hist + part.hist
-                if part.sample is not None and len(part.sample[0]):
-                    total.sample.append(part.sample)
-            if trace is not None and chunk.trace:
-                trace.write(chunk.trace)
-            if progress is not None:
-                progress(shoes_done, spec.shoes, f"{shoes_done:,} shoes, {rounds:,} rounds")
+        with closing(_chunks(spec, workers, scheduler)) as chunks:
+            for chunk in chunks:
+                worker_seconds += chunk.seconds
+                worker_cpu += chunk.cpu_seconds
+                rounds += chunk.rounds
+                shoes_done += chunk.shoes
+                for total, part in zip(totals, chunk.wagers):
+                    for name, fam in part.families.items():
+                        total.families[name].add(fam)
+                    if part.hist is not None:
+                        total.hist = part.hist if total.hist is None else total.hist + part.hist
+                    if part.sample is not None and len(part.sample[0]):
+                        total.sample.append(part.sample)
+                if trace is not None and chunk.trace:
+                    trace.write(chunk.trace)
+                if progress is not None:
+                    progress(shoes_done, spec.shoes, f"{shoes_done:,} shoes, {rounds:,} rounds")
         if trace is not None:
             trace.commit()
     except BaseException:
@@ -987,7 +1004,8 @@ def run_spec(spec: StudySpec, workers: int = 1, scheduler: str | None = None, tr
     results = tuple(_finish_wager(w, t, spec, rounds) for w, t in zip(spec.wagers, totals))
     levels = {get_wager(w.wager).level for w in spec.wagers}
     plot_data = {w.label: (t.hist, t.sample) for w, t in zip(spec.wagers, totals)} if spec.plot else {}
-    return StudyResult(spec, Shoe(spec.counts).decks, rounds, results, seconds, rounds * len(levels), plot_data)
+    return StudyResult(spec, Shoe(spec.counts).decks, rounds, results, seconds, rounds * len(levels),
+                       worker_seconds, worker_cpu, plot_data)
 
 
 def run_study(wagers: Sequence[str], shoes: int, seed: int, shoe: Shoe | None = None, cover: int = 14,
@@ -1158,7 +1176,8 @@ def _summary_rows(r: StudyResult) -> list[list[str]]:
             name = s.strategy
             if s.trigger is not None:
                 name += f" ({s.trigger['kind'].upper()} >= {s.trigger['value'].removesuffix('/1')}"
-                name += ", best of scan)" if s.trigger["scanned"] else ")"
+                name += ", best of scan" if s.trigger["scanned"] else ""
+                name += ", all tags 0)" if "note" in s.trigger else ")"
             ei, ri = s.expected_interval, s.realized_interval
             adv = s.average_advantage
             rows.append([w.spec.label, name, decimal(s.bets_per_shoe, 3), decimal(s.expected_win_per_shoe, 5),
@@ -1218,20 +1237,29 @@ def render_study(r: StudyResult, fmt: str) -> str:
 
 # -- benchmark ----------------------------------------------------------------------------------------------
 def bench_study(shoes: int = 2000, workers: int = 2, other_shoes: int = 50) -> dict[str, float]:
-    """Speed figures (printed by ``scripts``, never asserted): perfect play on the five
-    core coup-level wagers for ``shoes`` 8-deck shoes in ``workers`` processes, its
-    extrapolation to 100,000 shoes, and the compositions per second of opening-level
-    (Perfect Pairs, Lucky Nines) and deal-faces-level (Harmony) wagers."""
+    """Speed figures (reported, never asserted): perfect play on the five core coup-level
+    wagers (one ``price_batch`` per chunk serves all five) for ``shoes`` 8-deck shoes in
+    ``workers`` processes -- wall time, the chunks' own time (work per worker, free of
+    pool start-up and of other load), and the extrapolation to 100,000 shoes -- and the
+    compositions per second of opening-level (Perfect Pairs, Lucky Nines) and
+    deal-faces-level (Harmony, Heavenly 9 Progressive) wagers, in this process. CPU
+    seconds give the rate a free core would reach on a shared (CPU-stolen) machine.
+
+    Call it under ``if __name__ == "__main__":`` (worker processes are spawned)."""
     core = ["banker", "player", "tie", "dragon-7", "panda-8"]
-    run_study(core, shoes=min(shoes, 20), seed=0, workers=1)  # warm caches
+    run_study(core, shoes=min(shoes, 20), seed=0, workers=1, tags="A=0")  # warm caches
     start = time.perf_counter()
     r = run_study(core, shoes=shoes, seed=1, workers=workers, tags="A=0")
     wall = time.perf_counter() - start
-    out = {"core_shoes": float(shoes), "core_workers": float(workers), "core_seconds": wall,
-           "core_compositions_per_second": r.rounds / wall,
-           "core_100k_shoes_minutes_extrapolated": wall * 100_000 / shoes / 60}
-    for key, wagers in (("opening", ["perfect-pairs-player", "lucky-nines"]), ("deal_faces", ["harmony"])):
-        run_study(wagers, shoes=2, seed=0, tags="A=0")
+    out = {"core_shoes": float(shoes), "core_workers": float(workers), "core_rounds": float(r.rounds),
+           "core_seconds": wall, "core_compositions_per_second": r.rounds / wall,
+           "core_worker_compositions_per_second": r.rounds / r.worker_seconds,
+           "core_cpu_compositions_per_second_per_core": r.rounds / r.worker_cpu_seconds,
+           "core_100k_shoes_minutes_extrapolated": wall * 100_000 / shoes / 60,
+           "core_100k_shoes_minutes_on_free_cores": r.worker_cpu_seconds * 100_000 / shoes / workers / 60}
+    for key, wagers in (("opening", ["perfect-pairs-player", "lucky-nines"]),
+                        ("deal_faces", ["harmony", "heavenly-9-progressive"])):
+        run_study(wagers, shoes=1, seed=0, tags="A=0")
         start = time.perf_counter()
         r = run_study(wagers, shoes=other_shoes, seed=2, workers=1, tags="A=0")
         out[f"{key}_compositions_per_second"] = r.rounds / (time.perf_counter() - start)
