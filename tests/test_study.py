@@ -473,3 +473,26 @@ def test_bench_study_reports_rates() -> None:
     assert all(v > 0 for v in figures.values())
     assert figures["core_100k_shoes_minutes_extrapolated"] == pytest.approx(
         figures["core_seconds"] * 100_000 / 4 / 60)
+
+
+def test_a_trace_that_cannot_be_finished_leaves_nothing(tmp_path: Path) -> None:
+    from exactodds.figures.study import _TraceFile
+
+    class Full(io.StringIO):
+        def write(self, text: str) -> int:
+            raise OSError(28, "No space left on device")
+
+    trace = _TraceFile(str(tmp_path / "t.csv"), "shoe\n")
+    trace.fh.close()
+    trace.fh = Full()
+    with pytest.raises(InputError, match="No space left"):
+        trace.write("0\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_command_line_starts_without_the_study_libraries() -> None:
+    code = ("import sys; import exactodds.cli.app; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'scipy', 'matplotlib', 'dask', 'distributed'}) "
+            "+ [m for m in sys.modules if m == 'exactodds.figures.study'])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
