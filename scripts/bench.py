@@ -72,14 +72,14 @@ def core_wagers(shoe: Shoe) -> None:
     for w in core.WAGERS:
         for p in w.paytables:
             a = analyze(w, p.id, shoe)
-            a.house_edge, a.variance
+            _ = (a.house_edge, a.variance)  # the figures, not only the counts
 
 
 def whole_catalogue(shoe: Shoe) -> None:
     for w in CATALOGUE.values():
         for p in w.paytables:
             a = analyze(w, p.id, shoe)
-            a.house_edge, a.variance
+            _ = (a.house_edge, a.variance)  # the figures, not only the counts
 
 
 def batch_rate(level_name: str, size: int, seed: int) -> float:

@@ -17,7 +17,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from exactodds.engine.levels import SHIPPED  # noqa: E402
+from exactodds.engine.levels import SHIPPED
 
 OUT = Path(__file__).resolve().parents[1] / "exactodds" / "engine" / "shapes"
 

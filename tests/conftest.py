@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from exactodds.game.cards import Shoe, parse_card  # noqa: E402
+from exactodds.game.cards import Shoe, parse_card
 
 
 def shoe_of(text: str) -> Shoe:

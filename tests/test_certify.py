@@ -6,22 +6,30 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+import oracle
 import pytest
 import typer
+from conftest import SMALL_SHOES, shoe_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import oracle
-from conftest import SMALL_SHOES, shoe_of
-from exactodds.game.cards import Shoe
 from exactodds.catalogue import CATALOGUE
-from exactodds.figures.certify import (ReportError, build_report, certify, fingerprint, read_report, render_csv,
-                               render_markdown, verify_report)
-from exactodds.figures.commission import commission_analysis, edge_table, parse_money, rounded_commission
-from exactodds.errors import InputError
-from exactodds.figures.ride import pair_coup_distribution, ride_analysis
 from exactodds.engine.levels import coup_from_deal
+from exactodds.errors import InputError
+from exactodds.figures.certify import (
+    ReportError,
+    build_report,
+    certify,
+    fingerprint,
+    read_report,
+    render_csv,
+    render_markdown,
+    verify_report,
+)
+from exactodds.figures.commission import commission_analysis, edge_table, parse_money, rounded_commission
+from exactodds.figures.ride import pair_coup_distribution, ride_analysis
+from exactodds.game.cards import Shoe
 
 # Published 8-deck counts (Wizard of Odds, "Baccarat"): independent of this code.
 U8 = 4_998_398_275_503_360

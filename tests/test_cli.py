@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from exactodds.figures.analysis import analyze
-from exactodds.game.cards import Shoe
 from exactodds.catalogue import CATALOGUE
 from exactodds.cli.app import app
+from exactodds.figures.analysis import analyze
+from exactodds.game.cards import Shoe
 
 runner = CliRunner()
 

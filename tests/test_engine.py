@@ -7,19 +7,19 @@ from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 
+import oracle
 import pytest
+from conftest import SMALL_SHOES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import oracle
-from conftest import SMALL_SHOES
-from exactodds.figures.analysis import analyze
-from exactodds.game.cards import FACES, Shoe, falling_factorial
 from exactodds.catalogue import CATALOGUE
 from exactodds.engine.level import Level
 from exactodds.engine.levels import COUP, coup_distribution
-from exactodds.game.walk import RANK_CLASSES, VALUE_CLASSES, deal_shapes
+from exactodds.figures.analysis import analyze
+from exactodds.game.cards import FACES, Shoe, falling_factorial
 from exactodds.game.rules import BANKER_DRAWS_AGAINST, Coup, point_count
+from exactodds.game.walk import RANK_CLASSES, VALUE_CLASSES, deal_shapes
 
 
 def winners(shoe: Shoe) -> Counter[str]:

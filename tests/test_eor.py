@@ -7,21 +7,19 @@ from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
 
+import oracle
 import pytest
+from conftest import shoe_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import oracle
-from conftest import shoe_of
-from exactodds.figures.analysis import analyze
-from exactodds.game.cards import RANKS, SUITS, Card, Shoe
 from exactodds.catalogue import CATALOGUE
-from exactodds.engine.levels import coup_distribution
-from exactodds.game.walk import RANK_CLASSES
-from exactodds.figures.eor import (DistributionCache, balanced_count, effects_for, effects_of_removal,
-                           price, render_eor)
 from exactodds.engine.level import Level
-from exactodds.engine.levels import LEVELS
+from exactodds.engine.levels import LEVELS, coup_distribution
+from exactodds.figures.analysis import analyze
+from exactodds.figures.eor import DistributionCache, balanced_count, effects_for, effects_of_removal, price, render_eor
+from exactodds.game.cards import RANKS, SUITS, Card, Shoe
+from exactodds.game.walk import RANK_CLASSES
 
 ALL = [(w, t) for w in CATALOGUE.values() for t in w.paytables]
 BACCARAT = [(w, t) for w, t in ALL if w.level.baccarat]
@@ -88,8 +86,6 @@ def test_price_equals_the_analysis_for_every_wager() -> None:
 def test_dragon_7_effects_against_the_rank_class_enumeration() -> None:
     """Each 8-deck removal recomputed by the independent 13-rank-class walk."""
     e = effects_of_removal("dragon-7")
-    w = CATALOGUE["dragon-7"]
-    t = w.default_paytable
     for x in e.ranks:
         shoe = Shoe.standard(8).remove([Card(x.rank, "S")])
         d = coup_distribution(shoe, RANK_CLASSES)

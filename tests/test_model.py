@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exactodds.game.cards import FACES, Card, Shoe, falling_factorial, parse_card, parse_rank
 from exactodds.catalogue import CATALOGUE, get_wager
+from exactodds.catalogue.model import Pay
 from exactodds.errors import InputError
 from exactodds.exact import decimal, ratio, sqrt_decimal
+from exactodds.game.cards import FACES, Card, Shoe, falling_factorial, parse_card, parse_rank
 from exactodds.game.rules import Coup, banker_draws, play
-from exactodds.catalogue.model import Pay
 
 
 def test_shoe_validation_errors() -> None:

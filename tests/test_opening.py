@@ -8,27 +8,24 @@ test_engine.py; here every figure is checked against a second, independent metho
 from __future__ import annotations
 
 import itertools
-
 from collections import Counter
 from fractions import Fraction
 from math import factorial
 
+import oracle
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import oracle
-from exactodds.engine import opening
-from exactodds.figures.analysis import analyze
-from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe, falling_factorial as ff
 from exactodds.catalogue import pairs
-from exactodds.engine.levels import coup_distribution
-from exactodds.errors import InputError
-from exactodds.engine.levels import BANKER_FACES, NINES, PLAYER_FACES, RANK_PATTERN
-from exactodds.engine.opening import equality_pattern, opening_level
-from exactodds.catalogue.spanish21 import match_the_dealer
-from exactodds.engine.spanish21 import Matches, from_deal, spanish_shoe
 from exactodds.catalogue.model import Outcome, Wager
+from exactodds.catalogue.spanish21 import match_the_dealer
+from exactodds.engine import opening
+from exactodds.engine.levels import BANKER_FACES, NINES, PLAYER_FACES, RANK_PATTERN, coup_distribution
+from exactodds.engine.opening import equality_pattern, opening_level
+from exactodds.figures.analysis import analyze
+from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe
+from exactodds.game.cards import falling_factorial as ff
 
 EIGHT = Shoe.standard(8)
 HANDS = ("player", "banker")

@@ -8,25 +8,29 @@ from collections import Counter
 from fractions import Fraction
 from math import ceil
 
+import oracle
 import pytest
 import typer
+from conftest import shoe_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import oracle
-from conftest import shoe_of
-from exactodds.figures.analysis import analyze
-from exactodds.game.cards import FACES, Card, Shoe, falling_factorial
 from exactodds.catalogue import CATALOGUE
 from exactodds.catalogue.progressives import DEFAULT_LAYOUT, royal9_wager
-from exactodds.engine.levels import coup_distribution
+from exactodds.engine.levels import LEVELS, coup_distribution
 from exactodds.errors import InputError
-from exactodds.engine.levels import LEVELS
-from exactodds.report.formats import analysis_json
-from exactodds.figures.progressive import (MYSTERY_CONFIGS, expected_wagers_per_hit, meter_variable, mystery_long_run,
-                                   progressive_figures)
+from exactodds.figures.analysis import analyze
+from exactodds.figures.progressive import (
+    MYSTERY_CONFIGS,
+    expected_wagers_per_hit,
+    meter_variable,
+    mystery_long_run,
+    progressive_figures,
+)
+from exactodds.game.cards import FACES, Card, Shoe, falling_factorial
 from exactodds.game.rules import Coup, play
+from exactodds.report.formats import analysis_json
 
 PROGRESSIVES = ("heavenly-9-progressive", "harmony", "royal-9")
 

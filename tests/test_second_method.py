@@ -10,15 +10,15 @@ from functools import lru_cache
 from math import factorial
 from typing import Any
 
+import oracle
 import pytest
+from conftest import SMALL_SHOES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import oracle
-from conftest import SMALL_SHOES
 from exactodds.catalogue import CATALOGUE
-from exactodds.engine.spanish21 import spanish_shoe
 from exactodds.engine.levels import LEVELS, Level
+from exactodds.engine.spanish21 import spanish_shoe
 from exactodds.figures import second_method as sm
 from exactodds.figures.analysis import VOID, analyze
 from exactodds.figures.certify import _second_method, build_report

@@ -10,10 +10,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe
 from exactodds.errors import InputError
-from exactodds.game.shoespec import (parse_removals, parse_shoe_spec, rank_removal_card, resolve_shoe, shoe_from_spec,
-                                shoe_spec, spread_ranks)
+from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe
+from exactodds.game.shoespec import (
+    parse_removals,
+    parse_shoe_spec,
+    rank_removal_card,
+    resolve_shoe,
+    shoe_from_spec,
+    shoe_spec,
+    spread_ranks,
+)
 
 face_counts = st.lists(st.integers(0, 9), min_size=52, max_size=52).filter(lambda c: sum(c) > 0)
 SLOW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

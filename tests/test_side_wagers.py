@@ -13,17 +13,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from exactodds.figures.analysis import analyze
-from exactodds.game.cards import Shoe
 from exactodds.catalogue import CATALOGUE, phoenix, side
 from exactodds.engine.levels import coup_distribution
+from exactodds.figures.analysis import analyze
+from exactodds.game.cards import Shoe
 
 Deal = tuple[int, int, int, int]  # player total, banker total, player cards, banker cards
 NetFn = Callable[[Deal], Fraction | int]
@@ -40,7 +40,7 @@ def _banker_hits(b: int, third: int | None) -> bool:
     return {3: third != 8, 4: 2 <= third <= 7, 5: 4 <= third <= 7, 6: third in (6, 7)}.get(b, False)
 
 
-@lru_cache(maxsize=None)
+@cache
 def naive_deals(decks: int) -> tuple[dict[Deal, int], int]:
     """Counts of (P total, B total, P cards, B cards) over ordered 6-card sequences of a
     ``decks``-deck shoe, by dealing point values one card at a time; and the universe."""

@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from exactodds.catalogue import get_wager
+from exactodds.engine.levels import coup_distribution
 from exactodds.errors import InputError
 from exactodds.figures.analysis import analyze
 from exactodds.game.cards import FACES, Card, Shoe
 from exactodds.game.rules import Coup, next_hand, point_count
-from exactodds.engine.levels import coup_distribution
 from exactodds.simulation.crosscheck import results_fit
 from exactodds.simulation.simulate import (
     FRESH_BATCH,

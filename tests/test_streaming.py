@@ -28,6 +28,7 @@ from exactodds.cli.app import _OneLineErrors
 from exactodds.cli.simulate import register
 from exactodds.errors import InputError
 from exactodds.game.cards import FACES, Shoe
+from exactodds.report.files import all_or_none
 from exactodds.simulation import crosscheck, handlog
 from exactodds.simulation import simulate as simmod
 from exactodds.simulation.crosscheck import crosscheck_log
@@ -38,7 +39,6 @@ from exactodds.simulation.handlog import (
     render_log,
     render_log_chunk,
 )
-from exactodds.report.files import all_or_none
 from exactodds.simulation.simulate import HandLog, simulate
 
 EIGHT = Shoe.standard(8)

@@ -18,16 +18,15 @@ from typer.testing import CliRunner
 from exactodds.catalogue import CATALOGUE
 from exactodds.cli import app as cli
 from exactodds.cli.tables import register
-from exactodds.engine.levels import LEVELS
 from exactodds.errors import InputError
 from exactodds.game.cards import falling_factorial
 from exactodds.report import tables as tables_mod
 from exactodds.report.files import is_temporary_name
 from exactodds.report.tables import (
-    PAIGOW_FILES,
     DEFAULT_DECKS,
     GENERATED_NOTE,
     MANIFEST,
+    PAIGOW_FILES,
     build_tables,
     generated_files,
     index_row_from_json,

@@ -30,7 +30,7 @@ TwoCards = tuple[Face, Face]
 
 def _hand(name: HandName) -> Callable[[Opening], TwoCards]:
     """The named hand's two cards from a single-hand faces opening."""
-    return (lambda o: o.player) if name == "player" else (lambda o: o.banker)  # type: ignore[return-value]
+    return (lambda o: o.player) if name == "player" else (lambda o: o.banker)
 
 
 def _level(name: HandName) -> Level:
@@ -44,7 +44,7 @@ ONE_PAIR: Final = "Player or Banker Pair"
 
 
 def _is_pair(two: tuple[Any, ...]) -> bool:
-    return two[0] == two[1]
+    return bool(two[0] == two[1])
 
 
 house_money: Wager[Opening] = Wager(

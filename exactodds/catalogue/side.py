@@ -17,7 +17,7 @@ transcribed from the regulation's table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Final, Literal
 
 from exactodds.catalogue.model import Outcome, Pay, Paytable, Wager
@@ -114,7 +114,7 @@ def to_pay(cell: int | str) -> Pay:
     return Pay.push() if cell == "push" else Pay.to(cell)
 
 
-def paytables(names: Sequence[str], columns: dict[str, Sequence[int | str | None]],
+def paytables(names: Sequence[str], columns: Mapping[str, Sequence[int | str | None]],
               cite: str, notes: dict[str, str] | None = None) -> tuple[Paytable, ...]:
     """Paytables from a regulation's table: ``columns[id][i]`` pays ``names[i]``
     (``None`` = not offered on that paytable: the outcome loses)."""

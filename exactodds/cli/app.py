@@ -15,12 +15,8 @@ from fractions import Fraction
 from typing import Annotated, Any, NoReturn
 
 import typer
+from click import exceptions as _cx  # typer < 0.20 (pyproject.toml) is built on click
 from typer.core import TyperGroup
-
-try:  # typer >= 0.22 vendors click as typer._click; older releases use click itself
-    from typer._click import exceptions as _cx
-except ImportError:  # pragma: no cover
-    from click import exceptions as _cx  # type: ignore[no-redef, import-not-found, unused-ignore]
 
 from exactodds import __version__
 from exactodds.catalogue import CATALOGUE, get_wager

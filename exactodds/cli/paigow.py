@@ -22,7 +22,8 @@ def paigow_command(
     output: OutputOpt = None,
 ) -> None:
     """Exact win/tie/loss, return and house edge of Pai Gow against the house way (§ 535.10)."""
-    from exactodds.paigow import STRATEGIES, paigow_analysis, strategy_table as table, vigorish_table
+    from exactodds.paigow import STRATEGIES, paigow_analysis, vigorish_table
+    from exactodds.paigow import strategy_table as table
     from exactodds.report.formats import render_paigow
 
     analyses = [paigow_analysis(s) for s in STRATEGIES]

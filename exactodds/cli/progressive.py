@@ -8,7 +8,6 @@ nested command, which name objects imported inside :func:`register`.
 import typer
 
 
-
 def register(app: typer.Typer) -> None:
     """Add the ``mystery`` command to ``app``."""
     from exactodds.cli.options import Format, FormatOpt, OutputOpt, emit

@@ -297,6 +297,7 @@ def register(app: typer.Typer) -> None:
 
         All the files asked for (--log, --counts, --output) are written, or none is.
         """
+        from exactodds.report.files import all_or_none
         from exactodds.simulation.crosscheck import coup_wager_tables
         from exactodds.simulation.handlog import (
             families_from_sim,
@@ -306,7 +307,6 @@ def register(app: typer.Typer) -> None:
             run_meta,
             sim_meta,
         )
-        from exactodds.report.files import all_or_none
         from exactodds.simulation.simulate import (
             HandLog,
             check_cover,

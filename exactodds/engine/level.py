@@ -152,10 +152,10 @@ class Level:
             dtype = exact_dtype(totals, self.depth, self.headroom)
         short = [b for b in range(len(comp)) if int(totals[b]) < self.depth]
         full = [b for b in range(len(comp)) if int(totals[b]) >= self.depth]
-        counts = np.zeros((len(comp), len(self.results)), dtype=dtype)
+        counts: Counts = np.zeros((len(comp), len(self.results)), dtype=dtype)
         void = [0] * len(comp)
         if full:
-            n = comp[full].astype(dtype) @ self.projection.astype(dtype)
+            n: npt.NDArray[Any] = comp[full].astype(dtype) @ self.projection.astype(dtype)
             counts[full] = self.price_classes(n, totals[full], dtype)
         for b in short:
             row, void[b] = self.deal_short(Shoe(tuple(int(x) for x in comp[b])))

@@ -79,7 +79,9 @@ PairCoup = tuple[bool, bool, Coup]
 
 
 def _pair_coup(player: tuple[int, ...], banker: tuple[int, ...]) -> PairCoup:
-    return player[0] == player[1], banker[0] == banker[1], _RANK_COUP(player, banker)
+    coup = _RANK_COUP(player, banker)
+    assert isinstance(coup, Coup)
+    return player[0] == player[1], banker[0] == banker[1], coup
 
 
 _RANK_COUP: Final = coup_result(RANK_CLASSES.values)

@@ -140,8 +140,8 @@ def _result_starts(table: ShapeTable) -> npt.NDArray[np.intp]:
 
 def undealt(totals: npt.NDArray[Any], depth: int, dtype: type) -> npt.NDArray[Any]:
     """``u[b, m] = ff(N_b − m, depth − m)``: the cards of the universe no shape reads."""
-    t = totals.astype(dtype)
-    out = np.empty((len(t), depth + 1), dtype=dtype)
+    t: npt.NDArray[Any] = totals.astype(dtype)
+    out: npt.NDArray[Any] = np.empty((len(t), depth + 1), dtype=dtype)
     out[:, depth] = 1
     for m in range(depth - 1, -1, -1):
         out[:, m] = out[:, m + 1] * (t - m)
@@ -153,7 +153,8 @@ def settle_entries(table: ShapeTable, weights: npt.NDArray[Any]) -> Counts:
     starts = _result_starts(table)
     mult = table.mult if weights.dtype != object else table.mult.astype(object)
     contrib = weights[:, table.row] * mult
-    return np.add.reduceat(contrib, starts, axis=1)
+    summed: Counts = np.add.reduceat(contrib, starts, axis=1)
+    return summed
 
 
 KERNEL_MIN_BATCH: Final = 16
@@ -190,8 +191,9 @@ def price(table: ShapeTable, n: npt.NDArray[Any], totals: npt.NDArray[Any], dept
     kernel = _kernel() if compiled and dtype is np.int64 else None
     if kernel is not None:
         t = trie(table)
-        return kernel.price_int64(n, und, t.parent, t.cls, t.prior, t.row_node,
+        compiled_counts: Counts = kernel.price_int64(n, und, t.parent, t.cls, t.prior, t.row_node,
                                   table.cards.astype(np.int64), t.entry_ptr, t.by_row, table.result,
                                   table.mult, len(table.rep))
+        return compiled_counts
     w = dealt_weights(table, n) * und[:, table.cards]
     return settle_entries(table, w)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property
 from math import lcm
-from fractions import Fraction
 from typing import Any
 
 from exactodds.catalogue import get_wager

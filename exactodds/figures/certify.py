@@ -63,6 +63,7 @@ from exactodds.figures.eor import (
     effects_for,
     eor_json,
 )
+from exactodds.figures.second_method import level_of, outcome_counts
 from exactodds.game.cards import Shoe, falling_factorial
 from exactodds.game.rules import CITATION as RULES_CITATION
 from exactodds.game.shoespec import (
@@ -71,7 +72,6 @@ from exactodds.game.shoespec import (
     shoe_from_spec,
     shoe_spec,
 )
-from exactodds.figures.second_method import level_of, outcome_counts
 from exactodds.inputs import json_error, load_json, shown
 from exactodds.report.formats import analysis_json
 

@@ -264,7 +264,7 @@ def _removal_faces(level: Level, shoe: Shoe) -> list[Card]:
     """Faces to price: one per rank (the suit with most copies, ties S,H,D,C) where
     :func:`one_face_per_rank`, every face present otherwise."""
     if one_face_per_rank(level, shoe):
-        out = []
+        out: list[Card] = []
         for rank in RANKS:
             suit = max(SUITS, key=lambda s: (shoe.count(Card(rank, s)), -SUITS.index(s)))
             if shoe.count(Card(rank, suit)):
@@ -308,7 +308,7 @@ def _assemble(wager: Wager[Any], table: Paytable, shoe: Shoe, base: Fraction,
 
 
 def _pairs(wagers: Iterable[Wager[Any]], paytable: str | None = None) -> list[tuple[Wager[Any], Paytable]]:
-    out = []
+    out: list[tuple[Wager[Any], Paytable]] = []
     for w in wagers:
         tables = [w.paytable(paytable)] if paytable is not None else list(w.paytables)
         out.extend((w, t) for t in tables)

@@ -152,12 +152,12 @@ def ride_analysis(main: str | Wager[Any] = "banker", paytable: str | None = None
     dist = pair_coup_distribution(shoe)
     grouped: dict[tuple[str, str], list[Any]] = {}
     hm_sum = main_sum = plain = Fraction(0)
-    main = settlement(w, table)
-    nets = [exact_net(p, table) for p in main.pays]
+    main_wager = settlement(w, table)
+    nets = [exact_net(p, table) for p in main_wager.pays]
     for (pp, bp, coup), n in dist.counts.items():
         k = house_money_pay(pp, bp)
-        outcome = int(main.index[w.level.result_index[coup]])
-        name, x = main.names[outcome], nets[outcome]
+        outcome = int(main_wager.index[w.level.result_index[coup]])
+        name, x = main_wager.names[outcome], nets[outcome]
         net = -1 + m * x if k < 0 else k + (m + f * k) * x
         hm_sum += k * n
         main_sum += x * n

@@ -55,9 +55,9 @@ class Settlement:
     def tally(self, counts: Counts) -> Counts:
         """Counts per outcome from counts per result (``(..., results) -> (..., outcomes)``),
         in the counts' own exact dtype."""
-        if counts.dtype == object:
-            return counts @ self.matrix.astype(object)
-        return counts @ self.matrix
+        matrix = self.matrix.astype(object) if counts.dtype == object else self.matrix
+        out: Counts = counts @ matrix
+        return out
 
     def return_numerators(self, counts: Counts, nets: tuple[Fraction, ...] | None = None) -> tuple[list[int], int]:
         """``(numerators, denominator)``: each shoe's return is ``numerator / (denominator ×

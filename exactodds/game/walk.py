@@ -126,7 +126,8 @@ class ShapeTable:
     @cached_property
     def cards(self) -> npt.NDArray[np.intp]:
         """Cards in each multiset."""
-        return self.k.sum(axis=1, dtype=np.intp)
+        out: npt.NDArray[np.intp] = self.k.sum(axis=1, dtype=np.intp)
+        return out
 
     @property
     def shapes(self) -> int:

@@ -410,7 +410,7 @@ class _Open:
         if self.file is not None:
             try:
                 self.file.close()
-            except Exception:  # noqa: BLE001 - already failing; the first error is the one to report
+            except Exception:
                 try:
                     os.close(self.file.fileno())
                 except (OSError, ValueError):

@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.catalogue import CATALOGUE
+from exactodds.engine.level import Level
 from exactodds.errors import InputError
 from exactodds.game.cards import RANKS, SUITS, Card, Shoe
 from exactodds.game.rules import (
@@ -443,7 +444,7 @@ _SAME_VALUE: Final = {v: [c for c in range(65) if c % 5 != NO_SUIT and CODE_VALU
 
 
 @cache
-def _positions_read(level: str) -> tuple[int, ...]:
+def _positions_read(level: Level) -> tuple[int, ...]:
     """Card positions (0-2 Player cards, 3-5 Banker cards, in dealing order) whose faces
     the level's result depends on, found by trial and then verified.
 
@@ -728,7 +729,7 @@ def _merge(cells: list[Cell]) -> list[tuple[tuple[str, ...], int, Fraction]]:
 
 
 def _chi2_sf(stat: float, df: int) -> float:
-    from scipy import stats  # type: ignore[import-untyped]  # heavy: only when a test is made
+    from scipy import stats  # heavy: only when a test is made
 
     return float(stats.chi2.sf(stat, df))
 

@@ -162,7 +162,7 @@ class _Lines:
         self.progress = progress
         self.bytes_read = 0
         try:
-            self.fh: BinaryIO = open(path, "rb")  # noqa: SIM115 (kept open while the lines are streamed)
+            self.fh: BinaryIO = open(path, "rb")
         except FileNotFoundError:
             raise InputError(f"{path}: no such file") from None
         except IsADirectoryError:
