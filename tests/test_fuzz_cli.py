@@ -197,7 +197,7 @@ BAD_FILES: dict[str, bytes] = {
     "deep.json": b"[" * 200_000,
     "array.json": b"[1, 2, 3]",
     "other.json": b'{"report": "something else"}',
-    "markdown.md": b"# Certification report -- exactodds 0.1.0\n",
+    "markdown.md": b"# Certification report -- exactodds 0.2.0\n",
     "log.csv": b"round,player,banker\n1,KS 9H,ZZ 4D\n",
     "counts.csv": b"wager,paytable,outcome,count\nbanker,5pct,Banker wins,-" + b"9" * 5000 + b"\n",
     "shoe-big.json": b'{"decks": ' + b"1" * 5000 + b"}",
