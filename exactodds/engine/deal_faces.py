@@ -40,7 +40,15 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.engine.level import Level
-from exactodds.engine.pricing import Counts, dealt_weights, falling_factorials, undealt
+from exactodds.engine.pricing import (
+    KERNEL_MIN_BATCH,
+    Counts,
+    _kernel,
+    dealt_weights,
+    falling_factorials,
+    trie,
+    undealt,
+)
 from exactodds.game.cards import FACES, POINT_VALUE, RANKS, SUITS, Card
 from exactodds.game.rules import Coup, point_count
 from exactodds.game.walk import ShapeTable
@@ -54,6 +62,26 @@ CELLS: Final[tuple[tuple[Colour, bool], ...]] = (
 
 COLOUR_SUITS: Final = ((1, 2), (0, 3))
 """Suit indices (in :data:`SUITS` order S, H, D, C) of red and of black."""
+
+
+def face_cells(total: Any, suit: Any, colour: Any, rank: Any, rank_suit: Any, rank_colour: Any) -> tuple[Any, ...]:
+    """The six disjoint cells, in :data:`CELLS` order, from the six counts of the module doc.
+
+    The one formulation of the inclusion-exclusion: applied to numpy arrays by the numpy
+    path and compiled by numba for :func:`exactodds.engine.kernel.deal_faces_int64`.
+    ``RS ≤ S, RC ≤ C, S ≤ C ≤ T, RS ≤ RC ≤ R ≤ T`` (each counts a subset of the next), so
+    every cell is ``≥ 0``, and every intermediate difference, evaluated left to right,
+    lies in ``[−T, T]``.
+
+    >>> face_cells(100, 10, 30, 6, 1, 3)
+    (1, 9, 2, 18, 3, 67)
+    """
+    return (rank_suit,
+            suit - rank_suit,
+            rank_colour - rank_suit,
+            (colour - suit) - (rank_colour - rank_suit),
+            rank - rank_colour,
+            total - colour - rank + rank_colour)
 
 
 @dataclass(frozen=True, order=True)
@@ -142,50 +170,74 @@ class DealFacesLevel(Level):
     def results(self) -> tuple[Hashable, ...]:
         return self._expanded[2]
 
-    def price_classes(self, n: npt.NDArray[Any], totals: npt.NDArray[Any], dtype: type) -> Counts:
-        """Cells by inclusion-exclusion from the value weights of derived class counts.
-
-        ``n`` holds face counts (this level's classes are the 52 faces)."""
+    @cached_property
+    def _rows(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """(cards ``m`` of each multiset, its single value or ``-1`` if it has several)."""
         assert self.coup is not None
-        coup_table = self.coup.table
+        k = self.coup.table.k
+        single = np.where((k > 0).sum(axis=1) == 1, k.argmax(axis=1), -1).astype(np.intp)
+        return self.coup.table.cards.astype(np.intp), single
+
+    def _terms(self, n: npt.NDArray[Any], dtype: type) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+        """The shoe-dependent inputs of :func:`face_cells`, for a batch of face counts ``n``.
+
+        ``derived[b, j, v]``: the 7 derived value-count vectors (``j = 0`` the shoe, ``1..4``
+        each suit of :data:`SUITS`, ``5..6`` each colour of :data:`COLOUR_SUITS`).
+        ``ranks[b, i, v, m]``: the rank terms of an ``m``-card multiset of value ``v`` alone,
+        ``i = 0, 1, 2`` for ``R, RS, RC`` (summed over the ranks of value ``v``)."""
         b = n.shape[0]
         by_rank_suit = n.reshape(b, len(RANKS), len(SUITS))
-        vs = np.zeros((b, 10, len(SUITS)), dtype=dtype)
+        vs: npt.NDArray[Any] = np.zeros((b, 10, len(SUITS)), dtype=dtype)
         for r in range(len(RANKS)):
             vs[:, _RANK_VALUE[r], :] += by_rank_suit[:, r, :]
-        derived = [vs.sum(axis=2)] + [vs[:, :, s] for s in range(len(SUITS))] + \
-                  [vs[:, :, list(c)].sum(axis=2) for c in COLOUR_SUITS]
-        w = dealt_weights(coup_table, np.concatenate(derived)).reshape(len(derived), b, -1)
-        total, suit, colour = w[0], w[1:5].sum(axis=0), w[5:7].sum(axis=0)
-        # rank terms: only multisets of one value class, m cards of it
-        m = coup_table.cards.astype(np.intp)
-        single = (coup_table.k > 0).sum(axis=1) == 1
-        value = coup_table.k.argmax(axis=1)
-        ff_rank = falling_factorials(by_rank_suit.sum(axis=2), self.depth)          # (b, 13, depth+1)
-        ff_rank_suit = falling_factorials(by_rank_suit, self.depth).sum(axis=2)     # (b, 13, depth+1)
-        ff_rank_colour = sum(falling_factorials(by_rank_suit[:, :, list(c)].sum(axis=2), self.depth)
-                             for c in COLOUR_SUITS)
-        zero = np.zeros((b, len(m)), dtype=dtype)
-        rank, rank_suit, rank_colour = zero.copy(), zero.copy(), zero.copy()
+        derived = np.stack([vs.sum(axis=2)] + [vs[:, :, s] for s in range(len(SUITS))]
+                           + [vs[:, :, list(c)].sum(axis=2) for c in COLOUR_SUITS], axis=1)
+        per_rank = np.stack([
+            falling_factorials(by_rank_suit.sum(axis=2), self.depth),
+            falling_factorials(by_rank_suit, self.depth).sum(axis=2),
+            sum(falling_factorials(by_rank_suit[:, :, list(c)].sum(axis=2), self.depth) for c in COLOUR_SUITS),
+        ], axis=1)                                                                  # (b, 3, 13, depth+1)
+        ranks: npt.NDArray[Any] = np.zeros((b, 3, 10, self.depth + 1), dtype=dtype)
         for r in range(len(RANKS)):
-            rows = np.flatnonzero(single & (value == _RANK_VALUE[r]))
-            rank[:, rows] += ff_rank[:, r, m[rows]]
-            rank_suit[:, rows] += ff_rank_suit[:, r, m[rows]]
-            rank_colour[:, rows] += ff_rank_colour[:, r, m[rows]]
-        cells = np.stack([
-            rank_suit,
-            suit - rank_suit,
-            rank_colour - rank_suit,
-            (colour - suit) - (rank_colour - rank_suit),
-            rank - rank_colour,
-            total - colour - rank + rank_colour,
-        ], axis=2)                                                                      # (b, rows, 6)
-        cells = cells * undealt(totals, self.depth, dtype)[:, m][:, :, None]
+            ranks[:, :, _RANK_VALUE[r], :] += per_rank[:, :, r, :]
+        return derived, ranks
+
+    def price_classes(self, n: npt.NDArray[Any], totals: npt.NDArray[Any], dtype: type,
+                      compiled: bool | None = None) -> Counts:
+        """Cells by inclusion-exclusion (:func:`face_cells`) from the value weights of
+        derived class counts, times the undealt factor, summed per result.
+
+        ``n`` holds face counts (this level's classes are the 52 faces). ``compiled``: the
+        numba kernel :func:`exactodds.engine.kernel.deal_faces_int64` (int64 only); by
+        default for batches of at least :data:`~exactodds.engine.pricing.KERNEL_MIN_BATCH`
+        shoes, as :func:`~exactodds.engine.pricing.price` does."""
+        assert self.coup is not None
+        coup_table = self.coup.table
         table, cell, _ = self._expanded
+        m, single = self._rows
+        derived, ranks = self._terms(n, dtype)
+        und = undealt(totals, self.depth, dtype)
+        if compiled is None:
+            compiled = n.shape[0] >= KERNEL_MIN_BATCH
+        kernel = _kernel() if compiled and dtype is np.int64 else None
+        if kernel is not None:
+            t = trie(coup_table)
+            compiled_counts: Counts = kernel.deal_faces_int64(
+                derived, ranks, und, t.parent, t.cls, t.prior, t.row_node, m, single,
+                table.row, cell, table.result, table.mult, len(self.results))
+            return compiled_counts
+        b = n.shape[0]
+        w = dealt_weights(coup_table, derived.transpose(1, 0, 2).reshape(7 * b, -1)).reshape(7, b, -1)
+        value = np.maximum(single, 0)
+        rank, rank_suit, rank_colour = (np.where(single >= 0, ranks[:, i, value, m], 0) for i in range(3))
+        cells = np.stack(face_cells(w[0], w[1:5].sum(axis=0), w[5:7].sum(axis=0), rank, rank_suit, rank_colour),
+                         axis=2)                                                    # (b, rows, 6)
+        cells = cells * und[:, m][:, :, None]
         mult = table.mult if dtype is not object else table.mult.astype(object)
         contrib = cells[:, table.row, cell] * mult
         starts = np.flatnonzero(np.r_[True, table.result[1:] != table.result[:-1]])
-        return np.add.reduceat(contrib, starts, axis=1)
+        counts: Counts = np.add.reduceat(contrib, starts, axis=1)
+        return counts
 
 
 def deal_faces_level(coup: Level, second_method: str) -> DealFacesLevel:

@@ -1,0 +1,156 @@
+"""The ``deal-faces`` level's batch pricing: the compiled kernel against the numpy path and
+exact Python ints, on depleted, large, one-suit, one-colour and short shoes, and against
+pricing each shoe alone."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from exactodds.engine import kernel
+from exactodds.engine.deal_faces import CELLS, DealFacesLevel, face_cells
+from exactodds.engine.levels import DEAL_FACES
+from exactodds.engine.pricing import KERNEL_MIN_BATCH, exact_dtype
+from exactodds.game.cards import FACES, Shoe
+
+assert isinstance(DEAL_FACES, DealFacesLevel)
+LEVEL: DealFacesLevel = DEAL_FACES
+
+
+def _depleted(rng: np.random.Generator, decks: int, k: int) -> npt.NDArray[np.int64]:
+    """``k`` shoes of ``decks`` decks, each face depleted by 0 to 3 (at most ``decks``)."""
+    return np.full((k, 52), decks, np.int64) - rng.integers(0, min(decks, 3) + 1, size=(k, 52))
+
+
+def _only(decks: int, keep: set[str], rng: np.random.Generator, k: int) -> npt.NDArray[np.int64]:
+    """Depleted shoes holding only the faces of the suits ``keep``."""
+    mask = np.array([c.suit in keep for c in FACES])
+    return _depleted(rng, decks, k) * mask
+
+
+def _three_ways(comps: npt.NDArray[Any]) -> tuple[Any, Any, Any]:
+    """(compiled int64, numpy int64, numpy object) counts of the full shoes ``comps``."""
+    n = comps @ LEVEL.projection
+    totals = comps.sum(axis=1)
+    compiled = LEVEL.price_classes(n, totals, np.int64, compiled=True)
+    plain = LEVEL.price_classes(n, totals, np.int64, compiled=False)
+    exact = LEVEL.price_classes(n.astype(object), totals.astype(object), object, compiled=False)
+    return compiled, plain, exact
+
+
+def _check(comps: npt.NDArray[Any]) -> None:
+    compiled, plain, exact = _three_ways(comps)
+    assert compiled.dtype == plain.dtype == np.int64 and exact.dtype == object
+    assert (compiled == plain).all() and (compiled == exact).all()
+    for b, row in enumerate(comps):                                   # every round of the universe
+        n = int(row.sum())
+        assert sum(int(c) for c in exact[b]) == n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5)
+
+
+CASES = {
+    "8 decks depleted": lambda rng: _depleted(rng, 8, 21),           # 21: a last, partial kernel chunk
+    "1 deck depleted": lambda rng: _depleted(rng, 1, 18),
+    "20 decks depleted": lambda rng: _depleted(rng, 20, 17),
+    "one suit": lambda rng: np.concatenate([_only(8, {s}, rng, 4) for s in "SHDC"]),
+    "one colour": lambda rng: np.concatenate([_only(8, {"H", "D"}, rng, 5), _only(2, {"S", "C"}, rng, 5)]),
+    "two suits of two colours": lambda rng: _only(3, {"S", "H"}, rng, 6),
+    "one rank": lambda rng: np.concatenate([np.eye(52, dtype=np.int64)[[i]] * 7 for i in range(0, 52, 5)]),
+}
+
+
+@pytest.mark.parametrize("case", CASES, ids=list(CASES))
+def test_compiled_equals_numpy_and_python_ints(case: str) -> None:
+    _check(CASES[case](np.random.default_rng(len(case))))
+
+
+def test_compiled_is_exact_up_to_the_universe_itself() -> None:
+    """27 decks: above the level's bound (headroom 4), so batches go to Python ints; the
+    kernel's intermediates never exceed the universe, so forced onto int64 it still agrees."""
+    comps = _depleted(np.random.default_rng(27), 27, KERNEL_MIN_BATCH)
+    comps[0] = Shoe.standard(27).counts
+    totals = comps.sum(axis=1)
+    assert exact_dtype(totals, LEVEL.depth, LEVEL.headroom) is object
+    assert exact_dtype(totals, LEVEL.depth) is np.int64
+    batch = LEVEL.price_batch(comps)
+    assert batch.counts.dtype == object
+    compiled = LEVEL.price_classes(comps @ LEVEL.projection, totals, np.int64, compiled=True)
+    assert (compiled == batch.counts).all()
+
+
+def test_compiled_face_cells_are_the_formula() -> None:
+    """The kernel compiles :func:`face_cells` itself: same cells on arbitrary integers, and
+    the six cells of consistent counts partition ``T``."""
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        t, s, c, r, rs, rc = (int(x) for x in rng.integers(-10**15, 10**15, size=6))
+        assert kernel._face_cells(t, s, c, r, rs, rc) == face_cells(t, s, c, r, rs, rc)
+    assert len(face_cells(*range(6))) == len(CELLS)
+    for _ in range(200):
+        rs = int(rng.integers(0, 10**6))
+        s, rc = rs + int(rng.integers(0, 10**6)), rs + int(rng.integers(0, 10**6))
+        c = max(s, rc) + int(rng.integers(0, 10**6))
+        r = rc + int(rng.integers(0, 10**6))
+        t = c + r + int(rng.integers(0, 10**6))
+        cells = face_cells(t, s, c, r, rs, rc)
+        assert sum(cells) == t
+
+
+def test_batches_use_the_kernel_exactly_when_priced_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """int64 batches of ``KERNEL_MIN_BATCH`` shoes or more go through the kernel; smaller or
+    object batches do not; all agree."""
+    calls: list[int] = []
+    real = kernel.deal_faces_int64
+
+    def spy(derived: Any, *args: Any) -> Any:
+        calls.append(len(derived))
+        return real(derived, *args)
+
+    monkeypatch.setattr(kernel, "deal_faces_int64", spy)
+    comps = _depleted(np.random.default_rng(5), 6, KERNEL_MIN_BATCH)
+    big = LEVEL.price_batch(comps)
+    small = LEVEL.price_batch(comps[:-1])
+    exact = LEVEL.price_batch(comps, dtype=object)
+    assert calls == [KERNEL_MIN_BATCH]
+    assert (big.counts[:-1] == small.counts).all() and (big.counts == exact.counts).all()
+
+
+def test_batch_with_short_shoes_equals_each_shoe_alone() -> None:
+    """A kernel batch mixing full shoes with shoes of fewer than six cards (dealt card by
+    card by the level): each row equals ``distribution`` of that shoe alone."""
+    rng = np.random.default_rng(11)
+    full = _depleted(rng, 8, 12)
+    short = np.zeros((6, 52), np.int64)
+    for i, size in enumerate((1, 2, 3, 4, 5, 5)):
+        for f in rng.choice(52, size=size, replace=False):
+            short[i, f] += 1
+    comps = np.concatenate([full[:6], short, full[6:]])
+    batch = LEVEL.price_batch(comps)
+    assert batch.counts.dtype == np.int64
+    for b, row in enumerate(comps):
+        shoe = Shoe(tuple(int(x) for x in row))
+        d = LEVEL.distribution(shoe)
+        got = {r: int(c) for r, c in zip(LEVEL.results, batch.counts[b]) if c}
+        assert got == dict(d.counts) and batch.void[b] == d.void and batch.universe[b] == d.universe
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(st.integers(0, 3), min_size=52, max_size=52).filter(lambda c: sum(c) >= 6),
+                min_size=1, max_size=9))
+def test_random_small_shoes_compiled_equals_python_ints(shoes: list[list[int]]) -> None:
+    """Sparse shoes, many faces absent (zero weights, empty cells), any batch size."""
+    _check(np.array(shoes, np.int64))
+
+
+def test_single_shoe_does_not_import_numba() -> None:
+    """One analysis prices one shoe by numpy: numba's import is paid only by batches."""
+    code = ("import sys\nfrom exactodds.engine.levels import DEAL_FACES\nfrom exactodds.game.cards import Shoe\n"
+            "DEAL_FACES.distribution(Shoe.standard(8))\nprint('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
