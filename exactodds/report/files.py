@@ -428,6 +428,18 @@ def _identity(t: _Target) -> str:
     return STDOUT if t.kind == "stdout" else os.path.realpath(t.path)
 
 
+def _targets(paths: Sequence[PathArg]) -> list[_Target]:
+    """Each output resolved and checked; the same file named twice is refused."""
+    targets = [_resolve(path) for path in paths]
+    seen: set[str] = set()
+    for t in targets:
+        key = _identity(t)
+        if key in seen:
+            raise InputError(f"the same file is named for two outputs: {t.shown!r}")
+        seen.add(key)
+    return targets
+
+
 # -- the three ways to write --------------------------------------------------------------------
 def write_all(items: Sequence[tuple[PathArg, Content]], *, durable: bool = True) -> None:
     """Write every ``(path, content)`` of one command, all or none.
@@ -443,13 +455,7 @@ def write_all(items: Sequence[tuple[PathArg, Content]], *, durable: bool = True)
     even a power cut leaves the old file or the new one, never an empty one; it costs a few
     milliseconds a file, and may be turned off for outputs regenerated at will.
     """
-    targets = [_resolve(path) for path, _ in items]
-    seen: set[str] = set()
-    for t in targets:
-        key = _identity(t)
-        if key in seen:
-            raise InputError(f"the same file is named for two outputs: {t.shown!r}")
-        seen.add(key)
+    targets = _targets([path for path, _ in items])
     staged: list[_Open] = []
     cleaned: set[Path] = set()
     try:
@@ -514,15 +520,11 @@ def all_or_none(paths: Sequence[PathArg], *, durable: bool = True) -> Iterator[l
     temporaries that are renamed into place only when the block ends normally; if it
     raises (or is interrupted), every temporary is removed and no file is changed. A
     device, FIFO or ``-`` is written as the block goes (it cannot be taken back). The
-    same file named twice is refused.
+    same file named twice is refused. (:func:`write_all` is the form for contents known in
+    advance: it holds one file open at a time -- ``tables`` writes hundreds -- and opens
+    devices and FIFOs only after every temporary is written.)
     """
-    targets = [_resolve(path) for path in paths]
-    seen: set[str] = set()
-    for t in targets:
-        key = _identity(t)
-        if key in seen:
-            raise InputError(f"the same file is named for two outputs: {t.shown!r}")
-        seen.add(key)
+    targets = _targets(paths)
     ops: list[_Open] = []
     cleaned: set[Path] = set()
     try:
