@@ -115,6 +115,8 @@ def read_capped(path: str | Path, what: str, cap: int = MAX_FILE_BYTES) -> bytes
     Works on devices and pipes too (``/dev/zero`` is refused after ``cap + 1`` bytes,
     not read forever). Unreadable files are one-line :class:`InputError`\\ s.
     """
+    if "\0" in str(path):
+        raise InputError(f"the {what} path {str(path)!r} contains a NUL byte, which no file name can")
     chunks: list[bytes] = []
     size = 0
     try:

@@ -208,18 +208,7 @@ FILE_CASES: list[tuple[str, list[str], str | None]] = [
     ("verify", [], None), ("crosscheck", [], None), ("analyze", ["banker"], "--shoe"), ("eor", ["tie"], "--shoe")]
 """(command, fixed arguments, option taking the file; None: the file is positional)."""
 
-OUTPUT_NUL = ("report/files.py (output writing, another engineer): an --output path with a NUL byte ends in "
-              "ValueError('embedded null byte'), a traceback")
-KNOWN: dict[tuple[str, str], str] = {
-    ("crosscheck", "--show"): "cli/simulate.py (simulation engineer): crosscheck --show of any size (200 digits) "
-                              "is accepted; an absurdly large number must be a one-line error",
-    ("simulate", "--cover"): "cli/simulate.py (simulation engineer): --cover of any size (200 digits) is accepted",
-    ("crosscheck", "--cover"): "cli/simulate.py (simulation engineer): crosscheck accepts a negative --cover "
-                               "(-3274) on a fresh-shoe log",
-    ("crosscheck", "nul\x00.json"): "simulation/handlog.py read_file (simulation engineer): a path with a NUL byte "
-                                    "ends in ValueError('embedded null byte'), a traceback",
-    **{(c, "--output=bad\x00name"): OUTPUT_NUL for c in ("list", "mystery", "analyze", "certify")},
-}
+KNOWN: dict[tuple[str, str], str] = {}
 """(command, option or value) -> defect, for failures in commands owned by other engineers
 (strict xfails: when the defect is fixed the xfail fails, and the entry goes)."""
 

@@ -40,6 +40,10 @@ if TYPE_CHECKING:
 EXIT_INCONSISTENT = 1
 MAX_ROUNDS = 10**10
 MAX_LOG_ROUNDS = 10**8
+MAX_SHOW = 1_000_000
+"""Most rule violations `crosscheck --show` lists."""
+MAX_CARDS = 52 * 1000
+"""= :data:`exactodds.game.cards.MAX_CARDS` (1,000 decks)."""
 DEFAULT_ALPHA = 0.001
 """= :data:`exactodds.simulation.crosscheck.DEFAULT_ALPHA` (kept here so start-up loads no numpy)."""
 MIN_COVER = 14
@@ -322,7 +326,7 @@ def register(app: typer.Typer) -> None:
         if workers < 1 or workers > 64:
             raise InputError(f"--workers must be between 1 and 64, got {workers}")
         shoe = resolve_shoe(decks)
-        if mode == SimMode.shoe:
+        if mode == SimMode.shoe or cover != MIN_COVER:  # a --cover given in fresh mode is still checked
             check_cover(shoe.size, cover)
         _check_targets(log, counts, output)
         pairs, skipped = coup_wager_tables(wager)
@@ -386,6 +390,10 @@ def register(app: typer.Typer) -> None:
 
         if not 0 < alpha < 1:
             raise InputError(f"--alpha must be between 0 and 1, got {alpha}")
+        if cover is not None and not MIN_COVER <= cover <= MAX_CARDS:
+            raise InputError(f"--cover must be between {MIN_COVER} (§ 629a.5(d)) and {MAX_CARDS:,} cards, got {cover}")
+        if show > MAX_SHOW:
+            raise InputError(f"--show lists at most {MAX_SHOW:,} violations, got {show}")
         if show < 0:
             raise InputError(f"--show must be at least 0, got {show}")
         _check_targets(output)

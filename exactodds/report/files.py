@@ -253,6 +253,8 @@ def _resolve(path: PathArg) -> _Target:
     shown = os.fspath(path)
     if shown == "":
         raise InputError("the output path is empty")
+    if "\0" in shown:
+        raise InputError(f"the output path {shown!r} contains a NUL byte, which no file name can")
     if shown == STDOUT:
         return _Target(shown, Path(STDOUT), "stdout")
     if shown.endswith(("/", os.sep)):  # Path() would drop the slash and write a file of that name

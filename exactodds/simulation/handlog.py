@@ -509,6 +509,8 @@ def read_file(path: str | os.PathLike[str]) -> LogFile | CountsFile:
     through :meth:`LogFile.chunks`, with the metadata of the comments before its header.
     """
     p = str(path)
+    if "\0" in p:
+        raise InputError(f"the hand log path {p!r} contains a NUL byte, which no file name can")
     meta: dict[str, str] = {}
     lines = _Lines(p)
     blocks = lines.blocks()
