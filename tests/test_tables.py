@@ -62,7 +62,7 @@ def test_committed_tables_match_a_fresh_build(built: dict[str, str], tmp_path: P
     tree, byte for byte (manifest included, nothing more, nothing less)."""
     if not TABLES.is_dir():
         pytest.fail(f"tables/ is missing: {REBUILD}")
-    monkeypatch.setattr(tables_mod, "build_tables", lambda decks: dict(built) if decks == DEFAULT_DECKS else None)
+    monkeypatch.setattr(tables_mod, "build_tables", lambda decks, progress=None: dict(built) if decks == DEFAULT_DECKS else None)
     write_tables(tmp_path / "tables")
     fresh, committed = tree(tmp_path / "tables"), tree(TABLES)
     missing = sorted(set(fresh) - set(committed))
@@ -128,13 +128,17 @@ def subset(built: dict[str, str], decks: Sequence[int], extra: dict[str, str] | 
     return files
 
 
+BUILD_TABLES = tables_mod.build_tables
+"""The real build, kept before any test replaces it."""
+
+
 @pytest.fixture
 def fake_build(built: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> dict[str, dict[str, str]]:
     """``build_tables`` served from the full build (the writing is under test, not the maths);
     tests may add tables per deck count in the returned dict (e.g. one of a retired wager)."""
     extra: dict[str, dict[str, str]] = {}
 
-    def fake(decks: Sequence[int]) -> dict[str, str]:
+    def fake(decks: Sequence[int], progress: object = None) -> dict[str, str]:
         more = {rel: t for d in normalize_decks(decks) for rel, t in extra.get(str(d), {}).items()}
         return subset(built, normalize_decks(decks), more)
 
@@ -383,3 +387,10 @@ def test_the_cli_default_decks_are_the_library_s() -> None:
     from exactodds.cli.tables import DEFAULT_DECKS as CLI_DEFAULT
 
     assert CLI_DEFAULT == DEFAULT_DECKS
+
+
+def test_progress_reaches_the_end() -> None:
+    """The progress callback of a real build: every step counted, ending at done == total."""
+    seen: list[tuple[int, int, str]] = []
+    files = BUILD_TABLES((8,), lambda d, t, label: seen.append((d, t, label)))
+    assert files and seen[-1][0] == seen[-1][1] == 2 and [s[2] for s in seen[:2]] == ["8 decks", "Pai Gow"]

@@ -57,9 +57,11 @@ def tables_command(decks: DecksListOpt = None, output: OutputDirOpt = None, out:
                    prune: PruneOpt = False) -> None:
     """Write every wager × paytable × deck count as Markdown and JSON, with an index."""
     folder = output_folder(output, out)
+    from exactodds.report.progress import stderr_progress
     from exactodds.report.tables import summary_line, write_tables
 
-    report = write_tables(folder, tuple(decks) if decks else DEFAULT_DECKS, prune=prune)
+    with stderr_progress("tables") as progress:
+        report = write_tables(folder, tuple(decks) if decks else DEFAULT_DECKS, prune=prune, progress=progress)
     typer.echo(summary_line(report, folder))
 
 

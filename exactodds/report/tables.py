@@ -39,6 +39,7 @@ from exactodds.figures.analysis import Analysis, analyze
 from exactodds.game.cards import MAX_CARDS, Shoe
 from exactodds.report.files import check_folder, folder_lock, output_error, write_all
 from exactodds.report.formats import analysis_json, render_json, render_markdown
+from exactodds.report.progress import Progress
 
 DEFAULT_DECKS: Final = (6, 7, 8)
 """The deck counts the committed ``tables/`` holds (regulated shoes: 6 to 8 decks)."""
@@ -186,10 +187,17 @@ def render_index(rows: Iterable[IndexRow]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build_tables(decks: Sequence[int] = DEFAULT_DECKS) -> dict[str, str]:
+def build_tables(decks: Sequence[int] = DEFAULT_DECKS, progress: Progress | None = None) -> dict[str, str]:
     """Every generated file of a ``tables/`` holding exactly ``decks``, as relative path ->
     content, built in memory (the tables, then ``README.md``)."""
-    analyses = all_analyses(decks)
+    wanted = normalize_decks(decks)
+    analyses = []
+    for k, d in enumerate(wanted):
+        if progress:
+            progress(k, len(wanted) + 1, f"{d} decks")
+        analyses += all_analyses((d,))
+    if progress:
+        progress(len(wanted), len(wanted) + 1, "Pai Gow")
     files: dict[str, str] = {}
     for a in analyses:
         d = _decks_of(a)
@@ -197,6 +205,8 @@ def build_tables(decks: Sequence[int] = DEFAULT_DECKS) -> dict[str, str]:
         files[table_path(d, a.wager.id, a.paytable.id, "json")] = render_table_json(a)
     files.update(paigow_files())
     files[INDEX] = render_index(index_row(a) for a in analyses)
+    if progress:
+        progress(len(wanted) + 1, len(wanted) + 1, "written")
     return files
 
 
@@ -373,7 +383,7 @@ def _not_ours(path: Path) -> InputError:
 
 
 def write_tables(out_dir: str | os.PathLike[str], decks: Sequence[int] = DEFAULT_DECKS, *,
-                 prune: bool = False) -> WriteReport:
+                 prune: bool = False, progress: Progress | None = None) -> WriteReport:
     """Build the tables for ``decks`` in memory, then bring ``out_dir`` up to date with them.
 
     * Only files this tool generated -- listed in the folder's manifest
@@ -395,7 +405,7 @@ def write_tables(out_dir: str | os.PathLike[str], decks: Sequence[int] = DEFAULT
     wanted = normalize_decks(decks)
     root = Path(out_dir)
     _check_out(root, wanted)
-    files = build_tables(wanted)
+    files = build_tables(wanted, progress)
     del files[INDEX]
     for _ in range(3):
         made_root = _make_folder(root)
