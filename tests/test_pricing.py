@@ -94,3 +94,24 @@ def test_shipped_tables_equal_the_walks(level: Level) -> None:
     walked = level.walk()
     assert shipped.same_as(walked)
     assert shipped.results(level.result) == walked.results(level.result)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 6), st.integers(0, 2**32 - 1), st.sampled_from(["coup", "opening-rank-pattern", "deal-faces"]))
+def test_pricing_by_classes_equals_summing_the_full_counts(k: int, seed: int, name: str) -> None:
+    """``price_batch(..., classes=...)`` (a coarsened table, or the full counts summed for a
+    level that prices otherwise) equals summing the full counts per class, on full and short
+    shoes, in int64 and in Python ints."""
+    level = LEVELS[name]
+    rng = np.random.default_rng(seed)
+    classes = np.unique(rng.integers(0, k, size=len(level.results)), return_inverse=True)[1].ravel()
+    onehot = np.zeros((len(classes), int(classes.max()) + 1), np.int64)
+    onehot[np.arange(len(classes)), classes] = 1
+    shoes = np.vstack([_random_shoes(rng, 8, 20), Shoe.from_cards(FACES[:5]).counts])
+    for dtype in (None, object):
+        full = level.price_batch(shoes, dtype=dtype)
+        coarse = level.price_batch(shoes, dtype=dtype, classes=classes)
+        assert (coarse.counts == full.counts @ onehot.astype(full.counts.dtype)).all()
+        assert coarse.universe == full.universe and coarse.void == full.void
+    only_full = shoes[:20]
+    assert (level.price_batch(only_full, classes=classes).counts == level.price_batch(only_full).counts @ onehot).all()

@@ -103,6 +103,7 @@ class Level:
     headroom: int = 1
     """Factor by which a partial sum may exceed the universe (for the int64 bound)."""
     _cache: dict[Shoe, Priced] = field(default_factory=dict, repr=False)
+    _coarse: dict[bytes, ShapeTable] = field(default_factory=dict, repr=False)
 
     # -- shoe-independent structure -----------------------------------------------------
     @cached_property
@@ -136,14 +137,19 @@ class Level:
         """The shoe the level deals from (``shoe`` itself for baccarat levels)."""
         return self.shoe_map(shoe) if self.shoe_map is not None else shoe
 
-    def price_batch(self, compositions: npt.ArrayLike, dtype: type | None = None) -> Priced:
+    def price_batch(self, compositions: npt.ArrayLike, dtype: type | None = None,
+                    classes: npt.NDArray[np.intp] | None = None) -> Priced:
         """Exact counts per result for each row of ``compositions`` (``(B, 52)`` face counts).
 
         The batch form behind every figure: effects of removal price a shoe and its 52
         removals in one call, a counting study every round of a shoe. Rows are taken as
         the shoe the level deals from (no ``shoe_map``). ``dtype`` forces ``np.int64`` or
         ``object``; by default int64 is used exactly when the bound holds for every row.
+        ``classes`` (the class of each result, see :meth:`ShapeTable.coarsen`) gives counts
+        per class instead: the same sums, fewer entries visited.
         """
+        if classes is not None:
+            return self._price_coarse(compositions, dtype, np.asarray(classes, np.intp))
         comp = np.asarray(compositions, dtype=object if dtype is object else np.int64)
         if comp.ndim != 2 or comp.shape[1] != len(FACES):
             raise ValueError("compositions must be an array of shape (B, 52)")
@@ -166,6 +172,28 @@ class Level:
     def price_classes(self, n: npt.NDArray[Any], totals: npt.NDArray[Any], dtype: type) -> Counts:
         """Counts per result from class counts ``n`` (the hook a level may override)."""
         return price(self.table, n, totals, self.depth, dtype)
+
+    def _price_coarse(self, compositions: npt.ArrayLike, dtype: type | None,
+                      classes: npt.NDArray[np.intp]) -> Priced:
+        """:meth:`price_batch` per class of results: the coarsened table where this level
+        prices by the table alone, else the full counts summed per class."""
+        comp = np.asarray(compositions, dtype=object if dtype is object else np.int64)
+        totals = comp.sum(axis=1)
+        dtype = dtype or exact_dtype(totals, self.depth, self.headroom)
+        plain = type(self).price_classes is Level.price_classes
+        if not plain or int(np.min(totals, initial=self.depth)) < self.depth or len(comp) == 0:
+            full = self.price_batch(comp, dtype)
+            onehot = np.zeros((len(classes), int(classes.max()) + 1), np.int64)
+            onehot[np.arange(len(classes)), classes] = 1
+            return Priced(full.universe, full.counts @ onehot.astype(full.counts.dtype), full.void)
+        key = classes.tobytes()
+        table = self._coarse.get(key)
+        if table is None:
+            table = self._coarse[key] = self.table.coarsen(classes)
+        n: npt.NDArray[Any] = comp.astype(dtype) @ self.projection.astype(dtype)
+        counts = price(table, n, totals, self.depth, dtype)
+        universe = tuple(falling_factorial(int(t), self.depth) for t in totals)
+        return Priced(universe, counts, (0,) * len(comp))
 
     def priced(self, shoe: Shoe) -> tuple[int, Counts, int]:
         """``(universe, counts per result, void)`` for one shoe (cached per shoe)."""

@@ -39,6 +39,7 @@ chunks per worker are in flight, and the trace is streamed to its file.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 import time
@@ -329,13 +330,15 @@ def running_counts(d: Dealt, tags: Sequence[int], initial: int) -> npt.NDArray[n
     return np.asarray(initial + face_tags[d.deck[d.shoe, 0]] + d.dealt_before @ face_tags, np.int64)
 
 
-def _price_level(level: Level, comp: npt.NDArray[np.int64]) -> tuple[npt.NDArray[Any], tuple[int, ...]]:
-    """Counts per result and universes for every composition, in batches."""
+def _price_level(level: Level, comp: npt.NDArray[np.int64],
+                 classes: npt.NDArray[np.intp]) -> tuple[npt.NDArray[Any], tuple[int, ...]]:
+    """Counts per class of results (the joint outcome of the study's wagers at ``level``)
+    and universes for every composition, in batches."""
     size = _KERNEL_BATCH if type(level).price_classes is Level.price_classes else _NUMPY_BATCH
     parts: list[npt.NDArray[Any]] = []
     universe: list[int] = []
     for i in range(0, len(comp), size):
-        p = level.price_batch(comp[i:i + size])
+        p = level.price_batch(comp[i:i + size], classes=classes)
         parts.append(p.counts)
         universe.extend(p.universe)
     counts = np.concatenate(parts) if len(parts) > 1 else parts[0]
@@ -371,10 +374,21 @@ def _hands(code: int, faces: Sequence[int]) -> tuple[list[Any], list[Any]]:
     return player, banker
 
 
-def _numerators(p: _Priced, counts: npt.NDArray[Any]) -> npt.NDArray[Any]:
+def joint_classes(priced: Sequence[_Priced]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The joint outcome of several wagers of one level as classes of its results: the class
+    of each result, and one result of each class. Pricing by these classes visits fewer
+    entries than pricing every result, and settles every wager exactly the same."""
+    joint = np.stack([settlement(p.wager, p.table).index for p in priced], axis=1)
+    _, first, classes = np.unique(joint, axis=0, return_index=True, return_inverse=True)
+    return classes.ravel().astype(np.intp), first.astype(np.intp)
+
+
+def _numerators(p: _Priced, counts: npt.NDArray[Any], first: npt.NDArray[np.intp]) -> npt.NDArray[Any]:
     """Each round's return numerator (return = num / (den × universe)), exact: int64 when
-    the bound max|scaled net| × universe fits, else Python ints."""
-    s = settlement(p.wager, p.table)
+    the bound max|scaled net| × universe fits, else Python ints. ``counts`` are per class of
+    results (:func:`joint_classes`), ``first[j]`` a result of class ``j``."""
+    whole = settlement(p.wager, p.table)
+    s = dataclasses.replace(whole, index=whole.index[first])
     if counts.dtype != object and p.int64_safe:
         return s.tally(counts) @ np.asarray(p.scaled, np.int64)
     nums, _ = s.return_numerators(counts, tuple(Fraction(x, p.den) for x in p.scaled))
@@ -427,17 +441,19 @@ def study_chunk(spec: StudySpec, index: int) -> ChunkResult:
     cards = d.cards_left
     local = d.shoe
     priced = [_priced(w, spec.cards) for w in spec.wagers]
-    by_level: dict[Level, tuple[npt.NDArray[Any], tuple[int, ...], npt.NDArray[np.intp]]] = {}
+    by_level: dict[Level, tuple[npt.NDArray[Any], tuple[int, ...], npt.NDArray[np.intp], npt.NDArray[np.intp]]] = {}
     for p in priced:
-        if p.wager.level not in by_level:
-            counts, universe = _price_level(p.wager.level, d.composition)
-            by_level[p.wager.level] = (counts, universe, _result_index(p.wager.level, d))
+        level = p.wager.level
+        if level not in by_level:
+            classes, first = joint_classes([q for q in priced if q.wager.level is level])
+            counts, universe = _price_level(level, d.composition, classes)
+            by_level[level] = (counts, universe, _result_index(level, d), first)
     rc_cache: dict[tuple[int, ...], npt.NDArray[np.int64]] = {}
     parts: list[WagerPart] = []
     returns: list[tuple[npt.NDArray[Any], int, tuple[int, ...]]] = []
     for w, p in zip(spec.wagers, priced):
-        counts, universe, result = by_level[p.wager.level]
-        num = _numerators(p, counts)
+        counts, universe, result, first = by_level[p.wager.level]
+        num = _numerators(p, counts, first)
         limbs = _split(num, p.limbs)
         index_of = settlement(p.wager, p.table).index
         net = np.asarray(p.scaled, np.int64)[index_of[result]]

@@ -156,6 +156,29 @@ class ShapeTable:
                    np.asarray(arrays["result"], np.int32), np.asarray(arrays["mult"], np.int64),
                    np.asarray(arrays["rep"], np.int16))
 
+    def coarsen(self, classes: npt.NDArray[np.intp]) -> ShapeTable:
+        """The same shapes with results merged into classes (``classes[i]``: the class of
+        result ``i``, every class ``0..max`` used): entries of one multiset and one class
+        become one. Pricing only what some wagers read -- the joint outcome of a study's
+        wagers, say -- then visits fewer entries.
+
+        >>> t = opening_walk(2, 2, lambda s: s)          # four results, one per sequence
+        >>> c = t.coarsen(np.array([0, 1, 1, 0]))        # equal or not
+        >>> len(c.rep), c.shapes == t.shapes, len(c.row) < len(t.row)
+        (2, True, True)
+        """
+        new = np.asarray(classes, np.int64)[self.result]
+        key = new * len(self.k) + self.row
+        order = np.argsort(key, kind="stable")
+        key, mult = key[order], self.mult[order]
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        merged = key[starts]
+        first = np.zeros(int(np.max(classes)) + 1, np.intp)
+        first[np.asarray(classes)[::-1]] = np.arange(len(classes))[::-1]
+        return ShapeTable(self.kind, self.k, (merged % len(self.k)).astype(np.int32),
+                          (merged // len(self.k)).astype(np.int32), np.add.reduceat(mult, starts),
+                          self.rep[first])
+
     def same_as(self, other: ShapeTable) -> bool:
         """Whether two tables hold the same shapes with the same results (as integers)."""
         mine = {(tuple(self.k[r]), tuple(self.rep[i]), int(m))
