@@ -23,13 +23,12 @@ from exactodds.figures.certify import (
     certify,
     fingerprint,
     read_report,
-    render_csv,
-    render_markdown,
     verify_report,
 )
 from exactodds.figures.commission import commission_analysis, edge_table, parse_money, rounded_commission
 from exactodds.figures.ride import pair_coup_distribution, ride_analysis
 from exactodds.game.cards import Shoe
+from exactodds.report.certify import render_csv, render_markdown
 
 # Published 8-deck counts (Wizard of Odds, "Baccarat"): independent of this code.
 U8 = 4_998_398_275_503_360

@@ -17,9 +17,10 @@ from exactodds.catalogue import CATALOGUE
 from exactodds.engine.level import Level
 from exactodds.engine.levels import LEVELS, coup_distribution
 from exactodds.figures.analysis import analyze
-from exactodds.figures.eor import DistributionCache, balanced_count, effects_for, effects_of_removal, price, render_eor
+from exactodds.figures.eor import DistributionCache, balanced_count, effects_for, effects_of_removal, price
 from exactodds.game.cards import RANKS, SUITS, Card, Shoe
 from exactodds.game.walk import RANK_CLASSES
+from exactodds.report.figure_views import render_eor
 
 ALL = [(w, t) for w in CATALOGUE.values() for t in w.paytables]
 BACCARAT = [(w, t) for w, t in ALL if w.level.baccarat]

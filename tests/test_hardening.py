@@ -28,14 +28,13 @@ from exactodds.catalogue import CATALOGUE
 from exactodds.cli.app import app
 from exactodds.errors import InputError
 from exactodds.figures import certify as certify_mod
-from exactodds.figures.analysis import analyze
+from exactodds.figures.analysis import analysis_json, analyze
 from exactodds.figures.certify import (
     ReportError,
     certify,
     fingerprint,
     parse_report,
     read_report,
-    render_markdown,
     verify_report,
     verify_text,
 )
@@ -48,7 +47,7 @@ from exactodds.inputs import (
     parse_number,
     read_capped,
 )
-from exactodds.report.formats import analysis_json
+from exactodds.report.certify import render_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRESSIVES = ("royal-9", "harmony", "heavenly-9-progressive")

@@ -20,7 +20,7 @@ from exactodds.catalogue import CATALOGUE
 from exactodds.catalogue.progressives import DEFAULT_LAYOUT, royal9_wager
 from exactodds.engine.levels import LEVELS, coup_distribution
 from exactodds.errors import InputError
-from exactodds.figures.analysis import analyze
+from exactodds.figures.analysis import analysis_json, analyze
 from exactodds.figures.progressive import (
     MYSTERY_CONFIGS,
     expected_wagers_per_hit,
@@ -30,7 +30,6 @@ from exactodds.figures.progressive import (
 )
 from exactodds.game.cards import FACES, Card, Shoe, falling_factorial
 from exactodds.game.rules import Coup, play
-from exactodds.report.formats import analysis_json
 
 PROGRESSIVES = ("heavenly-9-progressive", "harmony", "royal-9")
 

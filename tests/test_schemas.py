@@ -18,10 +18,9 @@ from exactodds.catalogue import CATALOGUE
 from exactodds.catalogue.facts import FACTS
 from exactodds.catalogue.files import load_wager_files, parse_definition
 from exactodds.errors import InputError
-from exactodds.figures.analysis import analyze
+from exactodds.figures.analysis import analysis_json, analyze
 from exactodds.figures.certify import certify
 from exactodds.game.cards import Shoe
-from exactodds.report.formats import analysis_json
 from exactodds.report.schemas import SCHEMAS, schema_text
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,11 +14,13 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from exactodds.cli.app import app
-from exactodds.figures.analysis import analyze
-from exactodds.figures.certify import certify, render_csv
-from exactodds.figures.eor import effects_of_removal, render_eor
+from exactodds.figures.analysis import analysis_json, analyze
+from exactodds.figures.certify import certify
+from exactodds.figures.eor import effects_of_removal
 from exactodds.game.cards import Shoe
-from exactodds.report.formats import analysis_json, render_catalogue
+from exactodds.report.certify import render_csv
+from exactodds.report.figure_views import render_eor
+from exactodds.report.formats import render_catalogue
 from exactodds.report.formats import render_csv as render_analysis_csv
 from exactodds.report.spreadsheet import SIGNIFICANT, decimal_cell, one_in_cell
 

@@ -52,7 +52,8 @@ def eor_command(
     output: OutputOpt = None,
 ) -> None:
     """Exact effect of removing one card of each rank (and face, where suits matter) on the return."""
-    from exactodds.figures.eor import effects_of_removal, eor_catalogue, render_eor
+    from exactodds.figures.eor import effects_of_removal, eor_catalogue
+    from exactodds.report.figure_views import render_eor, render_eor_catalogue
 
     s = resolve_shoe(decks, shoe, remove)
     if all_wagers:
@@ -60,16 +61,7 @@ def eor_command(
             raise InputError("--all covers every wager; give no WAGER or --paytable with it")
         with stderr_progress("effects of removal") as progress:
             results, skipped = eor_catalogue(s, progress)
-        if fmt is Format.json:
-            from exactodds.figures.eor import eor_json
-            from exactodds.report.formats import render_json
-
-            text = render_json({"effects": [eor_json(e) for e in results],
-                                "skipped": [vars(x) for x in skipped]})
-        else:
-            text = "\n".join(render_eor(e, fmt.value) for e in results)
-            text += "".join(f"\nSkipped {x.wager} ({x.paytable}): {x.reason}\n" for x in skipped)
-        emit(text, output)
+        emit(render_eor_catalogue(results, skipped, fmt.value), output)
         return
     if wager is None:
         raise InputError("missing WAGER (or --all); 'exactodds list' shows the wager ids")
@@ -104,7 +96,7 @@ def commission_command(
 
         emit(render_analysis(rows[0].analysis, fmt.value), output)
         return
-    from exactodds.figures.commission import render_commission
+    from exactodds.report.figure_views import render_commission
 
     emit(render_commission(rows, fmt.value), output)
 
@@ -117,7 +109,8 @@ def ride_command(
     fmt: FormatOpt = Format.table, output: OutputOpt = None,
 ) -> None:
     """House Money with its payout added to the Banker or Player wager (§ 629a.8(c)(3))."""
-    from exactodds.figures.ride import render_ride, ride_analysis
+    from exactodds.figures.ride import ride_analysis
+    from exactodds.report.figure_views import render_ride
 
     s = resolve_shoe(decks, shoe, remove)
     emit(render_ride(ride_analysis(main, paytable, s, fraction, main_stake), fmt.value), output)
@@ -134,7 +127,8 @@ def certify_command(
     output: OutputOpt = None,
 ) -> None:
     """A certification report: citations, readings, exact tables, EOR, sensitivity, verification."""
-    from exactodds.figures.certify import certify, render_report
+    from exactodds.figures.certify import certify
+    from exactodds.report.certify import render_report
 
     s = resolve_shoe(decks, shoe, remove)
     if all_wagers == (wager is not None):

@@ -15,6 +15,6 @@ def register(app: typer.Typer) -> None:
     @app.command("mystery")
     def mystery_command(fmt: FormatOpt = Format.table, output: OutputOpt = None) -> None:
         """Exact long-run return per unit wagered of every must-hit-by mystery configuration."""
-        from exactodds.figures.progressive import render_mystery
+        from exactodds.report.figure_views import render_mystery
 
         emit(render_mystery(fmt.value), output)

@@ -60,7 +60,8 @@ def study_command(
     output: OutputOpt = None,
 ) -> None:
     """Exact return of every round of many dealt shoes: can perfect play or a count beat the wagers?"""
-    from exactodds.figures.study import CHUNK_SHOES, plot_format, render_study, run_study
+    from exactodds.figures.study import CHUNK_SHOES, plot_format, run_study
+    from exactodds.report.figure_views import render_study
 
     named = [p for p in (output, trace, plot) if p]
     if len({Path(p).resolve() for p in named}) != len(named):

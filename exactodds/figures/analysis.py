@@ -15,10 +15,11 @@ from functools import cached_property
 from math import lcm
 from typing import Any
 
+from exactodds import __version__
 from exactodds.catalogue import get_wager
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.errors import InputError
-from exactodds.exact import percent, sqrt_decimal
+from exactodds.exact import percent, ratio, sqrt_decimal
 from exactodds.figures.settlement import settlement
 from exactodds.game.cards import Shoe
 
@@ -106,10 +107,8 @@ class Analysis:
         return self.house_edge / (1 - push)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON contract as a plain dict (:func:`exactodds.report.formats.analysis_json`):
+        """The JSON contract as a plain dict (:func:`analysis_json`):
         integers as ints, exact values as ``"p/q"`` strings."""
-        from exactodds.report.formats import analysis_json
-
         return analysis_json(self)
 
     def to_frame(self) -> Any:
@@ -173,3 +172,42 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | N
     assert total == universe, "outcome counts must add up to the universe"
     rows = tuple(OutcomeRow(name, pays[name], n, total) for name, n in by_name.items())
     return Analysis(w, table, shoe, total, rows, amounts, bool(meters))
+
+
+def analysis_json(a: Analysis) -> dict[str, Any]:
+    """The JSON contract for one analysis (see README, "JSON contract"): the analysis as
+    data, integers as ints and exact values as ``"p/q"``; every output format starts here."""
+    eor = a.element_of_risk
+    doc = {
+        "wager": a.wager.id,
+        "name": a.wager.name,
+        "cite": a.wager.cite,
+        "paytable": a.paytable.id,
+        "paytable_cite": a.paytable.cite,
+        "reading": a.wager.reading or None,
+        "shoe": a.shoe.to_json(),
+        "total": a.total,
+        "outcomes": [
+            {
+                "name": r.name,
+                "pays": ratio(r.pay.net),
+                "pays_text": r.pay.text,
+                "count": r.count,
+                "probability": ratio(r.probability),
+                "return": ratio(r.contribution),
+            }
+            for r in a.rows
+        ],
+        "return": ratio(a.return_),
+        "house_edge": ratio(a.house_edge),
+        "hit_frequency": ratio(a.hit_frequency),
+        "variance": ratio(a.variance),
+        "std_dev": a.std_dev,
+        "element_of_risk": None if eor is None else ratio(eor),
+        "version": __version__,
+    }
+    if a.paytable.meters:  # progressives: additive keys (exactodds.figures.progressive)
+        from exactodds.figures.progressive import progressive_json
+
+        doc.update(progressive_json(a))
+    return doc

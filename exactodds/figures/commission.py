@@ -194,34 +194,3 @@ def commission_json(rows: Sequence[CommissionAnalysis]) -> dict[str, Any]:
     }
 
 
-def render_commission(rows: Sequence[CommissionAnalysis], fmt: str) -> str:
-    """The edge-by-amount table in the chosen format."""
-    import csv
-    import io
-
-    from tabulate import tabulate
-
-    from exactodds.report.formats import render_json
-
-    doc = commission_json(rows)
-    if fmt == "json":
-        return render_json(doc)
-    if fmt == "csv":
-        out = io.StringIO()
-        wr = csv.writer(out, lineterminator="\n")
-        wr.writerow(["amount", "commission", "win_net_per_unit", "return", "house_edge"])
-        for r in doc["rows"]:
-            wr.writerow([r["amount"], r["commission"], r["win_net_per_unit"], r["return"], r["house_edge"]])
-        return out.getvalue()
-    table = [[f"${decimal(r.amount, 2)}", f"${decimal(r.commission, 2)}", ratio(r.net_per_unit),
-              ratio(r.analysis.house_edge), percent(r.analysis.house_edge, 6)] for r in rows]
-    md = fmt == "markdown"
-    body = tabulate(table, headers=["Wager", "Commission on a win", "Win pays (per unit)", "House edge (exact)",
-                                    "House edge"], tablefmt="github" if md else "simple",
-                    colalign=("right", "right", "right", "right", "right"), disable_numparse=True)
-    r0 = rows[0]
-    rounding = "not rounded" if r0.increment is None else f"rounded up to a multiple of ${decimal(r0.increment, 2)}"
-    title = (f"{'### ' if md else ''}{r0.analysis.wager.name} -- {percent(r0.rate, 2)} commission {rounding} "
-             f"-- {r0.analysis.shoe.describe()}")
-    return (f"{title}\n\n58 Pa. Code § 629a.12(c), § 541.13(d), § 545.13(d): the commission on a win is "
-            f"rate × amount rounded up; returns are exact, per unit of the wager amount.\n\n{body}\n")

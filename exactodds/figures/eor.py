@@ -46,7 +46,7 @@ import numpy as np
 from exactodds.catalogue import CATALOGUE, get_wager
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.engine.level import Level, ResultDistribution
-from exactodds.exact import decimal, percent, ratio, sqrt_decimal
+from exactodds.exact import percent, ratio, sqrt_decimal
 from exactodds.figures.analysis import meter_amounts, priced_pay
 from exactodds.figures.settlement import settlement
 from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe
@@ -393,7 +393,7 @@ def bench_eor(decks: int = 8) -> float:
     return time.perf_counter() - start
 
 
-# -- rendering ------------------------------------------------------------------------------
+# -- data form (rendered by exactodds.report.figure_views) ------------------------------------
 def eor_json(e: EffectsOfRemoval) -> dict[str, Any]:
     """Machine-readable effects: exact values as "p/q" strings."""
 
@@ -417,52 +417,3 @@ def eor_json(e: EffectsOfRemoval) -> dict[str, Any]:
     }
 
 
-def eor_rows(e: EffectsOfRemoval) -> list[list[str]]:
-    """Human rows: card, copies, effect p/q, effect %, tag (ranks, then faces where suits matter)."""
-    rows = [[x.label, f"{x.copies:,}", ratio(x.effect), percent(x.effect, 6), str(e.count.tags.get(x.rank, 0))]
-            for x in e.ranks]
-    rows += [[x.label, f"{x.copies:,}", ratio(x.effect), percent(x.effect, 6), ""] for x in e.shown_faces]
-    return rows
-
-
-EOR_HEADERS: Final = ["Card removed", "Copies", "Effect on return (exact)", "Effect (%)", "Tag"]
-
-
-def render_eor(e: EffectsOfRemoval, fmt: str) -> str:
-    """Effects of removal as a table, Markdown, CSV or JSON."""
-    import csv
-    import io
-
-    from tabulate import tabulate
-
-    from exactodds.report.formats import render_json
-
-    if fmt == "json":
-        return render_json(eor_json(e))
-    if fmt == "csv":
-        out = io.StringIO()
-        wr = csv.writer(out, lineterminator="\n")
-        from exactodds.report.spreadsheet import exact_cells, exact_columns
-
-        wr.writerow(["card", "copies", *exact_columns("return_after"), *exact_columns("effect"), "tag"])
-        for x in e.ranks:
-            wr.writerow([x.label, x.copies, *exact_cells(x.return_after), *exact_cells(x.effect),
-                         e.count.tags.get(x.rank, 0)])
-        for x in e.shown_faces:
-            wr.writerow([x.label, x.copies, *exact_cells(x.return_after), *exact_cells(x.effect), ""])
-        return out.getvalue()
-    md = fmt == "markdown"
-    body = tabulate(eor_rows(e), headers=EOR_HEADERS, tablefmt="github" if md else "simple",
-                    colalign=("left", "right", "right", "right", "right"), disable_numparse=True)
-    title = (f"Effects of removal -- {e.wager.name} -- paytable {e.paytable.id} -- {e.shoe.describe()}")
-    c = e.count
-    lines = [("### " if md else "") + title, "",
-             f"Return: {ratio(e.base_return)} ({percent(e.base_return, 6)})", "", body, "",
-             f"Identity Σ n·Return(shoe − card) = N·Return(shoe): "
-             f"{'holds exactly' if e.identity_holds else 'n/a (fewer than 7 cards)' if e.identity_holds is None else 'FAILS'}",
-             f"Suggested count: {' '.join(f'{k}:{v:+d}' for k, v in c.tags.items())} "
-             f"({'balanced' if c.balanced else f'imbalance {c.imbalance}'}); "
-             f"correlation with the effects {c.correlation or 'n/a'}"
-             + (f" (r² = {ratio(c.r_squared)} = {decimal(c.r_squared, 6)})" if c.r_squared is not None else ""),
-             "", e.method]
-    return "\n".join(lines) + "\n"

@@ -38,7 +38,7 @@ from typing import Any
 
 from exactodds.catalogue.model import Meter
 from exactodds.errors import InputError
-from exactodds.exact import decimal, percent, ratio
+from exactodds.exact import ratio
 from exactodds.figures.analysis import Analysis
 
 _VARIABLE = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -250,20 +250,6 @@ def progressive_json(a: Analysis) -> dict[str, Any]:
     return out
 
 
-def progressive_summary(a: Analysis) -> list[tuple[str, str]]:
-    """Extra summary lines for human tables."""
-    f = progressive_figures(a)
-    lines = [("Return (meters M in $)", str(f.expression)),
-             ("Priced at", ", ".join(f"{k} ${v}" for k, v in (a.meter_amounts or {}).items())),
-             ("Return at reset", "n/a (reset not regulated)" if f.return_at_reset is None
-              else f"{ratio(f.return_at_reset)}  ({percent(f.return_at_reset, 6)})")]
-    for name, be in f.break_even.items():
-        lines.append((f"Break-even {name} meter", "n/a" if be is None else f"${ratio(be)}  (${decimal(be, 2)})"))
-    lr = f.long_run
-    lines.append(("Long-run return", f"{ratio(lr)}  ({percent(lr, 6)})" if isinstance(lr, Fraction) else str(lr)))
-    return lines
-
-
 # -- must-hit-by mystery meters -----------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -336,27 +322,3 @@ MYSTERY_READING = ("The drawn must-hit value is uniform (continuous) on [minimum
                    "minimum. Long-run return per unit wagered = rate + minimum/(stake*E[K]).")
 
 
-def render_mystery(fmt: str) -> str:
-    """The mystery configurations as a table, JSON, CSV or Markdown."""
-    import csv
-    import io
-    import json
-
-    from tabulate import tabulate
-
-    rows = mystery_rows()
-    if fmt == "json":
-        return json.dumps({"configurations": rows, "reading": MYSTERY_READING}, indent=2) + "\n"
-    if fmt == "csv":
-        out = io.StringIO()
-        w = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-        return out.getvalue()
-    body = [[r["config"], *(str(Fraction(r[k])) for k in ("stake", "minimum", "maximum", "rate",
-                                                           "expected_wagers_per_hit", "long_run_return")),
-             percent(Fraction(r["long_run_return"]), 4), r["cite"]] for r in rows]
-    headers = ["Config", "Stake", "Min", "Max", "Rate", "E[wagers/hit]", "Long-run return", "%", "Cite"]
-    table = tabulate(body, headers=headers, tablefmt="github" if fmt == "markdown" else "simple",
-                     disable_numparse=True)
-    return f"Must-hit-by mystery meters: long-run return per unit wagered\n\n{table}\n\n{MYSTERY_READING}\n"

@@ -41,7 +41,7 @@ from exactodds.catalogue.model import Wager
 from exactodds.engine.level import ResultDistribution
 from exactodds.engine.levels import PAIR_COUP
 from exactodds.errors import InputError
-from exactodds.exact import percent, ratio, sqrt_decimal
+from exactodds.exact import ratio, sqrt_decimal
 from exactodds.figures.eor import exact_net
 from exactodds.figures.settlement import settlement
 from exactodds.game.cards import Shoe
@@ -188,38 +188,3 @@ def ride_json(r: RideAnalysis) -> dict[str, Any]:
     }
 
 
-def render_ride(r: RideAnalysis, fmt: str) -> str:
-    """The ride analysis as a table, Markdown, CSV or JSON."""
-    import csv
-    import io
-
-    from tabulate import tabulate
-
-    from exactodds.report.formats import render_json
-
-    doc = ride_json(r)
-    if fmt == "json":
-        return render_json(doc)
-    if fmt == "csv":
-        out = io.StringIO()
-        wr = csv.writer(out, lineterminator="\n")
-        wr.writerow(["house_money", "main", "count", "net"])
-        for x in doc["rows"]:
-            wr.writerow([x["house_money"], x["main"], x["count"], x["net"]])
-        return out.getvalue()
-    md = fmt == "markdown"
-    body = tabulate([[x.house_money, x.main, f"{x.count:,}", ratio(x.net)] for x in r.rows],
-                    headers=["House Money", "Main wager", "Combinations", "Net (units)"],
-                    tablefmt="github" if md else "simple", disable_numparse=True)
-    lines = [(f"{'### ' if md else ''}House Money, {percent(r.fraction, 2)} of a win ridden on "
-              f"{r.main_wager.name} ({r.main_paytable}), {r.shoe.describe()}"), "", CITE,
-             f"Stakes: House Money 1, main wager {ratio(r.main_stake)}; figures per unit of the total outlay.", "",
-             body, "",
-             f"Return:                {doc['return']}  ({percent(r.return_, 6)})",
-             f"Return without riding: {doc['return_without_ride']}  ({percent(r.return_without_ride, 6)})",
-             f"Effect of riding:      {doc['ride_effect']}  ({percent(r.return_ - r.return_without_ride, 6)})",
-             f"House Money alone:     {doc['house_money_return']}  ({percent(r.house_money_return, 6)})",
-             f"Main wager alone:      {doc['main_return']}  ({percent(r.main_return, 6)})",
-             f"Variance:              {doc['variance']}",
-             f"Standard deviation:    {doc['std_dev']}"]
-    return "\n".join(lines) + "\n"

@@ -1059,7 +1059,7 @@ def write_plot(result: StudyResult, path: str) -> None:
     write_atomic(path, buffer.getvalue())
 
 
-# -- rendering --------------------------------------------------------------------------------------------
+# -- data form (rendered by exactodds.report.figure_views) --------------------------------------------
 def _interval_json(i: Interval | None) -> list[str] | None:
     return None if i is None else [f"{i.low:.6f}", f"{i.high:.6f}"]
 
@@ -1120,76 +1120,6 @@ def study_json(r: StudyResult) -> dict[str, Any]:
         "compositions_per_second": round(r.compositions / r.seconds) if r.seconds else None,
         "version": __version__,
     }
-
-
-SUMMARY_HEADERS: Final = ["Wager", "Strategy", "Bets/shoe", "Expected win/shoe", "95% interval",
-                          "Realized win/shoe", "95% interval", "Edge when betting", "Rounds > 0"]
-
-
-def _summary_rows(r: StudyResult) -> list[list[str]]:
-    rows = []
-    for w in r.wagers:
-        for s in w.strategies:
-            name = s.strategy
-            if s.trigger is not None:
-                name += f" ({s.trigger['kind'].upper()} >= {s.trigger['value'].removesuffix('/1')}"
-                name += ", best of scan" if s.trigger["scanned"] else ""
-                name += ", all tags 0)" if "note" in s.trigger else ")"
-            ei, ri = s.expected_interval, s.realized_interval
-            adv = s.average_advantage
-            rows.append([w.spec.label, name, decimal(s.bets_per_shoe, 3), decimal(s.expected_win_per_shoe, 5),
-                         "" if ei is None else f"[{ei.low:.5f}, {ei.high:.5f}]",
-                         decimal(s.realized_win_per_shoe, 5),
-                         "" if ri is None else f"[{ri.low:.5f}, {ri.high:.5f}]",
-                         "" if adv is None else percent(adv, 3), percent(w.positive_share, 3)])
-    return rows
-
-
-def render_study(r: StudyResult, fmt: str) -> str:
-    """The study as a table, Markdown, CSV (one row per wager and strategy) or JSON."""
-    import csv
-    import io
-
-    from tabulate import tabulate
-
-    from exactodds.report.formats import render_json
-
-    if fmt == "json":
-        return render_json(study_json(r))
-    if fmt == "csv":
-        out = io.StringIO()
-        wr = csv.writer(out, lineterminator="\n")
-        wr.writerow(["wager", "paytable", "strategy", "trigger", "rounds", "bets", "bets_per_shoe",
-                     "expected_win_per_shoe", "realized_win_per_shoe", "realized_low", "realized_high",
-                     "average_advantage", "positive_share", "mean_return"])
-        for w in r.wagers:
-            for s in w.strategies:
-                ri = s.realized_interval
-                trig = "" if s.trigger is None else f"{s.trigger['kind']}>={s.trigger['value']}"
-                adv = s.average_advantage
-                wr.writerow([w.spec.wager, w.spec.paytable, s.strategy, trig, s.rounds, s.bets, ratio(s.bets_per_shoe),
-                             ratio(s.expected_win_per_shoe), ratio(s.realized_win_per_shoe),
-                             "" if ri is None else f"{ri.low:.8f}", "" if ri is None else f"{ri.high:.8f}",
-                             "" if adv is None else ratio(adv), ratio(w.positive_share), ratio(w.mean_return)])
-        return out.getvalue()
-    md = fmt == "markdown"
-    spec = r.spec
-    head = (f"Counting study: {spec.shoes:,} shoes ({Shoe(spec.counts).describe()}, cover {spec.cover}), "
-            f"seed {spec.seed}, {r.rounds:,} rounds; win in units of one bet per shoe")
-    body = tabulate(_summary_rows(r), headers=SUMMARY_HEADERS, tablefmt="github" if md else "simple",
-                    disable_numparse=True)
-    lines = [("## " if md else "") + head, "", body, ""]
-    bucket_rows = []
-    for w in r.wagers:
-        cells = [f"{b.label}: {percent(b.mean_return, 2)} ({b.rounds:,})" for b in w.buckets
-                 if b.mean_return is not None]
-        tag_text = " ".join(f"{k}:{v:+d}" for k, v in zip(TRACE_RANKS, w.spec.tags) if v)
-        bucket_rows.append(f"{w.spec.label} [count {w.spec.tags_source}: {tag_text or 'all 0'}; full shoe "
-                           f"{percent(w.full_shoe_return, 4)}, every round {percent(w.mean_return, 4)}]: "
-                           + "; ".join(cells))
-    lines += [("### " if md else "") + "Exact return by true count (rounds)", ""]
-    lines += [("- " if md else "") + b for b in bucket_rows]
-    return "\n".join(lines) + "\n"
 
 
 # -- benchmark ----------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The ``tables/`` build: every wager × paytable × deck count as Markdown and JSON.
 
 :func:`build_tables` renders, in memory, one Markdown outcome table and its JSON twin
-(the JSON contract of :func:`exactodds.report.formats.analysis_json`) for each wager and
+(the JSON contract of :func:`exactodds.figures.analysis.analysis_json`) for each wager and
 paytable of the catalogue and each deck count, plus ``README.md`` indexing them.
 :func:`write_tables` brings a folder up to date with that build, all or none, touching
 only files it generated: they are listed in the folder's manifest ``.exactodds-manifest.json``.
@@ -38,7 +38,7 @@ from exactodds.exact import percent
 from exactodds.figures.analysis import Analysis, analyze
 from exactodds.game.cards import MAX_CARDS, Shoe
 from exactodds.report.files import check_folder, folder_lock, output_error, write_all
-from exactodds.report.formats import analysis_json, render_json, render_markdown
+from exactodds.report.formats import render_analysis, render_markdown
 from exactodds.report.progress import Progress
 
 DEFAULT_DECKS: Final = (6, 7, 8)
@@ -98,8 +98,8 @@ def render_table_markdown(a: Analysis) -> str:
 
 
 def render_table_json(a: Analysis) -> str:
-    """One table's JSON twin: the JSON contract of :func:`exactodds.report.formats.analysis_json`."""
-    return render_json(analysis_json(a))
+    """One table's JSON twin: the JSON contract of :func:`exactodds.figures.analysis.analysis_json`."""
+    return render_analysis(a, "json")
 
 
 def _decks_of(a: Analysis) -> int:

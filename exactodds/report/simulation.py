@@ -1,0 +1,229 @@
+"""Views of a simulation and of a cross-check: their JSON documents and their text.
+
+Simulation types are imported for type checking only and the simulation code when a
+document is built, so loading this module (as the command line does at start-up) loads
+no numpy simulation code.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Final
+
+from exactodds import __version__
+from exactodds.exact import decimal, percent, ratio
+from exactodds.report.views import Block, Table, View, render_view
+
+if TYPE_CHECKING:
+    from exactodds.simulation.crosscheck import CrossCheck, FamilyTest, Section
+    from exactodds.simulation.simulate import Simulation
+
+
+# -- simulate ---------------------------------------------------------------------------------
+def _observed_return(counts: dict[str, int], nets: dict[str, Fraction]) -> Fraction | None:
+    n = sum(counts.values())
+    if n == 0:
+        return None
+    return sum((nets[k] * v for k, v in counts.items()), Fraction(0)) / n
+
+
+def simulation_json(sim: Simulation, pairs: list[tuple[str, str]], skipped: list[str]) -> dict[str, Any]:
+    """The simulation as a JSON document: integer counts, exact ``"p/q"`` returns."""
+    from exactodds.simulation.engine_link import exact_analysis
+    from exactodds.simulation.handlog import families_from_sim
+
+    fams = families_from_sim(sim, pairs)
+    comp = families_from_sim(sim, pairs, comparable_only=True) if sim.mode == "shoe" else None
+    wagers = []
+    for key, counts in fams.items():
+        a = exact_analysis(key[0], key[1], sim.shoe)
+        nets = {r.name: r.pay.net for r in a.rows}
+        obs = _observed_return(counts, nets)
+        item: dict[str, Any] = {"wager": key[0], "paytable": key[1], "counts": counts,
+                                "observed_return": ratio(obs) if obs is not None else None,
+                                "observed_return_decimal": decimal(obs, 8) if obs is not None else None,
+                                "exact_return": ratio(a.return_)}
+        if comp is not None:
+            cobs = _observed_return(comp[key], nets)
+            item["comparable"] = {"counts": comp[key],
+                                  "observed_return": ratio(cobs) if cobs is not None else None}
+        wagers.append(item)
+    doc: dict[str, Any] = {
+        "mode": sim.mode, "rounds": sim.rounds, "seed": sim.seed, "shoe": sim.shoe.to_json(),
+        "seconds": round(sim.seconds, 3), "rounds_per_second": round(sim.rounds / sim.seconds) if sim.seconds else None,
+        "round_results": {f"{c.player_total},{c.banker_total},{c.player_cards},{c.banker_cards}": n
+                          for c, n in sorted(sim.coup_counts().items())},
+        "wagers": wagers, "skipped": skipped, "version": __version__,
+    }
+    if sim.mode == "shoe":
+        assert sim.comparable is not None
+        doc.update(cover=sim.cover, shoes=sim.shoes, guaranteed_rounds=sim.meta["guaranteed_rounds"],
+                   comparable_rounds=int(sim.comparable.sum()))
+    return doc
+
+
+def _simulation_blocks(sim: Simulation, doc: dict[str, Any], skipped: list[str]) -> list[Block]:
+    """The simulation as text: per wager and paytable, counts and observed return."""
+    rate = f"{sim.rounds / sim.seconds / 1e6:.1f} million rounds/s" if sim.seconds else ""
+    lines: list[Block] = [(f"Simulated {sim.rounds:,} rounds, mode {sim.mode}, {sim.shoe.describe()}, seed {sim.seed}: "
+             f"{sim.seconds:.2f} s ({rate})")]
+    if sim.mode == "shoe":
+        lines.append(f"Dealt through {doc['shoes']:,} shoes, cover card {sim.cover} cards from the bottom "
+                     f"(§ 629a.5(d), § 629a.9(d)). Rounds 1-{doc['guaranteed_rounds']} of each shoe "
+                     f"({doc['comparable_rounds']:,} rounds) are directly comparable to the exact fresh-shoe "
+                     "figures; the rest are not (cut-card effect, see docs/simulator.md).")
+    lines.append("")
+    for item in doc["wagers"]:
+        n = sum(item["counts"].values())
+        rows = [[name, f"{c:,}", f"{c / n:.6f}"] for name, c in item["counts"].items()]
+        lines.append(f"{item['wager']} ({item['paytable']})")
+        lines.append(Table(["Outcome", "Rounds", "Frequency"], rows, ("left", "right", "right")))
+        obs = Fraction(item["observed_return"])
+        lines.append(f"Observed return {percent(obs, 4)}; exact (fresh shoe) {percent(Fraction(item['exact_return']), 4)}")
+        if "comparable" in item and item["comparable"]["observed_return"] is not None:
+            lines.append(f"Observed return, comparable rounds only: "
+                         f"{percent(Fraction(item['comparable']['observed_return']), 4)}")
+        lines.append("")
+    lines += skipped
+    while lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def simulation_view(sim: Simulation, pairs: list[tuple[str, str]], skipped: list[str]) -> View:
+    """The simulation: :func:`simulation_json` and its text (no CSV: ``--counts`` writes the counts)."""
+    doc: dict[str, Any] = {}
+
+    def document() -> dict[str, Any]:  # computed once, shared by both forms
+        if not doc:
+            doc.update(simulation_json(sim, pairs, skipped))
+        return doc
+
+    return View(document, lambda: _simulation_blocks(sim, document(), skipped))
+
+
+def render_simulation(sim: Simulation, pairs: list[tuple[str, str]], skipped: list[str]) -> str:
+    """The simulation as text."""
+    return render_view(simulation_view(sim, pairs, skipped), "table")
+
+
+# -- crosscheck -------------------------------------------------------------------------------
+def _family_json(f: FamilyTest, adjusted: dict[tuple[Any, ...], float] | None = None) -> dict[str, Any]:
+    rt = f.return_test
+    adj = adjusted or {}
+    return {
+        "wager": f.wager, "paytable": f.paytable, "rounds": f.rounds,
+        "outcomes": [{"name": c.name, "observed": c.observed, "probability": ratio(c.probability),
+                      "expected": ratio(c.expected), "expected_decimal": decimal(c.expected, 4), "z": c.z}
+                     for c in f.cells],
+        "chi_square": {"statistic": f.chi_square.statistic, "df": f.chi_square.df, "p_value": f.chi_square.p_value,
+                       "cells": f.chi_square.groups, "merged": [list(m) for m in f.chi_square.merged],
+                       "impossible": list(f.chi_square.impossible), "conclusive": f.chi_square.conclusive,
+                       "holm_p_value": adj.get(f.chi_square.key)},
+        "return": None if rt is None else {
+            "observed": ratio(rt.observed), "observed_decimal": decimal(rt.observed, 8),
+            "exact": ratio(rt.exact), "exact_decimal": decimal(rt.exact, 8),
+            "ci_low": rt.ci_low, "ci_high": rt.ci_high, "confidence": rt.confidence, "z": rt.z, "p_value": rt.p_value,
+            "min_rounds": rt.min_rounds, "conclusive": rt.conclusive, "holm_p_value": adj.get(rt.key)},
+    }
+
+
+def _section_json(s: Section | None, adjusted: dict[tuple[Any, ...], float] | None = None) -> dict[str, Any] | None:
+    return None if s is None else {"rounds": s.rounds, "families": [_family_json(f, adjusted) for f in s.families]}
+
+
+def crosscheck_json(r: CrossCheck) -> dict[str, Any]:
+    """The full cross-check result as a JSON document."""
+    audit = None
+    if r.audit is not None:
+        a = r.audit
+        audit = {"rounds": a.rounds, "violating_rounds": a.violating_rounds,
+                 "violations": [{"round": v.round, "line": v.line, "message": v.message} for v in a.violations],
+                 "violations_listed": len(a.violations), "violations_by_message": dict(a.by_message.most_common()),
+                 "guaranteed_rounds_per_shoe": a.guaranteed, "shoes": a.shoes if a.guaranteed is not None else None,
+                 "short_shoes": a.short_shoes.count if a.guaranteed is not None else None}
+    return {"file": r.source, "kind": r.kind, "shoe": r.shoe.to_json(), "alpha": r.alpha, "tests": r.tests,
+            "correction": "holm", "inconclusive_tests": r.inconclusive_tests,
+            "per_test_threshold": r.threshold, "verdict": r.verdict, "consistent": r.consistent,
+            "failures": r.failures(),
+            "audit": audit, "comparable": _section_json(r.comparable, r.adjusted),
+            "not_comparable": _section_json(r.not_comparable), "skipped": r.skipped, "notes": r.notes,
+            "version": __version__}
+
+
+def _family_rows(s: Section, r: CrossCheck | None) -> list[list[str]]:
+    rows = []
+    for f in s.families:
+        chi = f.chi_square
+        rt = f.return_test
+        flag = ""
+        if r is not None:
+            chi_bad, rt_bad = r.failed(f)
+            bad = bool(chi.impossible) or chi_bad or rt_bad
+            conclusive = chi.conclusive or (rt is not None and rt.conclusive)
+            flag = "FAIL" if bad else "ok" if conclusive else "too few"
+        worst = max((c for c in f.cells if c.z is not None), key=lambda c: abs(c.z or 0), default=None)
+        rows.append([
+            f"{f.wager} ({f.paytable})", f"{f.rounds:,}",
+            f"{chi.statistic:.2f}/{chi.df}" + (" impossible!" if chi.impossible else ""),
+            f"{chi.p_value:.3g}" if chi.conclusive else "-",
+            f"{worst.z:+.2f} {worst.name}" if worst is not None else "",
+            "" if rt is None else f"{percent(rt.observed, 4)} [{rt.ci_low * 100:.4f}%, {rt.ci_high * 100:.4f}%]",
+            "" if rt is None else percent(rt.exact, 4),
+            "" if rt is None else (f"{rt.p_value:.3g}" if rt.conclusive else f"- (n<{rt.min_rounds:,})"), flag,
+        ])
+    return rows
+
+
+HEADERS: Final = ["Wager (paytable)", "Rounds", "Chi2/df", "p", "Largest z (outcome)", "Observed return [CI]",
+           "Exact return", "p (return)", ""]
+
+
+def _crosscheck_blocks(r: CrossCheck, show: int) -> list[Block]:
+    """The cross-check as text: audit, tests, notes and the verdict last."""
+    out: list[Block] = [(f"Cross-check of {r.source} ({'hand log' if r.kind == 'log' else 'outcome counts'}) against the exact "
+           f"figures for {r.shoe.describe()}")]
+    if r.audit is not None:
+        a = r.audit
+        out.append(f"Rule audit (§ 629a.8-629a.10): {a.rounds:,} rounds, {a.violating_rounds:,} breaking the rules")
+        for v in a.violations[:show]:
+            out.append(f"  round {v.round} (line {v.line}): {v.message}")
+        total = sum(a.by_message.values())
+        if total > show:
+            out.append(f"  ... and {total - min(show, len(a.violations)):,} more (--show; --format json lists "
+                       f"{len(a.violations):,}); by rule:")
+            out += [f"    {n:,} x {m}" for m, n in a.by_message.most_common(10)]
+    out.append("")
+    out.append(f"Statistics: {r.tests} distinct tests (identical ones counted once), Holm's correction at "
+               f"alpha {r.alpha:g} (the first at {r.threshold:.3g}); CI level {1 - r.alpha:.3%}"
+               + (f"; {r.inconclusive_tests} test(s) not made, too few rounds" if r.inconclusive_tests else ""))
+    out.append(Table(HEADERS, _family_rows(r.comparable, r)))
+    if r.not_comparable is not None and r.not_comparable.rounds:
+        out += ["", (f"Not directly comparable (later rounds of each shoe, cut-card effect), "
+                    f"{r.not_comparable.rounds:,} rounds, for information only:"),
+                Table(HEADERS, _family_rows(r.not_comparable, None))]
+    out += [""] + [f"Note: {n}" for n in r.notes] + [f"Note: {s}" for s in r.skipped]
+    fails = r.failures()
+    if fails:
+        out.append("Verdict: INCONSISTENT with the exact figures")
+        out += [f"  - {f}" for f in fails]
+    elif r.verdict == "inconclusive":
+        out.append("Verdict: inconclusive: too few rounds for any statistical test; no rule broken")
+    else:
+        out.append(f"Verdict: consistent with the exact figures (no test fails at alpha {r.alpha:g} after Holm's "
+                   "correction, no rule broken)")
+    return out
+
+
+def crosscheck_view(r: CrossCheck, show: int = 20) -> View:
+    """The cross-check: :func:`crosscheck_json` and its text (``show`` rule violations listed)."""
+    return View(lambda: crosscheck_json(r), lambda: _crosscheck_blocks(r, show))
+
+
+def render_crosscheck(r: CrossCheck, show: int = 20) -> str:
+    """The cross-check as text: audit, tests, notes and the verdict last."""
+    return render_view(crosscheck_view(r, show), "table")
+
+
+__all__ = ["crosscheck_json", "crosscheck_view", "render_crosscheck", "render_simulation", "simulation_json",
+           "simulation_view"]

@@ -1,0 +1,156 @@
+"""The one format dispatch: a figure's *view* turned into table, Markdown, CSV or JSON text.
+
+Every figure offers a :class:`View`: its JSON-ready document (``*_json``), optionally the
+rows of its CSV (header first), and its text as a sequence of blocks -- plain lines,
+:class:`Heading`, :class:`Table`, :class:`Pairs`, :class:`Bullet` or a per-format
+:class:`Choice`. :func:`render_view` is the only place that chooses a tabulate style,
+writes CSV or serialises JSON, so every command formats the same way.
+
+The view's parts are thunks: only the asked-for format is computed.
+
+>>> v = View(lambda: {"x": 1}, lambda: [Heading("Figures", 2), "", Table(["a", "b"], [["1", "2"]])],
+...          lambda: [["a", "b"], [1, 2]])
+>>> print(render_view(v, "markdown"), end="")
+## Figures
+<BLANKLINE>
+| a   | b   |
+|-----|-----|
+| 1   | 2   |
+>>> print(render_view(v, "table"), end="")
+Figures
+<BLANKLINE>
+a    b
+---  ---
+1    2
+>>> render_view(v, "csv")
+'a,b\\n1,2\\n'
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from tabulate import tabulate
+
+from exactodds.errors import InputError
+
+TEXT_FORMATS: Final = ("table", "markdown")
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A title: ``#`` × ``level`` before it in Markdown, bare in a table (``level`` 0: bare in both)."""
+
+    text: str
+    level: int = 0
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table: GitHub-style in Markdown, tabulate's ``simple`` in a table, or -- ``plain`` --
+    tabulate's ``plain`` without headers in a table (summary figures beside a title)."""
+
+    headers: Sequence[str]
+    rows: Sequence[Sequence[Any]]
+    colalign: tuple[str, ...] | None = None
+    plain: bool = False
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """Key/value summary lines: a plain two-column table, or ``- **key**: value`` in Markdown."""
+
+    pairs: Sequence[tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class Bullet:
+    """One list item: ``- text`` in Markdown, the bare text in a table."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A line that differs by format; ``None`` leaves it out of that format."""
+
+    table: str | None = None
+    markdown: str | None = None
+
+
+Block = str | Heading | Table | Pairs | Bullet | Choice
+
+
+@dataclass(frozen=True)
+class View:
+    """What a figure offers for output: its JSON document, its text blocks and, if it has
+    a spreadsheet form, its CSV rows (header first)."""
+
+    doc: Callable[[], Any]
+    text: Callable[[], Sequence[Block]]
+    csv: Callable[[], Sequence[Sequence[Any]]] | None = None
+
+
+def render_json(doc: Any) -> str:
+    """JSON text: two-space indent, non-ASCII kept (e.g. ``§``), one trailing newline."""
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def render_csv_rows(rows: Sequence[Sequence[Any]]) -> str:
+    """CSV text with ``\\n`` line ends."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
+
+
+def render_table(t: Table, markdown: bool) -> str:
+    """One table; numbers are never re-parsed (cells are display strings already)."""
+    extra: dict[str, Any] = {} if t.colalign is None else {"colalign": t.colalign}
+    if t.plain and not markdown:
+        return tabulate(t.rows, tablefmt="plain", disable_numparse=True, **extra)
+    return tabulate(t.rows, headers=list(t.headers), tablefmt="github" if markdown else "simple",
+                    disable_numparse=True, **extra)
+
+
+def render_block(b: Block, markdown: bool) -> str | None:
+    """One block as text, or ``None`` when it is not part of this format."""
+    if isinstance(b, str):
+        return b
+    if isinstance(b, Heading):
+        return f"{'#' * b.level} {b.text}" if markdown and b.level else b.text
+    if isinstance(b, Table):
+        return render_table(b, markdown)
+    if isinstance(b, Pairs):
+        if markdown:
+            return "\n".join(f"- **{k}**: {v}" for k, v in b.pairs)
+        return tabulate(b.pairs, tablefmt="plain", disable_numparse=True)
+    if isinstance(b, Bullet):
+        return f"- {b.text}" if markdown else b.text
+    return b.markdown if markdown else b.table
+
+
+def render_blocks(blocks: Sequence[Block], markdown: bool) -> str:
+    """Blocks one per line (left-out blocks take no line), with one trailing newline."""
+    return "\n".join(t for t in (render_block(b, markdown) for b in blocks) if t is not None) + "\n"
+
+
+def render_view(view: View, fmt: str) -> str:
+    """The view in ``table``, ``markdown``, ``csv`` or ``json``: the one format dispatch."""
+    if fmt == "json":
+        return render_json(view.doc())
+    if fmt == "csv":
+        if view.csv is None:
+            raise InputError("this output has no CSV form; use --format json or table")
+        return render_csv_rows(view.csv())
+    if fmt in TEXT_FORMATS:
+        return render_blocks(view.text(), fmt == "markdown")
+    raise InputError(f"unknown format {fmt!r}: use one of table, markdown, csv, json")
+
+
+__all__ = ["Block", "Bullet", "Choice", "Heading", "Pairs", "Table", "View", "render_blocks", "render_csv_rows",
+           "render_json", "render_view"]

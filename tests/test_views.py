@@ -1,0 +1,74 @@
+"""The one format dispatch (exactodds.report.views) and where rendering lives."""
+
+from __future__ import annotations
+
+import ast
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exactodds.errors import InputError
+from exactodds.report.views import Bullet, Choice, Heading, Pairs, Table, View, render_view
+
+PACKAGE = Path(__file__).resolve().parent.parent / "exactodds"
+
+cells = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=8)
+
+
+def _view(headers: list[str], rows: list[list[str]]) -> View:
+    return View(lambda: {"headers": headers, "rows": rows}, lambda: [Heading("T", 2), "", Table(headers, rows)],
+                lambda: [headers, *rows])
+
+
+@given(st.integers(1, 4).flatmap(lambda n: st.tuples(st.lists(cells, min_size=n, max_size=n),
+                                                       st.lists(st.lists(cells, min_size=n, max_size=n), max_size=5))))
+def test_csv_and_json_round_trip(table: tuple[list[str], list[list[str]]]) -> None:
+    headers, rows = table
+    v = _view(headers, rows)
+    assert list(csv.reader(io.StringIO(render_view(v, "csv"), newline=""))) == [headers, *rows]
+    assert json.loads(render_view(v, "json")) == {"headers": headers, "rows": rows}
+
+
+def test_text_blocks_by_format() -> None:
+    blocks = [Heading("Title", 3), Choice(markdown=""), "line", Bullet("item"), Choice(table="only in table"),
+              Pairs([("Return", "1/2")]), Table(["a"], [["1"]], plain=True)]
+    v = View(lambda: {}, lambda: blocks)
+    assert render_view(v, "markdown") == "### Title\n\nline\n- item\n- **Return**: 1/2\n| a   |\n|-----|\n| 1   |\n"
+    assert render_view(v, "table") == "Title\nline\nitem\nonly in table\nReturn  1/2\n1\n"
+
+
+def test_no_csv_form_and_unknown_format_are_input_errors() -> None:
+    v = View(lambda: {}, lambda: [])
+    with pytest.raises(InputError):
+        render_view(v, "csv")
+    with pytest.raises(InputError):
+        render_view(v, "xml")
+
+
+def _imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "figures").glob("*.py")), ids=lambda p: p.name)
+def test_figures_hold_no_text_formatting(path: Path) -> None:
+    """Rendering lives in report/: a figure neither tabulates nor calls a renderer (the study
+    writes its trace and plot through report.files; an analysis converts to a frame lazily)."""
+    allowed = {"exactodds.report.files", "exactodds.report.frames"}
+    bad = {m for m in _imports(path) if m == "tabulate" or (m.startswith("exactodds.report") and m not in allowed)}
+    assert not bad
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_only_the_dispatch_tabulates(path: Path) -> None:
+    assert "tabulate" not in _imports(path) or path == PACKAGE / "report" / "views.py"
