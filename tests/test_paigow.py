@@ -553,3 +553,28 @@ def test_cli_paigow_json_equals_the_library() -> None:
         assert Fraction(by[strategy]["house_edge"]) == a.house_edge
         assert by[strategy]["wins"] + by[strategy]["ties"] + by[strategy]["losses"] == by[strategy]["universe"]
     assert doc["vigorish_by_amount"] and all("/" in row["return_optimal"] for row in doc["vigorish_by_amount"])
+
+
+def test_paigow_certificate_verifies_and_catches_a_forged_figure() -> None:
+    """``certify --paigow``: the section equals the library, its checks hold, ``verify`` holds,
+    and an edited house edge (re-fingerprinted) does not hold; the JSON meets the schema."""
+    import json
+    from fractions import Fraction
+
+    import jsonschema
+
+    from exactodds.figures.certify import certify, fingerprint, verify_report
+    from exactodds.paigow import paigow_analysis
+    from exactodds.report.schemas import certificate_schema
+
+    doc = certify([], paigow=True, effects_of_removal=False)
+    assert doc["entries"] == [] and doc["inputs"]["paigow"] is True
+    by = {s["strategy"]: s for s in doc["paigow"]["strategies"]}
+    assert Fraction(by["optimal"]["house_edge"]) == paigow_analysis("optimal").house_edge
+    assert doc["paigow"]["verification"]["all_hold"] and doc["summary"]["all_checks_hold"]
+    jsonschema.validate(doc, certificate_schema())
+    assert verify_report(json.loads(json.dumps(doc))).holds
+    forged = json.loads(json.dumps(doc))
+    forged["paigow"]["strategies"][0]["house_edge"] = "1/1000"
+    forged["fingerprint"]["value"] = fingerprint(forged)
+    assert not verify_report(forged).holds

@@ -121,6 +121,7 @@ def certify_command(
     paytable: PaytableOpt = None, decks: DecksOpt = DEFAULT_DECKS, shoe: ShoeOpt = None, remove: RemoveOpt = None,
     all_wagers: Annotated[bool, typer.Option("--all", help="Certify every wager and paytable.")] = False,
     no_eor: Annotated[bool, typer.Option("--no-eor", help="Leave out the effects of removal.")] = False,
+    paigow: Annotated[bool, typer.Option("--paigow", help="Add Pai Gow (ch. 535); alone, certify Pai Gow only.")] = False,
     fmt: Annotated[ReportFormat, typer.Option(
         "--format", "-f", help="markdown (default), json (the report 'verify' checks), csv, html (one printable "
         "file with charts). No plain-table view.")] = ReportFormat.markdown,
@@ -131,11 +132,11 @@ def certify_command(
     from exactodds.report.certify import render_report
 
     s = resolve_shoe(decks, shoe, remove)
-    if all_wagers == (wager is not None):
-        raise InputError("give one WAGER or --all")
-    wagers = None if wager is None else [wager]
+    if all_wagers and wager is not None or not (all_wagers or wager is not None or paigow):
+        raise InputError("give one WAGER, --all or --paigow")
+    wagers: list[str] | None = None if all_wagers else ([wager] if wager is not None else [])
     with stderr_progress("certify") as progress:
-        doc = certify(wagers, paytable, s, effects_of_removal=not no_eor, progress=progress)
+        doc = certify(wagers, paytable, s, effects_of_removal=not no_eor, progress=progress, paigow=paigow)
     emit(render_report(doc, fmt.value), output)
 
 

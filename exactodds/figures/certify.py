@@ -205,13 +205,52 @@ def _targets(wagers: Iterable[str] | None, paytable: str | None) -> list[tuple[W
     return [(w, t) for w in ws for t in ([w.paytable(paytable)] if paytable is not None else w.paytables)]
 
 
+def paigow_section() -> dict[str, Any]:
+    """Pai Gow (ch. 535) in a certificate: both player strategies' exact figures, returns by
+    wager amount with the vigorish rounded (§ 535.10(k)), and the identities checked on them.
+
+    Its second computation is not at full size: the tests hold the grouped count equal to a
+    plain deal-by-deal count, written separately from the regulation, on reduced tile sets;
+    the report says so rather than claim agreement.
+    """
+    from math import comb
+
+    from exactodds.paigow import STRATEGIES, paigow_analysis, vigorish_table
+    from exactodds.report.formats import paigow_json
+
+    analyses = [paigow_analysis(s) for s in STRATEGIES]
+    doc = paigow_json(analyses, vigorish_table())
+    doc.pop("version", None)
+    net_win = 1 - Fraction(5, 100)
+    checks = []
+    for a in analyses:
+        checks += [
+            {"check": f"{a.strategy}: wins + ties + losses = C(32,4)·C(28,4) deals",
+             "expected": comb(32, 4) * comb(28, 4), "got": a.wins + a.ties + a.losses,
+             "holds": a.wins + a.ties + a.losses == a.universe == comb(32, 4) * comb(28, 4)},
+            {"check": f"{a.strategy}: return = (0.95·wins − losses) / deals, recomputed from the counts",
+             "holds": a.return_vigorish == (net_win * a.wins - a.losses) / a.universe == -a.house_edge},
+        ]
+    house, optimal = analyses
+    checks.append({"check": "the optimal setting's return is at least the house way's",
+                   "holds": optimal.return_vigorish >= house.return_vigorish})
+    doc["verification"] = {
+        "second_method": {"method": None, "agrees": None,
+                          "statement": "no second computation at full size; the test suite holds the grouped count "
+                                       "equal to a plain deal-by-deal count (a separate implementation) on reduced "
+                                       "tile sets"},
+        "checks": checks, "all_hold": all(c["holds"] for c in checks)}
+    return doc
+
+
 def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> dict[str, Any]:
     """The report's content (without fingerprint, time or version) from its inputs."""
     from exactodds.catalogue.files import registered_definitions
 
     shoe = shoe_from_spec(inputs["shoe"])
     with registered_definitions(inputs.get("definitions")):  # wagers from files, embedded in the inputs
-        pairs = _targets(inputs["wagers"], inputs.get("paytable"))
+        pairs = [] if inputs.get("paigow") and inputs["wagers"] == [] else \
+            _targets(inputs["wagers"], inputs.get("paytable"))
     decks = tuple(inputs.get("sensitivity_decks", SENSITIVITY_DECKS))
     effects: dict[tuple[str, str], EffectsOfRemoval] = {}
     skipped: dict[tuple[str, str], str] = {}
@@ -225,7 +264,7 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
         entries.append(_entry(a, effects.get((w.id, t.id)), skipped.get((w.id, t.id)), decks))
         if progress:
             progress(i, len(pairs), f"report {w.id} ({t.id})")
-    doc = {
+    doc: dict[str, Any] = {
         "report": REPORT_KIND,
         "schema": SCHEMA,
         "inputs": inputs,
@@ -239,6 +278,11 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
                                             if x["verification"]["second_method"]["agrees"] is None),
                     "all_checks_hold": all(x["verification"]["all_hold"] for x in entries)},
     }
+    if inputs.get("paigow"):
+        if progress:
+            progress(len(pairs), len(pairs) + 1, "Pai Gow")
+        doc["paigow"] = paigow_section()
+        doc["summary"]["all_checks_hold"] = doc["summary"]["all_checks_hold"] and doc["paigow"]["verification"]["all_hold"]
     plain: dict[str, Any] = json.loads(json.dumps(doc, ensure_ascii=False))  # plain JSON types, as read back
     return plain
 
@@ -256,8 +300,10 @@ def fingerprint(doc: dict[str, Any]) -> str:
 
 def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | None = None, shoe: Shoe | None = None,
             sensitivity_decks: Sequence[int] = SENSITIVITY_DECKS, effects_of_removal: bool = True,
-            progress: Progress | None = None, now: _dt.datetime | None = None) -> dict[str, Any]:
-    """A fingerprinted certification report for ``wagers`` (None: the whole catalogue).
+            progress: Progress | None = None, now: _dt.datetime | None = None,
+            paigow: bool = False) -> dict[str, Any]:
+    """A fingerprinted certification report for ``wagers`` (None: the whole catalogue; ``[]``
+    with ``paigow``: Pai Gow alone); ``paigow`` adds the Pai Gow section (ch. 535).
 
     ``wagers`` are ids or wager objects; a wager from a wager file has its definition
     embedded in the inputs (``definitions``), so :func:`verify_report` rebuilds it.
@@ -269,7 +315,14 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
             raise InputError(f"sensitivity deck counts must be 1 to 1000, got {d!r}")
     from exactodds.catalogue.files import report_inputs
 
-    ids, embedded = report_inputs(wagers)
+    ids: list[str] | None
+    embedded: dict[str, Any]
+    if paigow and wagers is not None and not list(wagers):
+        ids, embedded = [], {}
+    else:
+        ids, embedded = report_inputs(wagers)
+    if paigow:
+        embedded = {**embedded, "paigow": True}
     inputs = {"wagers": ids, "paytable": paytable,
               "shoe": shoe_spec(shoe or Shoe.standard(8)), "sensitivity_decks": list(sensitivity_decks),
               "effects_of_removal": effects_of_removal, **embedded}
@@ -367,7 +420,7 @@ def read_report(text: str | bytes) -> dict[str, Any]:
 def _structure(doc: dict[str, Any]) -> list[str]:
     """What is wrong with the report's outer structure (checked before anything is recomputed)."""
     problems = []
-    extra, missing = set(doc) - TOP_KEYS, TOP_KEYS - set(doc)
+    extra, missing = set(doc) - TOP_KEYS - {"paigow"}, TOP_KEYS - set(doc)
     if extra:
         problems.append(f"members not in a report: {', '.join(sorted(shown(k) for k in extra))}")
     if missing:
@@ -392,9 +445,13 @@ def check_inputs(inputs: Any) -> list[str]:
 
     if not isinstance(inputs, dict):
         return ["inputs must be an object"]
-    if set(inputs) not in (INPUT_KEYS, INPUT_KEYS | {"definitions"}):
+    if not INPUT_KEYS <= set(inputs) <= INPUT_KEYS | {"definitions", "paigow"}:
         return [f"inputs must have exactly the members {', '.join(sorted(INPUT_KEYS))} "
-                "(and 'definitions' for wagers from files)"]
+                "(and 'definitions' for wagers from files, 'paigow' for Pai Gow)"]
+    if "paigow" in inputs and inputs["paigow"] is not True:
+        return ["inputs/paigow must be true when present"]
+    if inputs["wagers"] == [] and inputs.get("paigow"):
+        inputs = {**inputs, "wagers": None, "paytable": None}  # Pai Gow alone: nothing else to check
     try:
         with registered_definitions(inputs.get("definitions")):
             return _check_inputs(inputs)

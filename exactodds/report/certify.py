@@ -95,6 +95,29 @@ def _report_blocks(doc: dict[str, Any]) -> list[Block]:
         for c in x["verification"]["checks"]:
             state = "n/a" if c.get("applies") is False else ("holds" if c["holds"] else "FAILS")
             out.append(f"- {c['check']}: {state}.")
+    if "paigow" in doc:
+        out += _paigow_blocks(doc["paigow"])
+    return out
+
+
+def _paigow_blocks(p: dict[str, Any]) -> list[Block]:
+    """The Pai Gow section: both strategies, returns by wager amount, the checks."""
+    out: list[Block] = ["", "## Pai Gow (tiles), 58 Pa. Code ch. 535", ""]
+    for s in p["strategies"]:
+        out += [f"### Player strategy: {s['strategy']}", "",
+                Table(["Figure", "Exact", "Decimal"], [
+                    ["Deals", f"{s['universe']:,}", ""], ["Wins", f"{s['wins']:,}", ""],
+                    ["Ties (push)", f"{s['ties']:,}", ""], ["Losses", f"{s['losses']:,}", ""],
+                    ["Return, 5% vigorish", s["return_vigorish"], s["display"]["return_vigorish"]],
+                    ["House edge", s["house_edge"], s["display"]["house_edge"]]]), "",
+                f"Reading: {s['reading']}", ""]
+    out += ["### Return by wager amount, vigorish rounded up to 25¢ (§ 535.10(k))", "",
+            Table(["Amount", "Vigorish", "Return, house way", "Return, optimal"],
+                  [[f"${decimal(parse_ratio(r['amount']), 2)}", f"${decimal(parse_ratio(r['vigorish']), 2)}",
+                    r["return_house_way"], r["return_optimal"]]
+                   for r in p["vigorish_by_amount"]]), "",
+            "### Verification", "", f"- Second method: {p['verification']['second_method']['statement']}."]
+    out += [f"- {c['check']}: {'holds' if c['holds'] else 'FAILS'}." for c in p["verification"]["checks"]]
     return out
 
 
@@ -119,6 +142,9 @@ def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
         for d in x["sensitivity"]:
             rows.append(["sensitivity", x["wager"], x["paytable"], "decks", "", "", d["decks"], "", "", "",
                         *text_cells(d["house_edge"])])
+    for s in doc.get("paigow", {}).get("strategies", []):
+        rows.append(["pai_gow", "pai-gow", s["strategy"], "win probability / house edge", "", "", s["universe"],
+                     *text_cells(s["p_win"], True), *text_cells(s["house_edge"])])
     return rows
 
 

@@ -224,11 +224,13 @@ def certificate_schema() -> Schema:
                        "content": {"type": "object",
                                    "description": "the wager file's TOML as JSON (docs/schemas/wager.json)"}})
     inputs = _obj({
-        "wagers": _nullable({"type": "array", "items": {"type": "string"}, "minItems": 1}),
+        "wagers": _nullable({"type": "array", "items": {"type": "string"},
+                             "description": "null: the whole catalogue; empty only with paigow (Pai Gow alone)"}),
         "paytable": _nullable({"type": "string"}),
         "shoe": {"type": "object"},
         "sensitivity_decks": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 1000}},
         "effects_of_removal": {"type": "boolean"},
+        "paigow": {"const": True, "description": "the report has the Pai Gow section (ch. 535)"},
         "definitions": {"type": "array", "minItems": 1, "items": definition,
                         "description": "wager and paytable files the report's wagers come from (embedded, "
                                        "so 'verify' rebuilds them from the report alone)"}},
@@ -239,12 +241,15 @@ def certificate_schema() -> Schema:
                  "required": ["cards", "description"]},
         "method": {"type": "string"}, "readings": {"type": "array", "items": {"type": "string"}},
         "entries": {"type": "array", "items": entry},
+        "paigow": {"type": "object", "required": ["game", "strategies", "vigorish_by_amount", "verification"],
+                   "description": "Pai Gow: both player strategies (exactodds paigow --format json) and the checks"},
         "summary": _obj({"paytables": COUNT, "second_method_agrees": COUNT, "no_second_method": COUNT,
                          "all_checks_hold": {"type": "boolean"}}),
         "version": {"type": "string"},
         "generated_utc": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"},
         "fingerprint": _obj({"algorithm": {"const": "sha256"}, "value": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                              "covers": {"type": "string"}})})
+    top["required"] = [k for k in top["required"] if k != "paigow"]  # only with --paigow
     return {"$schema": DRAFT, "title": "exactodds certification report",
             "description": "The report of 'exactodds certify --format json'; 'exactodds verify' recomputes it.",
             **top, "$defs": {"shoe": _shoe(), "analysis": _analysis(False), "effects": _effects(),
