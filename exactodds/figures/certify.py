@@ -215,8 +215,7 @@ def paigow_section() -> dict[str, Any]:
     """
     from math import comb
 
-    from exactodds.paigow import STRATEGIES, paigow_analysis, vigorish_table
-    from exactodds.report.formats import paigow_json
+    from exactodds.paigow import STRATEGIES, paigow_analysis, paigow_json, vigorish_table
 
     analyses = [paigow_analysis(s) for s in STRATEGIES]
     doc = paigow_json(analyses, vigorish_table())

@@ -43,6 +43,7 @@ from typing import Any, Final, Literal
 import numpy as np
 import numpy.typing as npt
 
+from exactodds import __version__
 from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
 
@@ -498,6 +499,25 @@ def to_rows(rows: Iterable[StrategyRow] | Iterable[VigorishRow]) -> list[tuple[s
     """Display rows of a strategy or vigorish table, for :data:`STRATEGY_HEADERS`
     or :data:`VIGORISH_HEADERS` respectively."""
     return [r.to_row() for r in rows]
+
+
+def paigow_json(analyses: Sequence[PaiGowAnalysis], vigorish_rows: Sequence[VigorishRow],
+                strategy_rows: Sequence[StrategyRow] | None = None) -> dict[str, Any]:
+    """The Pai Gow document: both strategies' figures, returns by wager amount and, if
+    given, the strategy table; exact values as ``"p/q"``."""
+    doc: dict[str, Any] = {
+        "game": "pai-gow",
+        "strategies": [a.to_dict() for a in analyses],
+        "vigorish_by_amount": [
+            {"amount": ratio(r.amount), "vigorish": ratio(r.vigorish), "net_win": ratio(r.net_win),
+             "return_house_way": ratio(r.return_house_way), "return_optimal": ratio(r.return_optimal),
+             "cite": r.cite} for r in vigorish_rows],
+        "version": __version__,
+    }
+    if strategy_rows is not None:
+        doc["strategy_table"] = [r.to_dict() for r in strategy_rows]
+    return doc
+
 
 
 def paigow_summary_rows(analysis: PaiGowAnalysis) -> list[tuple[str, str]]:

@@ -207,28 +207,10 @@ def render_wager_list(wagers: Iterable[Wager[Any]], fmt: str) -> str:
 
 
 # -- Pai Gow (ch. 535) ------------------------------------------------------------------------
-def paigow_json(analyses: Sequence[Any], vigorish_rows: Sequence[Any],
-                strategy_rows: Sequence[Any] | None = None) -> dict[str, Any]:
-    """The Pai Gow document: both strategies' figures, returns by wager amount and, if
-    given, the strategy table; exact values as ``"p/q"``."""
-    doc: dict[str, Any] = {
-        "game": "pai-gow",
-        "strategies": [a.to_dict() for a in analyses],
-        "vigorish_by_amount": [
-            {"amount": ratio(r.amount), "vigorish": ratio(r.vigorish), "net_win": ratio(r.net_win),
-             "return_house_way": ratio(r.return_house_way), "return_optimal": ratio(r.return_optimal),
-             "cite": r.cite} for r in vigorish_rows],
-        "version": __version__,
-    }
-    if strategy_rows is not None:
-        doc["strategy_table"] = [r.to_dict() for r in strategy_rows]
-    return doc
-
-
 def render_paigow(analyses: Sequence[Any], vigorish_rows: Sequence[Any], fmt: str,
                   strategy_rows: Sequence[Any] | None = None) -> str:
     """Pai Gow figures (and the strategy table, if given) in the chosen format."""
-    from exactodds.paigow import STRATEGY_HEADERS, VIGORISH_HEADERS, paigow_summary_rows, to_rows
+    from exactodds.paigow import STRATEGY_HEADERS, VIGORISH_HEADERS, paigow_json, paigow_summary_rows, to_rows
 
     def csv_rows() -> list[Sequence[Any]]:
         if strategy_rows is not None:
