@@ -36,7 +36,7 @@ import numpy.typing as npt
 
 from exactodds.engine.pricing import Counts, exact_dtype, price
 from exactodds.game.cards import FACES, Card, Shoe, falling_factorial
-from exactodds.game.rules import next_hand
+from exactodds.game.rules import deal_round
 from exactodds.game.walk import ShapeTable
 
 Suits = Literal["blind", "symmetric", "read"]
@@ -234,16 +234,9 @@ def _deal_short(level: Level, shoe: Shoe) -> tuple[dict[Hashable, int], int]:
     counts: Counter[Hashable] = Counter()
     void = 0
     for order in itertools.permutations(cards):
-        player: list[Card] = []
-        banker: list[Card] = []
-        deck = iter(order)
-        while (hand := next_hand([c.value for c in player], [c.value for c in banker])) is not None:
-            card = next(deck, None)
-            if card is None:
-                break
-            (player if hand == "player" else banker).append(card)
-        if hand is not None:
+        dealt = deal_round(order)
+        if dealt is None:
             void += 1
         else:
-            counts[level.from_deal(player, banker)] += 1
+            counts[level.from_deal(*dealt)] += 1
     return dict(counts), void

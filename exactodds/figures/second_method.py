@@ -79,7 +79,7 @@ from exactodds.game.cards import (
     Shoe,
     falling_factorial,
 )
-from exactodds.game.rules import banker_draws, is_natural, next_hand, player_draws
+from exactodds.game.rules import banker_draws, deal_round, is_natural, player_draws
 
 Array = npt.NDArray[Any]
 FromDeal = Callable[[Sequence[Card], Sequence[Card]], Any]
@@ -168,15 +168,8 @@ def _accumulate(index: Array, values: Array, size: int, dtype: Any) -> Array:
 
 def _baccarat_round(order: Sequence[Card]) -> Deal | None:
     """Deal ``order`` card by card (§ 629a.8(c), § 629a.10); ``None`` if the cards run out."""
-    player: list[Card] = []
-    banker: list[Card] = []
-    deck = iter(order)
-    while (hand := next_hand([c.value for c in player], [c.value for c in banker])) is not None:
-        card = next(deck, None)
-        if card is None:
-            return None
-        (player if hand == "player" else banker).append(card)
-    return tuple(player), tuple(banker)
+    dealt = deal_round(order)
+    return None if dealt is None else (tuple(dealt[0]), tuple(dealt[1]))
 
 
 def _spanish_round(order: Sequence[Card]) -> Deal | None:

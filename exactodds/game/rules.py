@@ -19,9 +19,17 @@ Coup(player_total=3, banker_total=5, player_cards=3, banker_cards=2)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol, TypeVar
+
+
+class _Valued(Protocol):
+    @property
+    def value(self) -> int: ...
+
+
+C = TypeVar("C", bound=_Valued)
 
 CITATION: Final = "58 Pa. Code § 629a.10 (also § 541.11, § 545.11)"
 
@@ -169,3 +177,25 @@ def play(values: Sequence[int]) -> Coup:
     if next(it, None) is not None:
         raise ValueError("the deal has more cards than the round uses")
     return Coup(point_count(player), point_count(banker), len(player), len(banker))
+
+
+def deal_round(order: Iterable[C]) -> tuple[list[C], list[C]] | None:
+    """Deal cards (anything with a point ``value``) card by card as § 629a.8(c) and
+    § 629a.10 direct: the Player's and the Banker's cards, or ``None`` if the cards run out
+    before the round is complete (a void round, § 629a.13(e)). Extra cards are not dealt.
+
+    >>> from exactodds.game.cards import parse_card
+    >>> [[str(c) for c in hand] for hand in deal_round(map(parse_card, "3S 4H 2C AD 8S QH".split()))]
+    [['3S', '2C', '8S'], ['4H', 'AD']]
+    >>> deal_round(map(parse_card, "3S 4H 2C".split())) is None
+    True
+    """
+    player: list[C] = []
+    banker: list[C] = []
+    deck = iter(order)
+    while (hand := next_hand([c.value for c in player], [c.value for c in banker])) is not None:
+        card = next(deck, None)
+        if card is None:
+            return None
+        (player if hand == "player" else banker).append(card)
+    return player, banker
