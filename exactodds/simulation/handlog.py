@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Final
+from functools import cache
+from typing import Any, BinaryIO, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -191,21 +193,35 @@ class _Lines:
             self.progress(min(self.bytes_read, self.size), self.size, "bytes")
         return data
 
-    def _decode(self, data: bytes, first: int) -> list[str]:
+    def _check(self, data: bytes, first: int) -> None:
+        """Raise the one-line error for a NUL byte or bytes that are not UTF-8 in ``data``
+        (lines numbered from ``first``)."""
         nul = data.find(b"\0")
         if nul >= 0:
             where = _where(self.path, first + data.count(b"\n", 0, nul))
             raise InputError(f"{where}: not text (a NUL byte): not a hand log or counts file")
+        if data.isascii():  # the common case, without decoding
+            return
         try:
-            text = data.decode("utf-8")
+            data.decode("utf-8")
         except UnicodeDecodeError as exc:
             where = _where(self.path, first + data.count(b"\n", 0, exc.start))
             raise InputError(f"{where}: not UTF-8 text") from None
-        lines = text.split("\n")
-        return lines
 
-    def blocks(self) -> Iterator[tuple[int, list[str]]]:
-        """``(first line number, lines)`` for each block of the file."""
+    def _check_lengths(self, data: bytes, first: int) -> None:
+        """Raise the one-line error for the first line of ``data`` longer than :data:`MAX_LINE` bytes."""
+        if len(data) <= MAX_LINE:
+            return
+        ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+        lengths = np.diff(ends, prepend=-1, append=len(data)) - 1
+        long = np.flatnonzero(lengths > MAX_LINE)
+        if long.size:
+            self._too_long(first + int(long[0]))
+
+    def blocks(self) -> Iterator[tuple[int, bytes]]:
+        """``(first line number, bytes)`` for each block of the file: whole lines joined by
+        newlines (no newline after the last), checked to be UTF-8 text with no line longer
+        than :data:`MAX_LINE` bytes; the byte-order mark of the first block is dropped."""
         number = 1
         rest = b""
         first_block = True
@@ -218,7 +234,7 @@ class _Lines:
                 if not data:
                     break
                 if b"\0" in data:  # binary data: say so at once, whatever the line length
-                    self._decode(rest[-MAX_LINE:] + data, number)
+                    self._check(rest[-MAX_LINE:] + data, number)
                 cut = data.rfind(b"\n")
                 if cut < 0:
                     rest += data
@@ -227,16 +243,15 @@ class _Lines:
                     continue
                 whole, tail = rest + data[:cut], data[cut + 1:]
                 rest = tail
-                lines = self._decode(whole, number)
-                for i, line in enumerate(lines):
-                    if len(line) > MAX_LINE // 4 and len(line.encode("utf-8")) > MAX_LINE:
-                        self._too_long(number + i)
-                yield number, lines
-                number += len(lines)
+                self._check(whole, number)
+                self._check_lengths(whole, number)
+                yield number, whole
+                number += whole.count(b"\n") + 1
                 if len(rest) > MAX_LINE:
                     self._too_long(number)
             if rest:
-                yield number, self._decode(rest, number)
+                self._check(rest, number)
+                yield number, rest
         finally:
             self.fh.close()
 
@@ -263,13 +278,9 @@ def _cells(path: str, number: int, text: str) -> list[str]:
     return [cell.strip() for cell in row]
 
 
-def _rows(lines: _Lines) -> Iterator[tuple[int, list[str]]]:
-    """Non-blank, non-comment CSV rows with their line numbers (slow path: counts files)."""
-    for first, block in lines.blocks():
-        for i, line in enumerate(block):
-            text = line.strip()
-            if text and not text.startswith("#"):
-                yield first + i, _cells(lines.path, first + i, text)
+def _text_lines(data: bytes) -> list[str]:
+    """The lines of a block from :meth:`_Lines.blocks` as text (already checked to be UTF-8)."""
+    return data.decode("utf-8").split("\n")
 
 
 # -- cards -------------------------------------------------------------------------------------
@@ -346,13 +357,13 @@ class LogFile:
     rounds, read once, as :meth:`chunks` (arrays) or :meth:`rounds` (objects)."""
 
     def __init__(self, path: str, columns: list[str], meta: dict[str, str], lines: _Lines,
-                 blocks: Iterator[tuple[int, list[str]]], pending: tuple[int, list[str]]) -> None:
+                 blocks: Iterator[tuple[int, bytes]], pending: tuple[int, bytes]) -> None:
         self.path = path
         self.columns = tuple(columns)
         self.meta = meta
         self._lines = lines
         self._blocks = blocks
-        self._pending: tuple[int, list[str]] | None = pending
+        self._pending: tuple[int, bytes] | None = pending
         self._used = False
 
     @property
@@ -368,70 +379,91 @@ class LogFile:
         """Stop reading (closes the file)."""
         self._lines.close()
 
-    def _all_blocks(self) -> Iterator[tuple[int, list[str]]]:
+    def _all_blocks(self) -> Iterator[tuple[int, bytes]]:
         if self._pending is not None:
             yield self._pending
             self._pending = None
         yield from self._blocks
 
     def chunks(self) -> Iterator[LogChunk]:
-        """The rounds as :class:`LogChunk` arrays, in file order (one pass only)."""
+        """The rounds as :class:`LogChunk` arrays, in file order (one pass only).
+
+        Each block is parsed with numpy (:func:`_parse_block`); a block it does not accept
+        (anything unusual: a bad line, quotes, other whitespace) is read line by line
+        (:meth:`_read_lines`), which names the bad line. Chunks are cut and checked for
+        order as soon as :data:`CHUNK_ROUNDS` rounds are read, whichever way.
+        """
         if self._used:
             raise RuntimeError("a hand log is read once")
         self._used = True
         col = {n: i for i, n in enumerate(self.columns)}
-        width = len(self.columns)
-        ri, pi, bi = col["round"], col["player"], col["banker"]
-        si = col.get("shoe")
+        layout = _Layout(len(self.columns), col["round"], col["player"], col["banker"], col.get("shoe"))
+        rows = _Rows(_Order(self.path, layout.shoe is not None))
+        for first, data in self._all_blocks():
+            parsed = _parse_block(data, first, layout)
+            if parsed is None:
+                yield from self._read_lines(first, data, layout, rows)
+            else:
+                yield from rows.add(parsed)
+        yield from rows.flush()
+        if rows.order.rounds == 0:
+            raise InputError(f"{self.path}: the hand log has a header but no rounds")
+
+    def _read_lines(self, first: int, data: bytes, layout: _Layout, rows: _Rows) -> Iterator[LogChunk]:
+        """Parse a block line by line, naming the line of the first bad one."""
+        width, ri, pi, bi, si = layout
         path = self.path
         hand_cache = _HAND_CACHE
-        last = _Order(path, si is not None)
         lines_out: list[int] = []
         rounds: list[int] = []
         shoes: list[int] = []
         players: list[int] = []
         bankers: list[int] = []
-        for first, block in self._all_blocks():
-            for i, text in enumerate(block):
-                number = first + i
-                if not text or text[0] == "#" or text.isspace():
+
+        def batch() -> _Batch:
+            pc, pn = _unpack(np.array(players, dtype=np.int64))
+            bc, bn = _unpack(np.array(bankers, dtype=np.int64))
+            return _Batch(np.array(lines_out, dtype=np.int64), np.array(rounds, dtype=np.int64),
+                          np.array(shoes, dtype=np.int64) if si is not None else None, pc, bc, pn, bn)
+
+        for i, text in enumerate(_text_lines(data)):
+            number = first + i
+            if not text or text[0] == "#" or text.isspace():
+                continue
+            if text[0] in " \t" or text[-1] in " \t\r":
+                text = text.strip()
+                if not text or text[0] == "#":
                     continue
-                if text[0] in " \t" or text[-1] in " \t\r":
-                    text = text.strip()
-                    if not text or text[0] == "#":
-                        continue
-                try:
-                    row = text.split(",") if '"' not in text else _cells(path, number, text)
-                    if len(row) != width:
-                        raise InputError(f"expected {width} fields ({','.join(self.columns)}), got {len(row)}")
-                    cell = row[ri]
-                    rnd = int(cell) if cell.isdigit() and cell.isascii() and len(cell) < 16 else \
-                        _whole(cell, "round number", 1)
-                    if rnd < 1:
-                        raise InputError(f"round number must be at least 1, got {rnd}")
-                    if si is not None:
-                        cell = row[si]
-                        shoes.append(int(cell) if cell.isdigit() and cell.isascii() and len(cell) < 16 else
-                                     _whole(cell, "shoe number", 0))
-                    ph = hand_cache.get(row[pi])
-                    if ph is None:
-                        ph = _hand(row[pi].strip(), "player")
-                    bh = hand_cache.get(row[bi])
-                    if bh is None:
-                        bh = _hand(row[bi].strip(), "banker")
-                except InputError as exc:
-                    raise InputError(f"{_where(path, number)}: {exc}") from None
-                lines_out.append(number)
-                rounds.append(rnd)
-                players.append(ph)
-                bankers.append(bh)
-                if len(rounds) >= CHUNK_ROUNDS:
-                    yield last.chunk(lines_out, rounds, shoes if si is not None else None, players, bankers)
-                    lines_out, rounds, shoes, players, bankers = [], [], [], [], []
+            try:
+                row = text.split(",") if '"' not in text else _cells(path, number, text)
+                if len(row) != width:
+                    raise InputError(f"expected {width} fields ({','.join(self.columns)}), got {len(row)}")
+                cell = row[ri]
+                rnd = int(cell) if cell.isdigit() and cell.isascii() and len(cell) < 16 else \
+                    _whole(cell, "round number", 1)
+                if rnd < 1:
+                    raise InputError(f"round number must be at least 1, got {rnd}")
+                if si is not None:
+                    cell = row[si]
+                    shoes.append(int(cell) if cell.isdigit() and cell.isascii() and len(cell) < 16 else
+                                 _whole(cell, "shoe number", 0))
+                ph = hand_cache.get(row[pi])
+                if ph is None:
+                    ph = _hand(row[pi].strip(), "player")
+                bh = hand_cache.get(row[bi])
+                if bh is None:
+                    bh = _hand(row[bi].strip(), "banker")
+            except InputError as exc:
+                raise InputError(f"{_where(path, number)}: {exc}") from None
+            lines_out.append(number)
+            rounds.append(rnd)
+            players.append(ph)
+            bankers.append(bh)
+            if rows.size + len(rounds) >= CHUNK_ROUNDS:  # cut the chunk now: its order is checked first
+                yield from rows.add(batch())
+                lines_out, rounds, shoes, players, bankers = [], [], [], [], []
         if rounds:
-            yield last.chunk(lines_out, rounds, shoes if si is not None else None, players, bankers)
-        if last.rounds == 0:
-            raise InputError(f"{path}: the hand log has a header but no rounds")
+            yield from rows.add(batch())
 
     def rounds(self) -> Iterator[LoggedRound]:
         """The rounds one by one as :class:`LoggedRound` objects (convenient, slower)."""
@@ -445,9 +477,83 @@ class LogFile:
                                   int(ch.shoe[j]) if ch.shoe is not None else None)
 
 
+class _Layout(NamedTuple):
+    """Where the columns of a hand log are: their number and the index of each."""
+
+    width: int
+    round: int
+    player: int
+    banker: int
+    shoe: int | None
+
+
+@dataclass
+class _Batch:
+    """Consecutive rounds read, as arrays (the fields of a :class:`LogChunk`)."""
+
+    line: npt.NDArray[np.int64]
+    round: npt.NDArray[np.int64]
+    shoe: npt.NDArray[np.int64] | None
+    player: npt.NDArray[np.int16]
+    banker: npt.NDArray[np.int16]
+    player_cards: npt.NDArray[np.int16]
+    banker_cards: npt.NDArray[np.int16]
+
+    def __len__(self) -> int:
+        return int(self.line.size)
+
+    def cut(self, n: int) -> tuple[_Batch, _Batch]:
+        """The first ``n`` rounds and the rest."""
+        shoe = self.shoe
+        head = _Batch(self.line[:n], self.round[:n], shoe[:n] if shoe is not None else None, self.player[:n],
+                      self.banker[:n], self.player_cards[:n], self.banker_cards[:n])
+        tail = _Batch(self.line[n:], self.round[n:], shoe[n:] if shoe is not None else None, self.player[n:],
+                      self.banker[n:], self.player_cards[n:], self.banker_cards[n:])
+        return head, tail
+
+    @staticmethod
+    def join(parts: list[_Batch]) -> _Batch:
+        """One batch of ``parts`` in order."""
+        if len(parts) == 1:
+            return parts[0]
+        shoes = [p.shoe for p in parts if p.shoe is not None]
+        return _Batch(np.concatenate([p.line for p in parts]), np.concatenate([p.round for p in parts]),
+                      np.concatenate(shoes) if shoes else None,
+                      np.concatenate([p.player for p in parts]), np.concatenate([p.banker for p in parts]),
+                      np.concatenate([p.player_cards for p in parts]),
+                      np.concatenate([p.banker_cards for p in parts]))
+
+
+class _Rows:
+    """Rounds read but not yet handed out: cut into :class:`LogChunk` s of exactly
+    :data:`CHUNK_ROUNDS` rounds (the last may be shorter), each checked by :class:`_Order`."""
+
+    def __init__(self, order: _Order) -> None:
+        self.order = order
+        self.parts: list[_Batch] = []
+        self.size = 0
+
+    def add(self, batch: _Batch) -> Iterator[LogChunk]:
+        """Take ``batch``; the chunks it fills."""
+        if len(batch):
+            self.parts.append(batch)
+            self.size += len(batch)
+        while self.size >= CHUNK_ROUNDS:
+            head, tail = _Batch.join(self.parts).cut(CHUNK_ROUNDS)
+            self.parts, self.size = ([tail] if len(tail) else []), len(tail)
+            yield self.order.chunk(head)
+
+    def flush(self) -> Iterator[LogChunk]:
+        """The last, short chunk (if any rounds are left)."""
+        if self.size:
+            whole = _Batch.join(self.parts)
+            self.parts, self.size = [], 0
+            yield self.order.chunk(whole)
+
+
 class _Order:
     """Checks, chunk by chunk, that round numbers increase (within each shoe, when there is
-    a shoe column, and shoe numbers increase); builds the chunk arrays."""
+    a shoe column, and shoe numbers increase); builds the chunks."""
 
     def __init__(self, path: str, shoes: bool) -> None:
         self.path = path
@@ -455,11 +561,9 @@ class _Order:
         self.rounds = 0
         self.prev: tuple[int, int, int] | None = None  # line, round, shoe of the last round read
 
-    def chunk(self, lines: list[int], rounds: list[int], shoes: list[int] | None, players: list[int],
-              bankers: list[int]) -> LogChunk:
-        line = np.array(lines, dtype=np.int64)
-        rnd = np.array(rounds, dtype=np.int64)
-        shoe = np.array(shoes, dtype=np.int64) if shoes is not None else None
+    def chunk(self, batch: _Batch) -> LogChunk:
+        """``batch`` as a chunk, once its order (and the order after the last chunk) is checked."""
+        line, rnd, shoe = batch.line, batch.round, batch.shoe
         if self.prev is not None:
             pl, pr, ps = self.prev
             all_line = np.concatenate([[pl], line])
@@ -488,9 +592,141 @@ class _Order:
                              f"(line {int(all_line[j - 1])}): round numbers must increase{within}")
         self.prev = (int(line[-1]), int(rnd[-1]), int(shoe[-1]) if shoe is not None else 0)
         self.rounds += line.size
-        pc, pn = _unpack(np.array(players, dtype=np.int64))
-        bc, bn = _unpack(np.array(bankers, dtype=np.int64))
-        return LogChunk(line, rnd, shoe, pc, bc, pn, bn)
+        return LogChunk(line, rnd, shoe, batch.player, batch.banker, batch.player_cards, batch.banker_cards)
+
+
+# -- reading a block of hand-log lines with numpy ------------------------------------------------------
+_TOKEN_BYTES: Final = "0123456789ATJQKSHDC"
+"""The characters of cards and numbers (either case): each has a code 1-19 in :data:`_CHAR`."""
+
+_BASE: Final = len(_TOKEN_BYTES) + 1
+
+
+def _byte_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int8]]:
+    char = np.zeros(256, dtype=np.int64)
+    kind = np.zeros(256, dtype=np.int8)  # 0: not in a plain hand-log row (quote, '#', other whitespace, non-ASCII)
+    for i, ch in enumerate(_TOKEN_BYTES):
+        for c in (ch, ch.lower()):
+            char[ord(c)] = i + 1
+            kind[ord(c)] = 1
+    for ws in b" \t\r":
+        kind[ws] = 2
+    kind[ord(",")] = 3
+    kind[ord("\n")] = 4
+    return char, kind
+
+
+_CHAR, _KIND = _byte_tables()
+
+
+@cache
+def _token_codes() -> npt.NDArray[np.int16]:
+    """Card code of every token of 1-3 token characters, keyed by their codes in base
+    :data:`_BASE` (-1: not a card). Built once from :func:`_card` itself, so the two
+    readings agree by construction."""
+    table = np.full(_BASE ** 3, -1, dtype=np.int16)
+    letters = _TOKEN_BYTES
+    for length in (1, 2, 3):
+        for chars in itertools.product(letters, repeat=length):
+            try:
+                code = _card("".join(chars))
+            except InputError:
+                continue
+            key = 0
+            for k in range(3):
+                key = key * _BASE + (letters.index(chars[k]) + 1 if k < length else 0)
+            table[key] = code
+    return table
+
+
+def _parse_block(data: bytes, first: int, layout: _Layout) -> _Batch | None:
+    """The rounds of a block of hand-log lines (numbered from ``first``), parsed with numpy
+    and no Python loop over lines; ``None`` unless every line is plain -- blank, a comment,
+    or a row of whole numbers and cards separated by commas, spaces and tabs, every field
+    well-formed -- in which case the block is read line by line (:meth:`LogFile._read_lines`),
+    which gives the same rounds or names the bad line.
+    """
+    width, ri, pi, bi, si = layout
+    buf = np.frombuffer(data + b"\n", dtype=np.uint8)
+    size = buf.size
+    kind = _KIND[buf]
+    nl = np.flatnonzero(kind == 4)
+    starts = np.empty(nl.size, dtype=np.int64)
+    starts[0] = 0
+    starts[1:] = nl[:-1] + 1
+    lead = starts.copy()  # first byte not space, tab or CR
+    spaced = kind[starts] == 2
+    if spaced.any():
+        solid = np.flatnonzero(kind != 2)
+        lead[spaced] = solid[np.searchsorted(solid, starts[spaced])]
+        if ((buf[starts] == 13) & (lead != nl)).any():  # a line led by a CR is not stripped: read line by line
+            return None
+    skip = (lead == nl) | (buf[lead] == ord("#"))  # blank lines and comments
+    row = ~skip
+    odd = np.flatnonzero(kind == 0)
+    if odd.size and row[np.searchsorted(nl, odd)].any():
+        return None
+    rank = np.cumsum(row) - row  # row number of each line
+    rows = int(rank[-1] + row[-1])
+    commas = np.flatnonzero(kind == 3)
+    if odd.size and commas.size:
+        commas = commas[row[np.searchsorted(nl, commas)]]
+    if commas.size != rows * (width - 1) or \
+            (np.bincount(np.searchsorted(nl, commas), minlength=nl.size)[row] != width - 1).any():
+        return None
+    edge = np.diff((kind == 1).view(np.int8), prepend=np.int8(0))
+    ts = np.flatnonzero(edge == 1)
+    te = np.flatnonzero(edge == -1)
+    tline = np.searchsorted(nl, ts)
+    if odd.size:
+        keep = row[tline]
+        ts, te, tline = ts[keep], te[keep], tline[keep]
+    trow = rank[tline]
+    field = np.searchsorted(commas, ts) - trow * (width - 1)
+    group = trow * width + field
+    count = np.bincount(group, minlength=rows * width)
+    pos = np.arange(ts.size) - (np.cumsum(count) - count)[group]  # index of the token in its field
+    count = count.reshape(rows, width)
+    numbers = [ri] if si is None else [ri, si]
+    if (count[:, numbers] != 1).any() or (count[:, [pi, bi]] < 1).any() or \
+            (count[:, [pi, bi]] > MAX_HAND_CARDS).any():
+        return None
+    tlen = te - ts
+    values = []
+    for f in numbers:
+        at = field == f
+        start, length = ts[at], tlen[at]
+        digits = 0 if rows == 0 else int(length.max())
+        if digits > 15:
+            return None
+        value = np.zeros(rows, dtype=np.int64)
+        for k in range(digits):
+            more = k < length
+            d = buf[np.minimum(start + k, size - 1)].astype(np.int64) - 48
+            if ((d < 0) | (d > 9))[more].any():
+                return None
+            value = np.where(more, value * 10 + d, value)
+        values.append(value)
+    if rows and int(values[0].min()) < 1:
+        return None
+    hand = (field == pi) | (field == bi)
+    hs, hl = ts[hand], tlen[hand]
+    key = _CHAR[buf[hs]] * _BASE ** 2
+    key += np.where(hl > 1, _CHAR[buf[np.minimum(hs + 1, size - 1)]], 0) * _BASE
+    key += np.where(hl > 2, _CHAR[buf[np.minimum(hs + 2, size - 1)]], 0)
+    codes = np.where(hl > 3, -1, _token_codes()[key])
+    if (codes < 0).any():
+        return None
+    hrow, hfield, hpos = trow[hand], field[hand], pos[hand]
+    cards = []
+    for f in (pi, bi):
+        out = np.full((rows, 3), NO_CARD, dtype=np.int16)
+        at = (hfield == f) & (hpos < 3)
+        out[hrow[at], hpos[at]] = codes[at]
+        cards.append(out)
+    line = first + np.flatnonzero(row)
+    return _Batch(line.astype(np.int64), values[0], values[1] if si is not None else None, cards[0], cards[1],
+                  count[:, pi].astype(np.int16), count[:, bi].astype(np.int16))
 
 
 @dataclass
@@ -515,9 +751,10 @@ def read_file(path: str | os.PathLike[str]) -> LogFile | CountsFile:
     lines = _Lines(p)
     blocks = lines.blocks()
     header: tuple[int, list[str]] | None = None
-    pending: tuple[int, list[str]] | None = None
+    pending: tuple[int, bytes] | None = None
     try:
-        for first, block in blocks:
+        for first, data in blocks:
+            block = _text_lines(data)
             for i, line in enumerate(block):
                 text = line.strip()
                 if not text:
@@ -526,7 +763,7 @@ def read_file(path: str | os.PathLike[str]) -> LogFile | CountsFile:
                     _meta(text, meta)
                     continue
                 header = first + i, _cells(p, first + i, text)
-                pending = first + i + 1, block[i + 1:]
+                pending = first + i + 1, "\n".join(block[i + 1:]).encode("utf-8")
                 break
             if header is not None:
                 break
@@ -552,13 +789,13 @@ def read_file(path: str | os.PathLike[str]) -> LogFile | CountsFile:
                      f"'{','.join(LOG_COLUMNS)}' [with 'shoe'] or '{','.join(COUNT_COLUMNS)}')")
 
 
-def _pending_rows(path: str, pending: tuple[int, list[str]],
-                  blocks: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, list[str]]]:
-    def all_blocks() -> Iterator[tuple[int, list[str]]]:
+def _pending_rows(path: str, pending: tuple[int, bytes],
+                  blocks: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, list[str]]]:
+    def all_blocks() -> Iterator[tuple[int, bytes]]:
         yield pending
         yield from blocks
-    for first, block in all_blocks():
-        for i, line in enumerate(block):
+    for first, data in all_blocks():
+        for i, line in enumerate(_text_lines(data)):
             text = line.strip()
             if text and not text.startswith("#"):
                 yield first + i, _cells(path, first + i, text)
