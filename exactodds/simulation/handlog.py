@@ -488,19 +488,9 @@ class _Layout(NamedTuple):
 
 
 @dataclass
-class _Batch:
-    """Consecutive rounds read, as arrays (the fields of a :class:`LogChunk`)."""
-
-    line: npt.NDArray[np.int64]
-    round: npt.NDArray[np.int64]
-    shoe: npt.NDArray[np.int64] | None
-    player: npt.NDArray[np.int16]
-    banker: npt.NDArray[np.int16]
-    player_cards: npt.NDArray[np.int16]
-    banker_cards: npt.NDArray[np.int16]
-
-    def __len__(self) -> int:
-        return int(self.line.size)
+class _Batch(LogChunk):
+    """Consecutive rounds read, as arrays: a :class:`LogChunk` before :class:`_Order` has
+    checked it (round numbers as written)."""
 
     def cut(self, n: int) -> tuple[_Batch, _Batch]:
         """The first ``n`` rounds and the rest."""
