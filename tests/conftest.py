@@ -24,3 +24,18 @@ SMALL_SHOES = {
     "four-cards": shoe_of("KS QH 9D 8C"),
     "three-cards": shoe_of("AS 2H 3D"),
 }
+
+
+def run_simulation_cli(*args: str) -> tuple[int, str, str]:
+    """``exactodds simulate|crosscheck ARGS`` in-process, on an app holding only those
+    commands and the one-line error handling: (exit code, stdout, stderr)."""
+    import typer
+    from typer.testing import CliRunner
+
+    from exactodds.cli.app import _OneLineErrors
+    from exactodds.cli.simulate import register
+
+    app = typer.Typer(cls=_OneLineErrors, add_completion=False, pretty_exceptions_enable=False)
+    register(app)
+    res = CliRunner().invoke(app, list(args))
+    return res.exit_code, res.stdout, res.stderr

@@ -14,11 +14,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-import typer
-from typer.testing import CliRunner
+from conftest import run_simulation_cli
 
-from exactodds.cli.app import _OneLineErrors
-from exactodds.cli.simulate import register
 from exactodds.errors import InputError
 from exactodds.game import rules
 from exactodds.game.cards import Shoe
@@ -63,15 +60,7 @@ def read_all_rounds(path: Path) -> list[LoggedRound]:
     return list(data.rounds())
 
 
-def app() -> typer.Typer:
-    a = typer.Typer(cls=_OneLineErrors, add_completion=False, pretty_exceptions_enable=False)
-    register(a)
-    return a
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    res = CliRunner().invoke(app(), list(args))
-    return res.exit_code, res.stdout, res.stderr
+run = run_simulation_cli
 
 
 STANDARD = DrawRules()

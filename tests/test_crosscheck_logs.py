@@ -15,11 +15,8 @@ from itertools import product
 from pathlib import Path
 
 import pytest
-import typer
-from typer.testing import CliRunner
+from conftest import run_simulation_cli
 
-from exactodds.cli.app import _OneLineErrors
-from exactodds.cli.simulate import register
 from exactodds.errors import InputError
 from exactodds.game.cards import Shoe, falling_factorial
 from exactodds.game.rules import banker_draws, player_draws
@@ -45,15 +42,7 @@ if not LOGS.is_dir():
     LOGS = Path("/work/shared/data/third-party-logs")
 
 
-def app() -> typer.Typer:
-    a = typer.Typer(cls=_OneLineErrors, add_completion=False, pretty_exceptions_enable=False)
-    register(a)
-    return a
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    res = CliRunner().invoke(app(), list(args))
-    return res.exit_code, res.stdout, res.stderr
+run = run_simulation_cli
 
 
 def check(path: Path, cover: int = 14, **kw: object) -> CrossCheck:

@@ -21,11 +21,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import typer
-from typer.testing import CliRunner
+from conftest import run_simulation_cli
 
-from exactodds.cli.app import _OneLineErrors
-from exactodds.cli.simulate import register
 from exactodds.errors import InputError
 from exactodds.game.cards import FACES, Shoe
 from exactodds.report.files import all_or_none
@@ -44,15 +41,7 @@ from exactodds.simulation.simulate import HandLog, simulate
 EIGHT = Shoe.standard(8)
 
 
-def app() -> typer.Typer:
-    a = typer.Typer(cls=_OneLineErrors, add_completion=False, pretty_exceptions_enable=False)
-    register(a)
-    return a
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    res = CliRunner().invoke(app(), list(args))
-    return res.exit_code, res.stdout, res.stderr
+run = run_simulation_cli
 
 
 def reference_render(log: HandLog) -> str:
