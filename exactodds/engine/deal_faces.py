@@ -34,18 +34,23 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
+from exactodds.engine.cells import CELLS, Colour, face_cells
 from exactodds.engine.level import Level
 from exactodds.engine.pricing import (
     KERNEL_MIN_BATCH,
     Counts,
+    Plan,
     _kernel,
-    dealt_weights,
     falling_factorials,
+    make_plan,
+    node_ways,
+    numpy_chunk,
+    settle,
     trie,
     undealt,
 )
@@ -53,35 +58,8 @@ from exactodds.game.cards import FACES, POINT_VALUE, RANKS, SUITS, Card
 from exactodds.game.rules import Coup, point_count
 from exactodds.game.walk import ShapeTable
 
-Colour = Literal["suit", "colour", "mixed"]
-"""All dealt cards one suit; one colour but not one suit; neither."""
-
-CELLS: Final[tuple[tuple[Colour, bool], ...]] = (
-    ("suit", True), ("suit", False), ("colour", True), ("colour", False), ("mixed", True), ("mixed", False))
-"""The six disjoint cells (colour, one rank) of a value multiset's face assignments."""
-
 COLOUR_SUITS: Final = ((1, 2), (0, 3))
 """Suit indices (in :data:`SUITS` order S, H, D, C) of red and of black."""
-
-
-def face_cells(total: Any, suit: Any, colour: Any, rank: Any, rank_suit: Any, rank_colour: Any) -> tuple[Any, ...]:
-    """The six disjoint cells, in :data:`CELLS` order, from the six counts of the module doc.
-
-    The one formulation of the inclusion-exclusion: applied to numpy arrays by the numpy
-    path and compiled by numba for :func:`exactodds.engine.kernel.deal_faces_int64`.
-    ``RS ≤ S, RC ≤ C, S ≤ C ≤ T, RS ≤ RC ≤ R ≤ T`` (each counts a subset of the next), so
-    every cell is ``≥ 0``, and every intermediate difference, evaluated left to right,
-    lies in ``[−T, T]``.
-
-    >>> face_cells(100, 10, 30, 6, 1, 3)
-    (1, 9, 2, 18, 3, 67)
-    """
-    return (rank_suit,
-            suit - rank_suit,
-            rank_colour - rank_suit,
-            (colour - suit) - (rank_colour - rank_suit),
-            rank - rank_colour,
-            total - colour - rank + rank_colour)
 
 
 @dataclass(frozen=True, order=True)
@@ -178,6 +156,15 @@ class DealFacesLevel(Level):
         single = np.where((k > 0).sum(axis=1) == 1, k.argmax(axis=1), -1).astype(np.intp)
         return self.coup.table.cards.astype(np.intp), single
 
+    @cached_property
+    def _plan(self) -> Plan:
+        """The :class:`~exactodds.engine.pricing.Plan` of the expanded table, its values the
+        cells (slot ``6 × multiset + cell``)."""
+        table, cell, results = self._expanded
+        m, _ = self._rows
+        return make_plan(table.row.astype(np.intp) * len(CELLS) + cell, m[table.row], table.result, table.mult,
+                         len(results))
+
     def _terms(self, n: npt.NDArray[Any], dtype: type) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
         """The shoe-dependent inputs of :func:`face_cells`, for a batch of face counts ``n``.
 
@@ -212,32 +199,35 @@ class DealFacesLevel(Level):
         default for batches of at least :data:`~exactodds.engine.pricing.KERNEL_MIN_BATCH`
         shoes, as :func:`~exactodds.engine.pricing.price` does."""
         assert self.coup is not None
-        coup_table = self.coup.table
-        table, cell, _ = self._expanded
+        t = trie(self.coup.table)
         m, single = self._rows
-        derived, ranks = self._terms(n, dtype)
-        und = undealt(totals, self.depth, dtype)
+        p = self._plan
         if compiled is None:
             compiled = n.shape[0] >= KERNEL_MIN_BATCH
         kernel = _kernel() if compiled and dtype is np.int64 else None
         if kernel is not None:
-            t = trie(coup_table)
-            compiled_counts: Counts = kernel.deal_faces_int64(
-                derived, ranks, und, t.parent, t.cls, t.prior, t.row_node, m, single,
-                table.row, cell, table.result, table.mult, len(self.results))
+            derived, ranks = self._terms(n, dtype)
+            compiled_counts: Counts = kernel.deal_faces_int64(derived, ranks, undealt(totals, self.depth, dtype),
+                                                              t, m, single, p)
             return compiled_counts
+        step = numpy_chunk(len(p.slot))
+        parts = [self._cells_priced(n[i:i + step], totals[i:i + step], dtype) for i in range(0, len(n), step)]
+        counts: Counts = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        return counts
+
+    def _cells_priced(self, n: npt.NDArray[Any], totals: npt.NDArray[Any], dtype: type) -> Counts:
+        """The numpy path of :meth:`price_classes` for one step of shoes."""
+        assert self.coup is not None
+        t = trie(self.coup.table)
+        m, single = self._rows
+        derived, ranks = self._terms(n, dtype)
         b = n.shape[0]
-        w = dealt_weights(coup_table, derived.transpose(1, 0, 2).reshape(7 * b, -1)).reshape(7, b, -1)
+        ways = node_ways(t, derived.transpose(1, 0, 2).reshape(7 * b, -1)).reshape(7, b, -1)[:, :, t.row_node]
         value = np.maximum(single, 0)
         rank, rank_suit, rank_colour = (np.where(single >= 0, ranks[:, i, value, m], 0) for i in range(3))
-        cells = np.stack(face_cells(w[0], w[1:5].sum(axis=0), w[5:7].sum(axis=0), rank, rank_suit, rank_colour),
-                         axis=2)                                                    # (b, rows, 6)
-        cells = cells * und[:, m][:, :, None]
-        mult = table.mult if dtype is not object else table.mult.astype(object)
-        contrib = cells[:, table.row, cell] * mult
-        starts = np.flatnonzero(np.r_[True, table.result[1:] != table.result[:-1]])
-        counts: Counts = np.add.reduceat(contrib, starts, axis=1)
-        return counts
+        cells = np.stack(face_cells(ways[0], ways[1:5].sum(axis=0), ways[5:7].sum(axis=0), rank, rank_suit,
+                                    rank_colour), axis=2)                            # (b, rows, 6)
+        return settle(self._plan, cells.reshape(b, -1), undealt(totals, self.depth, dtype))
 
 
 def deal_faces_level(coup: Level, second_method: str) -> DealFacesLevel:

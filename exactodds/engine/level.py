@@ -138,7 +138,7 @@ class Level:
         return self.shoe_map(shoe) if self.shoe_map is not None else shoe
 
     def price_batch(self, compositions: npt.ArrayLike, dtype: type | None = None,
-                    classes: npt.NDArray[np.intp] | None = None) -> Priced:
+                    classes: npt.NDArray[np.intp] | None = None, compiled: bool | None = None) -> Priced:
         """Exact counts per result for each row of ``compositions`` (``(B, 52)`` face counts).
 
         The batch form behind every figure: effects of removal price a shoe and its 52
@@ -146,35 +146,54 @@ class Level:
         the shoe the level deals from (no ``shoe_map``). ``dtype`` forces ``np.int64`` or
         ``object``; by default int64 is used exactly when the bound holds for every row.
         ``classes`` (the class of each result, see :meth:`ShapeTable.coarsen`) gives counts
-        per class instead: the same sums, fewer entries visited.
+        per class instead: the same sums, fewer entries visited. ``compiled``: force
+        (``True``) or refuse (``False``) the numba kernel; by default large int64 batches
+        use it when numba is installed (:func:`~exactodds.engine.pricing.price`).
         """
         if classes is not None:
-            return self._price_coarse(compositions, dtype, np.asarray(classes, np.intp))
+            return self._price_coarse(compositions, dtype, np.asarray(classes, np.intp), compiled)
         comp = np.asarray(compositions, dtype=object if dtype is object else np.int64)
         if comp.ndim != 2 or comp.shape[1] != len(FACES):
             raise ValueError("compositions must be an array of shape (B, 52)")
         totals = comp.sum(axis=1)
         if dtype is None:
             dtype = exact_dtype(totals, self.depth, self.headroom)
-        short = [b for b in range(len(comp)) if int(totals[b]) < self.depth]
-        full = [b for b in range(len(comp)) if int(totals[b]) >= self.depth]
-        counts: Counts = np.zeros((len(comp), len(self.results)), dtype=dtype)
+        is_short = np.array([int(t) < self.depth for t in totals], bool) if comp.dtype == object \
+            else totals < self.depth
         void = [0] * len(comp)
-        if full:
-            n: npt.NDArray[Any] = comp[full].astype(dtype) @ self.projection.astype(dtype)
-            counts[full] = self.price_classes(n, totals[full], dtype)
-        for b in short:
-            row, void[b] = self.deal_short(Shoe(tuple(int(x) for x in comp[b])))
-            counts[b] = row
-        universe = tuple(falling_factorial(int(t), min(int(t), self.depth)) for t in totals)
-        return Priced(universe, counts, tuple(void))
+        if not is_short.any():
+            counts: Counts = self._price_full(comp, totals, dtype, compiled)
+        else:
+            full = np.flatnonzero(~is_short)
+            counts = np.zeros((len(comp), len(self.results)), dtype=dtype)
+            if len(full):
+                counts[full] = self._price_full(comp[full], totals[full], dtype, compiled)
+            for b in np.flatnonzero(is_short).tolist():
+                row, void[b] = self.deal_short(Shoe(tuple(int(x) for x in comp[b])))
+                counts[b] = row
+        return Priced(universes(totals, self.depth), counts, tuple(void))
 
-    def price_classes(self, n: npt.NDArray[Any], totals: npt.NDArray[Any], dtype: type) -> Counts:
+    def _price_full(self, comp: npt.NDArray[Any], totals: npt.NDArray[Any], dtype: type,
+                    compiled: bool | None) -> Counts:
+        """Counts of shoes of at least ``depth`` cards (face counts ``comp``)."""
+        n: npt.NDArray[Any] = comp.astype(dtype) @ self.projection.astype(dtype) if dtype is object \
+            else _project(comp, self.face_class_index)
+        if compiled is None:
+            return self.price_classes(n, totals, dtype)
+        return self.price_classes(n, totals, dtype, compiled)
+
+    def price_classes(self, n: npt.NDArray[Any], totals: npt.NDArray[Any], dtype: type,
+                      compiled: bool | None = None) -> Counts:
         """Counts per result from class counts ``n`` (the hook a level may override)."""
-        return price(self.table, n, totals, self.depth, dtype)
+        return price(self.table, n, totals, self.depth, dtype, compiled)
+
+    @cached_property
+    def face_class_index(self) -> npt.NDArray[np.intp]:
+        """:attr:`face_class` as an index array."""
+        return np.asarray(self.face_class, np.intp)
 
     def _price_coarse(self, compositions: npt.ArrayLike, dtype: type | None,
-                      classes: npt.NDArray[np.intp]) -> Priced:
+                      classes: npt.NDArray[np.intp], compiled: bool | None = None) -> Priced:
         """:meth:`price_batch` per class of results: the coarsened table where this level
         prices by the table alone, else the full counts summed per class."""
         comp = np.asarray(compositions, dtype=object if dtype is object else np.int64)
@@ -182,7 +201,7 @@ class Level:
         dtype = dtype or exact_dtype(totals, self.depth, self.headroom)
         plain = type(self).price_classes is Level.price_classes
         if not plain or int(np.min(totals, initial=self.depth)) < self.depth or len(comp) == 0:
-            full = self.price_batch(comp, dtype)
+            full = self.price_batch(comp, dtype, compiled=compiled)
             onehot = np.zeros((len(classes), int(classes.max()) + 1), np.int64)
             onehot[np.arange(len(classes)), classes] = 1
             return Priced(full.universe, full.counts @ onehot.astype(full.counts.dtype), full.void)
@@ -190,10 +209,10 @@ class Level:
         table = self._coarse.get(key)
         if table is None:
             table = self._coarse[key] = self.table.coarsen(classes)
-        n: npt.NDArray[Any] = comp.astype(dtype) @ self.projection.astype(dtype)
-        counts = price(table, n, totals, self.depth, dtype)
-        universe = tuple(falling_factorial(int(t), self.depth) for t in totals)
-        return Priced(universe, counts, (0,) * len(comp))
+        n: npt.NDArray[Any] = comp.astype(dtype) @ self.projection.astype(dtype) if dtype is object \
+            else _project(comp, self.face_class_index)
+        counts = price(table, n, totals, self.depth, dtype, compiled)
+        return Priced(universes(totals, self.depth), counts, (0,) * len(comp))
 
     def priced(self, shoe: Shoe) -> tuple[int, Counts, int]:
         """``(universe, counts per result, void)`` for one shoe (cached per shoe)."""
@@ -219,6 +238,26 @@ class Level:
         for r, c in counts.items():
             row[self.result_index[r]] = c
         return row, void
+
+
+def _project(comp: npt.NDArray[Any], face_class: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
+    """Class counts of int64 face counts ``comp`` (``(B, 52)``): a sum per class, exact."""
+    out = np.zeros((comp.shape[0], int(face_class.max()) + 1), np.int64)
+    for f in range(comp.shape[1]):
+        out[:, face_class[f]] += comp[:, f]
+    return out
+
+
+def universes(totals: npt.NDArray[Any], depth: int) -> tuple[int, ...]:
+    """``ff(N_b, min(N_b, depth))`` per shoe (Python ints), computed once per distinct total."""
+    memo: dict[int, int] = {}
+    out = []
+    for t in totals.tolist():
+        u = memo.get(t)
+        if u is None:
+            u = memo[t] = falling_factorial(int(t), min(int(t), depth))
+        out.append(u)
+    return tuple(out)
 
 
 @lru_cache(maxsize=256)

@@ -120,22 +120,100 @@ def trie(table: ShapeTable) -> Trie:
     )
 
 
+def node_ways(t: Trie, n: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``ways[b, i]``: ordered ways to deal prefix-tree node ``i`` from shoe ``b``'s class
+    counts ``n`` (one product per node, depth by depth). ``n``'s dtype is kept."""
+    ways = np.maximum(n[:, t.cls] - t.prior, 0)
+    ways[:, 0] = 1
+    for nodes in t.levels:
+        ways[:, nodes] *= ways[:, t.parent[nodes]]
+    return ways
+
+
 def dealt_weights(table: ShapeTable, n: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """``w[b, r] = Π_c ff(n[b, c], k[r, c])``: ordered ways to deal multiset ``r`` from
     shoe ``b``'s class counts ``n`` (no undealt factor), by the prefix tree. ``n``'s dtype
     is kept."""
     t = trie(table)
-    ways = np.maximum(n[:, t.cls] - t.prior, 0)
-    ways[:, 0] = 1
-    for nodes in t.levels:
-        ways[:, nodes] *= ways[:, t.parent[nodes]]
-    return ways[:, t.row_node]
+    return node_ways(t, n)[:, t.row_node]
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """A table's entries regrouped so that pricing is sums first, products last.
+
+    ``count[q] = Σ_e mult[e] · value[slot[e]] · und[cards[e]]`` over the entries ``e`` of
+    result ``q`` (``value``: the prefix-tree ways of the entry's multiset, or a
+    ``deal-faces`` cell). Entries of one result with the same number of cards ``m`` and
+    the same multiplicity ``μ`` share both factors, so
+
+        count[q] = Σ_m und[m] · Σ_μ μ · Σ_{e in (q, m, μ)} value[slot[e]]
+
+    -- one addition per entry and one product per *group* ``(q, m, μ)`` (the coup table:
+    35,564 entries, 3,126 groups, 205 ``(q, m)`` pairs). Exactness: each entry's
+    ``mult · value · und`` counts a set of sequences of the universe, disjoint from every
+    other entry's, and ``und ≥ 1``; so every partial sum here is at most the count of
+    the union of those sets, hence at most the universe, as for the entry-by-entry sum.
+    """
+
+    slot: npt.NDArray[np.intp]
+    """The value each entry reads, entries in group order."""
+    slot_ptr: npt.NDArray[np.intp]
+    """Entries of group ``g`` are ``slot[slot_ptr[g]:slot_ptr[g+1]]``."""
+    mult: npt.NDArray[np.int64]
+    """``μ`` of each group."""
+    group_ptr: npt.NDArray[np.intp]
+    """Groups of pair ``j`` (one result, one number of cards) are ``group_ptr[j]:group_ptr[j+1]``."""
+    cards: npt.NDArray[np.intp]
+    """``m`` of each pair."""
+    pair_ptr: npt.NDArray[np.intp]
+    """Pairs of result ``q`` are ``pair_ptr[q]:pair_ptr[q+1]`` (empty for a result no entry has)."""
+
+
+def make_plan(slot: npt.NDArray[Any], cards: npt.NDArray[Any], result: npt.NDArray[Any],
+              mult: npt.NDArray[Any], results: int) -> Plan:
+    """The :class:`Plan` of entries (value ``slot``, ``cards``, ``result``, ``mult``)."""
+    order = np.lexsort((slot, mult, cards, result))
+    v, m, q, mu = slot[order], cards[order], result[order], mult[order]
+    new_result = np.r_[True, q[1:] != q[:-1]]
+    new_pair = new_result | np.r_[True, m[1:] != m[:-1]]
+    new_group = new_pair | np.r_[True, mu[1:] != mu[:-1]]
+    groups, pairs = np.flatnonzero(new_group), np.flatnonzero(new_pair)
+    return Plan(
+        v.astype(np.intp),
+        np.r_[groups, len(v)].astype(np.intp),
+        mu[groups].astype(np.int64),
+        np.r_[np.searchsorted(groups, pairs), len(groups)].astype(np.intp),
+        m[pairs].astype(np.intp),
+        np.searchsorted(q[pairs], np.arange(results + 1)).astype(np.intp),
+    )
 
 
 @lru_cache(maxsize=64)
-def _result_starts(table: ShapeTable) -> npt.NDArray[np.intp]:
-    """The first entry of each result (entries are sorted by result)."""
-    return np.flatnonzero(np.r_[True, table.result[1:] != table.result[:-1]]).astype(np.intp)
+def plan(table: ShapeTable) -> Plan:
+    """The :class:`Plan` of ``table``, its values the prefix-tree nodes (built once per table)."""
+    t = trie(table)
+    return make_plan(t.row_node[table.row], table.cards[table.row], table.result, table.mult, len(table.rep))
+
+
+def settle(p: Plan, values: npt.NDArray[Any], und: npt.NDArray[Any]) -> Counts:
+    """Counts per result by the plan: ``values`` ``(B, slots)``, ``und`` ``(B, depth+1)``,
+    both of the dtype the counts take (int64 under the bound, else object)."""
+    results = len(p.pair_ptr) - 1
+    out: Counts = np.zeros((values.shape[0], results), dtype=values.dtype)
+    if len(p.slot) == 0:
+        return out
+    grouped = np.add.reduceat(values[:, p.slot], p.slot_ptr[:-1], axis=1)
+    grouped *= p.mult if values.dtype != object else p.mult.astype(object)
+    paired = np.add.reduceat(grouped, p.group_ptr[:-1], axis=1) * und[:, p.cards]
+    present = np.flatnonzero(p.pair_ptr[1:] > p.pair_ptr[:-1])
+    out[:, present] = np.add.reduceat(paired, p.pair_ptr[present], axis=1)
+    return out
+
+
+def numpy_chunk(entries: int) -> int:
+    """Shoes per numpy step, so that a ``(shoes, entries)`` temporary stays near 2^21 cells."""
+    return max(1, 2**21 // max(entries, 1))
 
 
 def undealt(totals: npt.NDArray[Any], depth: int, dtype: type) -> npt.NDArray[Any]:
@@ -148,24 +226,15 @@ def undealt(totals: npt.NDArray[Any], depth: int, dtype: type) -> npt.NDArray[An
     return out
 
 
-def settle_entries(table: ShapeTable, weights: npt.NDArray[Any]) -> Counts:
-    """Sum ``multiplicity × weight`` per result: ``(B, multisets) -> (B, results)``."""
-    starts = _result_starts(table)
-    mult = table.mult if weights.dtype != object else table.mult.astype(object)
-    contrib = weights[:, table.row] * mult
-    summed: Counts = np.add.reduceat(contrib, starts, axis=1)
-    return summed
-
-
 KERNEL_MIN_BATCH: Final = 16
 """Batches of at least this many int64 shoes go through the compiled kernel, if numba is there."""
 
 
 def _kernel() -> Any:
-    """The compiled kernel module, or None without numba."""
+    """The compiled kernel module, or None without numba (the optional ``fast`` extra)."""
     try:
         from exactodds.engine import kernel
-    except ImportError:  # pragma: no cover - numba is a declared dependency
+    except ImportError:
         return None
     return kernel
 
@@ -177,8 +246,9 @@ def price(table: ShapeTable, n: npt.NDArray[Any], totals: npt.NDArray[Any], dept
     ``n[b, c]`` is shoe ``b``'s count of class ``c`` and ``totals[b]`` its number of
     cards (at least ``depth``: shorter shoes void rounds, which the level deals card by
     card). ``dtype``: ``np.int64`` or ``object``; by default :func:`exact_dtype` picks.
-    ``compiled``: use the numba kernel (int64 only); by default for batches of at least
-    :data:`KERNEL_MIN_BATCH` shoes.
+    ``compiled``: use the numba kernel (int64 only, when numba is installed); by default
+    for batches of at least :data:`KERNEL_MIN_BATCH` shoes. Both paths compute the same
+    sums of the same :class:`Plan`.
     """
     if dtype is None:
         dtype = exact_dtype(totals, depth)
@@ -189,11 +259,12 @@ def price(table: ShapeTable, n: npt.NDArray[Any], totals: npt.NDArray[Any], dept
     if compiled is None:
         compiled = len(n) >= KERNEL_MIN_BATCH
     kernel = _kernel() if compiled and dtype is np.int64 else None
+    t, p = trie(table), plan(table)
     if kernel is not None:
-        t = trie(table)
-        compiled_counts: Counts = kernel.price_int64(n, und, t.parent, t.cls, t.prior, t.row_node,
-                                  table.cards.astype(np.int64), t.entry_ptr, t.by_row, table.result,
-                                  table.mult, len(table.rep))
+        compiled_counts: Counts = kernel.price_int64(n, und, t, p)
         return compiled_counts
-    w = dealt_weights(table, n) * und[:, table.cards]
-    return settle_entries(table, w)
+    step = numpy_chunk(len(p.slot))
+    parts = [settle(p, node_ways(t, n[i:i + step]), und[i:i + step]) for i in range(0, len(n), step)]
+    counts: Counts = parts[0] if len(parts) == 1 else np.concatenate(parts) if parts else \
+        np.zeros((0, len(table.rep)), dtype)
+    return counts
