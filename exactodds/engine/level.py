@@ -176,8 +176,7 @@ class Level:
     def _price_full(self, comp: npt.NDArray[Any], totals: npt.NDArray[Any], dtype: type,
                     compiled: bool | None) -> Counts:
         """Counts of shoes of at least ``depth`` cards (face counts ``comp``)."""
-        n: npt.NDArray[Any] = comp.astype(dtype) @ self.projection.astype(dtype) if dtype is object \
-            else _project(comp, self.face_class_index)
+        n: npt.NDArray[Any] = comp.astype(dtype) @ self.projection.astype(dtype)
         if compiled is None:
             return self.price_classes(n, totals, dtype)
         return self.price_classes(n, totals, dtype, compiled)
@@ -186,11 +185,6 @@ class Level:
                       compiled: bool | None = None) -> Counts:
         """Counts per result from class counts ``n`` (the hook a level may override)."""
         return price(self.table, n, totals, self.depth, dtype, compiled)
-
-    @cached_property
-    def face_class_index(self) -> npt.NDArray[np.intp]:
-        """:attr:`face_class` as an index array."""
-        return np.asarray(self.face_class, np.intp)
 
     def _price_coarse(self, compositions: npt.ArrayLike, dtype: type | None,
                       classes: npt.NDArray[np.intp], compiled: bool | None = None) -> Priced:
@@ -209,8 +203,7 @@ class Level:
         table = self._coarse.get(key)
         if table is None:
             table = self._coarse[key] = self.table.coarsen(classes)
-        n: npt.NDArray[Any] = comp.astype(dtype) @ self.projection.astype(dtype) if dtype is object \
-            else _project(comp, self.face_class_index)
+        n: npt.NDArray[Any] = comp.astype(dtype) @ self.projection.astype(dtype)
         counts = price(table, n, totals, self.depth, dtype, compiled)
         return Priced(universes(totals, self.depth), counts, (0,) * len(comp))
 
@@ -238,14 +231,6 @@ class Level:
         for r, c in counts.items():
             row[self.result_index[r]] = c
         return row, void
-
-
-def _project(comp: npt.NDArray[Any], face_class: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
-    """Class counts of int64 face counts ``comp`` (``(B, 52)``): a sum per class, exact."""
-    out = np.zeros((comp.shape[0], int(face_class.max()) + 1), np.int64)
-    for f in range(comp.shape[1]):
-        out[:, face_class[f]] += comp[:, f]
-    return out
 
 
 def universes(totals: npt.NDArray[Any], depth: int) -> tuple[int, ...]:

@@ -1,0 +1,178 @@
+"""The compiled kernel and the plan it shares with the numpy path: equal to exact Python
+ints on random shoes of every size, without numba, and from an install folder the
+process cannot write (numba's on-disk cache refused, issue 18)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from exactodds.engine.level import Level
+from exactodds.engine.levels import COUP, DEAL_FACES, LEVELS
+from exactodds.engine.pricing import exact_dtype, plan
+from exactodds.game.cards import falling_factorial
+
+ROOT = Path(__file__).resolve().parents[1]
+KERNEL_LEVELS = [lv for lv in LEVELS.values() if lv.name != "pair-coup"]   # pair-coup: slow, below
+"""Every level but pair-coup (its table is 5x the coup table; checked on fewer shoes)."""
+
+
+def _shoes(data: Any, decks: int, count: int) -> npt.NDArray[np.int64]:
+    """``count`` shoes of ``decks`` decks, each face depleted by a drawn amount: from full
+    shoes to nearly empty ones (short shoes included)."""
+    rows = []
+    for _ in range(count):
+        keep = data.draw(st.integers(0, decks))
+        depleted = data.draw(st.lists(st.integers(0, decks), min_size=52, max_size=52))
+        rows.append([max(keep - d, 0) if i % 3 else max(decks - d, 0) for i, d in enumerate(depleted)])
+    return np.array(rows, np.int64)
+
+
+def _agree(level: Level, shoes: npt.NDArray[np.int64]) -> None:
+    """Kernel (forced), numpy int64, default path and Python ints: all equal, all exact."""
+    totals = shoes.sum(axis=1)
+    exact = level.price_batch(shoes, dtype=object)
+    assert exact.counts.dtype == object
+    for b, row in enumerate(exact.counts):
+        assert sum(int(c) for c in row) + exact.void[b] == exact.universe[b] == \
+            falling_factorial(int(totals[b]), min(int(totals[b]), level.depth))
+    auto = level.price_batch(shoes)
+    assert (auto.counts == exact.counts).all() and auto.void == exact.void
+    if exact_dtype(totals, level.depth, level.headroom) is np.int64:
+        for compiled in (True, False):
+            forced = level.price_batch(shoes, dtype=np.int64, compiled=compiled)
+            assert forced.counts.dtype == np.int64
+            assert (forced.counts == exact.counts).all() and forced.void == exact.void
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data(), st.sampled_from(KERNEL_LEVELS), st.integers(1, 1000), st.integers(1, 9))
+def test_kernel_equals_python_ints_on_random_shoes_of_every_size(data: Any, level: Level, decks: int,
+                                                                 count: int) -> None:
+    """1 to 1,000 decks (int64 below the bound, Python ints above it), batches of 1 to 9
+    shoes (a last partial lane block), short shoes mixed in."""
+    _agree(level, _shoes(data, decks, count))
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data(), st.sampled_from([1, 2, 8, 27, 200]))
+def test_kernel_equals_python_ints_pair_coup(data: Any, decks: int) -> None:
+    _agree(LEVELS["pair-coup"], _shoes(data, decks, 3))
+
+
+@pytest.mark.parametrize("level", [COUP, DEAL_FACES, LEVELS["opening-player-faces"], LEVELS["royal-9-opening"]],
+                         ids=lambda lv: lv.name)
+def test_plan_sums_every_entry_once(level: Level) -> None:
+    """The plan holds every entry of the table once, with its multiplicity and cards."""
+    table = level.table
+    p = plan(table) if level is not DEAL_FACES else DEAL_FACES._plan  # type: ignore[attr-defined]
+    sizes = np.diff(p.slot_ptr)
+    assert len(p.slot) == len(table.row) and sizes.min() >= 1
+    per_group_mult = np.repeat(p.mult, sizes)
+    assert int(per_group_mult.sum()) == int(table.mult.sum())
+    assert p.pair_ptr[-1] == len(p.cards) and p.group_ptr[-1] == len(p.mult)
+
+
+def test_the_engine_prices_exactly_without_numba() -> None:
+    """numba is an optional extra: with its import refused, every level prices a large
+    batch by numpy, equal to Python ints, and the kernel module is never imported."""
+    code = """
+import builtins, json, sys
+real = builtins.__import__
+def refuse(name, *a, **k):
+    if name == "numba" or name.startswith("numba."):
+        raise ImportError("no numba here")
+    return real(name, *a, **k)
+builtins.__import__ = refuse
+import numpy as np
+from exactodds.engine.levels import LEVELS
+from exactodds.game.cards import Shoe
+rng = np.random.default_rng(4)
+shoes = np.array(Shoe.standard(8).counts) - rng.integers(0, 3, size=(40, 52))
+out = {}
+for name in ("coup", "deal-faces", "opening-nines"):
+    fast = LEVELS[name].price_batch(shoes)
+    exact = LEVELS[name].price_batch(shoes, dtype=object)
+    out[name] = [str(fast.counts.dtype), bool((fast.counts == exact.counts).all())]
+out["kernel"] = "exactodds.engine.kernel" in sys.modules
+print(json.dumps(out))
+"""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    got = json.loads(res.stdout)
+    assert got.pop("kernel") is False
+    assert got == {name: ["int64", True] for name in ("coup", "deal-faces", "opening-nines")}
+
+
+KERNEL_CHILD = """
+import json, sys
+import numpy as np
+from exactodds.engine.levels import COUP, DEAL_FACES
+from exactodds.game.cards import Shoe
+shoes = np.array([Shoe.standard(d).counts for d in (1, 2, 6, 8)] * 5)
+out = {name: lv.price_batch(shoes, compiled=True).counts[:4].astype(str).tolist()
+       for name, lv in (("coup", COUP), ("deal-faces", DEAL_FACES))}
+import exactodds.engine.kernel as k
+out["kernel"] = k.__file__
+print(json.dumps(out))
+"""
+
+
+def _as_other_user() -> list[str] | None:
+    """A command prefix running as a user who cannot write the copy, or None."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return None
+    probe = subprocess.run([setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "true"],
+                           capture_output=True)
+    return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"] if probe.returncode == 0 else None
+
+
+def test_compiled_kernel_runs_from_a_read_only_install() -> None:
+    """A read-only copy of the package, run by a user who can write neither it nor a home
+    folder (numba then has no on-disk cache): the kernel compiles in memory and the
+    counts are exact (equal to Python ints computed here)."""
+    prefix = _as_other_user()
+    if prefix is None:
+        pytest.skip("no way to run as a user who cannot write the copy (not root, no setpriv)")
+    top = Path(tempfile.mkdtemp(prefix="exactodds-ro-"))
+    try:
+        shutil.copytree(ROOT / "exactodds", top / "exactodds",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+        for path in [top, *top.rglob("*")]:
+            mode = path.stat().st_mode
+            path.chmod((mode | stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
+                        | (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH if path.is_dir() else 0))
+                       & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+        env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+        env.update(PYTHONPATH=str(top), HOME="/nonexistent", XDG_CACHE_HOME="/nonexistent/.cache",
+                   PYTHONDONTWRITEBYTECODE="1")
+        res = subprocess.run([*prefix, sys.executable, "-c", KERNEL_CHILD], capture_output=True, text=True,
+                             env=env, cwd="/", timeout=600)
+        assert res.returncode == 0, res.stderr[-2000:]
+        got = json.loads(res.stdout)
+        assert got.pop("kernel").startswith(str(top))
+        assert not list(top.rglob("*.nbi"))                          # nothing written into the copy
+        shoes = np.array([[d] * 52 for d in (1, 2, 6, 8)])
+        for name, level in (("coup", COUP), ("deal-faces", DEAL_FACES)):
+            exact = level.price_batch(shoes, dtype=object).counts
+            assert got[name] == [[str(int(c)) for c in row] for row in exact]
+    finally:
+        for path in [top, *top.rglob("*")]:
+            path.chmod(path.stat().st_mode | stat.S_IWUSR)
+        shutil.rmtree(top)
