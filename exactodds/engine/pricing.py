@@ -100,23 +100,49 @@ class Trie:
 
 @lru_cache(maxsize=64)
 def trie(table: ShapeTable) -> Trie:
-    """The prefix tree of ``table``'s multisets (built once per table)."""
-    prefixes: set[tuple[int, ...]] = {()}
-    sequences = [tuple(c for c, kc in enumerate(k) for _ in range(kc)) for k in table.k.tolist()]
-    for seq in sequences:
-        prefixes.update(seq[:d] for d in range(1, len(seq) + 1))
-    order = sorted(prefixes, key=lambda p: (len(p), p))
-    node = {p: i for i, p in enumerate(order)}
-    depth = np.array([len(p) for p in order])
+    """The prefix tree of ``table``'s multisets (built once per table, by array operations).
+
+    Node order: by depth, then lexicographically by class sequence (the root is node 0).
+    A sequence of depth ``d`` is keyed by the integer whose base-``classes + 1`` digits are
+    its classes plus one, so a prefix's parent is found by integer division.
+    """
+    k = table.k.astype(np.int64)
+    classes, cards = k.shape[1], k.sum(axis=1)
+    deepest = int(cards.max()) if len(k) else 0
+    flat = np.repeat(np.tile(np.arange(classes), len(k)), k.ravel())   # sorted class sequences, end to end
+    offset = np.cumsum(cards) - cards
+    seq = np.full((len(k), deepest), -1, np.int64)
+    for j in range(deepest):
+        has = cards > j
+        seq[has, j] = flat[offset[has] + j]
+    base = classes + 1
+    keys = [np.zeros(1, np.int64)]                                 # the root
+    row_key = np.zeros(len(k), np.int64)
+    for d in range(1, deepest + 1):
+        has = cards >= d
+        row_key = np.where(has, row_key * base + seq[:, d - 1] + 1, row_key)
+        keys.append(np.unique(row_key[has]))
+    starts = np.cumsum([0] + [len(x) for x in keys])
+    parent = [np.zeros(1, np.intp)]
+    cls = [np.zeros(1, np.intp)]
+    prior = [np.zeros(1, np.int64)]
+    for d in range(1, deepest + 1):
+        kd = keys[d]
+        parent.append((starts[d - 1] + np.searchsorted(keys[d - 1], kd // base)).astype(np.intp))
+        digits = np.stack([(kd // base**i) % base - 1 for i in range(d)], axis=1)   # last class first
+        cls.append(digits[:, 0].astype(np.intp))
+        prior.append((digits[:, 1:] == digits[:, :1]).sum(axis=1).astype(np.int64))
+    row_node = np.zeros(len(k), np.intp)
+    for d in range(1, deepest + 1):
+        at = cards == d
+        row_node[at] = starts[d] + np.searchsorted(keys[d], row_key[at])
+    by_row = np.argsort(table.row, kind="stable").astype(np.intp)
     return Trie(
-        np.array([node[p[:-1]] if p else 0 for p in order], np.intp),
-        np.array([p[-1] if p else 0 for p in order], np.intp),
-        np.array([p[:-1].count(p[-1]) if p else 0 for p in order], np.int64),
-        tuple(slice(int(np.searchsorted(depth, d)), int(np.searchsorted(depth, d, side="right")))
-              for d in range(1, int(depth.max()) + 1)),
-        np.array([node[seq] for seq in sequences], np.intp),
-        np.searchsorted(table.row[np.argsort(table.row, kind="stable")], np.arange(len(table.k) + 1)).astype(np.intp),
-        np.argsort(table.row, kind="stable").astype(np.intp),
+        np.concatenate(parent), np.concatenate(cls), np.concatenate(prior),
+        tuple(slice(int(starts[d]), int(starts[d + 1])) for d in range(1, deepest + 1)),
+        row_node,
+        np.searchsorted(table.row[by_row], np.arange(len(k) + 1)).astype(np.intp),
+        by_row,
     )
 
 
