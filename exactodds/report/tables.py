@@ -4,8 +4,10 @@
 (the JSON contract of :func:`exactodds.figures.analysis.analysis_json`) for each wager and
 paytable of the catalogue and each deck count, plus ``README.md`` indexing them.
 :func:`write_tables` brings a folder up to date with that build, all or none, touching
-only files it generated: they are listed in the folder's manifest ``.exactodds-manifest.json``.
-A file it did not generate is never overwritten or removed (one in its way stops the run),
+only files it generated: they are listed in the folder's manifest ``.exactodds-manifest.json``
+with the SHA-256 of the content written, and a listed file counts as ours only while its
+content still has that hash (a manifest planted by someone else, or a file edited since,
+authorises nothing). A file it did not generate is never overwritten or removed (one in its way stops the run),
 symbolic links are never followed, and the index lists every table of ours on disk, so
 runs for different deck counts into one folder -- also concurrent ones -- add up. Content
 is deterministic: no timestamps, catalogue order throughout, so a committed ``tables/``
@@ -22,11 +24,12 @@ at the top.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -73,6 +76,26 @@ def table_path(decks: int, wager_id: str, paytable_id: str, ext: str) -> str:
     for part in (wager_id, paytable_id):
         assert part and "/" not in part and "\\" not in part and not part.startswith("."), part
     return f"{decks}-decks/{wager_id}--{paytable_id}.{ext}"
+
+
+def check_distinct_names(pairs: Iterable[tuple[str, str]]) -> None:
+    """An :class:`InputError` unless every (wager, paytable) pair has its own file name:
+    ``<wager>--<paytable>`` is ambiguous when an id holds ``--`` or ends or starts with
+    ``-`` (``coll--y`` + ``z`` and ``coll`` + ``y--z`` both give ``coll--y--z``), and a table
+    silently overwriting another is never acceptable.
+
+    >>> check_distinct_names([("coll--y", "z"), ("coll", "y--z")])
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.InputError: tables: wager 'coll--y' paytable 'z' and wager 'coll' paytable 'y--z' would both be written as 'coll--y--z'; rename one (an id without '--')
+    """
+    seen: dict[str, tuple[str, str]] = {}
+    for pair in pairs:
+        name = f"{pair[0]}--{pair[1]}"
+        other = seen.setdefault(name, pair)
+        if other != pair:
+            raise InputError(f"tables: wager {other[0]!r} paytable {other[1]!r} and wager {pair[0]!r} paytable "
+                             f"{pair[1]!r} would both be written as {name!r}; rename one (an id without '--')")
 
 
 def all_analyses(decks: Sequence[int]) -> list[Analysis]:
@@ -199,6 +222,7 @@ def build_tables(decks: Sequence[int] = DEFAULT_DECKS, progress: Progress | None
     if progress:
         progress(len(wanted), len(wanted) + 1, "Pai Gow")
     files: dict[str, str] = {}
+    check_distinct_names((a.wager.id, a.paytable.id) for a in analyses)
     for a in analyses:
         d = _decks_of(a)
         files[table_path(d, a.wager.id, a.paytable.id, "md")] = render_table_markdown(a)
@@ -276,11 +300,20 @@ def _existing(root: Path, rel: str) -> str | None:
         raise output_error(exc, path) from exc
 
 
-def read_manifest(out_dir: str | os.PathLike[str]) -> set[str] | None:
-    """The paths the manifest of ``out_dir`` lists, or ``None`` if there is no manifest.
+def content_hash(text: str) -> str:
+    """The SHA-256 (hex) of a generated file's UTF-8 content, as the manifest records it."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def read_manifest(out_dir: str | os.PathLike[str]) -> dict[str, str] | None:
+    """The paths the manifest of ``out_dir`` lists with the SHA-256 of what was written
+    there, or ``None`` if there is no manifest (or one of the first format, which lists
+    paths without hashes and so proves nothing: the folder is then read as one written
+    before the manifest existed).
 
     A manifest that is a link, not ours or lists a path this tool never generates is an
-    :class:`InputError`: it is never trusted to delete anything.
+    :class:`InputError`. Even a well-formed one is never trusted on its own:
+    :func:`owned_files` counts a listed file as ours only if its content has the hash.
     """
     path = Path(out_dir) / MANIFEST
     st = _lstat(path)
@@ -296,16 +329,58 @@ def read_manifest(out_dir: str | os.PathLike[str]) -> set[str] | None:
     except ValueError:
         raise InputError(bad) from None
     listed = doc.get("files") if isinstance(doc, dict) and doc.get("generator") == GENERATOR else None
-    if not isinstance(listed, list) or not all(isinstance(r, str) and is_generated_path(r) for r in listed):
+    if isinstance(listed, list) and all(isinstance(r, str) and is_generated_path(r) for r in listed):
+        return None  # the first format: paths without hashes
+    if not isinstance(listed, dict) or not all(
+            isinstance(r, str) and is_generated_path(r) and isinstance(h, str) and re.fullmatch(r"[0-9a-f]{64}", h)
+            for r, h in listed.items()):
         raise InputError(bad)
-    return set(listed)
+    return dict(listed)
 
 
-def render_manifest(paths: Iterable[str]) -> str:
-    """The manifest listing ``paths`` (deterministic: sorted, no timestamps)."""
+def owned_files(root: Path) -> set[str]:
+    """The files of ``root`` this tool may overwrite or remove: those its manifest lists
+    whose content on disk still has the recorded SHA-256 (so only files it provably wrote,
+    unchanged since), or for a folder without a (hashed) manifest, :func:`_legacy_owned`;
+    either way only files that also read as generated (:func:`looks_generated`), so a
+    planted manifest cannot hand over a user's notes."""
+    listed = read_manifest(root)
+    if listed is None:
+        return {rel for rel in _legacy_owned(root) if looks_generated(rel, _existing(root, rel) or "")}
+    owned = set()
+    for rel, digest in listed.items():
+        if _regular(root, rel):
+            try:
+                data = (root / rel).read_bytes()
+            except OSError as exc:
+                raise output_error(exc, root / rel) from exc
+            if hashlib.sha256(data).hexdigest() == digest and looks_generated(rel, data.decode("utf-8", "replace")):
+                owned.add(rel)
+    return owned
+
+
+def looks_generated(rel: str, text: str) -> bool:
+    """Whether ``text`` at ``rel`` reads as a file this tool generates -- Markdown carrying
+    :data:`GENERATED_NOTE`, a JSON table naming itself at ``rel`` -- the second proof,
+    beside the manifest's hash, asked before a file is overwritten or removed.
+
+    >>> looks_generated("8-decks/a--b.md", "my notes"), looks_generated("8-decks/a--b.md", GENERATED_NOTE)
+    (False, True)
+    """
+    if rel.endswith(".md"):
+        return GENERATED_NOTE in text
+    if rel in PAIGOW_FILES:
+        return text.startswith('{\n  "game": "pai-gow"')
+    return index_row_from_json(rel, text) is not None
+
+
+def render_manifest(files: Mapping[str, str]) -> str:
+    """The manifest listing each generated path with the SHA-256 of its content
+    (deterministic: sorted, no timestamps)."""
     doc = {"generator": GENERATOR,
-           "note": "Files written by `exactodds tables`: the only ones it overwrites or removes.",
-           "files": sorted(set(paths))}
+           "note": ("Files written by `exactodds tables`, with the SHA-256 of what was written: the only "
+                    "ones it overwrites or removes, and only while their content still has that hash."),
+           "files": {rel: content_hash(files[rel]) for rel in sorted(files)}}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -339,9 +414,7 @@ def generated_files(out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     root = Path(out_dir)
     if not _real_folder(root):
         return {}
-    listed = read_manifest(root)
-    owned = _legacy_owned(root) if listed is None else listed
-    return {rel: root / rel for rel in sorted(owned) if _regular(root, rel)}
+    return {rel: root / rel for rel in sorted(owned_files(root)) if _regular(root, rel)}
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -446,8 +519,7 @@ def _remove_if_empty(path: Path) -> None:
 
 def _write_locked(root: Path, wanted: Sequence[int], files: dict[str, str], prune: bool) -> WriteReport:
     """:func:`write_tables` once the folder is locked and checked."""
-    listed = read_manifest(root)
-    owned = _legacy_owned(root) if listed is None else listed
+    owned = owned_files(root)
     made: list[Path] = []
     try:
         for d in wanted:
@@ -462,7 +534,8 @@ def _write_locked(root: Path, wanted: Sequence[int], files: dict[str, str], prun
                 writes[rel] = text
         on_disk = {rel for rel in owned if _regular(root, rel)} - {INDEX}
         stale = {rel for rel in on_disk - files.keys()
-                 if prune or (DECK_DIR.match(rel.split("/")[0]) and int(rel.split("-", 1)[0]) in wanted)}
+                 if (prune or (DECK_DIR.match(rel.split("/")[0]) and int(rel.split("-", 1)[0]) in wanted))
+}
         keep = (on_disk | files.keys()) - stale
         rows = []
         for rel in sorted(keep):
@@ -477,7 +550,9 @@ def _write_locked(root: Path, wanted: Sequence[int], files: dict[str, str], prun
             raise _not_ours(root / INDEX)
         if current != index:
             writes[INDEX] = index
-        manifest = render_manifest(keep | {INDEX})
+        contents = {rel: files[rel] if rel in files else (_existing(root, rel) or "") for rel in keep}
+        contents[INDEX] = index
+        manifest = render_manifest(contents)
         if _existing(root, MANIFEST) != manifest:
             writes[MANIFEST] = manifest
         # not fsynced: hundreds of files, regenerated at will (a power cut can be repaired by a rerun)
