@@ -364,15 +364,9 @@ def paigow_analysis(strategy: Strategy = "house-way",
     strategy = _check_strategy(strategy)
     hw = house_way_reading(house_way)
     counts = _resolve(tiles)
-    outcomes = hand_outcomes(counts, hw)
     net = 1 - VIGORISH_RATE
-    choice = _choices(outcomes, strategy, net)
-    wins = ties = losses = 0
-    for o, i in zip(outcomes, choice):
-        w, t, lo = o.counts[i]
-        wins += o.ways * w
-        ties += o.ways * t
-        losses += o.ways * lo
+    wins, ties, losses = _totals(counts, hw, strategy, net)
+    distinct = len(_arrays(counts, hw)[0])
     n = sum(counts)
     player_hands, dealer_hands = comb(n, 4), comb(n - 4, 4)
     universe = player_hands * dealer_hands
@@ -380,7 +374,7 @@ def paigow_analysis(strategy: Strategy = "house-way",
         raise AssertionError("Pai Gow counts do not add up to the universe")
     ret = (net * wins - losses) / Fraction(universe)
     return PaiGowAnalysis(
-        strategy=strategy, tiles=n, distinct_player_hands=len(outcomes),
+        strategy=strategy, tiles=n, distinct_player_hands=distinct,
         player_hands=player_hands, dealer_hands=dealer_hands, universe=universe,
         wins=wins, ties=ties, losses=losses,
         p_win=Fraction(wins, universe), p_tie=Fraction(ties, universe), p_loss=Fraction(losses, universe),
@@ -406,40 +400,61 @@ INT64_SAFE: Final = 1 << 62
 
 
 @lru_cache(maxsize=16)
-def _arrays(counts: Counts, house_way: HouseWayReading) -> tuple[IntArray, IntArray, IntArray, IntArray, int]:
-    """ways, wins and losses per setting (n x 3), house-way index, and the universe."""
+def _arrays(counts: Counts, house_way: HouseWayReading) -> tuple[IntArray, IntArray, IntArray, int]:
+    """ways (n), win/tie/loss counts per setting (n x 3 x 3), house-way index (n), and the
+    universe: from the shipped tables when they hold ``counts`` and the reading (no hand
+    objects are built then), else from :func:`hand_outcomes`."""
+    from .cache import load_arrays
+
+    data = load_arrays(counts, house_way)
+    if data is not None:
+        w, c, house = data["ways"], data["counts"], data["house_index"].astype(np.int64)
+        universe = sum(a * b for a, b in zip(w.tolist(), data["dealer_hands"].tolist()))
+        return w, c, house, universe
     outcomes = hand_outcomes(counts, house_way)
     w = np.array([o.ways for o in outcomes], dtype=np.int64)
-    wins = np.array([[c[0] for c in o.counts] for o in outcomes], dtype=np.int64)
-    losses = np.array([[c[2] for c in o.counts] for o in outcomes], dtype=np.int64)
+    c = np.array([o.counts for o in outcomes], dtype=np.int64).reshape(len(outcomes), 3, 3)
     house = np.array([o.house_index for o in outcomes], dtype=np.int64)
-    universe = sum(o.ways * o.dealer_hands for o in outcomes)
-    return w, wins, losses, house, universe
+    return w, c, house, sum(o.ways * o.dealer_hands for o in outcomes)
+
+
+def _picks(counts: Counts, house_way: HouseWayReading, strategy: Strategy, net: Fraction) -> IntArray | None:
+    """The setting each hand is played with (as :func:`_choices`), vectorised in int64 when
+    a bound proves every value ``num·wins − den·losses`` and every sum of them exact
+    ((|num| + den) · largest count · Σ ways < 2^62); ``None`` beyond the bound."""
+    num, den = net.numerator, net.denominator
+    w, c, house, _ = _arrays(counts, house_way)
+    if (abs(num) + den) * max(int(c.max(initial=0)), 1) * max(int(w.sum()), 1) >= INT64_SAFE:
+        return None
+    if strategy == "house-way":
+        return house
+    values = num * c[:, :, 0] - den * c[:, :, 2]
+    rows = np.arange(len(w))
+    # the best setting; the house way's where it ties the best (as HandOutcomes.best_index)
+    return np.where(values[rows, house] == values.max(axis=1), house, values.argmax(axis=1))
+
+
+def _totals(counts: Counts, house_way: HouseWayReading, strategy: Strategy, net: Fraction) -> tuple[int, int, int]:
+    """Σ ways·(wins, ties, losses) of the strategy's settings: Python ints, exact."""
+    pick = _picks(counts, house_way, strategy, net)
+    if pick is None:
+        wins = ties = losses = 0
+        outcomes = hand_outcomes(counts, house_way)
+        for o, i in zip(outcomes, _choices(outcomes, strategy, net)):
+            wins += o.ways * o.counts[i][0]
+            ties += o.ways * o.counts[i][1]
+            losses += o.ways * o.counts[i][2]
+        return wins, ties, losses
+    w, c, _, _ = _arrays(counts, house_way)
+    chosen = c[np.arange(len(w)), pick]  # n x 3; each column sum is below the bound checked
+    wins, ties, losses = (int(x) for x in (w[:, None] * chosen).sum(axis=0))
+    return wins, ties, losses
 
 
 def _total_return(counts: Counts, house_way: HouseWayReading, strategy: Strategy, net: Fraction) -> Fraction:
-    """Σ ways·(net·wins − losses) of the strategy's settings over the universe, exactly.
-
-    Vectorised in int64 when a bound proves every product and the sum exact
-    (|num|, den times the largest count, times Σ ways, below 2^62); else Python ints."""
-    num, den = net.numerator, net.denominator
-    w, wins, losses, house, universe = _arrays(counts, house_way)
-    biggest = int(max(wins.max(initial=0), losses.max(initial=0)))
-    if (abs(num) + den) * biggest * max(int(w.sum()), 1) >= INT64_SAFE:
-        total = 0
-        outcomes = hand_outcomes(counts, house_way)
-        for o, i in zip(outcomes, _choices(outcomes, strategy, net)):
-            cw, _, lo = o.counts[i]
-            total += o.ways * (num * cw - den * lo)
-        return Fraction(total, den * universe)
-    values = num * wins - den * losses
-    rows = np.arange(len(w))
-    if strategy == "house-way":
-        pick = house
-    else:  # the best setting; the house way's where it ties the best (as HandOutcomes.best_index)
-        at_house = values[rows, house]
-        pick = np.where(at_house == values.max(axis=1), house, values.argmax(axis=1))
-    return Fraction(int((w * values[rows, pick]).sum()), den * universe)
+    """Σ ways·(net·wins − losses) of the strategy's settings over the universe, exactly."""
+    wins, _, losses = _totals(counts, house_way, strategy, net)
+    return (net * wins - losses) / Fraction(_arrays(counts, house_way)[3])
 
 
 @dataclass(frozen=True)

@@ -49,9 +49,9 @@ def outcome_arrays(outs: tuple[HandOutcomes, ...], reading: HouseWayReading) -> 
     }
 
 
-def load_outcomes(counts: tuple[int, ...], reading: HouseWayReading) -> tuple[HandOutcomes, ...] | None:
-    """The shipped outcomes for ``counts`` under ``reading``, or ``None`` when none are
-    shipped for them (another tile set, a casino's own order, a missing file)."""
+def load_arrays(counts: tuple[int, ...], reading: HouseWayReading) -> dict[str, np.ndarray] | None:
+    """The shipped arrays for ``counts`` under ``reading``, or ``None`` when none are
+    shipped for them (another tile set, a casino's own order, a missing or foreign file)."""
     if READINGS.get(reading.id) != reading or counts != tile_counts():
         return None
     path = cache_path(reading)
@@ -61,6 +61,15 @@ def load_outcomes(counts: tuple[int, ...], reading: HouseWayReading) -> tuple[Ha
     except (OSError, ValueError):
         return None
     if tuple(int(x) for x in data["tile_counts"]) != counts or tuple(data["order"]) != reading.full_order():
+        return None
+    return data
+
+
+def load_outcomes(counts: tuple[int, ...], reading: HouseWayReading) -> tuple[HandOutcomes, ...] | None:
+    """The shipped outcomes for ``counts`` under ``reading`` as hand objects (for the
+    strategy table), or ``None`` as for :func:`load_arrays`."""
+    data = load_arrays(counts, reading)
+    if data is None:
         return None
     from .analysis import HandOutcomes
 
