@@ -16,6 +16,7 @@ from collections import Counter
 from fractions import Fraction
 from itertools import combinations, permutations
 from math import comb
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -131,10 +132,21 @@ def o_splits(four: list[tuple[int, int]]) -> list[tuple[Hand2, Hand2]]:
     return [o_order((a, b), (c, d)), o_order((a, c), (b, d)), o_order((a, d), (b, c))]
 
 
-def o_setting_cmp(x: tuple[int, tuple[Hand2, Hand2]], y: tuple[int, tuple[Hand2, Hand2]]) -> int:
-    if x[0] != y[0]:
-        return x[0] - y[0]
-    for i in (0, 1):
+MOST, HIGH, LOW = "most", "high", "low"
+O_MOST_FIRST = (MOST, HIGH, LOW)
+"""Ties between settings meeting (d)(2)/(d)(3): most qualifying hands, then high, then low hand."""
+O_HIGH_FIRST = (HIGH, LOW)
+"""The other reading: the highest high hand first (then the low hand)."""
+
+
+def o_setting_cmp(x: tuple[int, tuple[Hand2, Hand2]], y: tuple[int, tuple[Hand2, Hand2]],
+                  order: tuple[str, ...] = O_MOST_FIRST) -> int:
+    for criterion in order:
+        if criterion == MOST:
+            if x[0] != y[0]:
+                return x[0] - y[0]
+            continue
+        i = 0 if criterion == HIGH else 1
         if o_higher(x[1][i], y[1][i]):
             return 1
         if o_higher(y[1][i], x[1][i]):
@@ -142,8 +154,8 @@ def o_setting_cmp(x: tuple[int, tuple[Hand2, Hand2]], y: tuple[int, tuple[Hand2,
     return 0
 
 
-def o_house_way(four: list[tuple[int, int]]) -> tuple[Hand2, Hand2]:
-    """§ 535.10(d), with the readings stated by the library for ties between settings."""
+def o_house_way(four: list[tuple[int, int]], order: tuple[str, ...] = O_MOST_FIRST) -> tuple[Hand2, Hand2]:
+    """§ 535.10(d), ties between settings broken in ``order`` (criteria MOST, HIGH, LOW)."""
     splits = o_splits(four)
     if GEE_JOON <= set(four):                                            # (1)
         rest = [t for t in four if t not in GEE_JOON]
@@ -158,7 +170,7 @@ def o_house_way(four: list[tuple[int, int]]) -> tuple[Hand2, Hand2]:
         scored = [(int(test(s[0])) + int(test(s[1])), s) for s in splits]
         scored = [x for x in scored if x[0] > 0]
         if scored:
-            return max(scored, key=functools.cmp_to_key(o_setting_cmp))[1]
+            return max(scored, key=functools.cmp_to_key(lambda x, y: o_setting_cmp(x, y, order)))[1]
     ordered = sorted(four, key=lambda t: O_RANK[t])                      # (4)
     return o_order((ordered[0], ordered[3]), (ordered[1], ordered[2]))
 
@@ -174,7 +186,7 @@ def o_settle(player: tuple[Hand2, Hand2], dealer: tuple[Hand2, Hand2]) -> str:
     return "tie"                                                         # (h)
 
 
-def o_brute_ordered(tiles: list[tuple[int, int]]) -> Counter[str]:
+def o_brute_ordered(tiles: list[tuple[int, int]], order: tuple[str, ...] = O_MOST_FIRST) -> Counter[str]:
     """House way vs house way: every ordered deal, player's 4 then dealer's 4."""
     memo: dict[tuple[frozenset[int], frozenset[int]], str] = {}
     tally: Counter[str] = Counter()
@@ -184,12 +196,13 @@ def o_brute_ordered(tiles: list[tuple[int, int]]) -> Counter[str]:
         if out is None:
             p = [tiles[i] for i in deal[:4]]
             d = [tiles[i] for i in deal[4:]]
-            out = memo[key] = o_settle(o_house_way(p), o_house_way(d))
+            out = memo[key] = o_settle(o_house_way(p, order), o_house_way(d, order))
         tally[out] += 1
     return tally
 
 
-def o_brute_optimal(tiles: list[tuple[int, int]]) -> tuple[Fraction, list[tuple[list[Fraction], Fraction]]]:
+def o_brute_optimal(tiles: list[tuple[int, int]], order: tuple[str, ...] = O_MOST_FIRST,
+                    ) -> tuple[Fraction, list[tuple[list[Fraction], Fraction]]]:
     """Per player 4-set: the exact return (5% vigorish) of each of the 3 settings and of
     the house way; and the total optimal return over all unordered deals."""
     n = len(tiles)
@@ -199,7 +212,7 @@ def o_brute_optimal(tiles: list[tuple[int, int]]) -> tuple[Fraction, list[tuple[
     for pc in combinations(range(n), 4):
         rest = [i for i in range(n) if i not in pc]
         p = [tiles[i] for i in pc]
-        dealers = [o_house_way([tiles[i] for i in dc]) for dc in combinations(rest, 4)]
+        dealers = [o_house_way([tiles[i] for i in dc], order) for dc in combinations(rest, 4)]
         dealer_sets[pc] = dealers
 
         def ret(setting: tuple[Hand2, Hand2], dealers: list[tuple[Hand2, Hand2]] = dealers) -> Fraction:
@@ -207,7 +220,7 @@ def o_brute_optimal(tiles: list[tuple[int, int]]) -> tuple[Fraction, list[tuple[
             return (Fraction(19, 20) * c["win"] - c["loss"]) / len(dealers)
 
         rets = [ret(s) for s in o_splits(p)]
-        per_hand.append((rets, ret(o_house_way(p))))
+        per_hand.append((rets, ret(o_house_way(p, order))))
         total += max(rets)
     return total / comb(n, 4), per_hand
 
@@ -578,3 +591,180 @@ def test_paigow_certificate_verifies_and_catches_a_forged_figure() -> None:
     forged["paigow"]["strategies"][0]["house_edge"] = "1/1000"
     forged["fingerprint"]["value"] = fingerprint(forged)
     assert not verify_report(forged).holds
+
+
+# --------------------------------------------------------------------------- readings (issue 17 item 4)
+from exactodds.paigow.house_way import (  # noqa: E402  (grouped with the tests that use them)
+    READINGS,
+    house_way_reading,
+    reading_from_data,
+)
+
+ORACLE_ORDERS = {"most-qualifying": O_MOST_FIRST, "high-hand-first": O_HIGH_FIRST}
+CUSTOM = ["highest-low-hand", "most-qualifying"]
+O_CUSTOM = (LOW, MOST, HIGH)
+
+
+@pytest.mark.parametrize("reading, order", [("most-qualifying", O_MOST_FIRST), ("high-hand-first", O_HIGH_FIRST),
+                                            (CUSTOM, O_CUSTOM)], ids=["most", "high", "custom"])
+def test_each_reading_matches_the_oracle_on_every_hand(reading: object, order: tuple[str, ...]) -> None:
+    hw = reading_from_data(reading) if isinstance(reading, list) else house_way_reading(str(reading))
+    differs = 0
+    for four in {tuple(sorted(t)) for t in combinations(O_SET, 4)}:
+        o_hi, o_lo = o_house_way(list(four), order)
+        setting, _ = house_way_setting(tuple(sorted(kind(n) for n in names(list(four)))), hw)
+        mine = (tuple(TILES[k].spots for k in setting.high), tuple(TILES[k].spots for k in setting.low))
+        for m, theirs in zip(mine, (o_hi, o_lo)):  # the same play: identically ranked hands
+            assert not o_higher(m, theirs) and not o_higher(theirs, m), (four, mine, o_hi, o_lo)
+        d_hi, _ = o_house_way(list(four))
+        differs += o_higher(o_hi, d_hi) or o_higher(d_hi, o_hi)
+    assert (differs > 0) == (order != O_MOST_FIRST)  # the readings are really different plays
+
+
+@pytest.mark.parametrize("order_id", ["high-hand-first"])
+def test_the_other_reading_equals_ordered_brute_force(order_id: str) -> None:
+    """Every ordered deal of a reduced set, set by the oracle under the other reading."""
+    tally = o_brute_ordered(REDUCED_A, ORACLE_ORDERS[order_id])
+    a = paigow_analysis("house-way", tiles=names(REDUCED_A), house_way=order_id)
+    per = 24 * 24
+    assert (a.wins, a.ties, a.losses) == (tally["win"] // per, tally["tie"] // per, tally["loss"] // per)
+    assert a.house_way_reading == order_id and f"House-way reading {order_id}:" in a.reading
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.sampled_from(range(32)), min_size=9, max_size=9, unique=True),
+       st.sampled_from(["high-hand-first", "custom"]))
+def test_optimal_under_each_reading_equals_brute_force(idx: list[int], which: str) -> None:
+    tiles = sorted(O_SET[i] for i in idx)
+    hw = reading_from_data(CUSTOM) if which == "custom" else house_way_reading(which)
+    order = O_CUSTOM if which == "custom" else ORACLE_ORDERS[which]
+    expected, per_hand = o_brute_optimal(tiles, order)
+    assert paigow_analysis("optimal", tiles=names(tiles), house_way=hw).return_vigorish == expected
+    house = sum(h for _, h in per_hand) / len(per_hand)
+    assert paigow_analysis("house-way", tiles=names(tiles), house_way=hw).return_vigorish == house
+
+
+def test_the_two_readings_differ_where_the_issue_says() -> None:
+    """Full set: the high-hand-first reading moves the house way's edge up by about 0.047
+    points and the optimal player's return down by about 0.19 points (issue 17), and both
+    agree with the 4-decimal figures an earlier scratch computation published in
+    docs/paigow.md (2.6816% and -0.9677%) -- within their rounding."""
+    most = {s: paigow_analysis(s, house_way="most-qualifying") for s in ("house-way", "optimal")}
+    high = {s: paigow_analysis(s, house_way="high-hand-first") for s in ("house-way", "optimal")}
+    edge_shift = (high["house-way"].house_edge - most["house-way"].house_edge) * 100
+    return_shift = (most["optimal"].return_vigorish - high["optimal"].return_vigorish) * 100
+    assert Fraction(465, 10000) < edge_shift < Fraction(475, 10000)
+    assert Fraction(185, 1000) < return_shift < Fraction(195, 1000)
+    assert abs(high["house-way"].house_edge * 100 - Fraction(26816, 10000)) <= Fraction(5, 100000)
+    assert abs(high["optimal"].house_edge * 100 - Fraction(-9677, 10000)) <= Fraction(5, 100000)
+    for a in (*most.values(), *high.values()):
+        assert a.wins + a.ties + a.losses == a.universe == 736_281_000
+        assert a.return_vigorish == (Fraction(19, 20) * a.wins - a.losses) / a.universe
+    assert high["optimal"].return_vigorish >= high["house-way"].return_vigorish
+
+
+def test_a_casino_order_as_data(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from exactodds.cli.app import app
+
+    assert reading_from_data(["most-qualifying"]) is READINGS["most-qualifying"]  # the same choice
+    assert reading_from_data(["highest-high-hand"]) is READINGS["high-hand-first"]
+    custom = reading_from_data(CUSTOM, "casino.json")
+    assert custom.id == "custom: highest-low-hand > most-qualifying > highest-high-hand"
+    for bad in ([], ["tallest"], ["most-qualifying", "most-qualifying"], {"order": 1}, "most-qualifying"):
+        with pytest.raises(InputError):
+            reading_from_data(bad)
+    folder = tmp_path
+    (folder / "casino.json").write_text(json.dumps(CUSTOM))
+    (folder / "casino.toml").write_text('order = ["highest-low-hand", "most-qualifying"]\n')
+    (folder / "bad.json").write_text('["highest-low-hand", 7]')
+    small = names(REDUCED_B)
+    expected = paigow_analysis("house-way", tiles=small, house_way=custom)
+    for f in ("casino.json", "casino.toml"):
+        hw = house_way_reading(str(folder / f))
+        assert hw.full_order() == custom.full_order() and f in hw.text()
+        assert paigow_analysis("house-way", tiles=small, house_way=hw).house_edge == expected.house_edge
+    for spec in (str(folder / "bad.json"), "no-such-reading"):
+        r = CliRunner().invoke(app, ["paigow", "--reading", spec])
+        assert r.exit_code == 2 and r.stdout == ""
+        assert len(r.stderr.splitlines()) == 1 and r.stderr.startswith("exactodds: error: ")
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "csv", "json", "html"])
+@pytest.mark.parametrize("reading", ["most-qualifying", "high-hand-first"])
+def test_every_view_states_the_reading(fmt: str, reading: str) -> None:
+    from typer.testing import CliRunner
+
+    from exactodds.cli.app import app
+
+    for extra in ([], ["--strategy-table"]):
+        r = CliRunner().invoke(app, ["paigow", "--reading", reading, "-f", fmt, *extra])
+        if r.exit_code == 2 and "format" in r.stderr:
+            continue  # a format this command does not offer
+        assert r.exit_code == 0, r.output
+        assert reading in r.stdout, (fmt, extra)
+        if fmt == "json":
+            doc = json.loads(r.stdout)
+            assert doc["house_way_reading"] == reading
+            assert all(s["house_way_reading"] == reading for s in doc["strategies"])
+            a = paigow_analysis("house-way", house_way=reading)
+            assert Fraction(doc["strategies"][0]["house_edge"]) == a.house_edge
+
+
+def test_tables_give_both_readings() -> None:
+    from exactodds.report.tables import PAIGOW_STEMS, paigow_files
+
+    assert set(PAIGOW_STEMS) == set(READINGS)
+    files = paigow_files()
+    for rid, stem in PAIGOW_STEMS.items():
+        doc = json.loads(files[f"{stem}.json"])
+        assert doc["house_way_reading"] == rid
+        edge = Fraction(doc["strategies"][0]["house_edge"])
+        assert edge == paigow_analysis("house-way", house_way=rid).house_edge
+        assert f"reading {rid}" in files[f"{stem}.md"]
+
+
+# --------------------------------------------------------------------------- the shipped cache (issue 19 item 5)
+@pytest.mark.parametrize("rid", sorted(READINGS))
+def test_shipped_arrays_equal_a_fresh_computation(rid: str) -> None:
+    """``exactodds/paigow/arrays/<reading>.npz`` is exactly what the computation gives now
+    (run ``python scripts/build_paigow_cache.py`` if this fails)."""
+    import numpy as np
+
+    from exactodds.paigow.analysis import compute_hand_outcomes
+    from exactodds.paigow.cache import cache_path, load_outcomes, outcome_arrays
+
+    reading = READINGS[rid]
+    fresh = compute_hand_outcomes(tile_counts(), reading)
+    with np.load(cache_path(reading), allow_pickle=False) as z:
+        shipped = {k: z[k] for k in z.files}
+    built = outcome_arrays(fresh, reading)
+    assert set(shipped) == set(built)
+    for k in built:
+        assert np.array_equal(shipped[k], built[k]), f"{k}: stale; run scripts/build_paigow_cache.py"
+    loaded = load_outcomes(tile_counts(), reading)
+    assert loaded == fresh
+    assert hand_outcomes(tile_counts(), reading) == fresh
+
+
+def test_the_cache_is_used_only_for_what_it_holds() -> None:
+    from exactodds.paigow.cache import load_outcomes
+
+    assert load_outcomes(tile_counts(), reading_from_data(CUSTOM)) is None
+    assert load_outcomes(tile_counts(names(REDUCED_A)), READINGS["most-qualifying"]) is None
+    assert load_outcomes(tile_counts(), READINGS["high-hand-first"]) is not None
+
+
+def test_vectorised_returns_equal_the_plain_sum() -> None:
+    """The int64 return by amount (and its bound) against a Python-int sum over hands."""
+    from exactodds.paigow.analysis import _choices
+
+    outs = hand_outcomes(tile_counts(), READINGS["high-hand-first"])
+    for amount in (Fraction(1), Fraction(7), Fraction(23, 2), Fraction(10**9 + 1, 3)):
+        net = 1 - vigorish(amount) / amount
+        for strategy in ("house-way", "optimal"):
+            total = sum(o.ways * (net * o.counts[i][0] - o.counts[i][2])
+                        for o, i in zip(outs, _choices(outs, strategy, net)))  # type: ignore[arg-type]
+            expected = total / sum(o.ways * o.dealer_hands for o in outs)
+            assert return_for_amount(amount, strategy, house_way="high-hand-first") == expected

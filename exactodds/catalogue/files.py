@@ -78,6 +78,12 @@ MAX_OUTCOMES: Final = 256
 MAX_PAYTABLES: Final = 64
 MAX_ALTERNATIVES: Final = 64
 """Most tables in one ``when`` list."""
+MAX_WORK: Final = 2_000_000
+"""Most condition tests a wager may ask for: results of its level × tables of facts in its
+outcomes' ``when`` × (paytables + 1). Settling every result under every paytable costs
+about that many tests (about a microsecond each), when the file is read and again when it
+is analysed; an 849 KB file asking for 10^10 ran past 600 s, so a file is refused, in one
+line, before any of that work. The realistic wagers ask for less than 10^5."""
 MAX_METERS: Final = 16
 MAX_NAME: Final = 200
 MAX_TEXT: Final = 4000
@@ -109,6 +115,8 @@ class FileWager(Wager[Any]):
     """
 
     definitions: tuple[Mapping[str, Any], ...] = field(default=(), compare=False)
+    conditions: int = field(default=0, compare=False)
+    """Tables of facts in the outcomes' ``when`` (the size of a settlement, for :data:`MAX_WORK`)."""
 
 
 # -- errors ------------------------------------------------------------------------------------
@@ -139,6 +147,8 @@ def _seg(name: str) -> str:
 
 
 def _shown(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return f"an integer of {value.bit_length()} bits"  # repr of > 4,300 digits raises
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -438,6 +448,16 @@ def check_reachable(wager: Wager[Any], tables: Sequence[Paytable], where: _Where
 
 # -- documents --------------------------------------------------------------------------------
 
+def _check_work(where: _Where, level: Any, conditions: int, paytables: int) -> None:
+    """One line, before any settling, if the wager asks for more than :data:`MAX_WORK` tests."""
+    results = len(level.results)
+    work = results * conditions * (paytables + 1)
+    if work > MAX_WORK:
+        where.fail("", f"asks for too much work: {results:,} results of level {level.name!r} x {conditions:,} "
+                   f"'when' tables x ({paytables} paytables + 1) = {work:,} tests, at most {MAX_WORK:,}; "
+                   "use fewer alternatives, outcomes or paytables (or split the paytables into several wagers)")
+
+
 def _wager(where: _Where, doc: Mapping[str, Any], known: Mapping[str, Wager[Any]],
            definition: Mapping[str, Any]) -> FileWager:
     _keys(where, doc, WAGER_KEYS, "")
@@ -457,6 +477,7 @@ def _wager(where: _Where, doc: Mapping[str, Any], known: Mapping[str, Wager[Any]
     if settle not in ("first", "highest"):
         where.fail("settle", f"{_shown(settle)} is not a settle rule (\"first\" or \"highest\")")
     outcomes: list[Outcome[Any]] = []
+    conditions = 0
     raw = _array(where, _required(where, doc, "outcomes"), "outcomes", MAX_OUTCOMES)
     if not raw:
         where.fail("outcomes", "declares no outcome")
@@ -468,17 +489,19 @@ def _wager(where: _Where, doc: Mapping[str, Any], known: Mapping[str, Wager[Any]
         if oname in {x.name for x in outcomes} or oname == otherwise:
             where.fail(f"{ok}.name", f"outcome {oname!r} is named twice"
                        + (" (it is the 'otherwise' outcome)" if oname == otherwise else ""))
-        outcomes.append(Outcome(oname, _condition(where, level_name, _required(where, t, "when", ok),
-                                                  f"{ok}.when")))
+        when = _required(where, t, "when", ok)
+        conditions += len(when) if isinstance(when, list) else 1
+        outcomes.append(Outcome(oname, _condition(where, level_name, when, f"{ok}.when")))
     names = [o.name for o in outcomes] + [otherwise]
     tables = _paytables(where, _required(where, doc, "paytables"), "paytables", names, cite)
     paid = {n for t in tables for n in t.pays}
     for i, o in enumerate(outcomes):
         if o.name not in paid:
             where.fail(f"outcomes[{i}]", f"outcome {o.name!r} is paid by no paytable")
+    _check_work(where, LEVELS[level_name], conditions, len(tables))
     wager = FileWager(id=wid, name=name, cite=cite, outcomes=tuple(outcomes), paytables=tables,
                       otherwise=otherwise, settle_rule=settle, reading=reading, level=LEVELS[level_name],
-                      definitions=(definition,))
+                      definitions=(definition,), conditions=conditions)
     check_reachable(wager, tables, where, {t.id: f"paytables[{i}]" for i, t in enumerate(tables)})
     return wager
 
@@ -494,11 +517,17 @@ def _extension(where: _Where, doc: Mapping[str, Any], known: Mapping[str, Wager[
     names = [o.name for o in base.outcomes] + [base.otherwise]
     tables = _paytables(where, _required(where, doc, "paytables"), "paytables", names, cite,
                         [t.id for t in base.paytables])
+    total = len(base.paytables) + len(tables)
+    if total > MAX_PAYTABLES:
+        where.fail("paytables", f"wager {wid!r} would have {total} paytables; at most {MAX_PAYTABLES} in all")
+    conditions = base.conditions if isinstance(base, FileWager) else len(base.outcomes)
+    _check_work(where, base.level, conditions, total)
     check_reachable(base, tables, where, {t.id: f"paytables[{i}]" for i, t in enumerate(tables)})
     before = base.definitions if isinstance(base, FileWager) else ()
     return FileWager(id=base.id, name=base.name, cite=base.cite, outcomes=base.outcomes,
                      paytables=base.paytables + tables, otherwise=base.otherwise, settle_rule=base.settle_rule,
-                     reading=base.reading, level=base.level, definitions=(*before, definition))
+                     reading=base.reading, level=base.level, definitions=(*before, definition),
+                     conditions=conditions)
 
 
 def _plain(where: _Where, value: Any, key: str, depth: int = 0) -> Any:
@@ -515,7 +544,9 @@ def _plain(where: _Where, value: Any, key: str, depth: int = 0) -> Any:
     if isinstance(value, bool | str) or (isinstance(value, int) and abs(value) <= MAX_AMOUNT):
         return value
     if isinstance(value, int):
-        where.fail(key, f"the integer {_shown(value)} is out of bounds")
+        shown = _shown(value)
+        where.fail(key, f"{shown if shown.startswith('an ') else 'the integer ' + shown} is out of bounds "
+                   f"(at most {MAX_AMOUNT:,})")
     where.fail(key, f"{_type_name(value)} is not allowed in a wager file (write it as a string)")
 
 
@@ -560,6 +591,8 @@ def parse_wager_text(text: str | bytes, source: str = "wager file",
         where.fail("", f"not valid TOML: {exc}")
     except RecursionError:
         where.fail("", "not valid TOML: nested too deeply")
+    except ValueError:  # an integer of more than 4,300 decimal digits (int() refuses to convert it)
+        where.fail("", f"an integer is too long (numbers are at most {MAX_AMOUNT:,})")
     return parse_definition(doc, source, known, Path(source).name, _sha256(data))
 
 

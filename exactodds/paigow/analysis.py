@@ -48,7 +48,15 @@ from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
 
 from .hands import READING_COMPARE, READING_GEE_JOON, READING_ZERO, Setting, settings
-from .house_way import CITE_HOUSE_WAY, READING_HOUSE_WAY, Step, house_way_setting
+from .house_way import (
+    CITE_HOUSE_WAY,
+    DEFAULT_READING,
+    READING_HOUSE_WAY,
+    HouseWayReading,
+    Step,
+    house_way_reading,
+    house_way_setting,
+)
 from .tiles import TILES, tile_counts
 
 Strategy = Literal["house-way", "optimal"]
@@ -92,10 +100,14 @@ READING_VIGORISH: Final = (
 )
 
 
-def reading(strategy: Strategy) -> str:
+ReadingArg = str | HouseWayReading | None
+"""A house-way reading: a built-in id, a file of the casino's order, a reading, or None (default)."""
+
+
+def reading(strategy: Strategy, house_way: HouseWayReading = DEFAULT_READING) -> str:
     """Every reading taken for a result of this strategy, in one string."""
     return " ".join(
-        (READING_DEAL, READING_COMPARE, READING_ZERO, READING_GEE_JOON, READING_HOUSE_WAY,
+        (READING_DEAL, READING_COMPARE, READING_ZERO, READING_GEE_JOON, READING_HOUSE_WAY, house_way.text(),
          READING_STRATEGY[strategy], READING_VIGORISH)
     )
 
@@ -193,11 +205,24 @@ class HandOutcomes:
 
 
 @lru_cache(maxsize=16)
-def hand_outcomes(counts: Counts) -> tuple[HandOutcomes, ...]:
-    """Win/tie/loss counts of every setting of every distinct player hand of ``counts``.
+def hand_outcomes(counts: Counts, house_way: HouseWayReading = DEFAULT_READING) -> tuple[HandOutcomes, ...]:
+    """Win/tie/loss counts of every setting of every distinct player hand of ``counts``
+    against the dealer's house way under ``house_way``.
 
-    Cached per tile set: everything here is independent of the payout.
+    Cached per tile set and reading: everything here is independent of the payout. For
+    the regulation's 32 tiles and a built-in reading they are read from the arrays shipped
+    in the package (:mod:`.cache`, rebuilt and compared by the tests).
     """
+    from .cache import load_outcomes
+
+    cached = load_outcomes(counts, house_way)
+    if cached is not None:
+        return cached
+    return compute_hand_outcomes(counts, house_way)
+
+
+def compute_hand_outcomes(counts: Counts, house_way: HouseWayReading = DEFAULT_READING) -> tuple[HandOutcomes, ...]:
+    """:func:`hand_outcomes` computed, never read from the shipped cache."""
     if sum(counts) < 8:
         raise InputError(f"a deal needs at least 8 tiles, the set has {sum(counts)}")
     hands = distinct_hands(counts)
@@ -211,7 +236,7 @@ def hand_outcomes(counts: Counts) -> tuple[HandOutcomes, ...]:
         for i, k in enumerate(sorted(set(h))):
             dk[j, i] = k
             dm[j, i] = h.count(k)
-        s, _ = house_way_setting(h)
+        s, _ = house_way_setting(h, house_way)
         dh[j], dl[j] = s.high_key, s.low_key
     top = max(counts)
     binom = np.array([[comb(a, b) for b in range(5)] for a in range(top + 1)], dtype=np.int64)
@@ -226,7 +251,7 @@ def hand_outcomes(counts: Counts) -> tuple[HandOutcomes, ...]:
         total = int(w.sum())
         assert total == dealer_total
         sets = settings(h)
-        hw, step = house_way_setting(h)
+        hw, step = house_way_setting(h, house_way)
         house_index = next(i for i, s in enumerate(sets) if (s.high_key, s.low_key) == (hw.high_key, hw.low_key))
         seen: dict[tuple[int, int], tuple[int, int, int]] = {}
         per: list[tuple[int, int, int]] = []
@@ -293,6 +318,8 @@ class PaiGowAnalysis:
     vigorish_rate: Fraction
     reading: str
     cite: str
+    house_way_reading: str = DEFAULT_READING.id
+    """The id of the reading of § 535.10(d)(2),(3) taken (see :mod:`.house_way`)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ints as ints, exact values as ``"p/q"``, decimals only for display."""
@@ -304,6 +331,7 @@ class PaiGowAnalysis:
         d: dict[str, Any] = {
             "game": "pai-gow",
             "strategy": self.strategy,
+            "house_way_reading": self.house_way_reading,
             "tiles": self.tiles,
             "distinct_player_hands": self.distinct_player_hands,
             "player_hands": self.player_hands,
@@ -325,23 +353,20 @@ class PaiGowAnalysis:
 
 
 def paigow_analysis(strategy: Strategy = "house-way",
-                    tiles: Sequence[str] | Mapping[str, int] | None = None) -> PaiGowAnalysis:
+                    tiles: Sequence[str] | Mapping[str, int] | None = None,
+                    house_way: ReadingArg = None) -> PaiGowAnalysis:
     """Exact win/tie/loss and return of a player ``strategy`` against the house way.
 
     ``tiles`` restricts the set (tile names, a name repeated for a second copy, or a
-    mapping name -> number); the default is the regulation's 32 tiles.
+    mapping name -> number); the default is the regulation's 32 tiles. ``house_way`` is
+    the reading of § 535.10(d)(2),(3) (:func:`.house_way.house_way_reading`).
     """
     strategy = _check_strategy(strategy)
+    hw = house_way_reading(house_way)
     counts = _resolve(tiles)
-    outcomes = hand_outcomes(counts)
     net = 1 - VIGORISH_RATE
-    choice = _choices(outcomes, strategy, net)
-    wins = ties = losses = 0
-    for o, i in zip(outcomes, choice):
-        w, t, lo = o.counts[i]
-        wins += o.ways * w
-        ties += o.ways * t
-        losses += o.ways * lo
+    wins, ties, losses = _totals(counts, hw, strategy, net)
+    distinct = len(_arrays(counts, hw)[0])
     n = sum(counts)
     player_hands, dealer_hands = comb(n, 4), comb(n - 4, 4)
     universe = player_hands * dealer_hands
@@ -349,17 +374,18 @@ def paigow_analysis(strategy: Strategy = "house-way",
         raise AssertionError("Pai Gow counts do not add up to the universe")
     ret = (net * wins - losses) / Fraction(universe)
     return PaiGowAnalysis(
-        strategy=strategy, tiles=n, distinct_player_hands=len(outcomes),
+        strategy=strategy, tiles=n, distinct_player_hands=distinct,
         player_hands=player_hands, dealer_hands=dealer_hands, universe=universe,
         wins=wins, ties=ties, losses=losses,
         p_win=Fraction(wins, universe), p_tie=Fraction(ties, universe), p_loss=Fraction(losses, universe),
         return_even_money=Fraction(wins - losses, universe), return_vigorish=ret, house_edge=-ret,
-        vigorish_rate=VIGORISH_RATE, reading=reading(strategy), cite=CITE,
+        vigorish_rate=VIGORISH_RATE, reading=reading(strategy, hw), cite=CITE, house_way_reading=hw.id,
     )
 
 
 def return_for_amount(amount: Fraction | int, strategy: Strategy = "house-way",
-                      tiles: Sequence[str] | Mapping[str, int] | None = None) -> Fraction:
+                      tiles: Sequence[str] | Mapping[str, int] | None = None,
+                      house_way: ReadingArg = None) -> Fraction:
     """Exact expected return per unit wagered for a wager of ``amount`` dollars with
     the vigorish rounded up to 25 cents (§ 535.10(k)); ``"optimal"`` is re-optimised
     for that amount's net win.
@@ -367,14 +393,68 @@ def return_for_amount(amount: Fraction | int, strategy: Strategy = "house-way",
     strategy = _check_strategy(strategy)
     a = _amount(amount)
     net = 1 - vigorish(a) / a
-    outcomes = hand_outcomes(_resolve(tiles))
+    return _total_return(_resolve(tiles), house_way_reading(house_way), strategy, net)
+
+
+INT64_SAFE: Final = 1 << 62
+
+
+@lru_cache(maxsize=16)
+def _arrays(counts: Counts, house_way: HouseWayReading) -> tuple[IntArray, IntArray, IntArray, int]:
+    """ways (n), win/tie/loss counts per setting (n x 3 x 3), house-way index (n), and the
+    universe: from the shipped tables when they hold ``counts`` and the reading (no hand
+    objects are built then), else from :func:`hand_outcomes`."""
+    from .cache import load_arrays
+
+    data = load_arrays(counts, house_way)
+    if data is not None:
+        w, c, house = data["ways"], data["counts"], data["house_index"].astype(np.int64)
+        universe = sum(a * b for a, b in zip(w.tolist(), data["dealer_hands"].tolist()))
+        return w, c, house, universe
+    outcomes = hand_outcomes(counts, house_way)
+    w = np.array([o.ways for o in outcomes], dtype=np.int64)
+    c = np.array([o.counts for o in outcomes], dtype=np.int64).reshape(len(outcomes), 3, 3)
+    house = np.array([o.house_index for o in outcomes], dtype=np.int64)
+    return w, c, house, sum(o.ways * o.dealer_hands for o in outcomes)
+
+
+def _picks(counts: Counts, house_way: HouseWayReading, strategy: Strategy, net: Fraction) -> IntArray | None:
+    """The setting each hand is played with (as :func:`_choices`), vectorised in int64 when
+    a bound proves every value ``num·wins − den·losses`` and every sum of them exact
+    ((|num| + den) · largest count · Σ ways < 2^62); ``None`` beyond the bound."""
     num, den = net.numerator, net.denominator
-    total = universe = 0
-    for o, i in zip(outcomes, _choices(outcomes, strategy, net)):
-        w, _, lo = o.counts[i]
-        total += o.ways * (num * w - den * lo)
-        universe += o.ways * o.dealer_hands
-    return Fraction(total, den * universe)
+    w, c, house, _ = _arrays(counts, house_way)
+    if (abs(num) + den) * max(int(c.max(initial=0)), 1) * max(int(w.sum()), 1) >= INT64_SAFE:
+        return None
+    if strategy == "house-way":
+        return house
+    values = num * c[:, :, 0] - den * c[:, :, 2]
+    rows = np.arange(len(w))
+    # the best setting; the house way's where it ties the best (as HandOutcomes.best_index)
+    return np.where(values[rows, house] == values.max(axis=1), house, values.argmax(axis=1))
+
+
+def _totals(counts: Counts, house_way: HouseWayReading, strategy: Strategy, net: Fraction) -> tuple[int, int, int]:
+    """Σ ways·(wins, ties, losses) of the strategy's settings: Python ints, exact."""
+    pick = _picks(counts, house_way, strategy, net)
+    if pick is None:
+        wins = ties = losses = 0
+        outcomes = hand_outcomes(counts, house_way)
+        for o, i in zip(outcomes, _choices(outcomes, strategy, net)):
+            wins += o.ways * o.counts[i][0]
+            ties += o.ways * o.counts[i][1]
+            losses += o.ways * o.counts[i][2]
+        return wins, ties, losses
+    w, c, _, _ = _arrays(counts, house_way)
+    chosen = c[np.arange(len(w)), pick]  # n x 3; each column sum is below the bound checked
+    wins, ties, losses = (int(x) for x in (w[:, None] * chosen).sum(axis=0))
+    return wins, ties, losses
+
+
+def _total_return(counts: Counts, house_way: HouseWayReading, strategy: Strategy, net: Fraction) -> Fraction:
+    """Σ ways·(net·wins − losses) of the strategy's settings over the universe, exactly."""
+    wins, _, losses = _totals(counts, house_way, strategy, net)
+    return (net * wins - losses) / Fraction(_arrays(counts, house_way)[3])
 
 
 @dataclass(frozen=True)
@@ -404,14 +484,15 @@ VIGORISH_HEADERS: Final = (
 
 
 def vigorish_table(amounts: Iterable[Fraction | int] = DEFAULT_AMOUNTS,
-                   tiles: Sequence[str] | Mapping[str, int] | None = None) -> list[VigorishRow]:
+                   tiles: Sequence[str] | Mapping[str, int] | None = None,
+                   house_way: ReadingArg = None) -> list[VigorishRow]:
     """Exact returns of both strategies for each wager amount, vigorish rounded (§ 535.10(k))."""
     rows = []
     for amount in amounts:
         a = _amount(amount)
         v = vigorish(a)
-        rows.append(VigorishRow(a, v, 1 - v / a, return_for_amount(a, "house-way", tiles),
-                                return_for_amount(a, "optimal", tiles)))
+        rows.append(VigorishRow(a, v, 1 - v / a, return_for_amount(a, "house-way", tiles, house_way),
+                                return_for_amount(a, "optimal", tiles, house_way)))
     return rows
 
 
@@ -437,6 +518,7 @@ class StrategyRow:
     optimal_counts: tuple[int, int, int]
     optimal_return: Fraction
     cite: str = CITE_HOUSE_WAY
+    house_way_reading: str = DEFAULT_READING.id
 
     @property
     def same(self) -> bool:
@@ -449,7 +531,7 @@ class StrategyRow:
             ", ".join(self.hand), str(self.ways), self.house_way_step, self.house_way_high, self.house_way_low,
             ratio(self.house_way_return), decimal(self.house_way_return, 6),
             self.optimal_high, self.optimal_low, ratio(self.optimal_return), decimal(self.optimal_return, 6),
-            "yes" if self.same else "no",
+            "yes" if self.same else "no", self.house_way_reading,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -461,25 +543,27 @@ class StrategyRow:
                           "return": ratio(self.house_way_return)},
             "optimal": {"high_hand": self.optimal_high, "low_hand": self.optimal_low,
                         "win_tie_loss": list(self.optimal_counts), "return": ratio(self.optimal_return)},
-            "cite": self.cite,
+            "cite": self.cite, "house_way_reading": self.house_way_reading,
         }
 
 
 STRATEGY_HEADERS: Final = (
     "hand", "ways", "house way §535.10(d)", "house high hand", "house low hand", "house return",
     "house return (dec)", "optimal high hand", "optimal low hand", "optimal return", "optimal return (dec)",
-    "same",
+    "same", "house-way reading",
 )
 
 
-def strategy_table(tiles: Sequence[str] | Mapping[str, int] | None = None) -> list[StrategyRow]:
+def strategy_table(tiles: Sequence[str] | Mapping[str, int] | None = None,
+                   house_way: ReadingArg = None) -> list[StrategyRow]:
     """For every distinct 4-tile player hand: the house way's and the optimal setting,
     with exact returns (5% vigorish at the exact rate), hands in the tile order of
     § 535.4(f).
     """
     net = 1 - VIGORISH_RATE
     rows = []
-    for o in hand_outcomes(_resolve(tiles)):
+    hw = house_way_reading(house_way)
+    for o in hand_outcomes(_resolve(tiles), hw):
         b = o.best_index(net)
         hs, bs = o.settings[o.house_index], o.settings[b]
         h_high, h_low = hs.names()
@@ -490,7 +574,7 @@ def strategy_table(tiles: Sequence[str] | Mapping[str, int] | None = None) -> li
             house_way_high=h_high, house_way_low=h_low, house_way_counts=o.counts[o.house_index],
             house_way_return=o.expected_return(o.house_index, net),
             optimal_high=b_high, optimal_low=b_low, optimal_counts=o.counts[b],
-            optimal_return=o.expected_return(b, net),
+            optimal_return=o.expected_return(b, net), house_way_reading=hw.id,
         ))
     return rows
 
@@ -505,8 +589,10 @@ def paigow_json(analyses: Sequence[PaiGowAnalysis], vigorish_rows: Sequence[Vigo
                 strategy_rows: Sequence[StrategyRow] | None = None) -> dict[str, Any]:
     """The Pai Gow document: both strategies' figures, returns by wager amount and, if
     given, the strategy table; exact values as ``"p/q"``."""
+    readings = sorted({a.house_way_reading for a in analyses})
     doc: dict[str, Any] = {
         "game": "pai-gow",
+        "house_way_reading": readings[0] if len(readings) == 1 else readings,
         "strategies": [a.to_dict() for a in analyses],
         "vigorish_by_amount": [
             {"amount": ratio(r.amount), "vigorish": ratio(r.vigorish), "net_win": ratio(r.net_win),
@@ -526,6 +612,7 @@ def paigow_summary_rows(analysis: PaiGowAnalysis) -> list[tuple[str, str]]:
     return [
         ("game", "Pai Gow (tiles)"),
         ("player strategy", a.strategy),
+        ("house-way reading, § 535.10(d)(2),(3)", a.house_way_reading),
         ("tiles in set", str(a.tiles)),
         ("distinct player hands", str(a.distinct_player_hands)),
         ("deals (player 4, dealer 4)", f"{a.universe:,} = {a.player_hands:,} x {a.dealer_hands:,}"),
@@ -546,6 +633,7 @@ def bench_paigow() -> float:
     """CPU seconds (``time.process_time``) for the whole exact analysis, both
     strategies, from a cold cache."""
     hand_outcomes.cache_clear()
+    _arrays.cache_clear()
     house_way_setting.cache_clear()
     settings.cache_clear()
     start = time.process_time()

@@ -2,7 +2,12 @@
 
 The contract, for every output path a user names:
 
-* ``-`` is standard output, written directly.
+* ``-`` is standard output, written directly. So are the names of the process's own
+  streams -- ``/dev/stdout``, ``/dev/stderr``, ``/dev/fd/N``, ``/proc/self/fd/N`` (and a
+  symbolic link to one of them): they are resolved to the file descriptor *before* any
+  path logic and written through it, in place, so a shell's ``>>`` appends (``O_APPEND``
+  is inherited with the descriptor) and a pipe works. The file such a descriptor happens
+  to point at is never renamed over or replaced.
 * A **regular file**, or a new name in an existing folder, is written **atomically**: the
   content goes to a temporary file in the same folder (which must therefore be writable),
   is flushed to disk, and is then renamed over the final name. A reader sees the old file
@@ -206,8 +211,10 @@ class _Target:
 
     shown: str
     path: Path
-    kind: Literal["stdout", "direct", "atomic"]
+    kind: Literal["stdout", "stream", "direct", "atomic"]
     mode: int = NEW_FILE_MODE
+    fd: int = -1
+    """For ``stdout`` (1) and ``stream`` targets: the process's file descriptor written."""
 
 
 def _name_max(folder: Path) -> int:
@@ -248,6 +255,46 @@ def _kind_of(mode: int) -> str:
     return "not a regular file"
 
 
+_STREAM_NAMES: Final = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+_FD_PATH: Final = re.compile(r"^/(?:dev|proc/(?:self|thread-self|(\d+))(?:/task/\d+)?)/fd/(\d{1,9})$")
+
+
+def stream_fd(path: PathArg) -> int | None:
+    """The file descriptor of this process that ``path`` names, or ``None`` for a plain path.
+
+    ``/dev/stdout``, ``/dev/stderr``, ``/dev/stdin``, ``/dev/fd/N`` and ``/proc/self/fd/N``
+    (also ``/proc/<this pid>/fd/N``) name a descriptor, and so does a symbolic link that
+    leads to one, however many links and folders lie between: each step is looked at
+    before it is followed, because following ``/proc/self/fd/N`` would reach the file the
+    descriptor points at (and a rename would replace a user's file).
+
+    >>> stream_fd("/dev/stdout"), stream_fd("/dev/fd/7"), stream_fd("/proc/self/fd/2"), stream_fd("out.txt")
+    (1, 7, 2, None)
+    """
+    text = os.fspath(path)
+    if text == STDOUT:
+        return 1
+    for _ in range(40):
+        parent, name = os.path.split(os.path.abspath(text))
+        try:
+            real = os.path.join(os.path.realpath(parent), name)
+        except (OSError, ValueError):
+            return None
+        for candidate in (os.path.normpath(os.path.abspath(text)), real):
+            if candidate in _STREAM_NAMES:
+                return _STREAM_NAMES[candidate]
+            m = _FD_PATH.match(candidate)
+            if m and (m[1] is None or int(m[1]) == os.getpid()):
+                return int(m[2])
+        try:
+            if not stat.S_ISLNK(os.lstat(real).st_mode):
+                return None
+            text = os.path.join(os.path.dirname(real), os.readlink(real))
+        except (OSError, ValueError):
+            return None
+    return None
+
+
 def _resolve(path: PathArg) -> _Target:
     """How ``path`` would be written; an :class:`InputError` if it cannot be. Writes nothing."""
     shown = os.fspath(path)
@@ -255,8 +302,19 @@ def _resolve(path: PathArg) -> _Target:
         raise InputError("the output path is empty")
     if "\0" in shown:
         raise InputError(f"the output path {shown!r} contains a NUL byte, which no file name can")
-    if shown == STDOUT:
-        return _Target(shown, Path(STDOUT), "stdout")
+    fd = stream_fd(shown)
+    if fd == 1:
+        return _Target(shown, Path(STDOUT), "stdout", fd=1)
+    if fd is not None:
+        try:
+            st_fd = os.fstat(fd)
+        except OSError as exc:
+            if exc.errno == errno.EBADF:
+                raise InputError(f"cannot write {shown!r}: file descriptor {fd} is not open") from None
+            raise output_error(exc, shown) from None
+        if stat.S_ISDIR(st_fd.st_mode):
+            raise output_error(OSError(errno.EISDIR, ""), shown)
+        return _Target(shown, Path(shown), "stream", fd=fd)
     if shown.endswith(("/", os.sep)):  # Path() would drop the slash and write a file of that name
         raise output_error(OSError(errno.EISDIR, ""), shown)
     p = Path(shown)
@@ -332,10 +390,18 @@ class _Open:
         self.durable = durable
         self.tmp: Path | None = None
         self.file: _Text | None = None
+        self._stream: TextIO | None = None
         if target.kind == "stdout":
             return
+        if target.kind == "stream" and target.fd == 2:
+            self._stream = sys.stderr
+            return
         try:
-            if target.kind == "atomic":
+            if target.kind == "stream":
+                fd = os.dup(target.fd)  # ours to close; the process keeps its own (and O_APPEND)
+                if hasattr(os, "set_inheritable"):
+                    os.set_inheritable(fd, False)
+            elif target.kind == "atomic":
                 folder = target.path.parent
                 if clean:
                     clean_stale_temporaries(folder)
@@ -365,7 +431,9 @@ class _Open:
 
     def text(self) -> TextIO:
         """The text file to write into."""
-        return sys.stdout if self.file is None else self.file
+        if self.file is not None:
+            return self.file
+        return self._stream if self._stream is not None else sys.stdout
 
     def put(self, content: Content) -> None:
         """Write ``content`` (text, bytes, or a writer given the text file)."""
@@ -384,7 +452,10 @@ class _Open:
     def finish(self) -> None:
         """Everything written reaches the file (and the disk, for a temporary); closed."""
         if self.file is None:
-            sys.stdout.flush()
+            try:
+                self.text().flush()
+            except OSError as exc:
+                raise output_error(exc, self.target.shown) from exc
             return
         try:
             self.file.flush()
@@ -425,9 +496,18 @@ class _Open:
             self.tmp = None
 
 
-def _identity(t: _Target) -> str:
-    """One string per file written, whatever path names it (for refusing duplicates)."""
-    return STDOUT if t.kind == "stdout" else os.path.realpath(t.path)
+def _identity(t: _Target) -> set[str]:
+    """Strings naming the file written, whatever path names it (for refusing duplicates):
+    the descriptor for a stream, the path, and the file's device and inode where it exists
+    (so ``-o out.txt`` is refused beside standard output redirected to ``out.txt``)."""
+    keys = {f"fd:{t.fd}"} if t.kind in ("stdout", "stream") else {os.path.realpath(t.path)}
+    try:
+        st = os.fstat(t.fd) if t.fd >= 0 else os.stat(t.path)
+    except OSError:
+        return keys
+    if stat.S_ISREG(st.st_mode) or stat.S_ISFIFO(st.st_mode):
+        keys.add(f"inode:{st.st_dev}:{st.st_ino}")
+    return keys
 
 
 def _targets(paths: Sequence[PathArg]) -> list[_Target]:
@@ -435,10 +515,10 @@ def _targets(paths: Sequence[PathArg]) -> list[_Target]:
     targets = [_resolve(path) for path in paths]
     seen: set[str] = set()
     for t in targets:
-        key = _identity(t)
-        if key in seen:
+        keys = _identity(t)
+        if keys & seen:
             raise InputError(f"the same file is named for two outputs: {t.shown!r}")
-        seen.add(key)
+        seen |= keys
     return targets
 
 

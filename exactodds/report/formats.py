@@ -215,16 +215,19 @@ def render_paigow(analyses: Sequence[Any], vigorish_rows: Sequence[Any], fmt: st
     def csv_rows() -> list[Sequence[Any]]:
         if strategy_rows is not None:
             return [STRATEGY_HEADERS, *to_rows(strategy_rows)]
-        return [["strategy", "wins", "ties", "losses", "universe", "p_win", "p_tie", "p_loss",
+        return [["strategy", "house_way_reading", "wins", "ties", "losses", "universe", "p_win", "p_tie", "p_loss",
                  "return_vigorish", "return_vigorish_decimal", "house_edge", "house_edge_decimal"],
-                *([a.strategy, a.wins, a.ties, a.losses, a.universe, ratio(a.p_win), ratio(a.p_tie),
-                   ratio(a.p_loss), ratio(a.return_vigorish), decimal(a.return_vigorish, 12),
+                *([a.strategy, a.house_way_reading, a.wins, a.ties, a.losses, a.universe, ratio(a.p_win),
+                   ratio(a.p_tie), ratio(a.p_loss), ratio(a.return_vigorish), decimal(a.return_vigorish, 12),
                    ratio(a.house_edge), decimal(a.house_edge, 12)] for a in analyses)]
 
     def text() -> list[Block]:
-        parts: list[Block] = [Heading("Pai Gow (tiles) against the house way of 58 Pa. Code § 535.10(d)", 2), ""]
+        ids = ", ".join(sorted({a.house_way_reading for a in analyses}))
+        parts: list[Block] = [Heading("Pai Gow (tiles) against the house way of 58 Pa. Code § 535.10(d), "
+                                      f"reading {ids}", 2), ""]
         if strategy_rows is not None:
-            return [*parts, Table(list(STRATEGY_HEADERS), to_rows(strategy_rows))]
+            return [*parts, f"Reading: {analyses[0].reading}" if analyses else "", "",
+                    Table(list(STRATEGY_HEADERS), to_rows(strategy_rows))]
         for a in analyses:
             parts += [Heading(f"Player strategy: {a.strategy}", 3), "",
                       Table(["figure", "value"], paigow_summary_rows(a), plain=True), "",
