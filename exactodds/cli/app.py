@@ -197,6 +197,7 @@ def parse_meters(items: list[str]) -> dict[str, Fraction]:
 def _register_commands() -> None:
     """Commands that live in their own modules (each a thin layer over its library module)."""
     from exactodds.cli import certify as cli_certify
+    from exactodds.cli import design as cli_design
     from exactodds.cli import paigow as cli_paigow
     from exactodds.cli import progressive as cli_progressive
     from exactodds.cli import simulate as cli_simulate
@@ -204,7 +205,8 @@ def _register_commands() -> None:
     from exactodds.cli import tables as cli_tables
     from exactodds.cli import wagerfiles as cli_wagerfiles
 
-    for module in (cli_tables, cli_progressive, cli_certify, cli_simulate, cli_study, cli_paigow, cli_wagerfiles):
+    for module in (cli_tables, cli_progressive, cli_certify, cli_simulate, cli_study, cli_paigow, cli_wagerfiles,
+                   cli_design):
         module.register(app)
 
 
