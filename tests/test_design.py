@@ -1,0 +1,173 @@
+"""Paytable design: the exact return expression, the solver fed back through ``analyze`` and
+through the brute-force oracle, the bracketing pays, sweeps and the command line."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from fractions import Fraction
+
+import oracle
+import pytest
+from conftest import shoe_of
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from exactodds.catalogue import get_wager
+from exactodds.catalogue.model import Pay
+from exactodds.cli.app import app
+from exactodds.errors import InputError
+from exactodds.figures.analysis import analyze
+from exactodds.figures.design import (
+    all_unknowns,
+    find_unknown,
+    parse_edge,
+    return_expression,
+    solve_edge,
+    sweep,
+)
+from exactodds.game.cards import Shoe
+
+EIGHT = Shoe.standard(8)
+SMALL = shoe_of("7S 7H 7D 3S 4H KD QC 9S AS 2C")
+
+
+def brute_return(wager_id: str, table, shoe: Shoe) -> Fraction:
+    """The return by dealing every ordered card sequence of ``shoe`` (tests/oracle.py) and
+    settling each round by the wager's rule: no engine count involved."""
+    w = get_wager(wager_id)
+    total = 0
+    num = Fraction(0)
+    for player, banker, ways in oracle.rounds(shoe):
+        total += ways
+        if player is oracle.VOID:
+            continue
+        name = w.settle(table, w.level.from_deal(player, banker))
+        pay = table.pays.get(name) or w.otherwise_pay(table)
+        num += ways * pay.net
+    return num / total
+
+
+def test_expression_at_the_current_pays_is_the_analysis() -> None:
+    for wager_id in ("banker", "dragon-7", "perfect-pairs-player", "lucky-nines"):
+        w = get_wager(wager_id)
+        a = analyze(w, None, EIGHT)
+        unknowns = all_unknowns(w, a.paytable)
+        expr = return_expression(a, unknowns)
+        values = {}
+        for u in unknowns:
+            net = a.paytable.pays[u.outcome].net
+            values[u.symbol] = 1 - net if u.kind == "commission" else net
+        import sympy
+
+        at = expr.subs({sympy.Symbol(k): sympy.Rational(v.numerator, v.denominator) for k, v in values.items()})
+        assert Fraction(int(at.p), int(at.q)) == a.return_
+
+
+@pytest.mark.parametrize("wager_id, name, target, step", [
+    ("dragon-7", "Dragon 7", Fraction(5, 100), Fraction(1)),
+    ("panda-8", "Panda 8", Fraction(3, 100), Fraction(1, 2)),
+    ("banker", "commission", Fraction(1, 100), None),
+    ("tie", "Tie", Fraction(10, 100), Fraction(1)),
+])
+def test_solution_reanalysed_gives_exactly_the_target(wager_id, name, target, step) -> None:
+    w = get_wager(wager_id)
+    table = w.default_paytable
+    u = find_unknown(w, table, name)
+    s = solve_edge(w, table, EIGHT, u, target, step)
+    assert s.value is not None
+    pay = Pay.commission(s.value) if u.kind == "commission" else Pay.to(s.value)
+    new = replace(table, pays={**table.pays, u.outcome: pay})
+    assert analyze(replace(w, paytables=(new,)), new.id, EIGHT).house_edge == target
+    if step is not None:
+        assert s.below is not None and s.above is not None
+        (lo, lo_edge), (hi, hi_edge) = s.below, s.above
+        assert lo <= s.value <= hi and hi - lo in (0, step) and lo % step == 0 and hi % step == 0
+        assert lo_edge >= target >= hi_edge  # a larger pay, a smaller edge
+        for v, e in ((lo, lo_edge), (hi, hi_edge)):
+            t2 = replace(table, pays={**table.pays, u.outcome: Pay.to(v)})
+            assert analyze(replace(w, paytables=(t2,)), t2.id, EIGHT).house_edge == e
+
+
+def test_solution_on_a_small_shoe_against_the_oracle() -> None:
+    w = get_wager("dragon-7")
+    u = find_unknown(w, w.default_paytable, "Dragon 7")
+    s = solve_edge(w, w.default_paytable, SMALL, u, Fraction(1, 20))
+    assert s.value is not None
+    table = replace(w.default_paytable, pays={"Dragon 7": Pay.to(s.value)})
+    assert -brute_return("dragon-7", table, SMALL) == Fraction(1, 20)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.fractions(min_value=Fraction(-3, 10), max_value=Fraction(9, 10), max_denominator=1000),
+       st.sampled_from(["Mixed pair", "Colored pair", "Perfect pair"]))
+def test_highest_settlement_across_the_order_of_pays(target, name) -> None:
+    """Perfect Pairs settles on the best-paying pair that holds: solving one pay over a wide
+    range of edges moves it past the others, and the answer must still re-analyse exactly."""
+    w = get_wager("perfect-pairs-player")
+    table = w.default_paytable
+    u = find_unknown(w, table, name)
+    s = solve_edge(w, table, EIGHT, u, target)
+    if s.value is None:  # only an edge the pay cannot reach (the others' pairs cap the loss)
+        lowest = solve_edge(w, table, EIGHT, u, Fraction(-100))
+        assert lowest.value is not None
+        with_min = replace(table, pays={**table.pays, name: Pay.to(-1)})
+        assert analyze(replace(w, paytables=(with_min,)), table.id, EIGHT).house_edge < target
+        return
+    new = replace(table, pays={**table.pays, name: Pay.to(s.value)})
+    assert analyze(replace(w, paytables=(new,)), new.id, EIGHT).house_edge == target
+
+
+def test_meter_solution_is_the_break_even_identity() -> None:
+    w = get_wager("heavenly-9-progressive")
+    table = w.default_paytable
+    u = find_unknown(w, table, "heavenly-9")
+    s = solve_edge(w, table, EIGHT, u, Fraction(0))
+    from exactodds.figures.progressive import progressive_figures
+
+    assert s.value == progressive_figures(analyze(w, None, EIGHT)).break_even["heavenly-9"]
+    assert analyze(w, None, EIGHT, {"heavenly-9": s.value}).house_edge == 0
+
+
+def test_sweep_rows_are_analyses_and_monotone() -> None:
+    w = get_wager("dragon-7")
+    u = find_unknown(w, w.default_paytable, "Dragon 7")
+    rows = sweep(w, w.default_paytable, EIGHT, u, Fraction(30), Fraction(50), Fraction(5))
+    assert [r.value for r in rows] == [30, 35, 40, 45, 50]
+    assert rows[2].analysis.house_edge == analyze("dragon-7", None, EIGHT).house_edge
+    edges = [r.analysis.house_edge for r in rows]
+    assert edges == sorted(edges, reverse=True)
+    # linear in the pay: equal steps, equal differences
+    assert len({b - a for a, b in zip(edges, edges[1:])}) == 1
+
+
+def test_parse_edge_and_errors() -> None:
+    assert parse_edge("5%") == Fraction(1, 20) == parse_edge("0.05")
+    w = get_wager("dragon-7")
+    with pytest.raises(InputError, match="not an outcome or meter"):
+        find_unknown(w, w.default_paytable, "Dragon 8")
+
+
+runner = CliRunner()
+
+
+def test_cli_solve_json_and_errors(tmp_path) -> None:
+    r = runner.invoke(app, ["design", "dragon-7", "--solve", "Dragon 7", "--target-edge", "5%", "-f", "json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["house_edge_reanalysed"] == doc["target_edge"] == "1/20"
+    assert Fraction(doc["below"]["value"]) == 41 and Fraction(doc["above"]["value"]) == 42
+    r = runner.invoke(app, ["design", "dragon-7", "--sweep", "Dragon 7=30..50:10", "-f", "csv"])
+    assert r.exit_code == 0 and len(r.stdout.splitlines()) == 4
+    plot = tmp_path / "edge.svg"
+    r = runner.invoke(app, ["design", "dragon-7", "--sweep", "Dragon 7=30..32", "--plot", str(plot)])
+    assert r.exit_code == 0 and plot.read_bytes().lstrip().startswith(b"<?xml")
+    for bad in (["design", "dragon-7", "--solve", "Dragon 7"],
+                ["design", "dragon-7", "--solve", "Nope", "--target-edge", "5%"],
+                ["design", "dragon-7", "--sweep", "Dragon 7=50..30"],
+                ["design", "dragon-7", "--sweep", "Dragon 7=1..1e9:1e-9"],
+                ["design", "dragon-7", "--plot", str(tmp_path / "x.png")]):
+        r = runner.invoke(app, bad)
+        assert r.exit_code == 2 and r.stdout == "" and r.stderr.startswith("exactodds: error:"), bad
+    assert not (tmp_path / "x.png").exists()
