@@ -42,6 +42,8 @@ def register(app: typer.Typer) -> None:
         output: OutputOpt = None,
     ) -> None:
         """Pays as symbols: the exact return, the pay for a target edge, or a sweep of pays."""
+        from fractions import Fraction
+
         from exactodds.catalogue import get_wager
         from exactodds.cli.app import parse_meters
         from exactodds.errors import InputError
@@ -65,7 +67,7 @@ def register(app: typer.Typer) -> None:
                 raise InputError("--solve needs --target-edge (e.g. --target-edge 5%)")
             unknown = d.find_unknown(w, table, solve)
             step_v = parse_number(step, "--step") if step is not None else (
-                d.Fraction(1) if unknown.kind == "pay" else None)
+                Fraction(1) if unknown.kind == "pay" else None)
             sol = d.solve_edge(w, table, shoe, unknown, d.parse_edge(target_edge), step_v, meters)
             emit(views.render(views.solution_view(sol), fmt.value), output)
             return
@@ -74,7 +76,7 @@ def register(app: typer.Typer) -> None:
         if sweep_spec is not None:
             name, lo, hi, sweep_step = d.parse_range(sweep_spec, "--sweep")
             unknown = d.find_unknown(w, table, name)
-            rows = d.sweep(w, table, shoe, unknown, lo, hi, sweep_step or d.Fraction(1), meters)
+            rows = d.sweep(w, table, shoe, unknown, lo, hi, sweep_step or Fraction(1), meters)
             text = views.render(views.sweep_view(unknown, rows), fmt.value)
             if plot is None:
                 emit(text, output)

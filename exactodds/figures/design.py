@@ -42,7 +42,7 @@ MAX_SWEEP_POINTS = 10_000
 
 def _sympy() -> Any:
     try:
-        import sympy
+        import sympy  # type: ignore[import-untyped]
     except ImportError:  # pragma: no cover - the [design] extra is installed with [test]
         raise InputError("exactodds design needs sympy: pip install 'exactodds[design]'") from None
     return sympy
