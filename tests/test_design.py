@@ -171,3 +171,49 @@ def test_cli_solve_json_and_errors(tmp_path) -> None:
         r = runner.invoke(app, bad)
         assert r.exit_code == 2 and r.stdout == "" and r.stderr.startswith("exactodds: error:"), bad
     assert not (tmp_path / "x.png").exists()
+
+
+# -- a designer's must-hit-by mystery configuration (§ 631b.6(c)) ----------------------------
+
+def _mystery_by_cycle(lo: Fraction, hi: Fraction, rate: Fraction, stake: Fraction) -> Fraction:
+    """Long-run return from the distribution of K written out: the meter after k wagers is
+    lo + k·rate·stake and pays at the first k that exceeds the drawn X ~ U[lo, hi], so
+    P(K = k) = |[lo + (k−1)·c, lo + k·c) ∩ [lo, hi]| / (hi − lo) with c = rate·stake;
+    return = E[paid] / E[wagered] = E[lo + K·c] / E[K·stake] (renewal-reward)."""
+    c = rate * stake
+    width = hi - lo
+    k, e_k = 1, Fraction(0)
+    while lo + (k - 1) * c < hi:
+        p = (min(lo + k * c, hi) - (lo + (k - 1) * c)) / width
+        e_k += k * p
+        k += 1
+    return (lo + e_k * c) / (e_k * stake)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 300), st.integers(1, 400), st.fractions(Fraction(1, 200), Fraction(1, 10), max_denominator=400),
+       st.sampled_from([Fraction(1), Fraction(2), Fraction(5), Fraction(5, 2)]))
+def test_mystery_configuration_against_the_cycle_distribution(lo, width, rate, stake) -> None:
+    from exactodds.figures.progressive import mystery_config, mystery_long_run
+
+    c = mystery_config(Fraction(lo), Fraction(lo + width), rate, stake)
+    assert mystery_long_run(c) == _mystery_by_cycle(Fraction(lo), Fraction(lo + width), rate, stake)
+
+
+def test_mystery_cli_configuration_and_errors() -> None:
+    r = runner.invoke(app, ["mystery", "--minimum", "$250", "--maximum", "1,000", "--rate", "2%", "--stake", "5",
+                            "-f", "json"])
+    assert r.exit_code == 0, r.output
+    (row,) = json.loads(r.stdout)["configurations"]
+    assert Fraction(row["long_run_return"]) == _mystery_by_cycle(Fraction(250), Fraction(1000), Fraction(1, 50),
+                                                                 Fraction(5))
+    # the regulated configuration D at $5 (§ 631b.6(c)(4)) is the same configuration, the same figure
+    reg = json.loads(runner.invoke(app, ["mystery", "-f", "json"]).stdout)["configurations"]
+    assert [r["long_run_return"] for r in reg if r["config"] == "mhb-D-$5"] == [row["long_run_return"]]
+    for bad in (["mystery", "--minimum", "500", "--maximum", "100", "--rate", "1%"],
+                ["mystery", "--minimum", "100", "--maximum", "500"],
+                ["mystery", "--minimum", "100", "--maximum", "500", "--rate", "0"],
+                ["mystery", "--minimum", "100", "--maximum", "1e30", "--rate", "1e-30"],
+                ["mystery", "--stake", "5"]):
+        r = runner.invoke(app, bad)
+        assert r.exit_code == 2 and r.stdout == "" and r.stderr.startswith("exactodds: error:"), bad
