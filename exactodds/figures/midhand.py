@@ -79,10 +79,12 @@ def parse_seen(items: Iterable[str]) -> Seen:
 
 
 def _classes(level: Level) -> tuple[list[int], list[Card]]:
-    """The class of each face and one representative face per class: the level's own
-    classes where its results read no suit, else one class per face."""
-    if level.suits == "blind":
-        cls = list(level.face_class)
+    """The class of each face and one representative face per class: the level's own classes
+    (refined by point value, which the drawing rules read) where its results read no suit or
+    are read from class labels (the opening levels), else one class per face."""
+    labels: dict[tuple[int, int], int] = {}
+    if level.suits == "blind" or level.kind == "sequence":
+        cls = [labels.setdefault((c, f.value), len(labels)) for f, c in zip(FACES, level.face_class)]
     else:
         cls = list(range(len(FACES)))
     reps: dict[int, Card] = {}
@@ -106,16 +108,20 @@ def conditioned_counts(level: Level, shoe: Shoe, seen: Seen) -> tuple[dict[Hasha
     depth = level.depth
     positions = min(n_rest, max(depth - len(seen.cards), 0))
     live = sum(1 for n in counts if n)
-    if live ** positions > MAX_LEAVES:
-        raise InputError(f"conditioning this wager on {len(seen.cards)} seen card(s) needs {live}^{positions} "
+    to_draw = positions if level.kind != "sequence" else max(0, min(positions, 4 - len(seen.cards)))
+    if live ** to_draw > MAX_LEAVES:
+        raise InputError(f"conditioning this wager on {len(seen.cards)} seen card(s) needs {live}^{to_draw} "
                          "card sequences; name more seen cards (its results read suits, so every face counts)")
     out: Counter[Hashable] = Counter()
     void = 0
     need_p, need_b = len(seen.player), len(seen.banker)
+    opening = level.kind == "sequence" and n_rest >= depth - len(seen.cards)  # not short: no void round
 
     def walk(player: list[Card], banker: list[Card], drawn: int, weight: int) -> None:
         nonlocal void
         hand = next_hand([c.value for c in player], [c.value for c in banker])
+        if opening and len(player) >= 2 and len(banker) >= 2 and len(player) >= need_p and len(banker) >= need_b:
+            hand = None  # the result is read from the four initial cards; the rest are free positions
         if hand is None or len(player) + len(banker) >= depth:
             if len(player) >= need_p and len(banker) >= need_b:
                 out[level.from_deal(player, banker)] += weight * falling_factorial(n_rest - drawn, positions - drawn)
