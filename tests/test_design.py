@@ -217,3 +217,14 @@ def test_mystery_cli_configuration_and_errors() -> None:
                 ["mystery", "--stake", "5"]):
         r = runner.invoke(app, bad)
         assert r.exit_code == 2 and r.stdout == "" and r.stderr.startswith("exactodds: error:"), bad
+
+
+def test_human_views_show_no_long_fraction() -> None:
+    import re
+
+    for args in (["design", "dragon-7"], ["design", "heavenly-9-progressive"],
+                 ["design", "dragon-7", "--solve", "Dragon 7", "--target-edge", "5%"],
+                 ["design", "banker", "--solve", "commission", "--target-edge", "1%", "-f", "markdown"]):
+        r = runner.invoke(app, args)
+        assert r.exit_code == 0, r.output
+        assert not [t for t in re.findall(r"-?\d+/\d+", r.stdout) if len(t) > 20], args

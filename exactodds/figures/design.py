@@ -220,6 +220,23 @@ def _to_fraction(x: Any) -> Fraction:
     return Fraction(int(p), int(q))
 
 
+def linear_terms(expr: Any) -> tuple[tuple[str, Fraction], ...]:
+    """A linear expression's exact coefficients, ``("", constant)`` first, then by symbol.
+
+    >>> import sympy
+    >>> linear_terms(sympy.Rational(1, 3) * sympy.Symbol("pay_x") - sympy.Rational(1, 2))
+    (('', Fraction(-1, 2)), ('pay_x', Fraction(1, 3)))
+    """
+    sp = _sympy()
+    poly = sp.Poly(expr, *sorted(expr.free_symbols, key=str)) if expr.free_symbols else None
+    if poly is not None and poly.total_degree() > 1:
+        raise ValueError("not a linear expression")
+    coeffs = expr.as_coefficients_dict()
+    const = _to_fraction(coeffs.get(sp.Integer(1), sp.Integer(0)))
+    terms = sorted((str(k), _to_fraction(v)) for k, v in coeffs.items() if k != 1)
+    return (("", const), *terms)
+
+
 @dataclass(frozen=True)
 class Solution:
     """The exact pay for a target edge, the nearest allowed pays either side, and their edges."""
@@ -233,6 +250,8 @@ class Solution:
     """The exact solution (``None`` when no value gives the target edge)."""
     expression: str
     """The return as an exact expression in the unknown, on the piece holding the solution."""
+    terms: tuple[tuple[str, Fraction], ...]
+    """The same expression's exact coefficients (:func:`linear_terms`)."""
     step: Fraction | None
     below: tuple[Fraction, Fraction] | None
     """(pay, exact house edge) of the nearest allowed pay at or below the solution."""
@@ -290,6 +309,7 @@ def solve_edge(wager: Wager[Any], table: Paytable, shoe: Shoe, unknown: Unknown,
     d_lo, d_hi = _domain(unknown)
     value: Fraction | None = None
     expression = ""
+    terms: tuple[tuple[str, Fraction], ...] = ()
     for lo, hi in _pieces(table, unknown, wager):
         if d_lo is not None and hi is not None and hi < d_lo or d_hi is not None and lo is not None and lo > d_hi:
             continue
@@ -306,7 +326,7 @@ def solve_edge(wager: Wager[Any], table: Paytable, shoe: Shoe, unknown: Unknown,
         root = _to_fraction(roots[0])
         if (lo is None or root >= lo) and (hi is None or root <= hi) \
                 and (d_lo is None or root >= d_lo) and (d_hi is None or root <= d_hi):
-            value, expression = root, str(expr)
+            value, expression, terms = root, str(expr), linear_terms(expr)
             break
     below = above = None
     edge_at = None
@@ -317,7 +337,7 @@ def solve_edge(wager: Wager[Any], table: Paytable, shoe: Shoe, unknown: Unknown,
             hi_v = ceil(value / step) * step
             below = (Fraction(lo_v), analyze_with(wager, table, shoe, unknown, Fraction(lo_v), meters).house_edge)
             above = (Fraction(hi_v), analyze_with(wager, table, shoe, unknown, Fraction(hi_v), meters).house_edge)
-    return Solution(wager, table, shoe, unknown, target_edge, value, expression, step, below, above, edge_at)
+    return Solution(wager, table, shoe, unknown, target_edge, value, expression, terms, step, below, above, edge_at)
 
 
 @dataclass(frozen=True)
@@ -378,4 +398,5 @@ def sympy_text(expr: Any) -> str:
 
 
 __all__ = ["Solution", "SweepRow", "Unknown", "all_unknowns", "analyze_with", "current_value", "find_unknown",
+           "linear_terms",
            "parse_edge", "parse_range", "return_expression", "solve_edge", "sweep", "symbol_name", "with_value"]

@@ -12,7 +12,7 @@ from typing import Any
 from exactodds import __version__
 from exactodds.exact import decimal, percent, ratio
 from exactodds.figures.analysis import Analysis
-from exactodds.figures.design import Solution, SweepRow, Unknown, all_unknowns, return_expression
+from exactodds.figures.design import Solution, SweepRow, Unknown, all_unknowns, linear_terms, return_expression
 from exactodds.report.views import Pairs, Table, View, render_view
 
 
@@ -25,6 +25,19 @@ def dec15(x: Fraction) -> str:
     places = max(0, 15 - exp)
     text = decimal(x, places)
     return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def readable(terms: tuple[tuple[str, Fraction], ...]) -> str:
+    """A linear expression for a person: 15-significant-digit decimals (no long fraction),
+    e.g. ``0.0225334037474785*pay_Dragon_7 - 0.977464…``; the exact form is in JSON and CSV."""
+    parts = [(c, f"{dec15(abs(c))}*{v}") for v, c in terms if v and c] + \
+        [(c, dec15(abs(c))) for v, c in terms if not v and c]
+    if not parts:
+        return "0"
+    out = ("-" if parts[0][0] < 0 else "") + parts[0][1]
+    for c, text in parts[1:]:
+        out += (" - " if c < 0 else " + ") + text
+    return out
 
 
 def _exact(x: Fraction) -> str:
@@ -50,7 +63,8 @@ def expression_view(a: Analysis) -> View:
     def text() -> list[Any]:
         return [f"{a.wager.name} ({a.paytable.id}), {a.shoe.describe()} -- {a.paytable.cite}", "",
                 Table(["symbol", "sets", "now"], [[u.symbol, u.describe(), u.show(_now(a, u))] for u in unknowns]),
-                "", "Return per unit wagered (exact; holds while the pays keep their order):", str(expr),
+                "", "Return per unit wagered (holds while the pays keep their order; exact form in JSON/CSV):",
+                readable(linear_terms(expr)),
                 "", Pairs([("return now", f"{dec15(a.return_)} {_exact(a.return_)}".strip()),
                            ("house edge now", percent(a.house_edge))])]
 
@@ -100,7 +114,7 @@ def solution_view(s: Solution) -> View:
                 f"Solve the {s.unknown.describe()} for a house edge of {percent(s.target_edge, 6)}", ""]
         if s.value is None:
             return [*head, "No value of it gives that house edge."]
-        return [*head, "Return (exact, on the piece holding the solution):", s.expression, "",
+        return [*head, "Return on the piece holding the solution (exact form in JSON/CSV):", readable(s.terms), "",
                 Table(["", "value", "house edge"], rows()), "",
                 f"Re-analysed with the exact solution: house edge {percent(s.edge_at_solution or Fraction(0), 6)}"
                 + (" (exactly the target)" if s.edge_at_solution == s.target_edge else "")]
