@@ -228,3 +228,23 @@ def test_human_views_show_no_long_fraction() -> None:
         r = runner.invoke(app, args)
         assert r.exit_code == 0, r.output
         assert not [t for t in re.findall(r"-?\d+/\d+", r.stdout) if len(t) > 20], args
+
+
+def test_wager_file_solution_reanalysed_from_a_new_file(tmp_path) -> None:
+    """A TOML wager (not in the catalogue): solve, then write the bracketing pays into a new
+    file and analyse it by the plain ``analyze`` command."""
+    src = "docs/examples/banker-three-card-eight.toml"
+    r = runner.invoke(app, ["design", "banker-three-card-eight", "--wager-file", src,
+                            "--solve", "Banker wins with a 3-card 8", "--target-edge", "4%", "-f", "json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["house_edge_reanalysed"] == "1/25"
+    for side in ("below", "above"):
+        pay = Fraction(doc[side]["value"])
+        text = open(src).read().replace('"30 to 1"', f'"{pay} to 1"')
+        path = tmp_path / f"{side}.toml"
+        path.write_text(text)
+        a = runner.invoke(app, ["analyze", "banker-three-card-eight", "--wager-file", str(path), "-f", "json"])
+        assert a.exit_code == 0, a.output
+        assert json.loads(a.stdout)["house_edge"] == doc[side]["house_edge"]
+    assert Fraction(doc["below"]["house_edge"]) > Fraction(1, 25) > Fraction(doc["above"]["house_edge"])
