@@ -15,6 +15,7 @@ float.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 from math import isqrt
 
@@ -71,3 +72,31 @@ def sqrt_decimal(x: Fraction, places: int = 10) -> str:
     if Fraction((2 * s + 1) ** 2) <= 4 * scaled:
         s += 1
     return _fixed(s, places)
+
+
+def rational_sum(terms: Iterable[Fraction | int]) -> Fraction:
+    """The exact sum of many rationals, added pairwise (a balanced tree) rather than left to right.
+
+    Adding ``n`` rationals with unrelated denominators left to right makes every step carry
+    the whole growing denominator, ``O(n²)`` digit work; pairing keeps the operands of each
+    level balanced. Measured by ``scripts/bench.py`` (``bench_rationals``, CPU time, this
+    machine, 20,000 terms with 45-digit denominators): left to right with ``Fraction`` ~55 s
+    (2.2 s at 4,000), ``gmpy2.mpq`` left to right 2.4x faster, and this pairwise ``Fraction``
+    sum 9.0 s (0.41 s at 4,000) -- faster than ``gmpy2.mpq`` or ``mpz`` pairs in the same
+    tree (13.4 s / 12.6 s), so no gmpy2 is needed. With shared denominators (study-like
+    universes) every method takes well under 0.1 s.
+
+    >>> rational_sum(Fraction(1, k) for k in range(1, 11))
+    Fraction(7381, 2520)
+    >>> rational_sum([])
+    Fraction(0, 1)
+    """
+    level = [Fraction(t) for t in terms]
+    if not level:
+        return Fraction(0)
+    while len(level) > 1:
+        paired = [level[i] + level[i + 1] for i in range(0, len(level) - 1, 2)]
+        if len(level) % 2:
+            paired.append(level[-1])
+        level = paired
+    return level[0]

@@ -401,6 +401,48 @@ def paigow_figures() -> None:
 FIGURES.append((paigow_figures, True))
 
 
+def bench_rationals(n: int = 20_000, n_left_to_right: int = 4_000) -> None:
+    """Exact sums of many rationals with ~45-digit denominators: ``Fraction`` left to right,
+    ``gmpy2.mpq`` left to right (if installed), and :func:`exactodds.exact.rational_sum`
+    (pairwise ``Fraction``), all checked equal. Left-to-right sums are O(n²) in digits, so
+    they run on ``n_left_to_right`` terms (the 20,000-term figure is ~25x that)."""
+    import random
+    from fractions import Fraction
+
+    from exactodds.exact import rational_sum
+
+    rng = random.Random(45)
+    terms = [Fraction(rng.randrange(1, 10**44), rng.randrange(10**44, 10**45)) for _ in range(n)]
+    head = terms[:n_left_to_right]
+    t = time.process_time()
+    exact = sum(head, Fraction(0))
+    report(f"rationals: Fraction sum left to right, {len(head):,} terms", time.process_time() - t, "s",
+           "(reference)", None)
+    try:
+        import gmpy2
+    except ImportError:
+        report("rationals: gmpy2.mpq (not installed)", 0.0, "s", "(skipped)", None)
+    else:
+        t = time.process_time()
+        acc = gmpy2.mpq(0)
+        for x in head:
+            acc += gmpy2.mpq(x.numerator, x.denominator)
+        got = Fraction(int(acc.numerator), int(acc.denominator))
+        report(f"rationals: gmpy2.mpq left to right, {len(head):,} terms", time.process_time() - t, "s",
+               "(faster than Fraction?)", None)
+        assert got == exact
+    t = time.process_time()
+    assert rational_sum(head) == exact
+    report(f"rationals: rational_sum (pairwise), {len(head):,} terms", time.process_time() - t, "s",
+           "(faster than both)", None)
+    t = time.process_time()
+    rational_sum(terms)
+    report(f"rationals: rational_sum (pairwise), {n:,} terms", time.process_time() - t, "s", "(measured)", None)
+
+
+FIGURES.append((bench_rationals, True))
+
+
 def main() -> None:
     runs = max(ARGS.runs, 20)
     if not ARGS.json:

@@ -129,6 +129,10 @@ VALID: dict[str, Callable[[str], bool]] = {
     "alpha": lambda v: not rejects(lambda: _alpha(v)),
     "show": int_in(0, 10**9),
     "crosscheck-decks": int_in(1, 1000),
+    "seen": lambda v: not rejects(lambda: _seen(v)),
+    "edge": lambda v: not rejects(lambda: _edge(v)),
+    "mystery-minimum": lambda v: not rejects(lambda: _mystery(v, "500", "2%")),
+    "mystery-rate": lambda v: not rejects(lambda: _mystery("100", "500", v)),
 }
 
 
@@ -171,6 +175,12 @@ CASES: list[tuple[str, list[str], str | None, str]] = [
     ("certify", ["tie", "--no-eor"], "--format", "report-format"),
     ("certify", ["--no-eor"], None, "wager"),
     ("mystery", [], "--format", "format"),
+    ("mystery", ["--maximum=500", "--rate=2%"], "--minimum", "mystery-minimum"),
+    ("mystery", ["--minimum=100", "--maximum=500"], "--rate", "mystery-rate"),
+    ("design", ["dragon-7", "--solve=Dragon 7"], "--target-edge", "edge"),
+    ("design", ["dragon-7"], "--solve", "wager"),
+    ("analyze", ["banker"], "--seen", "seen"),
+    ("midhand", [], "--decks", "decks"),
     ("tables", [], "--decks", "decks"),
     ("simulate", ["--rounds=1000"], "--decks", "decks"),
     ("simulate", ["--rounds=1000"], "--cover", "cover"),
@@ -211,6 +221,28 @@ FILE_CASES: list[tuple[str, list[str], str | None]] = [
 KNOWN: dict[tuple[str, str], str] = {}
 """(command, option or value) -> defect, for failures in commands owned by other engineers
 (strict xfails: when the defect is fixed the xfail fails, and the entry goes)."""
+
+
+def _seen(v: str) -> None:
+    from exactodds.engine.levels import COUP
+    from exactodds.figures.midhand import conditioned_counts, parse_seen
+    from exactodds.game.cards import Shoe
+
+    conditioned_counts(COUP, Shoe.standard(8), parse_seen([v]))
+
+
+def _edge(v: str) -> None:
+    from exactodds.figures.design import parse_edge
+
+    parse_edge(v)
+
+
+def _mystery(lo: str, hi: str, rate: str) -> None:
+    from exactodds.figures.progressive import mystery_config
+
+    r = rate.strip()
+    rate_v = parse_number(r[:-1], "x") / 100 if r.endswith("%") else parse_number(r, "x")
+    mystery_config(parse_number(lo, "x", money=True), parse_number(hi, "x", money=True), rate_v)
 
 
 def known(*params: Any, key: tuple[str, str]) -> Any:

@@ -157,10 +157,22 @@ def analyze_command(
     output: OutputOpt = None,
     meter: Annotated[list[str] | None, typer.Option(
         "--meter", help="Progressive meter amount in dollars, NAME=AMOUNT (repeatable), e.g. mega=62500.")] = None,
+    seen: Annotated[list[str] | None, typer.Option(
+        "--seen", metavar="HAND=CARDS",
+        help="Cards already seen this round, e.g. --seen player=9H,5C --seen banker=KD (mid-hand odds).")] = None,
 ) -> None:
     """Exact outcome table, return, house edge, variance and more for one wager."""
     meters = parse_meters(meter or [])
     shoe = resolve_shoe(decks, shoe_spec, remove)
+    if seen:
+        from exactodds.figures.midhand import analyze_seen, parse_seen
+        from exactodds.report.midhand import render_seen
+
+        if all_wagers or wager is None or meters:
+            raise InputError("--seen conditions one WAGER (no --all, no --meter)")
+        cards = parse_seen(seen)
+        emit(render_seen(analyze_seen(wager, paytable, shoe, cards), cards.describe(), fmt.value), output)
+        return
     if all_wagers:
         if wager is not None or paytable is not None or meters:
             raise InputError("--all analyses every wager; give no WAGER or --paytable with it")
@@ -197,6 +209,8 @@ def parse_meters(items: list[str]) -> dict[str, Fraction]:
 def _register_commands() -> None:
     """Commands that live in their own modules (each a thin layer over its library module)."""
     from exactodds.cli import certify as cli_certify
+    from exactodds.cli import design as cli_design
+    from exactodds.cli import midhand as cli_midhand
     from exactodds.cli import paigow as cli_paigow
     from exactodds.cli import progressive as cli_progressive
     from exactodds.cli import simulate as cli_simulate
@@ -204,7 +218,8 @@ def _register_commands() -> None:
     from exactodds.cli import tables as cli_tables
     from exactodds.cli import wagerfiles as cli_wagerfiles
 
-    for module in (cli_tables, cli_progressive, cli_certify, cli_simulate, cli_study, cli_paigow, cli_wagerfiles):
+    for module in (cli_tables, cli_progressive, cli_certify, cli_simulate, cli_study, cli_paigow, cli_wagerfiles,
+                   cli_design, cli_midhand):
         module.register(app)
 
 

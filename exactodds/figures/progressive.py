@@ -309,12 +309,41 @@ def mystery_long_run(c: MysteryConfig) -> Fraction:
     return c.rate + c.minimum / (c.stake * expected_wagers_per_hit(c))
 
 
-def mystery_rows() -> list[dict[str, Any]]:
-    """One exact row per configuration."""
+MAX_MYSTERY_STEPS = 10**12
+"""Most contributions a must-hit-by range may span ((max − min)/(rate·stake)); beyond it a
+configuration is taken for a typing error (the figures themselves are closed forms)."""
+
+
+def mystery_config(minimum: Fraction, maximum: Fraction, rate: Fraction, stake: Fraction = Fraction(1),
+                   id: str = "custom") -> MysteryConfig:
+    """A designer's must-hit-by configuration (§ 631b.6(c)(3)-(4)): reseed (minimum) and
+    must-hit-by (maximum) dollar values, the incremental contribution rate of each qualifying
+    wager, and that wager's amount. Impossible values are input errors.
+
+    >>> mystery_long_run(mystery_config(Fraction(100), Fraction(200), Fraction(2, 100)))
+    Fraction(15001, 250050)
+    """
+    if minimum < 0:
+        raise InputError(f"the mystery minimum (reseed) cannot be negative, got {ratio(minimum)}")
+    if maximum <= minimum:
+        raise InputError("the must-hit-by maximum must exceed the minimum (reseed) amount")
+    if not 0 < rate < 1:
+        raise InputError("the increment rate must be between 0% and 100% of each wager")
+    if stake <= 0:
+        raise InputError("the qualifying wager amount must be positive")
+    if (maximum - minimum) / (rate * stake) > MAX_MYSTERY_STEPS:
+        raise InputError(f"the meter would take more than {MAX_MYSTERY_STEPS:,} wagers to reach the maximum; "
+                         "check --rate and --stake")
+    return MysteryConfig(id, minimum, maximum, rate, stake, "58 Pa. Code § 631b.6(c) (designer's configuration)")
+
+
+def mystery_rows(configs: Iterable[MysteryConfig] | None = None) -> list[dict[str, Any]]:
+    """One exact row per configuration (default: the regulated ones)."""
     return [{"config": c.id, "cite": c.cite, "stake": ratio(c.stake), "minimum": ratio(c.minimum),
              "maximum": ratio(c.maximum), "rate": ratio(c.rate),
              "expected_wagers_per_hit": ratio(expected_wagers_per_hit(c)),
-             "long_run_return": ratio(mystery_long_run(c))} for c in MYSTERY_CONFIGS]
+             "long_run_return": ratio(mystery_long_run(c))}
+            for c in (MYSTERY_CONFIGS if configs is None else configs)]
 
 
 MYSTERY_READING = ("The drawn must-hit value is uniform (continuous) on [minimum, maximum]; every qualifying "

@@ -150,11 +150,12 @@ def render_ride(r: RideAnalysis, fmt: str) -> str:
 
 
 # -- must-hit-by mystery meters -------------------------------------------------------------------
-def mystery_view() -> View:
-    """The mystery configurations: :func:`exactodds.figures.progressive.mystery_rows` with the reading."""
+def mystery_view(configs: Sequence[Any] | None = None) -> View:
+    """The mystery configurations (default: the regulated ones; else a designer's own):
+    :func:`exactodds.figures.progressive.mystery_rows` with the reading."""
     from exactodds.figures.progressive import MYSTERY_READING, mystery_rows
 
-    rows = mystery_rows()
+    rows = mystery_rows(configs)
 
     def text() -> list[Block]:
         body = [[r["config"], *(str(Fraction(r[k])) for k in ("stake", "minimum", "maximum", "rate",
@@ -168,9 +169,9 @@ def mystery_view() -> View:
                 lambda: [list(rows[0]), *(list(r.values()) for r in rows)])
 
 
-def render_mystery(fmt: str) -> str:
+def render_mystery(fmt: str, configs: Sequence[Any] | None = None) -> str:
     """The mystery configurations as a table, JSON, CSV or Markdown."""
-    return render_view(mystery_view(), fmt)
+    return render_view(mystery_view(configs), fmt)
 
 
 # -- counting study -------------------------------------------------------------------------------
