@@ -64,6 +64,7 @@ from exactodds.exact import decimal, percent, ratio
 from exactodds.figures.eor import NotPriceable, exact_net
 from exactodds.figures.settlement import settlement
 from exactodds.game.cards import FACES, RANKS, Shoe, falling_factorial, parse_rank
+from exactodds.inputs import parse_number, shown
 from exactodds.report.files import atomic_writer, check_writable, write_atomic
 from exactodds.simulation.simulate import (
     BURN_COUNT,
@@ -86,7 +87,10 @@ MAX_SHOES: Final = 10**9
 """Most shoes one study deals (a 10M-shoe study is the documented cluster example)."""
 MAX_DECKS: Final = 27
 """Most decks: up to here every exact count of a round fits int64 (the engine's bound)."""
-MAX_WORKERS: Final = 256
+MAX_WORKERS: Final = 64
+"""Most local processes, whatever the machine (each holds a copy of the shape tables)."""
+WORKERS_PER_CPU: Final = 2
+"""Local processes allowed per CPU: more only queue for the cores and hold memory."""
 MAX_COUNT: Final = 10**6
 """Largest absolute initial count, trigger or tag denominator accepted."""
 MAX_TAG: Final = 100
@@ -165,6 +169,10 @@ class StudySpec:
     chunk_shoes: int = CHUNK_SHOES
     trace: bool = False
     plot: bool = False
+    definitions: tuple[Any, ...] = ()
+    """The wager-file definitions of the studied wagers that are not the catalogue's (plain
+    data, :func:`exactodds.catalogue.files.report_inputs`): a process or cluster worker
+    registers them before it prices (:func:`_ensure_definitions`)."""
 
     @property
     def chunks(self) -> int:
@@ -431,10 +439,30 @@ def _threshold_bins(th: Thresholds, rc: npt.NDArray[np.int64], cards: npt.NDArra
     return np.searchsorted(a, key, side="right").astype(np.intp)
 
 
+def _ensure_definitions(spec: StudySpec) -> None:
+    """Register the spec's wager-file wagers in this process unless every studied wager and
+    paytable is already known here (a process or cluster worker starts from the bare
+    catalogue; the parent process has them registered by the command)."""
+    if not spec.definitions:
+        return
+    from exactodds.catalogue import CATALOGUE
+    from exactodds.catalogue.files import wagers_from_definitions
+
+    def known(w: WagerSpec) -> bool:
+        have = CATALOGUE.get(w.wager)
+        return have is not None and any(t.id == w.paytable for t in have.paytables)
+
+    if all(known(w) for w in spec.wagers):
+        return
+    for fw in wagers_from_definitions(list(spec.definitions), "study wager files"):
+        CATALOGUE[fw.id] = fw
+
+
 def study_chunk(spec: StudySpec, index: int) -> ChunkResult:
     """Deal, price and reduce chunk ``index`` of the study (a pure function of its inputs:
     what a process pool or a Dask worker runs)."""
     start_time, start_cpu = time.perf_counter(), time.process_time()
+    _ensure_definitions(spec)
     start = index * spec.chunk_shoes
     stop = min(spec.shoes, start + spec.chunk_shoes)
     d = deal_chunk(spec.counts, spec.seed, spec.cover, start, stop)
@@ -743,7 +771,8 @@ def _chunks(spec: StudySpec, workers: int, scheduler: str | None) -> Generator[C
 
 
 def check_scheduler(address: str) -> None:
-    """A Dask scheduler address must read ``tcp://HOST:PORT`` (or ``tls://``), port 1-65535.
+    """A Dask scheduler address must read ``tcp://HOST:PORT``, port 1-65535 (``tls://`` needs
+    certificates, which ``study`` does not take).
 
     >>> check_scheduler("tcp://127.0.0.1:8786")
     >>> check_scheduler("127.0.0.1")
@@ -755,7 +784,66 @@ def check_scheduler(address: str) -> None:
     host, colon, port = rest.rpartition(":")
     if not (sep and scheme in ("tcp", "tls") and colon and host.strip("[]") and port.isdigit()
             and 1 <= int(port) <= 65535 and not any(c.isspace() for c in address)):
-        raise InputError(f"--scheduler must be an address such as tcp://HOST:8786, got {address!r}")
+        raise InputError(f"--scheduler must be an address such as tcp://HOST:8786, got {shown(address)}")
+    if scheme == "tls":
+        raise InputError(f"--scheduler {shown(address)}: a tls:// scheduler needs certificates, which study does "
+                         "not take; connect over tcp:// (e.g. through an SSH tunnel)")
+
+
+MAX_HANDSHAKE: Final = 1 << 20
+"""Largest first message accepted from a scheduler (a Dask handshake is a few hundred bytes)."""
+
+
+def probe_scheduler(address: str, seconds: float | None = None) -> None:
+    """Check that a Dask scheduler answers at ``address`` before handing it to Dask.
+
+    A Dask TCP comm starts with each side writing a handshake message: 8 bytes (little-endian)
+    giving the length of the frames that follow, then the frames. So: connect within
+    ``seconds`` (default :data:`CONNECT_SECONDS`), read the first 8 bytes within the same
+    time, and require a plausible length (at most :data:`MAX_HANDSHAKE`) and those bytes.
+    A port that stays silent, or sends anything else (an SSH or HTTP banner), is one
+    input error -- Dask itself would wait for ever or try to allocate the banner's
+    "length". ``tls://`` needs certificates, which ``study`` does not take: refused.
+    """
+    import socket
+    import struct
+
+    timeout = CONNECT_SECONDS if seconds is None else seconds
+    check_scheduler(address)
+    _, _, rest = address.partition("://")
+    host, _, port = rest.rpartition(":")
+    host = host.strip("[]")
+    where = f"the Dask scheduler at {address!r}"
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout) as sock:
+            sock.settimeout(timeout)
+            head = _recv_exactly(sock, 8)
+            (length,) = struct.unpack("<Q", head)
+            if not 0 < length <= MAX_HANDSHAKE:
+                raise InputError(f"{where} is not a Dask scheduler: its first bytes {head[:8]!r} are not a "
+                                 "Dask message")
+            _recv_exactly(sock, length)
+    except InputError:
+        raise
+    except TimeoutError:
+        raise InputError(f"no answer from {where} within {timeout:g} s (nothing listening, or not a Dask "
+                         "scheduler)") from None
+    except (OSError, ValueError, OverflowError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc.__class__.__name__
+        raise InputError(f"cannot connect to {where}: {reason}") from None
+
+
+def _recv_exactly(sock: Any, n: int) -> bytes:
+    """``n`` bytes from ``sock`` (an :class:`InputError` if it closes first)."""
+    parts: list[bytes] = []
+    got = 0
+    while got < n:
+        chunk = sock.recv(min(n - got, 1 << 16))
+        if not chunk:
+            raise InputError("the --scheduler address closed the connection before a Dask handshake")
+        parts.append(chunk)
+        got += len(chunk)
+    return b"".join(parts)
 
 
 def _dask_chunks(spec: StudySpec, address: str) -> Generator[ChunkResult, None, None]:
@@ -766,10 +854,11 @@ def _dask_chunks(spec: StudySpec, address: str) -> Generator[ChunkResult, None, 
     except ImportError:  # pragma: no cover - a declared dependency
         raise InputError("--scheduler needs dask[distributed] installed") from None
     check_scheduler(address)
+    probe_scheduler(address)
     try:
         client: Any = distributed.Client(address, timeout=f"{CONNECT_SECONDS}s",  # type: ignore[no-untyped-call]
                                          set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 - whatever the cluster says, one line
         raise InputError(f"cannot connect to the Dask scheduler at {address!r}: "
                          f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
     try:
@@ -835,15 +924,12 @@ def parse_tags(text: str) -> tuple[int, ...]:
 
 def parse_trigger(text: str, option: str) -> Fraction:
     """A trigger as an exact Fraction (``2``, ``1.5``, ``3/2``); absurd values are input errors."""
-    try:
-        value = Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"{option} must be a number (e.g. 2, 1.5 or 3/2), got {text!r}") from None
+    value = parse_number(text, option)  # bounded digits and exponent before any conversion
     if abs(value) > MAX_COUNT or value.denominator > MAX_COUNT:
         raise InputError(f"{option} must be between -{MAX_COUNT} and {MAX_COUNT} with a denominator "
-                         f"of at most {MAX_COUNT}, got {text!r}")
+                         f"of at most {MAX_COUNT}, got {shown(text)}")
     if option == "--trigger-rc" and value.denominator != 1:
-        raise InputError(f"--trigger-rc must be a whole number (a running count is), got {text!r}")
+        raise InputError(f"--trigger-rc must be a whole number (a running count is), got {shown(text)}")
     return value
 
 
@@ -914,14 +1000,31 @@ def build_spec(wagers: Sequence[str], shoes: int, seed: int, shoe: Shoe, cover: 
             balanced = initial_count == 0 and all(sum(t * n for t, n in zip(tg, ranks)) == 0 for tg in tag_list)
             thresholds = (Thresholds("tc", TC_GRID, True) if balanced else
                           Thresholds("rc", _rc_grid(tag_list, shoe.counts, initial_count), True))
+    from exactodds.catalogue.files import report_inputs
+
+    definitions = tuple(report_inputs([w for w, _ in pairs])[1].get("definitions", ()))
     return StudySpec(shoes, seed, shoe.counts, cover, specs, strategy, initial_count,  # type: ignore[arg-type]
-                     thresholds, chunk_shoes, trace, plot)
+                     thresholds, chunk_shoes, trace, plot, definitions)
+
+
+def max_workers() -> int:
+    """Local processes allowed here: :data:`WORKERS_PER_CPU` per CPU this process may use,
+    at most :data:`MAX_WORKERS` (the result never depends on the number)."""
+    import os
+
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(MAX_WORKERS, WORKERS_PER_CPU * cpus))
 
 
 def check_workers(workers: int, scheduler: str | None) -> None:
     """``workers`` from 1 to :data:`MAX_WORKERS`, not with ``scheduler``; a well-formed address."""
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
-        raise InputError(f"--workers must be from 1 to {MAX_WORKERS}, got {workers!r}")
+    cap = max_workers()
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= cap:
+        raise InputError(f"--workers (local processes) must be from 1 to {cap} on this machine "
+                         f"({WORKERS_PER_CPU} per CPU, at most {MAX_WORKERS}), got {workers!r}")
     if scheduler is not None and workers != 1:
         raise InputError("give --workers or --scheduler, not both")
     if scheduler is not None:
