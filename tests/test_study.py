@@ -50,8 +50,8 @@ from exactodds.figures.study import (
     study_json,
 )
 from exactodds.game.cards import FACES, RANKS, Card, Shoe
-from exactodds.inputs import parse_number
 from exactodds.game.rules import next_hand
+from exactodds.inputs import parse_number
 
 runner = CliRunner()
 

@@ -858,7 +858,7 @@ def _dask_chunks(spec: StudySpec, address: str) -> Generator[ChunkResult, None, 
     try:
         client: Any = distributed.Client(address, timeout=f"{CONNECT_SECONDS}s",  # type: ignore[no-untyped-call]
                                          set_as_default=False)
-    except Exception as exc:  # noqa: BLE001 - whatever the cluster says, one line
+    except Exception as exc:
         raise InputError(f"cannot connect to the Dask scheduler at {address!r}: "
                          f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
     try:
