@@ -60,7 +60,7 @@ from exactodds.catalogue.model import Paytable, Wager
 from exactodds.engine.level import Level
 from exactodds.engine.levels import COUP
 from exactodds.errors import InputError
-from exactodds.exact import decimal, percent, ratio
+from exactodds.exact import decimal, percent, ratio, sqrt_decimal
 from exactodds.figures.eor import NotPriceable, exact_net
 from exactodds.figures.settlement import settlement
 from exactodds.game.cards import FACES, RANKS, Shoe, falling_factorial, parse_rank
@@ -510,22 +510,30 @@ def study_chunk(spec: StudySpec, index: int) -> ChunkResult:
         parts.append(part)
         if spec.trace:
             returns.append((num, p.den, universe))
-    trace = _trace_rows(d, returns) if spec.trace else None
+    trace = _trace_rows(d, returns, [rc_cache[w.tags] for w in spec.wagers]) if spec.trace else None
     return ChunkResult(index, stop - start, len(d.code), parts, trace, time.perf_counter() - start_time,
                        time.process_time() - start_cpu)
 
 
 def trace_header(wagers: Sequence[WagerSpec]) -> str:
     """The trace CSV's header line."""
-    return ",".join(["shoe", "round", "cards_left", *TRACE_RANKS, *(w.label for w in wagers)]) + "\n"
+    counts = [f"{kind}:{w.label}" for w in wagers for kind in ("rc", "tc", "tc_decimal")]
+    return ",".join(["shoe", "round", "cards_left", *TRACE_RANKS, *(w.label for w in wagers), *counts]) + "\n"
 
 
-def _trace_rows(d: Dealt, returns: Sequence[tuple[npt.NDArray[Any], int, tuple[int, ...]]]) -> str:
+def _trace_rows(d: Dealt, returns: Sequence[tuple[npt.NDArray[Any], int, tuple[int, ...]]],
+                counts: Sequence[npt.NDArray[np.int64]] = ()) -> str:
+    """One CSV row per round: the composition before it, each wager's exact return, and each
+    wager's running count (its tags) and true count = running count × 52 / cards left
+    (exact ``p/q`` and a 6-place decimal)."""
     ranks = d.composition.reshape(len(d.composition), len(RANKS), 4).sum(axis=2).tolist()
     cards = d.cards_left.tolist()
     shoe = (d.shoe + d.first_shoe).tolist()
     rnd = d.round.tolist()
     cols = [[ratio(Fraction(int(n), den * u)) for n, u in zip(num.tolist(), universe)] for num, den, universe in returns]
+    for rc in counts:
+        tc = [Fraction(52 * int(x), c) for x, c in zip(rc.tolist(), cards)]
+        cols += [[str(int(x)) for x in rc.tolist()], [ratio(t) for t in tc], [decimal(t, 6) for t in tc]]
     lines = [",".join(map(str, [shoe[r], rnd[r], cards[r], *ranks[r], *(c[r] for c in cols)]))
              for r in range(len(rnd))]
     return "\n".join(lines) + "\n" if lines else ""
@@ -596,6 +604,36 @@ class StrategyResult:
     realized_interval: Interval | None
     trigger: dict[str, Any] | None = None
     scan: tuple[dict[str, Any], ...] = ()
+    realized_shoe_variance: Fraction | None = None
+    """Sample variance (divisor shoes − 1) of the realized win per shoe, exact (docs/study.md)."""
+
+    @property
+    def win_per_100_rounds(self) -> Fraction:
+        """Expected win per 100 rounds dealt (bet or not), in units of one bet."""
+        return 100 * self.expected_win / self.rounds if self.rounds else Fraction(0)
+
+    @property
+    def sd_per_shoe(self) -> str | None:
+        """Standard deviation of the realized win per shoe (a decimal: it is irrational)."""
+        v = self.realized_shoe_variance
+        return None if v is None else sqrt_decimal(v, 6)
+
+    @property
+    def desirability_index(self) -> float | None:
+        """DI = 1000 · EV / SD per round dealt, with EV = expected win per round and SD per round
+        = SD per shoe / √(rounds per shoe) (Schlesinger, *Blackjack Attack*, ch. 10)."""
+        v = self.realized_shoe_variance
+        if v is None or v == 0 or not self.rounds:
+            return None
+        per_shoe = self.rounds / self.shoes
+        return 1000 * float(self.expected_win / self.rounds) / math.sqrt(float(v) / per_shoe)
+
+    @property
+    def score(self) -> float | None:
+        """SCORE = DI² (10⁶ · (EV/SD)² per round): the win per 100 rounds of a Kelly bettor with
+        a bankroll of 10,000 units; 0 when the expected win is not positive (no bet)."""
+        di = self.desirability_index
+        return None if di is None else (di * di if di > 0 else 0.0)
 
     @property
     def bets_per_shoe(self) -> Fraction:
@@ -693,10 +731,12 @@ def _strategy(name: str, fam: _FamilyTotal, c: int, sums: npt.NDArray[Any], univ
     bets = int(fam.count[c + 1:].sum())
     expected = _exact_sum(sums[:, c + 1:].sum(axis=1), universe, den)
     realized = Fraction(fam.realized[0][c], den)
+    total, squares = fam.realized[0][c], fam.realized[1][c]
+    shoe_var = Fraction(squares * shoes - total * total, shoes * (shoes - 1) * den * den) if shoes > 1 else None
     return StrategyResult(name, rounds, bets, shoes, expected, realized,
                           _interval(fam.expected[0][c], fam.expected[1][c], shoes, Fraction(1 << FIXED_BITS)),
                           _interval(fam.realized[0][c], fam.realized[1][c], shoes, Fraction(den)),
-                          trigger, scan)
+                          trigger, scan, shoe_var)
 
 
 def _finish_wager(w: WagerSpec, total: _WagerTotal, spec: StudySpec, rounds: int) -> WagerResult:
@@ -1184,6 +1224,12 @@ def strategy_json(s: StrategyResult) -> dict[str, Any]:
         "realized_win_per_shoe_interval": _interval_json(s.realized_interval),
         "average_advantage": None if adv is None else ratio(adv),
         "average_advantage_percent": None if adv is None else percent(adv, 6),
+        "win_per_100_rounds": ratio(s.win_per_100_rounds),
+        "win_per_100_rounds_decimal": decimal(s.win_per_100_rounds, 8),
+        "realized_shoe_variance": None if s.realized_shoe_variance is None else ratio(s.realized_shoe_variance),
+        "sd_per_shoe_decimal": s.sd_per_shoe,
+        "desirability_index": s.desirability_index,
+        "score": s.score,
     }
     if s.trigger is not None:
         doc["trigger"] = s.trigger
