@@ -320,7 +320,7 @@ def _serve(srv: socket.socket, accepted: list[socket.socket], banner: bytes | No
 @pytest.mark.parametrize("banner", [None, b"SSH-2.0-OpenSSH_9.6\r\n", b"HTTP/1.1 400 Bad Request\r\n\r\n"])
 def test_a_scheduler_that_is_not_dask_is_one_line(banner: bytes | None, listener: Any,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    import exactodds.figures.study as study
+    import exactodds.figures.study.run as study
 
     srv, accepted = listener
     _serve(srv, accepted, banner)
