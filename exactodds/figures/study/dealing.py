@@ -67,13 +67,14 @@ def deal_chunk(counts: Sequence[int], seed: int, cover: int, start: int, stop: i
     burn = 1 + BURN_COUNT[deck[:, 0]].astype(np.int64)                  # § 629a.5(f)
     position = burn[shoe] + _segment_before(used, shoe)
     rows = len(code)
-    removed = np.zeros((rows, len(FACES)), np.int64)
+    nf = len(FACES)
     mask = np.arange(6) < used[:, None]
-    np.add.at(removed, (np.broadcast_to(np.arange(rows)[:, None], (rows, 6))[mask], faces[mask]), 1)
-    burned = np.zeros((len(deck), len(FACES)), np.int64)
+    cell = (np.broadcast_to(np.arange(rows)[:, None], (rows, 6))[mask] * nf + faces[mask]).astype(np.int64)
+    removed = np.bincount(cell, minlength=rows * nf).astype(np.int64).reshape(rows, nf)
     bmask = np.arange(MAX_BURN) < burn[:, None]
-    np.add.at(burned, (np.broadcast_to(np.arange(len(deck))[:, None], bmask.shape)[bmask],
-                       deck[:, :MAX_BURN][bmask]), 1)
+    bcell = (np.broadcast_to(np.arange(len(deck))[:, None], bmask.shape)[bmask] * nf
+             + deck[:, :MAX_BURN][bmask]).astype(np.int64)
+    burned = np.bincount(bcell, minlength=len(deck) * nf).astype(np.int64).reshape(len(deck), nf)
     before = _segment_before(removed, shoe)
     composition = np.asarray(counts, np.int64) - burned[shoe] - before
     return Dealt(start, deck, shoe, rnd, code, faces, burn, position, composition, before)
