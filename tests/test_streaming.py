@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import subprocess
 import sys
@@ -192,10 +193,11 @@ def test_bad_seed_is_one_line(seed: str) -> None:
     assert code == 2 and out == "" and err.count("\n") == 1 and "--seed" in err
 
 
-def test_seed_bounds_and_no_short_option() -> None:
+def test_seed_bounds_and_s_is_the_shoe() -> None:
+    """``--seed`` has no short option; ``-s`` is ``--shoe`` as in analyze (one flag per concept)."""
     assert run("simulate", "-n", "10", "--seed", str(2**63 - 1), "-w", "tie")[0] == 0
-    code, _, err = run("simulate", "-n", "10", "-s", "3")
-    assert code == 2 and "-s" in err
+    code, out, _ = run("simulate", "-n", "10", "-s", "decks=3", "-w", "tie", "-f", "json")
+    assert code == 0 and json.loads(out)["shoe"] == Shoe.standard(3).to_json()
     with pytest.raises(InputError, match="--seed"):
         simulate(10, seed=-1)
 

@@ -102,7 +102,8 @@ def commission_command(
 
 
 def ride_command(
-    main: Annotated[str, typer.Argument(help="The wager the payout rides on: banker or player.")] = "banker",
+    main: Annotated[str, typer.Argument(help="The wager the payout rides on: banker or player "
+                                            "(or a coup-level wager from a wager file).")] = "banker",
     paytable: PaytableOpt = None, decks: DecksOpt = DEFAULT_DECKS, shoe: ShoeOpt = None, remove: RemoveOpt = None,
     fraction: Annotated[str, typer.Option("--fraction", help="Part of a winning payout ridden, 0 to 1 (e.g. 1/2).")] = "1",
     main_stake: Annotated[str, typer.Option("--main-stake", help="Main wager per unit of House Money wager.")] = "1",
@@ -173,6 +174,6 @@ def register(app: typer.Typer) -> None:
     """Add ``eor``, ``commission``, ``ride``, ``certify`` and ``verify`` to ``app``."""
     app.command("eor")(with_wager_files(eor_command))
     app.command("commission")(commission_command)
-    app.command("ride")(ride_command)
+    app.command("ride")(with_wager_files(ride_command))
     app.command("certify")(with_wager_files(certify_command))
     app.command("verify")(verify_command)

@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from exactodds.cli.options import emit
+from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
-from exactodds.game.shoespec import resolve_shoe
+from exactodds.game.shoespec import RemoveOpt, ShoeOpt, resolve_shoe
 from exactodds.report.files import check_writable
 from exactodds.report.progress import Progress, stderr_progress
 from exactodds.report.simulation import crosscheck_view, simulation_view
@@ -97,16 +98,20 @@ def register(app: typer.Typer) -> None:
     """Add the ``simulate`` and ``crosscheck`` commands to ``app``."""
 
     @app.command("simulate")
+    @with_wager_files
     def simulate_command(
         rounds: Annotated[int, typer.Option("--rounds", "-n", help="Rounds to simulate.")] = 1_000_000,
         mode: Annotated[SimMode, typer.Option("--mode", "-m", help="fresh: every round from a freshly shuffled "
                                               "shoe; shoe: dealt through the shoe (§ 629a.5, § 629a.9(d)).")] = SimMode.fresh,
         seed: Annotated[int, typer.Option("--seed", help="Random seed, 0 to 2**63-1 (same seed, same result).")] = 0,
         decks: Annotated[int, typer.Option("--decks", "-d", help="Standard 52-card decks in the shoe.")] = 8,
+        shoe_spec: ShoeOpt = None,
+        remove: RemoveOpt = None,
         cover: Annotated[int, typer.Option("--cover", help="Shoe mode: cards under the cover card (at least 14, "
                                            "§ 629a.5(d)).")] = MIN_COVER,
         wager: Annotated[list[str] | None, typer.Option("--wager", "-w", help="Wager id to report (repeatable; "
-                                                        "default: every coup-level wager).")] = None,
+                                                        "default: every wager, at every level, and every "
+                                                        "wager-file wager).")] = None,
         log: Annotated[str | None, typer.Option("--log", help="Write a hand log (CSV round,player,banker[,shoe]).")] = None,
         counts: Annotated[str | None, typer.Option("--counts", help="Write outcome counts (CSV wager,paytable,"
                                                    "outcome,count); shoe mode: comparable rounds only.")] = None,
@@ -119,9 +124,7 @@ def register(app: typer.Typer) -> None:
         All the files asked for (--log, --counts, --output) are written, or none is.
         """
         from exactodds.report.files import all_or_none
-        from exactodds.simulation.crosscheck import coup_wager_tables
         from exactodds.simulation.handlog import (
-            families_from_sim,
             log_header,
             render_counts,
             render_log_chunk,
@@ -142,13 +145,15 @@ def register(app: typer.Typer) -> None:
         check_seed(seed)
         if workers < 1 or workers > 64:
             raise InputError(f"--workers must be between 1 and 64, got {workers}")
-        shoe = resolve_shoe(decks)
+        shoe = resolve_shoe(decks, shoe_spec, remove)
         if mode == SimMode.shoe or cover != MIN_COVER:  # a --cover given in fresh mode is still checked
             check_cover(shoe.size, cover)
         _check_targets(log, counts, output)
-        pairs, skipped = coup_wager_tables(wager)
+        from exactodds.simulation.settle import RoundSettler, simulated_pairs
+
+        pairs, skipped = simulated_pairs(wager, shoe)
         if not pairs:
-            raise InputError("none of the wagers named is settled at the coup level; nothing to simulate")
+            raise InputError("none of the wagers named can be simulated; nothing to simulate")
         named = [p for p in (log, counts, output) if p]
         with all_or_none(named) as outputs:
             handle = dict(zip(named, outputs))
@@ -164,13 +169,13 @@ def register(app: typer.Typer) -> None:
                     fh.write(render_log_chunk(batch))
             with _progress("simulate") as progress:
                 sim = simulate(rounds, mode.value, shoe, seed=seed, cover=cover, workers=workers,
-                               on_hands=on_hands, progress=progress)
+                               on_hands=on_hands, progress=progress, settler=RoundSettler.of(pairs))
             report = render_view(simulation_view(sim, pairs, skipped), fmt.value)
             if counts_fh is not None:
                 meta = sim_meta(sim)
                 cmeta = {**meta, "subset": "comparable"} if sim.mode == "shoe" else meta
-                counts_fh.write(render_counts(families_from_sim(sim, pairs, comparable_only=sim.mode == "shoe"),
-                                              cmeta).encode("utf-8"))
+                assert sim.settled is not None
+                counts_fh.write(render_counts(sim.settled.families(0), cmeta).encode("utf-8"))
             if out_fh is not None:
                 out_fh.write(report.encode("utf-8"))
         if not output:

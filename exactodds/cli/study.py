@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, emit
+from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.game.shoespec import resolve_shoe
 from exactodds.report.files import check_writable
@@ -80,4 +81,4 @@ def study_command(
 
 def register(app: typer.Typer) -> None:
     """Add ``study`` to the ``exactodds`` command line."""
-    app.command("study")(study_command)
+    app.command("study")(with_wager_files(study_command))

@@ -138,7 +138,13 @@ def ride_analysis(main: str | Wager[Any] = "banker", paytable: str | None = None
                   fraction: Fraction | int | str = 1, main_stake: Fraction | int | str = 1) -> RideAnalysis:
     """The exact combined return of House Money + ``main`` with ``fraction`` of a win ridden."""
     w = get_wager(main) if isinstance(main, str) else main
-    if w.id not in RIDE_WAGERS or w.level.name != "coup":
+    from exactodds.catalogue.files import FileWager
+
+    if w.level.name != "coup":
+        raise InputError(f"{w.id!r} is settled at level {w.level.name!r}: a payout can ride only on a wager "
+                         "settled on the Coup (the pair-coup law carries the Coup, nothing more); the House Money "
+                         "payout rides on the Player or Banker wager (§ 629a.8(c)(3))")
+    if w.id not in RIDE_WAGERS and not isinstance(w, FileWager):
         raise InputError(f"the House Money payout rides on the Player or Banker wager (§ 629a.8(c)(3)), "
                          f"not {w.id!r}")
     table = w.paytable(paytable)

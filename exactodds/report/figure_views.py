@@ -202,7 +202,8 @@ def study_rows(r: StudyResult) -> list[list[str]]:
 def _study_csv(r: StudyResult) -> list[list[Any]]:
     rows: list[list[Any]] = [["wager", "paytable", "strategy", "trigger", "rounds", "bets", "bets_per_shoe",
                               "expected_win_per_shoe", "realized_win_per_shoe", "realized_low", "realized_high",
-                              "average_advantage", "positive_share", "mean_return"]]
+                              "average_advantage", "positive_share", "mean_return", "win_per_100_rounds",
+                              "sd_per_shoe", "desirability_index", "score"]]
     for w in r.wagers:
         for s in w.strategies:
             ri = s.realized_interval
@@ -211,8 +212,18 @@ def _study_csv(r: StudyResult) -> list[list[Any]]:
             rows.append([w.spec.wager, w.spec.paytable, s.strategy, trig, s.rounds, s.bets, ratio(s.bets_per_shoe),
                          ratio(s.expected_win_per_shoe), ratio(s.realized_win_per_shoe),
                          "" if ri is None else f"{ri.low:.8f}", "" if ri is None else f"{ri.high:.8f}",
-                         "" if adv is None else ratio(adv), ratio(w.positive_share), ratio(w.mean_return)])
+                         "" if adv is None else ratio(adv), ratio(w.positive_share), ratio(w.mean_return),
+                         ratio(s.win_per_100_rounds), s.sd_per_shoe or "",
+                         "" if s.desirability_index is None else f"{s.desirability_index:.6g}",
+                         "" if s.score is None else f"{s.score:.6g}"])
     return rows
+
+
+def _industry_rows(r: StudyResult) -> list[list[str]]:
+    """Win per 100 rounds, SD per shoe, desirability index and SCORE (docs/study.md)."""
+    return [[w.spec.label, s.strategy, decimal(s.win_per_100_rounds, 4), s.sd_per_shoe or "-",
+             "-" if s.desirability_index is None else f"{s.desirability_index:.2f}",
+             "-" if s.score is None else f"{s.score:.2f}"] for w in r.wagers for s in w.strategies]
 
 
 def _study_blocks(r: StudyResult) -> list[Block]:
@@ -223,6 +234,8 @@ def _study_blocks(r: StudyResult) -> list[Block]:
     head = (f"Counting study: {spec.shoes:,} shoes ({Shoe(spec.counts).describe()}, cover {spec.cover}), "
             f"seed {spec.seed}, {r.rounds:,} rounds; win in units of one bet per shoe")
     blocks: list[Block] = [Heading(head, 2), "", Table(STUDY_HEADERS, study_rows(r)), "",
+                           Table(["Wager", "Strategy", "Win/100 rounds", "SD per shoe", "DI", "SCORE"],
+                                 _industry_rows(r)), "",
                            Heading("Exact return by true count (rounds)", 3), ""]
     for w in r.wagers:
         cells = [f"{b.label}: {percent(b.mean_return, 2)} ({b.rounds:,})" for b in w.buckets

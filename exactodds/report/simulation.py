@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final
 
 from exactodds import __version__
-from exactodds.exact import decimal, percent, ratio
+from exactodds.exact import decimal, percent, ratio, sqrt_decimal
 from exactodds.report.views import Block, Table, View, render_view
 
 if TYPE_CHECKING:
@@ -20,33 +20,46 @@ if TYPE_CHECKING:
 
 
 # -- simulate ---------------------------------------------------------------------------------
-def _observed_return(counts: dict[str, int], nets: dict[str, Fraction]) -> Fraction | None:
-    n = sum(counts.values())
-    if n == 0:
+def _estimate_json(e: Any) -> dict[str, Any] | None:
+    """A :class:`~exactodds.simulation.simulate.ReturnEstimate` as JSON (exact values as
+    ``"p/q"`` with a ``_decimal`` beside; statistics as numbers)."""
+    if e is None:
         return None
-    return sum((nets[k] * v for k, v in counts.items()), Fraction(0)) / n
+    low, high = e.interval
+    return {"rounds": e.rounds, "observed_return": ratio(e.observed),
+            "observed_return_decimal": decimal(e.observed, 8),
+            "standard_error": e.standard_error, "standard_error_decimal": sqrt_decimal(e.se_squared, 8),
+            "interval_95": [low, high], "exact_return": ratio(e.exact), "exact_return_decimal": decimal(e.exact, 8),
+            "z": e.z}
 
 
 def simulation_json(sim: Simulation, pairs: list[tuple[str, str]], skipped: list[str]) -> dict[str, Any]:
-    """The simulation as a JSON document: integer counts, exact ``"p/q"`` returns."""
+    """The simulation as a JSON document: integer counts, exact ``"p/q"`` returns, and per
+    wager the observed return, its standard error, a 95 % interval, the exact return and z
+    (:func:`~exactodds.simulation.simulate.estimate_return`; shoe mode: on the comparable
+    rounds, the ones whose distribution is the exact fresh-shoe one)."""
     from exactodds.simulation.engine_link import exact_analysis
-    from exactodds.simulation.handlog import families_from_sim
+    from exactodds.simulation.simulate import estimate_return
 
-    fams = families_from_sim(sim, pairs)
-    comp = families_from_sim(sim, pairs, comparable_only=True) if sim.mode == "shoe" else None
+    assert sim.settled is not None, "simulate(..., settler=...) settles the wagers"
+    compared = sim.settled.families(0)
+    every = sim.settled.families()
     wagers = []
-    for key, counts in fams.items():
+    for key in pairs:
         a = exact_analysis(key[0], key[1], sim.shoe)
         nets = {r.name: r.pay.net for r in a.rows}
-        obs = _observed_return(counts, nets)
-        item: dict[str, Any] = {"wager": key[0], "paytable": key[1], "counts": counts,
-                                "observed_return": ratio(obs) if obs is not None else None,
-                                "observed_return_decimal": decimal(obs, 8) if obs is not None else None,
-                                "exact_return": ratio(a.return_)}
-        if comp is not None:
-            cobs = _observed_return(comp[key], nets)
-            item["comparable"] = {"counts": comp[key],
-                                  "observed_return": ratio(cobs) if cobs is not None else None}
+        est = estimate_return(compared[key], nets, a.return_, a.variance)
+        item: dict[str, Any] = {"wager": key[0], "paytable": key[1], "level": a.wager.level.name,
+                                "counts": every[key], **(_estimate_json(est) or {"rounds": 0})}
+        if not a.wager.level.baccarat:
+            item["dealt_from"] = f"fresh deals of its own shoe ({a.wager.level.dealt_shoe(sim.shoe).describe()})"
+        if a.meter_amounts:
+            item["meters"] = {k: ratio(v) for k, v in a.meter_amounts.items()}
+        if sim.mode == "shoe":
+            obs_all = estimate_return(every[key], nets, a.return_, a.variance)
+            item["all_rounds"] = {"rounds": sum(every[key].values()),
+                                  "observed_return": ratio(obs_all.observed) if obs_all else None,
+                                  "observed_return_decimal": decimal(obs_all.observed, 8) if obs_all else None}
         wagers.append(item)
     doc: dict[str, Any] = {
         "mode": sim.mode, "rounds": sim.rounds, "seed": sim.seed, "shoe": sim.shoe.to_json(),
@@ -54,6 +67,9 @@ def simulation_json(sim: Simulation, pairs: list[tuple[str, str]], skipped: list
         "round_results": {f"{c.player_total},{c.banker_total},{c.player_cards},{c.banker_cards}": n
                           for c, n in sorted(sim.coup_counts().items())},
         "wagers": wagers, "skipped": skipped, "version": __version__,
+        "statistics": "observed return = mean net per unit over the rounds compared; standard error = s/sqrt(n) "
+                      "(sample s); interval_95 = observed +- 1.96 standard errors; z = (observed - exact) / "
+                      "(exact sigma / sqrt(n))",
     }
     if sim.mode == "shoe":
         assert sim.comparable is not None
@@ -63,7 +79,8 @@ def simulation_json(sim: Simulation, pairs: list[tuple[str, str]], skipped: list
 
 
 def _simulation_blocks(sim: Simulation, doc: dict[str, Any], skipped: list[str]) -> list[Block]:
-    """The simulation as text: per wager and paytable, counts and observed return."""
+    """The simulation as text: one summary table (observed return, standard error, 95 %
+    interval, exact return, z per wager and paytable), then each wager's outcome counts."""
     rate = f"{sim.rounds / sim.seconds / 1e6:.1f} million rounds/s" if sim.seconds else ""
     lines: list[Block] = [(f"Simulated {sim.rounds:,} rounds, mode {sim.mode}, {sim.shoe.describe()}, seed {sim.seed}: "
              f"{sim.seconds:.2f} s ({rate})")]
@@ -71,18 +88,34 @@ def _simulation_blocks(sim: Simulation, doc: dict[str, Any], skipped: list[str])
         lines.append(f"Dealt through {doc['shoes']:,} shoes, cover card {sim.cover} cards from the bottom "
                      f"(§ 629a.5(d), § 629a.9(d)). Rounds 1-{doc['guaranteed_rounds']} of each shoe "
                      f"({doc['comparable_rounds']:,} rounds) are directly comparable to the exact fresh-shoe "
-                     "figures; the rest are not (cut-card effect, see docs/simulator.md).")
+                     "figures and are the ones compared below; the rest are not (cut-card effect, see "
+                     "docs/simulator.md).")
+    lines.append("")
+    rows = []
+    for item in doc["wagers"]:
+        if not item["rounds"]:
+            rows.append([item["wager"], item["paytable"], "-", "-", "-", percent(Fraction(item["exact_return"]), 4)
+                         if "exact_return" in item else "-", "-"])
+            continue
+        low, high = item["interval_95"]
+        rows.append([item["wager"], item["paytable"], percent(Fraction(item["observed_return"]), 4),
+                     f"{100 * item['standard_error']:.4f}%", f"{100 * low:.4f}% to {100 * high:.4f}%",
+                     percent(Fraction(item["exact_return"]), 4), "-" if item["z"] is None else f"{item['z']:+.2f}"])
+    lines.append(Table(["Wager", "Paytable", "Observed return", "Std. error", "95% interval", "Exact return", "z"],
+                       rows, ("left", "left", "right", "right", "right", "right", "right")))
+    lines.append("z = (observed - exact) / (exact standard deviation / sqrt(rounds)); |z| > 3 is unusual "
+                 "for a correct simulator (about 1 wager in 370).")
     lines.append("")
     for item in doc["wagers"]:
         n = sum(item["counts"].values())
+        if not n:
+            continue
         rows = [[name, f"{c:,}", f"{c / n:.6f}"] for name, c in item["counts"].items()]
-        lines.append(f"{item['wager']} ({item['paytable']})")
+        extra = f"; {item['dealt_from']}" if "dealt_from" in item else ""
+        lines.append(f"{item['wager']} ({item['paytable']}), level {item['level']}{extra}")
         lines.append(Table(["Outcome", "Rounds", "Frequency"], rows, ("left", "right", "right")))
-        obs = Fraction(item["observed_return"])
-        lines.append(f"Observed return {percent(obs, 4)}; exact (fresh shoe) {percent(Fraction(item['exact_return']), 4)}")
-        if "comparable" in item and item["comparable"]["observed_return"] is not None:
-            lines.append(f"Observed return, comparable rounds only: "
-                         f"{percent(Fraction(item['comparable']['observed_return']), 4)}")
+        if "all_rounds" in item and item["all_rounds"]["observed_return"] is not None:
+            lines.append(f"Observed return, all rounds: {percent(Fraction(item['all_rounds']['observed_return']), 4)}")
         lines.append("")
     lines += skipped
     while lines and lines[-1] == "":

@@ -30,11 +30,13 @@ the batch size whatever ``rounds`` is (``keep_hands`` keeps them all: for small 
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -45,6 +47,9 @@ from exactodds.game import rules
 from exactodds.game.cards import FACES, Shoe
 from exactodds.game.rules import Coup
 from exactodds.report.progress import Progress
+
+if TYPE_CHECKING:
+    from exactodds.simulation.settle import RoundSettler
 
 Mode = Literal["fresh", "shoe"]
 MODES: Final = ("fresh", "shoe")
@@ -212,6 +217,9 @@ class Simulation:
     log: HandLog | None = None
     seconds: float = 0.0
     meta: dict[str, Any] = field(default_factory=dict)
+    settled: RoundSettler | None = None
+    """Outcome counts of the wagers asked for (every level), when :func:`simulate` was
+    given a settler: part 0 = every round (fresh) or the comparable rounds (shoe)."""
 
     def coup_counts(self, comparable_only: bool = False) -> dict[Coup, int]:
         """Observed rounds per :class:`Coup` (ints), all rounds or only comparable ones."""
@@ -355,7 +363,7 @@ def _shoe_batch(shoe_faces: npt.NDArray[np.uint8], table: npt.NDArray[np.uint16]
 def simulate(rounds: int, mode: Mode = "fresh", shoe: Shoe | None = None, seed: int = 0,
              cover: int = MIN_COVER, keep_hands: bool = False, workers: int = 1,
              draw_rules: DrawRules = STANDARD_RULES, on_hands: HandSink | None = None,
-             progress: Progress | None = None) -> Simulation:
+             progress: Progress | None = None, settler: RoundSettler | None = None) -> Simulation:
     """Simulate ``rounds`` rounds and count them per coup code.
 
     ``on_hands`` receives every batch of dealt rounds, in round order, as a
@@ -363,6 +371,9 @@ def simulate(rounds: int, mode: Mode = "fresh", shoe: Shoe | None = None, seed: 
     ``keep_hands`` keeps every round's cards in ``Simulation.log`` instead (memory:
     about 8 bytes a round; for small runs). ``workers`` threads share the batches; the
     result does not depend on it. ``progress(done, total, label)`` is told the rounds dealt.
+    ``settler`` (:class:`~exactodds.simulation.settle.RoundSettler`) settles every round for
+    its wagers, whatever their level: baccarat levels from the dealt rounds, a level that is
+    not a baccarat round (Spanish 21) from ``rounds`` fresh deals of its own shoe.
     """
     check_seed(seed)
     if not isinstance(rounds, int) or rounds < 1:
@@ -378,9 +389,14 @@ def simulate(rounds: int, mode: Mode = "fresh", shoe: Shoe | None = None, seed: 
     table = code_table(draw_rules)
     kept: list[HandLog] = []
     sink = on_hands
-    if keep_hands:
+    if keep_hands or settler is not None:
+        k = guaranteed_rounds(shoe.size, cover) if mode == "shoe" else 0
+
         def sink(log: HandLog) -> None:
-            kept.append(log)
+            if keep_hands:
+                kept.append(log)
+            if settler is not None:
+                settler.feed(_slots(log), _later(log, k) if mode == "shoe" else None)
             if on_hands is not None:
                 on_hands(log)
     start = time.perf_counter()
@@ -389,11 +405,54 @@ def simulate(rounds: int, mode: Mode = "fresh", shoe: Shoe | None = None, seed: 
     else:
         check_cover(shoe.size, cover)
         sim = _simulate_shoe(rounds, shoe, seed, shoe_faces, table, sink, workers, cover, progress)
+    if settler is not None:
+        for li, level in enumerate(settler.levels):
+            if not level.baccarat:
+                _settle_fresh_level(settler, level, shoe, seed, rounds, li)
+        sim.settled = settler
     sim.seconds = time.perf_counter() - start
     if keep_hands:
         sim.log = HandLog(np.concatenate([lg.faces for lg in kept]), np.concatenate([lg.codes for lg in kept]),
                           np.concatenate([lg.shoe for lg in kept if lg.shoe is not None]) if mode == "shoe" else None)
     return sim
+
+
+def _slots(log: HandLog) -> npt.NDArray[np.int64]:
+    from exactodds.simulation.settle import baccarat_slots
+
+    return baccarat_slots(log.faces, log.codes)
+
+
+def _later(log: HandLog, k: int) -> npt.NDArray[np.int64]:
+    """1 for a shoe-mode round past the first ``k`` of its shoe (a batch holds whole shoes,
+    in shoe-major order), else 0."""
+    assert log.shoe is not None
+    shoe = log.shoe
+    starts = np.flatnonzero(np.r_[True, shoe[1:] != shoe[:-1]])
+    first = np.repeat(starts, np.diff(np.r_[starts, shoe.size]))
+    return (np.arange(shoe.size) - first >= k).astype(np.int64)
+
+
+SETTLE_KEY: Final = 1 << 32
+"""Spawn keys ``(SETTLE_KEY + level number, batch)`` seed the deals of non-baccarat levels,
+apart from the baccarat batches' ``(batch,)``."""
+
+
+def _settle_fresh_level(settler: RoundSettler, level: Any, shoe: Shoe, seed: int, rounds: int, li: int) -> None:
+    """Settle ``rounds`` fresh deals from ``level``'s own shoe (e.g. Spanish 21's, tens
+    removed, § 551.3(a)): the first cards of a shuffled shoe, uniformly (see
+    :func:`_distinct_positions`)."""
+    from exactodds.simulation.settle import sequence_slots
+
+    dealt = level.dealt_shoe(shoe)
+    faces = np.repeat(np.arange(len(FACES), dtype=np.uint8), dealt.counts)
+    if faces.size < 6:
+        raise InputError(f"{level.name}: its shoe holds {faces.size} cards, fewer than a simulated deal needs")
+    for i in range(-(-rounds // FRESH_BATCH)):
+        size = min(FRESH_BATCH, rounds - i * FRESH_BATCH)
+        rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(SETTLE_KEY + li, i)))
+        pos = _distinct_positions(rng, faces.size, size)
+        settler.feed_level(level, sequence_slots(np.ascontiguousarray(faces[pos].T)))
 
 
 def _map(workers: int, fn: Callable[[int], Any], jobs: range) -> list[Any]:
@@ -469,3 +528,63 @@ def bench_simulate(rounds: int) -> float:
     start = time.perf_counter()
     simulate(rounds, "fresh", Shoe.standard(8), seed=12345)
     return rounds / (time.perf_counter() - start)
+
+
+# -- the observed return against the exact one --------------------------------------------------
+Z95: Final = 1.959963984540054
+"""The 97.5 % point of the standard normal distribution (two-sided 95 % interval)."""
+
+
+@dataclass(frozen=True)
+class ReturnEstimate:
+    """A wager's observed return over ``rounds`` simulated rounds beside its exact return.
+
+    ``observed`` is the mean net per unit wagered (exact); ``standard_error`` is
+    ``s/√n`` with ``s²`` the sample variance (divisor ``n − 1``; ``se_squared`` exact);
+    ``interval`` is ``observed ± 1.96 · standard_error`` (95 %, normal approximation);
+    ``z = (observed − exact) / (σ/√n)`` with ``σ²`` the *exact* variance of one round, so
+    ``z`` is standard normal when the simulator is right (independent rounds: fresh mode,
+    or approximately the comparable rounds of shoe mode).
+    """
+
+    rounds: int
+    observed: Fraction
+    se_squared: Fraction
+    exact: Fraction
+    exact_variance: Fraction
+
+    @property
+    def standard_error(self) -> float:
+        return math.sqrt(self.se_squared)
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        half = Z95 * self.standard_error
+        return float(self.observed) - half, float(self.observed) + half
+
+    @property
+    def z(self) -> float | None:
+        """``None`` when the exact variance is 0 (every round nets the same)."""
+        if self.exact_variance == 0:
+            return None
+        diff = self.observed - self.exact
+        z = math.sqrt(diff * diff * self.rounds / self.exact_variance)
+        return z if diff >= 0 else -z
+
+
+def estimate_return(counts: Mapping[str, int], nets: Mapping[str, Fraction], exact: Fraction,
+                    exact_variance: Fraction) -> ReturnEstimate | None:
+    """:class:`ReturnEstimate` of outcome ``counts`` settled at ``nets`` (``None``: no rounds).
+
+    >>> e = estimate_return({"win": 3, "lose": 1}, {"win": Fraction(1), "lose": Fraction(-1)}, Fraction(0), Fraction(1))
+    >>> e.observed, e.se_squared, e.z
+    (Fraction(1, 2), Fraction(1, 4), 1.0)
+    """
+    n = sum(counts.values())
+    if n == 0:
+        return None
+    s1 = sum((nets[k] * v for k, v in counts.items()), Fraction(0))
+    s2 = sum((nets[k] * nets[k] * v for k, v in counts.items()), Fraction(0))
+    mean = s1 / n
+    var = (s2 - n * mean * mean) / (n - 1) if n > 1 else Fraction(0)
+    return ReturnEstimate(n, mean, var / n, exact, exact_variance)

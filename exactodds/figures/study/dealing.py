@@ -1,0 +1,90 @@
+"""Study stage 2, dealing: shuffled shoes dealt round by round as the regulations say
+(§ 629a.5, § 629a.9(d)), the composition before each round and the running counts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.game.cards import FACES
+from exactodds.simulation.simulate import (
+    BURN_COUNT,
+    MAX_BURN,
+    cards_used,
+    code_table,
+    deal_shoes,
+)
+
+
+@dataclass
+class Dealt:
+    """Every round of a chunk of shoes (shoe-major), with the composition before it."""
+
+    first_shoe: int
+    deck: npt.NDArray[np.uint8]
+    shoe: npt.NDArray[np.int64]
+    round: npt.NDArray[np.int64]
+    code: npt.NDArray[np.uint16]
+    faces: npt.NDArray[np.uint8]
+    burn: npt.NDArray[np.int64]
+    position: npt.NDArray[np.int64]
+    composition: npt.NDArray[np.int64]
+    """``(rounds, 52)``: the shoe less the burn and every card dealt before the round."""
+    dealt_before: npt.NDArray[np.int64]
+    """``(rounds, 52)``: cards dealt in the shoe's earlier rounds (seen by a counter)."""
+
+    @property
+    def cards_left(self) -> npt.NDArray[np.int64]:
+        return np.asarray(self.composition.sum(axis=1), np.int64)
+
+
+def shuffled_shoes(counts: Sequence[int], seed: int, start: int, stop: int) -> npt.NDArray[np.uint8]:
+    """Shoes ``start..stop-1``, each shuffled by its own generator ``default_rng([seed, i])``."""
+    faces = np.repeat(np.arange(len(FACES), dtype=np.uint8), counts)
+    return np.stack([np.random.default_rng([seed, i]).permutation(faces) for i in range(start, stop)])
+
+
+def _segment_before(values: npt.NDArray[Any], shoe: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
+    """Per row, the sum of ``values`` over the earlier rows of the same shoe (rows shoe-major)."""
+    cum = np.cumsum(values, axis=0) - values
+    first = np.flatnonzero(np.r_[True, shoe[1:] != shoe[:-1]])
+    start = first[np.cumsum(np.r_[True, shoe[1:] != shoe[:-1]]) - 1]
+    out: npt.NDArray[Any] = cum - cum[start]
+    return out
+
+
+def deal_chunk(counts: Sequence[int], seed: int, cover: int, start: int, stop: int) -> Dealt:
+    """Deal shoes ``start..stop-1`` by § 629a.5 (one dealer: :func:`deal_shoes`) and derive,
+    from its outputs, the composition before every round."""
+    deck = shuffled_shoes(counts, seed, start, stop)
+    shoe, rnd, code, faces = deal_shoes(deck, cover, code_table(), keep=True)
+    assert faces is not None
+    used = cards_used(code).astype(np.int64)
+    burn = 1 + BURN_COUNT[deck[:, 0]].astype(np.int64)                  # § 629a.5(f)
+    position = burn[shoe] + _segment_before(used, shoe)
+    rows = len(code)
+    nf = len(FACES)
+    mask = np.arange(6) < used[:, None]
+    cell = (np.broadcast_to(np.arange(rows)[:, None], (rows, 6))[mask] * nf + faces[mask]).astype(np.int64)
+    removed = np.bincount(cell, minlength=rows * nf).astype(np.int64).reshape(rows, nf)
+    bmask = np.arange(MAX_BURN) < burn[:, None]
+    bcell = (np.broadcast_to(np.arange(len(deck))[:, None], bmask.shape)[bmask] * nf
+             + deck[:, :MAX_BURN][bmask]).astype(np.int64)
+    burned = np.bincount(bcell, minlength=len(deck) * nf).astype(np.int64).reshape(len(deck), nf)
+    before = _segment_before(removed, shoe)
+    composition = np.asarray(counts, np.int64) - burned[shoe] - before
+    return Dealt(start, deck, shoe, rnd, code, faces, burn, position, composition, before)
+
+
+def running_counts(d: Dealt, tags: Sequence[int], initial: int) -> npt.NDArray[np.int64]:
+    """The running count before every round: ``initial``, plus the exposed burn card's tag,
+    plus the tags of every card dealt in the shoe's earlier rounds (face-down burn cards
+    are never seen)."""
+    face_tags = np.repeat(np.asarray(tags, np.int64), 4)
+    return np.asarray(initial + face_tags[d.deck[d.shoe, 0]] + d.dealt_before @ face_tags, np.int64)
+
+

@@ -1,0 +1,314 @@
+"""Study stage 3, pricing per round: each round's composition priced exactly at every level
+of the studied wagers, reduced to the chunk's integer aggregates (:func:`study_chunk`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.engine.level import Level
+from exactodds.engine.levels import COUP
+from exactodds.exact import decimal, ratio
+from exactodds.figures.settlement import settlement
+from exactodds.figures.study.dealing import Dealt, deal_chunk, running_counts
+
+# -- one chunk of shoes -------------------------------------------------------------------------
+from exactodds.figures.study.spec import (
+    _KERNEL_BATCH,
+    _NUMPY_BATCH,
+    BUCKET_HIGH,
+    BUCKET_LOW,
+    FIXED_BITS,
+    HIST_PER_UNIT,
+    PLOT_SAMPLE_SHOES,
+    TRACE_RANKS,
+    StudySpec,
+    Thresholds,
+    WagerSpec,
+    _Priced,
+    _priced,
+    _split,
+)
+from exactodds.game.cards import FACES, RANKS
+from exactodds.simulation.simulate import (
+    NCODES,
+    decode,
+)
+
+
+@dataclass
+class FamilyPart:
+    """One chunk's aggregates for one *family* of bet rules on one wager.
+
+    Each round falls in a bin ``k`` of ``0..K-1``; for threshold families (perfect play,
+    count triggers) candidate ``c`` bets the rounds of bins ``> c``. ``exp_*``: integer
+    sums of return numerators per (cards left, bin), sparse; ``realized``/``expected``:
+    per candidate Σ and Σ² over shoes of the shoe's realized win (scaled by ``den``) and
+    of its expected win (fixed point, for the interval).
+    """
+
+    count: npt.NDArray[np.int64]
+    exp_index: npt.NDArray[np.int64]
+    exp_limbs: npt.NDArray[np.int64]
+    realized: tuple[list[int], list[int]] | None = None
+    expected: tuple[list[int], list[int]] | None = None
+
+
+@dataclass
+class WagerPart:
+    """One chunk's aggregates for one wager."""
+
+    families: dict[str, FamilyPart]
+    hist: npt.NDArray[np.int64] | None = None
+    sample: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None
+
+
+@dataclass
+class ChunkResult:
+    """What one chunk of shoes reduces to: small, fixed-size, exactly combinable."""
+
+    index: int
+    shoes: int
+    rounds: int
+    wagers: list[WagerPart]
+    trace: str | None
+    seconds: float
+    cpu_seconds: float = 0.0
+
+
+def _price_level(level: Level, comp: npt.NDArray[np.int64],
+                 classes: npt.NDArray[np.intp]) -> tuple[npt.NDArray[Any], tuple[int, ...]]:
+    """Counts per class of results (the joint outcome of the study's wagers at ``level``)
+    and universes for every composition, in batches."""
+    size = _KERNEL_BATCH if type(level).price_classes is Level.price_classes else _NUMPY_BATCH
+    parts: list[npt.NDArray[Any]] = []
+    universe: list[int] = []
+    for i in range(0, len(comp), size):
+        p = level.price_batch(comp[i:i + size], classes=classes)
+        parts.append(p.counts)
+        universe.extend(p.universe)
+    counts = np.concatenate(parts) if len(parts) > 1 else parts[0]
+    return counts, tuple(universe)
+
+
+def _result_index(level: Level, d: Dealt) -> npt.NDArray[np.intp]:
+    """The index (in ``level.results``) of every dealt round's actual result: via the coup
+    code at the coup level, else the level's own ``from_deal`` on the round's cards."""
+    if level is COUP:
+        table = np.full(NCODES, -1, np.intp)
+        for c in range(NCODES):
+            table[c] = COUP.result_index.get(decode(c), -1)
+        return table[d.code]
+    out = np.empty(len(d.code), np.intp)
+    for r, (code, faces) in enumerate(zip(d.code.tolist(), d.faces.tolist())):
+        player, banker = _hands(code, faces)
+        out[r] = level.result_index[level.from_deal(player, banker)]
+    return out
+
+
+def _hands(code: int, faces: Sequence[int]) -> tuple[list[Any], list[Any]]:
+    """The Player's and the Banker's cards of a dealt round (§ 629a.8(c), § 629a.9(b))."""
+    coup = decode(code)
+    player = [FACES[faces[0]], FACES[faces[2]]]
+    banker = [FACES[faces[1]], FACES[faces[3]]]
+    nxt = 4
+    if coup.player_cards == 3:
+        player.append(FACES[faces[nxt]])
+        nxt += 1
+    if coup.banker_cards == 3:
+        banker.append(FACES[faces[nxt]])
+    return player, banker
+
+
+def joint_classes(priced: Sequence[_Priced]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The joint outcome of several wagers of one level as classes of its results: the class
+    of each result, and one result of each class. Pricing by these classes visits fewer
+    entries than pricing every result, and settles every wager exactly the same."""
+    joint = np.stack([settlement(p.wager, p.table).index for p in priced], axis=1)
+    _, first, classes = np.unique(joint, axis=0, return_index=True, return_inverse=True)
+    return classes.ravel().astype(np.intp), first.astype(np.intp)
+
+
+def _numerators(p: _Priced, counts: npt.NDArray[Any], first: npt.NDArray[np.intp]) -> npt.NDArray[Any]:
+    """Each round's return numerator (return = num / (den × universe)), exact: int64 when
+    the bound max|scaled net| × universe fits, else Python ints. ``counts`` are per class of
+    results (:func:`joint_classes`), ``first[j]`` a result of class ``j``."""
+    whole = settlement(p.wager, p.table)
+    s = dataclasses.replace(whole, index=whole.index[first])
+    if counts.dtype != object and p.int64_safe:
+        return s.tally(counts) @ np.asarray(p.scaled, np.int64)
+    nums, _ = s.return_numerators(counts, tuple(Fraction(x, p.den) for x in p.scaled))
+    return np.array(nums, dtype=object)
+
+
+def group_sum(keys: npt.NDArray[np.int64], values: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64],
+                                                                                   npt.NDArray[np.int64]]:
+    """The distinct ``keys`` (ascending) and the sum of ``values`` rows per key, in exact int64
+    arithmetic (sort, then ``np.add.reduceat``: no float, and faster than ``np.add.at``).
+
+    >>> import numpy as np
+    >>> k, v = group_sum(np.array([3, 1, 3]), np.array([[1, 2], [3, 4], [5, 6]]))
+    >>> k.tolist(), v.tolist()
+    ([1, 3], [[3, 4], [6, 8]])
+    """
+    order = np.argsort(keys, kind="stable")
+    sk = keys[order]
+    if not sk.size:
+        return sk.astype(np.int64), values[:0].astype(np.int64)
+    starts = np.flatnonzero(np.r_[True, sk[1:] != sk[:-1]])
+    return sk[starts].astype(np.int64), np.add.reduceat(values[order], starts, axis=0).astype(np.int64)
+
+
+def _family(bins: npt.NDArray[np.intp], k: int, cards: npt.NDArray[np.int64], limbs: npt.NDArray[np.int64],
+            shoe: npt.NDArray[np.int64] | None = None, shoes: int = 0,
+            net: npt.NDArray[np.int64] | None = None, fixed: npt.NDArray[np.int64] | None = None) -> FamilyPart:
+    """Aggregate one family: counts per bin, numerator sums per (cards left, bin); with
+    ``shoe``: per threshold candidate, Σ and Σ² over shoes of realized and expected wins."""
+    count = np.bincount(bins, minlength=k).astype(np.int64)
+    uniq, acc = group_sum(cards * k + bins, limbs)
+    part = FamilyPart(count, uniq, acc)
+    if shoe is not None:
+        assert net is not None and fixed is not None
+        part.realized = _shoe_moments(shoe, shoes, bins, k, net)
+        part.expected = _shoe_moments(shoe, shoes, bins, k, fixed)
+    return part
+
+
+def _shoe_moments(shoe: npt.NDArray[np.int64], shoes: int, bins: npt.NDArray[np.intp], k: int,
+                  values: npt.NDArray[np.int64]) -> tuple[list[int], list[int]]:
+    """Σ_s x_sc and Σ_s x_sc² where x_sc sums ``values`` over shoe s's rounds in bins > c."""
+    flat_per = np.zeros(shoes * k, np.int64)
+    keys, sums = group_sum(shoe * k + bins, values)
+    flat_per[keys] = sums
+    per = flat_per.reshape(shoes, k)
+    suffix = np.cumsum(per[:, ::-1], axis=1)[:, ::-1][:, 1:]          # x[s, c] = Σ_{bin > c}
+    obj = suffix.astype(object)
+    return [int(v) for v in obj.sum(axis=0)], [int(v) for v in (obj * obj).sum(axis=0)]
+
+
+def _threshold_bins(th: Thresholds, rc: npt.NDArray[np.int64], cards: npt.NDArray[np.int64]) -> npt.NDArray[np.intp]:
+    """Bin = number of triggers the count reaches (exact: TC ≥ a/D ⇔ ⌊52·RC·D/N⌋ ≥ a)."""
+    den = math.lcm(*(v.denominator for v in th.values))
+    a = np.array([int(v * den) for v in th.values], np.int64)
+    key = rc if th.kind == "rc" else np.floor_divide(52 * den * rc, cards)
+    return np.searchsorted(a, key, side="right").astype(np.intp)
+
+
+def _ensure_definitions(spec: StudySpec) -> None:
+    """Register the spec's wager-file wagers in this process unless every studied wager and
+    paytable is already known here (a process or cluster worker starts from the bare
+    catalogue; the parent process has them registered by the command)."""
+    if not spec.definitions:
+        return
+    from exactodds.catalogue import CATALOGUE
+    from exactodds.catalogue.files import wagers_from_definitions
+
+    def known(w: WagerSpec) -> bool:
+        have = CATALOGUE.get(w.wager)
+        return have is not None and any(t.id == w.paytable for t in have.paytables)
+
+    if all(known(w) for w in spec.wagers):
+        return
+    for fw in wagers_from_definitions(list(spec.definitions), "study wager files"):
+        CATALOGUE[fw.id] = fw
+
+
+def _float_universe(universe: Sequence[int], cache: dict[int, npt.NDArray[np.float64]]) -> npt.NDArray[np.float64]:
+    """Each round's universe as a float (for the approximate returns that feed the plot and
+    the statistics-only expected-win interval), converted once per level and chunk."""
+    key = id(universe)
+    if key not in cache:
+        cache[key] = np.array([float(u) for u in universe])
+    return cache[key]
+
+
+def study_chunk(spec: StudySpec, index: int) -> ChunkResult:
+    """Deal, price and reduce chunk ``index`` of the study (a pure function of its inputs:
+    what a process pool or a Dask worker runs)."""
+    start_time, start_cpu = time.perf_counter(), time.process_time()
+    _ensure_definitions(spec)
+    start = index * spec.chunk_shoes
+    stop = min(spec.shoes, start + spec.chunk_shoes)
+    d = deal_chunk(spec.counts, spec.seed, spec.cover, start, stop)
+    cards = d.cards_left
+    local = d.shoe
+    priced = [_priced(w, spec.cards) for w in spec.wagers]
+    by_level: dict[Level, tuple[npt.NDArray[Any], tuple[int, ...], npt.NDArray[np.intp], npt.NDArray[np.intp]]] = {}
+    for p in priced:
+        level = p.wager.level
+        if level not in by_level:
+            classes, first = joint_classes([q for q in priced if q.wager.level is level])
+            counts, universe = _price_level(level, d.composition, classes)
+            by_level[level] = (counts, universe, _result_index(level, d), first)
+    rc_cache: dict[tuple[int, ...], npt.NDArray[np.int64]] = {}
+    floats: dict[int, npt.NDArray[np.float64]] = {}
+    parts: list[WagerPart] = []
+    returns: list[tuple[npt.NDArray[Any], int, tuple[int, ...]]] = []
+    for w, p in zip(spec.wagers, priced):
+        counts, universe, result, first = by_level[p.wager.level]
+        num = _numerators(p, counts, first)
+        limbs = _split(num, p.limbs)
+        index_of = settlement(p.wager, p.table).index
+        net = np.asarray(p.scaled, np.int64)[index_of[result]]
+        scale = float(p.den) * _float_universe(universe, floats)
+        approx = np.array([float(x) for x in num]) if num.dtype == object else num.astype(np.float64)
+        ret = approx / scale
+        fixed = np.rint(np.ldexp(ret, FIXED_BITS)).astype(np.int64)
+        positive = (num > 0).astype(np.intp)
+        if w.tags not in rc_cache:
+            rc_cache[w.tags] = running_counts(d, w.tags, spec.initial_count)
+        rc = rc_cache[w.tags]
+        shoes = stop - start
+        fams = {"perfect": _family(positive, 2, cards, limbs, local, shoes, net, fixed)}
+        if spec.strategy == "count" and spec.thresholds is not None:
+            bins = _threshold_bins(spec.thresholds, rc, cards)
+            fams["count"] = _family(bins, len(spec.thresholds.values) + 1, cards, limbs, local, shoes, net, fixed)
+        tc_floor = np.floor_divide(52 * rc, cards)
+        buckets = (np.clip(tc_floor, BUCKET_LOW, BUCKET_HIGH) - BUCKET_LOW).astype(np.intp)
+        fams["buckets"] = _family(buckets, BUCKET_HIGH - BUCKET_LOW + 1, cards, limbs)
+        part = WagerPart(fams)
+        if spec.plot:
+            hbin = np.clip(np.floor(ret * HIST_PER_UNIT), -HIST_PER_UNIT, HIST_PER_UNIT).astype(np.int64)
+            part.hist = np.bincount(hbin + HIST_PER_UNIT, minlength=2 * HIST_PER_UNIT + 1).astype(np.int64)
+            keep = (local + start) < PLOT_SAMPLE_SHOES
+            part.sample = ((52 * rc[keep]) / cards[keep].astype(np.float64), ret[keep])
+        parts.append(part)
+        if spec.trace:
+            returns.append((num, p.den, universe))
+    trace = _trace_rows(d, returns, [rc_cache[w.tags] for w in spec.wagers]) if spec.trace else None
+    return ChunkResult(index, stop - start, len(d.code), parts, trace, time.perf_counter() - start_time,
+                       time.process_time() - start_cpu)
+
+
+def trace_header(wagers: Sequence[WagerSpec]) -> str:
+    """The trace CSV's header line."""
+    counts = [f"{kind}:{w.label}" for w in wagers for kind in ("rc", "tc", "tc_decimal")]
+    return ",".join(["shoe", "round", "cards_left", *TRACE_RANKS, *(w.label for w in wagers), *counts]) + "\n"
+
+
+def _trace_rows(d: Dealt, returns: Sequence[tuple[npt.NDArray[Any], int, tuple[int, ...]]],
+                counts: Sequence[npt.NDArray[np.int64]] = ()) -> str:
+    """One CSV row per round: the composition before it, each wager's exact return, and each
+    wager's running count (its tags) and true count = running count × 52 / cards left
+    (exact ``p/q`` and a 6-place decimal)."""
+    ranks = d.composition.reshape(len(d.composition), len(RANKS), 4).sum(axis=2).tolist()
+    cards = d.cards_left.tolist()
+    shoe = (d.shoe + d.first_shoe).tolist()
+    rnd = d.round.tolist()
+    cols = [[ratio(Fraction(int(n), den * u)) for n, u in zip(num.tolist(), universe)] for num, den, universe in returns]
+    for rc in counts:
+        tc = [Fraction(52 * int(x), c) for x, c in zip(rc.tolist(), cards)]
+        cols += [[str(int(x)) for x in rc.tolist()], [ratio(t) for t in tc], [decimal(t, 6) for t in tc]]
+    lines = [",".join(map(str, [shoe[r], rnd[r], cards[r], *ranks[r], *(c[r] for c in cols)]))
+             for r in range(len(rnd))]
+    return "\n".join(lines) + "\n" if lines else ""
+
+

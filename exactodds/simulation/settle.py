@@ -1,0 +1,279 @@
+"""Settle simulated rounds for every wager at every level: one mechanism, driven by the level.
+
+A :class:`~exactodds.engine.level.Level` says how a dealt round is read
+(``from_deal(player, banker)``) and which class each face belongs to (``face_class``);
+a :class:`~exactodds.catalogue.model.Wager` settles a level's result
+(``settle(paytable, result)``). :class:`RoundSettler` uses just that, for any wager --
+the catalogue's (pairs, House Money, Lucky Nines, progressives, Match-The-Dealer...) or
+a wager file's -- with no per-wager code:
+
+1. each round's cards are laid out in six *slots*: the Player's cards 0-2 and the
+   Banker's 3-5 in dealing order (an absent third card is a slot of its own), or, for a
+   level that is not a baccarat round (Spanish 21's Match-The-Dealer, § 551.7), the
+   player's two cards in slots 0-1 and the dealer's up and hole cards in 3-4;
+2. rounds are grouped by the classes of the faces in the slots the level reads
+   (:func:`slots_read`, found by trial and verified), so ``from_deal`` runs once per
+   distinct group, on a real round of the group, and its result is remembered across
+   batches;
+3. each wager settles each distinct result once; outcome counts are a ``bincount``.
+
+Counts are exact integers. Each round is counted in one of two parts: 0 (fresh mode, or
+a shoe-mode round dealt in every shoe: :func:`~exactodds.simulation.simulate.guaranteed_rounds`)
+or 1 (a later shoe-mode round, not comparable with the exact fresh-shoe figures).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.catalogue.model import Paytable, Wager
+from exactodds.engine.level import Level
+from exactodds.game.cards import FACES, Card, Shoe
+
+ABSENT: Final = len(FACES)
+"""Slot value of a card not dealt (a third card not drawn)."""
+
+SLOTS: Final = 6
+"""Slots 0-2: the Player's cards (or the player's two); 3-5: the Banker's (or the dealer's)."""
+
+MAX_KNOWN: Final = 1 << 22
+"""Most distinct groups whose result is remembered across batches (memory bound)."""
+
+_CARDS: Final = tuple(FACES) + (None,)
+
+
+def baccarat_slots(faces: npt.NDArray[np.uint8], codes: npt.NDArray[np.uint16]) -> npt.NDArray[np.int64]:
+    """Slots of baccarat rounds from their first six cards (dealing order) and coup codes.
+
+    Cards 1 and 3 go to the Player, 2 and 4 to the Banker (§ 629a.8(c)); a Player third
+    card is card 5; the Banker's third card is card 6 if the Player drew, else card 5
+    (§ 629a.10).
+
+    >>> import numpy as np
+    >>> baccarat_slots(np.array([[0, 1, 2, 3, 4, 5]], np.uint8), np.array([0b01], np.uint16)).tolist()
+    [[0, 2, 52, 1, 3, 4]]
+    """
+    f = faces.astype(np.int64)
+    c = codes.astype(np.int64)
+    p3 = (c >> 1 & 1).astype(bool)
+    b3 = (c & 1).astype(bool)
+    out = np.full((f.shape[0], SLOTS), ABSENT, dtype=np.int64)
+    out[:, 0], out[:, 1], out[:, 3], out[:, 4] = f[:, 0], f[:, 2], f[:, 1], f[:, 3]
+    out[p3, 2] = f[p3, 4]
+    out[b3 & p3, 5] = f[b3 & p3, 5]
+    out[b3 & ~p3, 5] = f[b3 & ~p3, 4]
+    return out
+
+
+def sequence_slots(faces: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """Slots of a non-baccarat deal (Spanish 21): cards dealt player, dealer, player, dealer,
+    the dealer's first card face up (the order the match level reads them in)."""
+    f = faces.astype(np.int64)
+    out = np.full((f.shape[0], SLOTS), ABSENT, dtype=np.int64)
+    out[:, 0], out[:, 1], out[:, 3], out[:, 4] = f[:, 0], f[:, 2], f[:, 1], f[:, 3]
+    return out
+
+
+def hands(slots: Sequence[int]) -> tuple[list[Card], list[Card]]:
+    """The Player's (or player's) and Banker's (or dealer's) cards of one round's slots."""
+    player = [_CARDS[s] for s in slots[:3] if s != ABSENT]
+    banker = [_CARDS[s] for s in slots[3:] if s != ABSENT]
+    return player, banker  # type: ignore[return-value]
+
+
+def _same_value(pool: Sequence[int]) -> dict[int, list[int]]:
+    by_value: dict[int, list[int]] = {}
+    for f in pool:
+        by_value.setdefault(FACES[f].value, []).append(f)
+    return {f: by_value[FACES[f].value] for f in pool}
+
+
+@cache
+def slots_read(level: Level) -> tuple[int, ...]:
+    """Slots whose face the level's result depends on, found by trial and then verified.
+
+    Trial: in seeded random rounds (faces the level can deal), each card is replaced by
+    every other face of the same point value (so the drawing is unchanged); a slot is
+    read if that ever changes the result. Verification: rounds that keep the faces in the
+    slots read and deal anything else must give the same result; if any does not, every
+    slot is taken as read. Grouping by these slots only saves work: each group's result
+    is still computed by the level from a real round of the group.
+    """
+    rng = np.random.default_rng(629)
+    pool = [i for i, n in enumerate(level.dealt_shoe(Shoe.standard(8)).counts) if n]  # faces it can deal
+    same = _same_value(pool)
+    used = (0, 1, 2, 3, 4, 5) if level.baccarat else (0, 1, 3, 4)
+
+    def deal() -> list[int]:
+        row = [int(x) for x in rng.choice(pool, size=SLOTS)]
+        if not level.baccarat:
+            row[2] = row[5] = ABSENT
+        else:
+            if rng.integers(0, 2):
+                row[2] = ABSENT
+            if rng.integers(0, 2):
+                row[5] = ABSENT
+        return row
+
+    def result(row: list[int]) -> Any:
+        return level.from_deal(*hands(row))
+
+    read: set[int] = set()
+    for _ in range(300):
+        row = deal()
+        base = result(row)
+        for j in used:
+            if j in read or row[j] == ABSENT:
+                continue
+            if any(y != row[j] and result(row[:j] + [y] + row[j + 1:]) != base for y in same[row[j]]):
+                read.add(j)
+    for _ in range(300):
+        row, other = deal(), deal()
+        for j in read:
+            other[j] = row[j]
+        for j in (2, 5):  # a drawn third card is part of the deal's shape
+            if (row[j] == ABSENT) != (other[j] == ABSENT):
+                other[j] = row[j]
+        if result(row) != result(other):
+            return used
+    return tuple(sorted(read))
+
+
+class _LevelGroups:
+    """The results of one level, remembered by group key across batches."""
+
+    def __init__(self, level: Level) -> None:
+        self.level = level
+        self.read = slots_read(level)
+        cls = np.asarray(level.face_class, dtype=np.int64)
+        width = int(cls.max()) + 2
+        self.classes = np.append(cls, width - 1)
+        self.radix = width ** np.arange(len(self.read), dtype=np.int64)[::-1]
+        self.keys = np.zeros(0, dtype=np.int64)
+        self.index = np.zeros(0, dtype=np.int64)
+        self.results: list[Any] = []
+        self.result_pos: dict[Any, int] = {}
+
+    def results_of(self, slots: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """Index into :attr:`results` of every round's result."""
+        if self.read:
+            key = self.classes[slots[:, list(self.read)]] @ self.radix
+        else:
+            key = np.zeros(slots.shape[0], dtype=np.int64)
+        uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        pos = np.searchsorted(self.keys, uniq)
+        pos_c = np.minimum(pos, max(self.keys.size - 1, 0))
+        found = (self.keys.size > 0) & (self.keys[pos_c] == uniq) if self.keys.size else np.zeros(uniq.size, bool)
+        out = np.empty(uniq.size, dtype=np.int64)
+        out[found] = self.index[pos_c[found]]
+        new = np.flatnonzero(~found)
+        for i in new.tolist():
+            r = self.level.from_deal(*hands(slots[first[i]].tolist()))
+            j = self.result_pos.get(r)
+            if j is None:
+                j = self.result_pos[r] = len(self.results)
+                self.results.append(r)
+            out[i] = j
+        if new.size and self.keys.size + new.size <= MAX_KNOWN:
+            keys = np.concatenate([self.keys, uniq[new]])
+            index = np.concatenate([self.index, out[new]])
+            order = np.argsort(keys, kind="stable")
+            self.keys, self.index = keys[order], index[order]
+        return out[inverse.ravel()]
+
+
+class RoundSettler:
+    """Outcome counts of ``pairs`` (wager, paytable) from batches of dealt rounds.
+
+    Feed it with :meth:`feed` (slots of baccarat rounds) or :meth:`feed_level` (slots of
+    rounds dealt for one non-baccarat level); read :meth:`families`.
+    """
+
+    @classmethod
+    def of(cls, pairs: Sequence[tuple[str, str]]) -> RoundSettler:
+        """A settler of (wager id, paytable id) pairs, looked up in the catalogue."""
+        from exactodds.catalogue import get_wager
+
+        return cls([(get_wager(w), get_wager(w).paytable(t)) for w, t in pairs])
+
+    def __init__(self, pairs: Sequence[tuple[Wager[Any], Paytable]]) -> None:
+        self.pairs = list(pairs)
+        self.names = [w.outcome_names(t) for w, t in self.pairs]
+        self.counts = [np.zeros((2, len(n)), dtype=np.int64) for n in self.names]
+        self.groups: dict[Level, _LevelGroups] = {}
+        self.outcome_of: list[list[int]] = [[] for _ in self.pairs]
+        """Per pair: the outcome index of each of its level's distinct results so far."""
+
+    @property
+    def levels(self) -> list[Level]:
+        """The levels of the wagers, baccarat and not, in first-appearance order."""
+        return list(dict.fromkeys(w.level for w, _ in self.pairs))
+
+    def _outcomes(self, k: int, g: _LevelGroups) -> npt.NDArray[np.int64]:
+        w, t = self.pairs[k]
+        known = self.outcome_of[k]
+        names = self.names[k]
+        for r in g.results[len(known):]:
+            known.append(names.index(w.settle(t, r)))
+        return np.asarray(known, dtype=np.int64)
+
+    def feed_level(self, level: Level, slots: npt.NDArray[np.int64], part: npt.NDArray[np.int64] | None = None,
+                   ) -> None:
+        """Count rounds of ``level`` given their slots; ``part`` (0 or 1 per round) or all 0."""
+        if not slots.shape[0]:
+            return
+        g = self.groups.get(level)
+        if g is None:
+            g = self.groups[level] = _LevelGroups(level)
+        res = g.results_of(slots)
+        p = np.zeros(slots.shape[0], dtype=np.int64) if part is None else part.astype(np.int64)
+        for k, (w, _t) in enumerate(self.pairs):
+            if w.level is not level:
+                continue
+            outcome = self._outcomes(k, g)[res]
+            n = self.counts[k].shape[1]
+            self.counts[k] += np.bincount(p * n + outcome, minlength=2 * n).reshape(2, n)
+
+    def feed(self, slots: npt.NDArray[np.int64], part: npt.NDArray[np.int64] | None = None) -> None:
+        """Count baccarat rounds (slots from :func:`baccarat_slots`) for every baccarat level."""
+        for level in self.levels:
+            if level.baccarat:
+                self.feed_level(level, slots, part)
+
+    def families(self, part: int | None = None) -> dict[tuple[str, str], dict[str, int]]:
+        """Outcome counts per (wager id, paytable id): part 0, part 1, or both (``None``)."""
+        out = {}
+        for (w, t), names, counts in zip(self.pairs, self.names, self.counts):
+            row = counts.sum(axis=0) if part is None else counts[part]
+            out[(w.id, t.id)] = {name: int(n) for name, n in zip(names, row)}
+        return out
+
+
+def simulated_pairs(wagers: Sequence[str] | None, shoe: Shoe) -> tuple[list[tuple[str, str]], list[str]]:
+    """(wager id, paytable id) of every paytable of ``wagers`` (default: every wager in the
+    catalogue as registered now, wager files included) that a simulation of ``shoe`` can
+    settle, and a message for each one it cannot (a level whose own shoe cannot be made
+    from ``shoe``)."""
+    from exactodds.catalogue import CATALOGUE, get_wager
+    from exactodds.errors import InputError
+
+    pairs: list[tuple[str, str]] = []
+    skipped: list[str] = []
+    for wid in dict.fromkeys(wagers if wagers else list(CATALOGUE)):
+        w = get_wager(wid)
+        if not w.level.baccarat:
+            try:
+                w.level.dealt_shoe(shoe)
+            except (InputError, ValueError) as exc:
+                skipped.append(f"skipped {w.id}: its level {w.level.name!r} cannot deal from this shoe ({exc})")
+                continue
+        pairs += [(w.id, t.id) for t in w.paytables]
+    return pairs, skipped
+
+
+__all__ = ["ABSENT", "RoundSettler", "baccarat_slots", "hands", "sequence_slots", "simulated_pairs", "slots_read"]
