@@ -256,8 +256,16 @@ def certificate_schema() -> Schema:
                              "verification": _verification()}}
 
 
+def document_schema() -> Schema:
+    """The JSON Schema of a ``certify --document`` file (:mod:`exactodds.report.document`)."""
+    from exactodds.report.document import document_schema as schema
+
+    return schema()
+
+
 SCHEMAS: Final[dict[str, Callable[[], Schema]]] = {
-    "wager": wager_schema, "analysis": analysis_schema, "certificate": certificate_schema}
+    "wager": wager_schema, "analysis": analysis_schema, "certificate": certificate_schema,
+    "document": document_schema}
 
 
 def schema_text(name: str) -> str:
