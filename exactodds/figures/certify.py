@@ -429,6 +429,11 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
         ids, embedded = [], {}
     else:
         ids, embedded = report_inputs(wagers)
+    if "definitions" in embedded:  # only what the report certifies (a paytable file of another paytable is not)
+        drop = set(unused_definitions(ids, paytable, embedded["definitions"]))
+        kept = [d for i, d in enumerate(embedded["definitions"]) if i not in drop]
+        embedded = {**embedded, "definitions": kept} if kept else {k: v for k, v in embedded.items()
+                                                                 if k != "definitions"}
     if any("text" not in d for d in embedded.get("definitions", [])):
         raise InputError("a wager built from a parsed document has no file text to embed: certify wagers read "
                          "from wager files (docs/wager-files.md)")
@@ -586,20 +591,34 @@ def check_inputs(inputs: Any) -> list[str]:
         return [f"inputs/definitions: {exc}"]
 
 
-def _definitions_used(inputs: dict[str, Any], defs: list[Any]) -> list[str]:
-    """The embedded definitions must be exactly those the report's wagers come from, in
-    the order :func:`certify` writes them: nothing that nothing certifies."""
-    from exactodds.catalogue.files import report_inputs
-
-    _, wanted = report_inputs(inputs["wagers"])
-    want = [json.dumps(d, sort_keys=True) for d in wanted.get("definitions", [])]
-    have = [json.dumps(d, sort_keys=True) for d in defs]
-    if have == want:
+def unused_definitions(wagers: list[str] | None, paytable: str | None, defs: Sequence[Any]) -> list[int]:
+    """Indexes of the embedded definitions nothing in the report certifies: a wager file whose
+    wager is not certified, or a paytable file adding none of the certified paytables."""
+    if wagers is None:
         return []
-    extra = [d.get("file") for d, h in zip(defs, have) if h not in want]
-    if extra:
-        return [f"inputs/definitions: {', '.join(shown(str(f)) for f in extra)} defines nothing the report certifies"]
-    return ["inputs/definitions: not the definitions the report's wagers come from, in the order certify writes them"]
+    out = []
+    for i, d in enumerate(defs):
+        content = d.get("content") if isinstance(d, dict) else None
+        if not isinstance(content, dict):
+            continue  # the rebuild reports it
+        wager = content.get("wager", content.get("id"))
+        tables = content.get("paytables")
+        ids = [t.get("id") for t in tables if isinstance(t, dict)] if isinstance(tables, list) else []
+        if wager not in wagers or ("wager" in content and paytable is not None and paytable not in ids):
+            out.append(i)
+    return out
+
+
+def _definitions_used(inputs: dict[str, Any], defs: list[Any]) -> list[str]:
+    """Nothing embedded that nothing certifies, nothing embedded twice."""
+    unused = unused_definitions(inputs["wagers"], inputs["paytable"], defs)
+    if unused:
+        return [f"inputs/definitions: {', '.join(shown(str(defs[i].get('file'))) for i in unused)} defines nothing "
+                "the report certifies"]
+    seen = [json.dumps(d, sort_keys=True) for d in defs]
+    if len(set(seen)) != len(seen):
+        return ["inputs/definitions: a definition is embedded twice"]
+    return []
 
 
 def _check_inputs(inputs: dict[str, Any]) -> list[str]:
