@@ -43,9 +43,9 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Final
 
 from exactodds import __version__

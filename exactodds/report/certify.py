@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from exactodds.errors import InputError
-from exactodds.figures.certify import Verdict
 from exactodds.exact import decimal, parse_ratio, percent, ratio
+from exactodds.figures.certify import Verdict
 from exactodds.report.figure_views import EOR_HEADERS
 from exactodds.report.views import Block, Table, View, render_view
 

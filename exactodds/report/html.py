@@ -679,7 +679,7 @@ def render_html(doc: dict[str, Any], template_dir: str | Path | None = None) -> 
     for i, x in enumerate(doc["entries"]):
         name = f'{x["analysis"]["name"]} — paytable {x["paytable"]}'
         entries.append({"anchor": _anchor(x), "page": f"p{i}", "title": name,
-                        "header": f"{name} · fingerprint {fp[:16]}…",
+                        "header": name,
                         "badge": m(_badge(x["verification"]["second_method"]["agrees"], "second method agrees",
                                           "SECOND METHOD DISAGREES", "no second method")),
                         "body": m(_entry(doc, i, x))})
@@ -693,7 +693,7 @@ def render_html(doc: dict[str, Any], template_dir: str | Path | None = None) -> 
     title = f"Certification report — exactodds {doc.get('version')} — {doc['shoe']['description']}"
     try:
         css = env.get_template(CSS_FILE).render()
-        return env.get_template(TEMPLATE_FILE).render(
+        page: str = env.get_template(TEMPLATE_FILE).render(
             version=doc.get("version"), template_id=ident, title=title, css=m(css), css_text=_css_text,
             header_left=(d.get("game") or "exactodds certification report"),
             footer_left=" · ".join(str(d[k]) for k in ("lab", "revision") if d.get(k)) or doc["shoe"]["description"],
@@ -703,6 +703,7 @@ def render_html(doc: dict[str, Any], template_dir: str | Path | None = None) -> 
             embedded=m(embedded_json(doc)))
     except jinja2.TemplateError as exc:
         raise InputError(f"template: {exc}") from None
+    return page
 
 
 def embedded_report(page: str) -> str | None:
