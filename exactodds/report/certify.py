@@ -217,7 +217,7 @@ CSV_COLUMNS: Final = (
     "pays", "pays_decimal", "count", "probability", "probability_decimal", "probability_one_in",
     "return", "return_decimal",
     "copies", "effect_of_removal", "effect_of_removal_decimal", "return_after_removal", "return_after_removal_decimal",
-    "decks", "house_edge", "house_edge_decimal", "hit_frequency", "hit_frequency_decimal", "hit_one_in",
+    "decks", "house_edge", "house_edge_decimal", "hit_frequency", "hit_frequency_decimal", "hit_frequency_one_in",
     "standard_deviation", "volatility_index_90", "volatility_index_95", "maximum_win_per_unit",
     "maximum_win_per_unit_decimal", "cycle", "player_advantage",
     "rounds", "expected_result", "expected_result_decimal", "result_90_low", "result_90_high",
@@ -252,7 +252,7 @@ def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
         key = {"wager": x["wager"], "paytable": x["paytable"]}
         rows.append(_csv_row(table="summary", **key, item=a["name"], **_exact("return", a["return"]),
                              **_exact("house_edge", a["house_edge"]), **_exact("hit_frequency", ps["hit_frequency"]),
-                             hit_one_in=ps["hit_one_in"] or "", standard_deviation=ps["standard_deviation"],
+                             hit_frequency_one_in=ps["hit_one_in"] or "", standard_deviation=ps["standard_deviation"],
                              volatility_index_90=ps["volatility_index"]["90"],
                              volatility_index_95=ps["volatility_index"]["95"],
                              **_exact("maximum_win_per_unit", None if mp is None else mp["win_per_unit"]),
