@@ -21,7 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from exactodds.errors import InputError
 from exactodds.exact import significant
 from exactodds.figures.certify import certify, fingerprint, verify_report
 from exactodds.figures.parsheet import ROUNDS, Z
@@ -373,3 +376,78 @@ def test_the_printed_page_has_page_numbers_and_contents(tmp_path: Path, small: d
     for x in small["entries"]:  # each wager starts a page, its name in the running header
         name = x["analysis"]["name"]
         assert any(p.lstrip().startswith(name) for p in pages), name
+
+
+# -- command-line inputs (property tests) and a lab's template ---------------------------------------
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40))
+def test_sensitivity_decks_parse_or_refuse_in_one_line(text: str) -> None:
+    from exactodds.cli.certify import parse_decks_list
+
+    try:
+        decks = parse_decks_list(text)
+    except InputError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert decks == tuple(int(p) for p in text.split(","))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(["game", "lab", "revision", "other", "approval"]),
+                       st.one_of(st.text(max_size=250), st.integers(), st.lists(st.dictionaries(
+                           st.sampled_from(["name", "role", "date", "x"]), st.text(max_size=5)), max_size=3))))
+def test_document_control_reads_back_or_is_refused_in_one_line(raw: dict[str, Any]) -> None:
+    from exactodds.report.document import parse_document
+
+    text = "\n".join(f"{k} = {json.dumps(v)}" for k, v in raw.items() if k != "approval")
+    for a in raw.get("approval", []) if isinstance(raw.get("approval"), list) else []:
+        text += "\n[[approval]]\n" + "\n".join(f"{k} = {json.dumps(v)}" for k, v in a.items())
+    try:
+        doc = parse_document(text)
+    except InputError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert set(doc) <= {"game", "lab", "revision", "approval"}
+    assert all(isinstance(v, str) and 0 < len(v) <= 200 for k, v in doc.items() if k != "approval")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["a.json", "a.html", "b.md", "c.csv", "d.xlsx", "-", "e.txt", "a.json"]), max_size=4),
+       st.sampled_from([None, "json", "html", "xlsx"]), st.sampled_from([None, "json,html", "xlsx", "json,,html"]))
+def test_output_plans_are_unambiguous_or_refused(outs: list[str], fmt: str | None, formats: str | None) -> None:
+    from exactodds.cli.certify import ReportFormat, output_plan
+
+    try:
+        plan = output_plan(None if fmt is None else ReportFormat(fmt), formats, outs or None)
+    except InputError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert plan and all(f in ("json", "html", "xlsx", "markdown", "csv") for _, f in plan)
+    if len(plan) > 1:
+        assert len({p for p, _ in plan}) == len(plan) or formats is None
+
+
+def test_a_labs_template_renders_and_verifies_with_it(tmp_path: Path, small: dict[str, Any]) -> None:
+    from exactodds.report.html import SHIPPED
+
+    lab = tmp_path / "lab"
+    lab.mkdir()
+    (lab / "certificate.html.j2").write_text((SHIPPED / "certificate.html.j2").read_text().replace(
+        "<header>", '<header><p class="letterhead">Example Test Lab</p>'))
+    report = tmp_path / "r.json"
+    report.write_text(json.dumps(small))
+    r = run("render", str(report), "-f", "html", "--template", str(lab), "-o", str(tmp_path / "r.html"))
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "r.html").read_text()
+    assert "Example Test Lab" in page and 'content="custom sha256:' in page
+    plain = run("verify", str(tmp_path / "r.html"))
+    assert plain.returncode == 0 and "custom template" in plain.stdout
+    checked = run("verify", str(tmp_path / "r.html"), "--template", str(lab))
+    assert checked.returncode == 0 and "byte for byte" in checked.stdout
+    (tmp_path / "r.html").write_text(page.replace("Example Test Lab", "Another Lab"))
+    assert run("verify", str(tmp_path / "r.html"), "--template", str(lab)).returncode == 1
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "certificate.html.j2").write_text("{{ nothing_of_this_name }}")
+    r = run("render", str(report), "-f", "html", "--template", str(bad), "-o", str(tmp_path / "x.html"))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and not (tmp_path / "x.html").exists()
