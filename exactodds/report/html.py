@@ -398,8 +398,12 @@ def _verification(v: dict[str, Any], base: str) -> str:
     out.append('<ul class="checks">')
     for c in v["checks"]:
         state = None if c.get("applies") is False else c["holds"]
-        out.append(f'<li>{_e(c["check"])}: {_badge(state)}</li>')
-    out.append(f'</ul><p>Every check of this paytable: {_badge(v["all_hold"], "all hold", "NOT ALL HOLD")}</p>')
+        if c.get("kind") == "game":  # a finding about the game, not a check of the mathematics
+            out.append(f'<li>{_e(c["check"])}: {_badge(state, "the house keeps an edge", "PLAYER ADVANTAGE")} '
+                       '<span class="sub">(about the game, not the mathematics)</span></li>')
+        else:
+            out.append(f'<li>{_e(c["check"])}: {_badge(state)}</li>')
+    out.append(f'</ul><p>Every check of the mathematics: {_badge(v["all_hold"], "all hold", "NOT ALL HOLD")}</p>')
     return "".join(out)
 
 
