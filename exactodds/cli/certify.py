@@ -255,7 +255,10 @@ def verdict_of(report: str, template: Path | None = None) -> tuple[object, dict[
         with stderr_progress("verify") as progress:
             if _is_page(data):
                 verdict = verify_page(data, progress, template)
-                text = embedded_report(data.decode("utf-8", "replace")) or ""
+                try:
+                    text = embedded_report(data.decode("utf-8", "replace")) or ""
+                except ValueError:  # two embedded reports: the verdict says so
+                    text = ""
             else:
                 verdict = verify_text(data, progress)
                 text = data.decode("utf-8", "replace")
