@@ -100,3 +100,40 @@ def rational_sum(terms: Iterable[Fraction | int]) -> Fraction:
             paired.append(level[-1])
         level = paired
     return level[0]
+
+
+def exponent10(x: Fraction) -> int:
+    """``e`` with ``10**e <= |x| < 10**(e+1)`` (``x != 0``), in integers.
+
+    >>> exponent10(Fraction(999, 1000)), exponent10(Fraction(1)), exponent10(Fraction(-12))
+    (-1, 0, 1)
+    """
+    n, d = abs(x.numerator), x.denominator
+    e = len(str(n)) - len(str(d))
+    if (n * 10**-e if e < 0 else n) < (d if e < 0 else d * 10**e):
+        e -= 1
+    return e
+
+
+def significant(x: Fraction | int, digits: int = 15) -> str:
+    """``x`` as a plain decimal with ``digits`` significant digits, rounded half-to-even.
+
+    >>> significant(Fraction(-2, 3), 4), significant(Fraction(123456), 3), significant(0)
+    ('-0.6667', '123456', '0')
+    """
+    x = Fraction(x)
+    if x == 0:
+        return "0"
+    return decimal(x, max(digits - 1 - exponent10(x), 0))
+
+
+def sqrt_fraction(x: Fraction, places: int = 40) -> Fraction:
+    """``⌊√x·10^places⌋ / 10^places`` (x ≥ 0): √x to within ``10^-places``, in integers.
+
+    >>> sqrt_fraction(Fraction(2), 5)
+    Fraction(141421, 100000)
+    """
+    if x < 0:
+        raise ValueError("square root of a negative number")
+    scaled = x * 10 ** (2 * places)
+    return Fraction(isqrt(scaled.numerator // scaled.denominator), 10**places)

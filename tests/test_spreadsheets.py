@@ -93,7 +93,7 @@ def test_catalogue_eor_and_certificate_csv() -> None:
     assert len(eor) == 13 and all(check_pairs(r) == 2 for r in eor)
     doc = certify(["dragon-7"], None, shoe, sensitivity_decks=(6, 8))
     cert = rows(render_csv(doc))
-    assert {r["table"] for r in cert} == {"outcome", "effect_of_removal", "sensitivity"}
+    assert {r["table"] for r in cert} == {"summary", "outcome", "confidence_range", "effect_of_removal", "sensitivity"}
     assert all(check_pairs(r) >= 1 for r in cert)
 
 

@@ -481,7 +481,8 @@ def test_certify_embeds_definitions_and_verify_rebuilds_them() -> None:
     from exactodds.figures.certify import fingerprint
     forged["fingerprint"]["value"] = fingerprint(forged)
     v = verify_report(forged)
-    assert not v.holds and any("pays" in p or "return" in p for p in v.problems)
+    # the embedded text no longer says what the content says: caught before any recomputation
+    assert not v.holds and any("pays" in p or "return" in p or "content" in p for p in v.problems)
 
 
 def test_catalogue_reports_carry_no_definitions() -> None:

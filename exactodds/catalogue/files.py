@@ -102,7 +102,7 @@ PAYTABLE_FILE_KEYS: Final = ("wager", "cite", "paytables")
 OUTCOME_KEYS: Final = ("name", "when")
 PAYTABLE_KEYS: Final = ("id", "pays", "cite", "note", "meters", "stake")
 METER_KEYS: Final = ("name", "reset", "increment", "reserve", "reset_funded_by_reserve", "cite")
-DEFINITION_KEYS: Final = ("file", "sha256", "content")
+DEFINITION_KEYS: Final = ("file", "sha256", "content", "text")
 
 
 @dataclass(frozen=True)
@@ -551,15 +551,19 @@ def _plain(where: _Where, value: Any, key: str, depth: int = 0) -> Any:
 
 
 def parse_definition(content: Any, source: str, known: Mapping[str, Wager[Any]] | None = None,
-                     file: str | None = None, sha256: str | None = None) -> FileWager:
+                     file: str | None = None, sha256: str | None = None, text: str | None = None) -> FileWager:
     """The wager a parsed document declares (a wager file) or extends (a paytable file).
 
     ``known``: the wagers ids are checked against and a paytable file extends (default:
-    the catalogue as shipped). ``file`` and ``sha256`` are kept in the definition.
+    the catalogue as shipped). ``file`` and ``sha256`` are kept in the definition, and
+    ``text`` (the file as submitted) where given, so a certificate's ``verify`` recomputes
+    the hash from it.
     """
     where = _Where(source)
     doc = _plain(where, _table(where, content, ""), "")
     definition = {"file": file or source, "sha256": sha256 or _sha256(_canonical(doc)), "content": doc}
+    if text is not None:
+        definition["text"] = text
     known = CATALOGUE_BASE if known is None else known
     if "wager" in doc:
         return _extension(where, doc, known, definition)
@@ -593,7 +597,7 @@ def parse_wager_text(text: str | bytes, source: str = "wager file",
         where.fail("", "not valid TOML: nested too deeply")
     except ValueError:  # an integer of more than 4,300 decimal digits (int() refuses to convert it)
         where.fail("", f"an integer is too long (numbers are at most {MAX_AMOUNT:,})")
-    return parse_definition(doc, source, known, Path(source).name, _sha256(data))
+    return parse_definition(doc, source, known, Path(source).name, _sha256(data), decoded)
 
 
 def read_wager_file(path: str | os.PathLike[str]) -> bytes:
@@ -660,7 +664,22 @@ def wagers_from_definitions(definitions: Any, source: str = "definitions") -> li
         content = _required(where, entry, "content", f"[{i}]")
         if len(_canonical(content)) > MAX_FILE_BYTES:
             where.fail(f"[{i}].content", f"larger than {MAX_FILE_BYTES // (1 << 20)} MiB")
-        w = parse_definition(content, f"{source}[{i}] ({file})", known, file, sha)
+        if file in ("", ".", "..") or "/" in file or "\\" in file or "\0" in file:
+            where.fail(f"[{i}].file", "must be a bare file name (no folder)")
+        text = entry.get("text")
+        if text is not None:  # the file as submitted: its hash and its content are recomputed from it
+            if not isinstance(text, str) or len(text.encode("utf-8")) > MAX_FILE_BYTES:
+                where.fail(f"[{i}].text", "must be the wager file's text (at most "
+                                          f"{MAX_FILE_BYTES // (1 << 20)} MiB)")
+            if _sha256(text.encode("utf-8")) != sha:
+                where.fail(f"[{i}].sha256", "is not the SHA-256 of the embedded text")
+            try:
+                parsed = tomllib.loads(text, parse_float=Decimal)
+            except (tomllib.TOMLDecodeError, RecursionError):
+                where.fail(f"[{i}].text", "is not valid TOML")
+            if _canonical(_plain(where, parsed, f"[{i}].text")) != _canonical(content):
+                where.fail(f"[{i}].content", "is not what the embedded text says")
+        w = parse_definition(content, f"{source}[{i}] ({file})", known, file, sha, text)
         known[w.id] = w
         made.append(w)
     return _collect(made)

@@ -13,7 +13,9 @@ large). Long runs show a rich progress bar on stderr
 
 from __future__ import annotations
 
+import sys
 from enum import Enum
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -43,6 +45,97 @@ class ReportFormat(str, Enum):
     json = "json"
     csv = "csv"
     html = "html"
+    xlsx = "xlsx"
+
+
+ReportFormatOpt = Annotated[ReportFormat | None, typer.Option(
+    "--format", "-f", help="markdown (default), json (the report 'verify' checks), csv, html (one printable page "
+    "with the JSON embedded), xlsx. Default: from the -o file's ending (.md .json .csv .html .xlsx), else markdown.")]
+OutputsOpt = Annotated[list[str] | None, typer.Option(
+    "--output", "-o", metavar="FILE", help="Write to FILE ('-' is stdout); repeat it for several views of one run "
+    "(each file's ending names its view), all written or none.")]
+FormatsOpt = Annotated[str | None, typer.Option(
+    "--formats", metavar="LIST", help="Several views of one run, e.g. json,html,xlsx: with -o STEM writes "
+    "STEM.json, STEM.html, STEM.xlsx (all or none).")]
+TemplateOpt = Annotated[Path | None, typer.Option(
+    "--template", metavar="DIR", help="A folder with certificate.html.j2 and/or certificate.css replacing the "
+    "shipped HTML template (a lab's letterhead).")]
+DocumentOpt = Annotated[Path | None, typer.Option(
+    "--document", metavar="FILE", help="Document control (TOML: game, jurisdiction, submitter, lab, analyst, "
+    "revision, approval); 'exactodds schema document' gives its schema.")]
+SensitivityOpt = Annotated[str | None, typer.Option(
+    "--sensitivity-decks", metavar="LIST", help="Deck counts of the sensitivity table, e.g. 1,2,4,6,8 "
+    "(default 6,7,8).")]
+
+
+def output_plan(fmt: ReportFormat | None, formats: str | None, outputs: list[str] | None) -> list[tuple[str, str]]:
+    """``(path, format)`` of every view to write (``-`` is standard output): one ``-o`` takes
+    ``-f`` or its file's ending; several take their endings; ``--formats`` with one ``-o STEM``
+    names ``STEM.<ending>`` per format. Anything ambiguous is an input error."""
+    from exactodds.report.certify import FORMAT_OF_SUFFIX, REPORT_FORMATS, SUFFIXES
+
+    outs = list(outputs or [])
+    if formats is not None:
+        if fmt is not None:
+            raise InputError("give --format or --formats, not both")
+        names = [x.strip() for x in formats.split(",")]
+        if not all(names) or len(set(names)) != len(names) or any(n not in REPORT_FORMATS for n in names):
+            raise InputError(f"--formats takes different names from {', '.join(REPORT_FORMATS)}, "
+                             f"e.g. json,html,xlsx; got {formats[:80]!r}")
+        if len(outs) != 1 or outs[0] == "-":
+            raise InputError("--formats needs one -o STEM (the files are STEM.json, STEM.html, ...)")
+        stem = outs[0]
+        ending = Path(stem).suffix.lower()
+        if ending in FORMAT_OF_SUFFIX:
+            stem = stem[: -len(ending)]
+        return [(stem + SUFFIXES[n], n) for n in names]
+    if len(outs) > 1:
+        if fmt is not None:
+            raise InputError("with several -o, each file's ending names its view (.md .json .csv .html .xlsx); "
+                             "leave out --format")
+        plan = []
+        for o in outs:
+            ending = Path(o).suffix.lower()
+            if o == "-" or ending not in FORMAT_OF_SUFFIX:
+                raise InputError(f"-o {o!r}: with several outputs each must end in .md, .json, .csv, .html or .xlsx")
+            plan.append((o, FORMAT_OF_SUFFIX[ending]))
+        return plan
+    out = outs[0] if outs else "-"
+    chosen = fmt.value if fmt is not None else FORMAT_OF_SUFFIX.get(Path(out).suffix.lower(), "markdown") \
+        if out != "-" else "markdown"
+    if chosen == "xlsx" and out == "-":
+        raise InputError("an xlsx workbook is a binary file: name it with -o FILE.xlsx")
+    return [(out, chosen)]
+
+
+def write_views(doc: dict[str, object], plan: list[tuple[str, str]], template: Path | None) -> None:
+    """Render every view of ``plan`` from the one report and write them all or none
+    (:func:`exactodds.report.files.write_all`); a lone ``-`` goes to standard output."""
+    from exactodds.report.certify import render_reports
+    from exactodds.report.files import write_all
+
+    items = render_reports(doc, plan, template)
+    if len(items) == 1 and items[0][0] == "-":
+        content = items[0][1]
+        if isinstance(content, bytes):
+            sys.stdout.buffer.write(content)
+        else:
+            sys.stdout.write(content)
+        return
+    write_all(items)
+
+
+def parse_decks_list(text: str | None) -> tuple[int, ...]:
+    """``--sensitivity-decks 1,2,4``: different whole deck counts, 1 to 1000."""
+    from exactodds.figures.certify import MAX_SENSITIVITY, SENSITIVITY_DECKS
+
+    if text is None:
+        return SENSITIVITY_DECKS
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) > MAX_SENSITIVITY or not all(p.isascii() and p.isdigit() and len(p) <= 4 for p in parts):
+        raise InputError(f"--sensitivity-decks takes up to {MAX_SENSITIVITY} deck counts 1 to 1000, e.g. 1,2,4,6,8; "
+                         f"got {text[:80]!r}")
+    return tuple(int(p) for p in parts)
 
 
 def eor_command(
@@ -123,42 +216,79 @@ def certify_command(
     all_wagers: Annotated[bool, typer.Option("--all", help="Certify every wager and paytable.")] = False,
     no_eor: Annotated[bool, typer.Option("--no-eor", help="Leave out the effects of removal.")] = False,
     paigow: Annotated[bool, typer.Option("--paigow", help="Add Pai Gow (ch. 535); alone, certify Pai Gow only.")] = False,
-    fmt: Annotated[ReportFormat, typer.Option(
-        "--format", "-f", help="markdown (default), json (the report 'verify' checks), csv, html (one printable "
-        "file with charts). No plain-table view.")] = ReportFormat.markdown,
-    output: OutputOpt = None,
+    fmt: ReportFormatOpt = None, output: OutputsOpt = None, formats: FormatsOpt = None,
+    template: TemplateOpt = None, document: DocumentOpt = None, sensitivity_decks: SensitivityOpt = None,
 ) -> None:
-    """A certification report: citations, readings, exact tables, EOR, sensitivity, verification."""
+    """A certification report (a par sheet): citations, readings, exact tables, par-sheet figures,
+    EOR, sensitivity, verification. One run: every view quotes one fingerprint."""
     from exactodds.figures.certify import certify
-    from exactodds.report.certify import render_report
+    from exactodds.report.document import read_document
 
     s = resolve_shoe(decks, shoe, remove)
     if all_wagers and wager is not None or not (all_wagers or wager is not None or paigow):
         raise InputError("give one WAGER, --all or --paigow")
+    plan = output_plan(fmt, formats, output)
+    if template is not None and not template.is_dir():
+        raise InputError(f"--template: {str(template)!r} is not a folder")
+    control = read_document(document) if document is not None else None
     wagers: list[str] | None = None if all_wagers else ([wager] if wager is not None else [])
     with stderr_progress("certify") as progress:
-        doc = certify(wagers, paytable, s, effects_of_removal=not no_eor, progress=progress, paigow=paigow)
-    emit(render_report(doc, fmt.value), output)
+        doc = certify(wagers, paytable, s, parse_decks_list(sensitivity_decks), effects_of_removal=not no_eor,
+                      progress=progress, paigow=paigow, document=control)
+    write_views(doc, plan, template)
 
 
-def verify_command(
-    report: Annotated[str, typer.Argument(help="A JSON report written by 'exactodds certify --format json' "
-                                               "(the Markdown and CSV views cannot be verified).")],
-) -> None:
-    """Recompute a JSON report; exit 0 if it holds, 1 if it does not, 2 if it cannot be read.
+def _is_page(data: bytes) -> bool:
+    head = data[:512].lstrip().lower()
+    return head.startswith(b"<!doctype html") or head.startswith(b"<html")
 
-    Structure, repeated keys, fingerprint and inputs are checked first; the figures are
-    recomputed only when those hold. Files larger than 64 MiB are refused unread.
-    """
-    from exactodds.figures.certify import ReportError, verify_text
+
+def verdict_of(report: str, template: Path | None = None) -> tuple[object, dict[str, object] | None]:
+    """Read and verify ``report`` (the JSON, or an HTML page embedding it): the verdict and
+    the report document (None when it is unreadable as one). Unreadable: an input error."""
+    from exactodds.figures.certify import ReportError, parse_report, verify_text
     from exactodds.inputs import MAX_FILE_BYTES, read_capped
+    from exactodds.report.certify import verify_page
+    from exactodds.report.html import embedded_report
 
     data = read_capped(report, "report", MAX_FILE_BYTES)
     try:
         with stderr_progress("verify") as progress:
-            verdict = verify_text(data, progress)
+            if _is_page(data):
+                verdict = verify_page(data, progress, template)
+                try:
+                    text = embedded_report(data.decode("utf-8", "replace")) or ""
+                except ValueError:  # two embedded reports: the verdict says so
+                    text = ""
+            else:
+                verdict = verify_text(data, progress)
+                text = data.decode("utf-8", "replace")
+        try:
+            doc: dict[str, object] | None = parse_report(text)[0]
+        except (ReportError, ValueError):
+            doc = None
     except ReportError as exc:
         raise InputError(f"{report}: {exc}") from None
+    return verdict, doc
+
+
+def verify_command(
+    report: Annotated[str, typer.Argument(help="A JSON report written by 'exactodds certify --format json', or "
+                                               "its HTML page (which embeds it). Markdown, CSV and xlsx views "
+                                               "cannot be verified.")],
+    template: TemplateOpt = None,
+) -> None:
+    """Recompute a report; exit 0 if it holds, 1 if it does not, 2 if it cannot be read.
+
+    Structure, repeated keys, fingerprint and inputs are checked first; the figures are
+    recomputed only when those hold. An HTML page must also be the rendering of the report
+    it embeds. Files larger than 64 MiB are refused unread; a report embedding more wager
+    files than verify takes on is refused in one line (exit 2).
+    """
+    from exactodds.figures.certify import Verdict
+
+    verdict, _ = verdict_of(report, template)
+    assert isinstance(verdict, Verdict)
     for note in verdict.notes:
         typer.echo(f"note: {note}")
     if verdict.holds:
@@ -170,6 +300,27 @@ def verify_command(
     raise typer.Exit(code=1)
 
 
+def render_command(
+    report: Annotated[str, typer.Argument(help="A JSON report (or its HTML page) to render again.")],
+    fmt: ReportFormatOpt = None, output: OutputsOpt = None, formats: FormatsOpt = None, template: TemplateOpt = None,
+) -> None:
+    """Render views of an existing report: it is verified first (every figure recomputed), and a
+    report that does not hold is refused (exit 1, nothing written)."""
+    from exactodds.figures.certify import Verdict
+
+    plan = output_plan(fmt, formats, output)
+    if template is not None and not template.is_dir():
+        raise InputError(f"--template: {str(template)!r} is not a folder")
+    verdict, doc = verdict_of(report)
+    assert isinstance(verdict, Verdict)
+    if not verdict.holds or doc is None:
+        typer.echo(f"DOES NOT HOLD ({report}); nothing rendered:", err=True)
+        for p in verdict.problems:
+            typer.echo(f"  - {p}", err=True)
+        raise typer.Exit(code=1)
+    write_views(doc, plan, template)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``eor``, ``commission``, ``ride``, ``certify`` and ``verify`` to ``app``."""
     app.command("eor")(with_wager_files(eor_command))
@@ -177,3 +328,4 @@ def register(app: typer.Typer) -> None:
     app.command("ride")(with_wager_files(ride_command))
     app.command("certify")(with_wager_files(certify_command))
     app.command("verify")(verify_command)
+    app.command("render")(render_command)

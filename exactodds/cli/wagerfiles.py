@@ -149,11 +149,12 @@ class SchemaName(str, Enum):
     wager = "wager"
     analysis = "analysis"
     certificate = "certificate"
+    document = "document"
 
 
 def schema_command(
     name: Annotated[SchemaName, typer.Argument(help="wager (a wager or paytable file), analysis (analyze's "
-                                                    "JSON) or certificate (certify's JSON).")],
+                                                    "JSON), certificate (certify's JSON) or document (certify --document).")],
 ) -> None:
     """Print a JSON Schema (draft 2020-12) of a wager file or of a JSON output."""
     from exactodds.report.schemas import schema_text

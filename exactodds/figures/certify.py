@@ -40,10 +40,12 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Final
 
 from exactodds import __version__
@@ -58,8 +60,16 @@ from exactodds.figures.eor import (
     effects_for,
     eor_json,
 )
+from exactodds.figures.parsheet import par_sheet, player_advantage_check
 from exactodds.figures.second_method import level_of, outcome_counts
 from exactodds.game.cards import Shoe, falling_factorial
+from exactodds.game.rules import (
+    BANKER_ALWAYS_DRAWS,
+    BANKER_DRAWS_AGAINST,
+    BANKER_DRAWS_WHEN_PLAYER_STAYS,
+    NATURALS,
+    PLAYER_DRAWS_ON,
+)
 from exactodds.game.rules import CITATION as RULES_CITATION
 from exactodds.game.shoespec import (
     RANK_REMOVAL_READING,
@@ -70,15 +80,18 @@ from exactodds.game.shoespec import (
 from exactodds.inputs import json_error, load_json, shown
 
 REPORT_KIND: Final = "exactodds certification report"
-SCHEMA: Final = 1
+SCHEMA: Final = 2
 SENSITIVITY_DECKS: Final = (6, 7, 8)
 MAX_SENSITIVITY: Final = 16
 """Most deck counts a report's sensitivity section may list (bounds a recomputation)."""
-TOP_KEYS: Final = frozenset({"report", "schema", "inputs", "shoe", "method", "readings", "entries", "summary",
-                             "version", "generated_utc", "fingerprint"})
+TOP_KEYS: Final = frozenset({"report", "schema", "inputs", "shoe", "method", "readings", "drawing_rules", "entries",
+                             "summary", "version", "program", "generated_utc", "fingerprint"})
+OPTIONAL_KEYS: Final = frozenset({"document"})
+"""Top-level members a report may have besides :data:`TOP_KEYS` and its game sections:
+``document`` (document control, ``--document``), fingerprinted but not recomputed."""
 INPUT_KEYS: Final = frozenset({"wagers", "paytable", "shoe", "sensitivity_decks", "effects_of_removal"})
 FINGERPRINT_KEYS: Final = frozenset({"algorithm", "value", "covers"})
-VOLATILE_KEYS: Final = ("fingerprint", "generated_utc", "version")
+VOLATILE_KEYS: Final = ("fingerprint", "generated_utc", "version", "program", "document")
 """Top-level keys a recomputation does not compare (the fingerprint still covers the last two)."""
 
 READINGS: Final = (
@@ -105,6 +118,61 @@ METHOD: Final = (
     "of card faces, or the brute-force deal of a short shoe; each entry names its own) and compared exactly; "
     "the engine is also tested against a brute-force deal of every physical card sequence of small shoes."
 )
+
+CHECKS_COVER: Final = (
+    "the mathematics only: every count adds up, every identity holds and the second method agrees where "
+    "there is one. Whether a paytable favours the player is a separate finding (player_advantage), not a check "
+    "of the mathematics.")
+MAX_DEFINITION_BYTES: Final = 64 * 1024
+"""Most bytes of embedded wager files ``verify`` recomputes (bounds the work a report can ask for)."""
+SOURCE_DATE_EPOCH: Final = "SOURCE_DATE_EPOCH"
+"""The reproducible-builds variable: seconds since 1970 UTC, fixes ``generated_utc``."""
+
+
+def drawing_rules() -> dict[str, Any]:
+    """The drawing rules printed from the rules data (:mod:`exactodds.game.rules`), § 629a.10."""
+    return {
+        "citation": RULES_CITATION,
+        "naturals": sorted(NATURALS),
+        "player_draws_on": sorted(PLAYER_DRAWS_ON),
+        "banker_draws_when_player_stays": sorted(BANKER_DRAWS_WHEN_PLAYER_STAYS),
+        "banker_always_draws": sorted(BANKER_ALWAYS_DRAWS),
+        "table_1": {"citation": "58 Pa. Code § 629a.10(c)(2)(iii) Table 1",
+                    "columns": list(range(10)),
+                    "rows": [{"banker": b, "draws": ["D" if v in vs else "S" for v in range(10)]}
+                             for b, vs in sorted(BANKER_DRAWS_AGAINST.items())]},
+        "statement": ("Either hand a Natural (8 or 9 on two cards): no card is drawn (§ 629a.10(a)). Player draws "
+                      "on 0-5, stays on 6-7 (§ 629a.10(b)). Banker: if the Player stayed, draws on 0-5; if the "
+                      "Player drew, draws on 0-2, stays on 7, and on 3-6 by Table 1 against the value of the "
+                      "Player's third card (D draws, S stays) (§ 629a.10(c))."),
+    }
+
+
+PROGRAM_SUFFIXES: Final = (".py", ".html", ".css", ".j2")
+
+
+def program_identity() -> dict[str, Any]:
+    """The running program: version and a SHA-256 over the installed package's source and
+    template files (sorted relative paths; each path, a NUL, its length, a NUL, its bytes)."""
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    files = sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in PROGRAM_SUFFIXES
+                   and "__pycache__" not in p.parts)
+    for p in files:
+        data = p.read_bytes()
+        h.update(p.relative_to(root).as_posix().encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
+    return {"name": "exactodds", "version": __version__, "sha256": h.hexdigest(), "files": len(files),
+            "covers": f"every {', '.join(PROGRAM_SUFFIXES)} file of the installed package, sorted by path"}
+
+
+def report_time(now: _dt.datetime | None = None) -> str:
+    """``generated_utc``: ``now``, else ``SOURCE_DATE_EPOCH`` when set (reproducible builds), else the clock."""
+    if now is None and os.environ.get(SOURCE_DATE_EPOCH, "").strip():
+        raw = os.environ[SOURCE_DATE_EPOCH].strip()
+        if not re.fullmatch(r"[0-9]{1,11}", raw) or int(raw) > 253402300799:
+            raise InputError(f"{SOURCE_DATE_EPOCH} must be whole seconds since 1970 (up to year 9999), got {shown(raw)}")
+        now = _dt.datetime.fromtimestamp(int(raw), _dt.UTC)
+    return (now or _dt.datetime.now(_dt.UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class ReportError(Exception):
@@ -183,6 +251,7 @@ def _entry(a: Analysis, e: EffectsOfRemoval | None, skipped: str | None, decks: 
     second = _second_method(a)
     checks = _checks(a, e)
     verified = bool(second["agrees"] is not False and all(c["holds"] is not False for c in checks))
+    checks.append(player_advantage_check(a))  # about the game: not part of all_hold
     return {
         "wager": a.wager.id,
         "paytable": a.paytable.id,
@@ -190,6 +259,8 @@ def _entry(a: Analysis, e: EffectsOfRemoval | None, skipped: str | None, decks: 
         "citations": {"wager": a.wager.cite, "paytable": a.paytable.cite},
         "readings": {"wager": a.wager.reading or None, "paytable": a.paytable.note or None},
         "analysis": doc,
+        "par_sheet": par_sheet(a),
+        "player_advantage": a.return_ > 0,
         "effects_of_removal": eor_json(e) if e is not None else {"skipped": skipped or "not requested"},
         "sensitivity": _sensitivity(a.wager, a.paytable, decks),
         "verification": {"second_method": second, "checks": checks, "all_hold": verified},
@@ -233,13 +304,42 @@ def paigow_section() -> dict[str, Any]:
     house, optimal = analyses
     checks.append({"check": "the optimal setting's return is at least the house way's",
                    "holds": optimal.return_vigorish >= house.return_vigorish})
+    math_hold = all(c["holds"] for c in checks)
+    beats = [a.strategy for a in analyses if a.return_vigorish > 0]
+    doc["player_advantage"] = {
+        "strategies": beats,
+        "statement": (f"PLAYER ADVANTAGE: played by {' and '.join(beats)}, the player's return is above 0 -- the "
+                      "game as certified can be beaten" if beats else
+                      "no player strategy certified here has a return above 0")}
+    checks.append({"check": "no player strategy beats the game (return ≤ 0 for each)", "kind": "game",
+                   "holds": not beats})
     doc["verification"] = {
         "second_method": {"method": None, "agrees": None,
                           "statement": "no second computation at full size; the test suite holds the grouped count "
                                        "equal to a plain deal-by-deal count (a separate implementation) on reduced "
                                        "tile sets"},
-        "checks": checks, "all_hold": all(c["holds"] for c in checks)}
+        "checks": checks, "all_hold": math_hold}
     return doc
+
+
+@dataclass(frozen=True)
+class GameSection:
+    """A game certified beside the baccarat wagers (Pai Gow; Spanish 21 to come): a report
+    member ``name`` built by ``build`` when ``inputs[name]`` is true, recomputed by
+    ``verify`` like the rest; its views are registered in :mod:`exactodds.report.certify`.
+    ``player_advantage(section)`` lists what beats the game (for the summary)."""
+
+    name: str
+    title: str
+    build: Callable[[], dict[str, Any]]
+    player_advantage: Callable[[dict[str, Any]], list[str]]
+
+
+SECTIONS: Final[dict[str, GameSection]] = {
+    "paigow": GameSection("paigow", "Pai Gow (ch. 535)", paigow_section,
+                          lambda d: [f"pai-gow/{s}" for s in d["player_advantage"]["strategies"]]),
+}
+"""The game sections a report can carry, by input flag and report member."""
 
 
 def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> dict[str, Any]:
@@ -247,9 +347,9 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
     from exactodds.catalogue.files import registered_definitions
 
     shoe = shoe_from_spec(inputs["shoe"])
+    sections_only = inputs["wagers"] == [] and any(inputs.get(k) for k in SECTIONS)
     with registered_definitions(inputs.get("definitions")):  # wagers from files, embedded in the inputs
-        pairs = [] if inputs.get("paigow") and inputs["wagers"] == [] else \
-            _targets(inputs["wagers"], inputs.get("paytable"))
+        pairs = [] if sections_only else _targets(inputs["wagers"], inputs.get("paytable"))
     decks = tuple(inputs.get("sensitivity_decks", SENSITIVITY_DECKS))
     effects: dict[tuple[str, str], EffectsOfRemoval] = {}
     skipped: dict[tuple[str, str], str] = {}
@@ -270,18 +370,23 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
         "shoe": shoe.to_json() | {"description": shoe.describe()},
         "method": METHOD,
         "readings": list(READINGS),
+        "drawing_rules": drawing_rules(),
         "entries": entries,
         "summary": {"paytables": len(entries),
                     "second_method_agrees": sum(1 for x in entries if x["verification"]["second_method"]["agrees"]),
                     "no_second_method": sum(1 for x in entries
                                             if x["verification"]["second_method"]["agrees"] is None),
-                    "all_checks_hold": all(x["verification"]["all_hold"] for x in entries)},
+                    "all_checks_hold": all(x["verification"]["all_hold"] for x in entries),
+                    "checks_cover": CHECKS_COVER,
+                    "player_advantage": [f"{x['wager']}/{x['paytable']}" for x in entries if x["player_advantage"]]},
     }
-    if inputs.get("paigow"):
-        if progress:
-            progress(len(pairs), len(pairs) + 1, "Pai Gow")
-        doc["paigow"] = paigow_section()
-        doc["summary"]["all_checks_hold"] = doc["summary"]["all_checks_hold"] and doc["paigow"]["verification"]["all_hold"]
+    for name, section in SECTIONS.items():
+        if inputs.get(name):
+            if progress:
+                progress(len(pairs), len(pairs) + 1, section.title)
+            doc[name] = section.build()
+            doc["summary"]["all_checks_hold"] = doc["summary"]["all_checks_hold"] and doc[name]["verification"]["all_hold"]
+            doc["summary"]["player_advantage"] += section.player_advantage(doc[name])
     plain: dict[str, Any] = json.loads(json.dumps(doc, ensure_ascii=False))  # plain JSON types, as read back
     return plain
 
@@ -300,12 +405,14 @@ def fingerprint(doc: dict[str, Any]) -> str:
 def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | None = None, shoe: Shoe | None = None,
             sensitivity_decks: Sequence[int] = SENSITIVITY_DECKS, effects_of_removal: bool = True,
             progress: Progress | None = None, now: _dt.datetime | None = None,
-            paigow: bool = False) -> dict[str, Any]:
+            paigow: bool = False, document: dict[str, Any] | None = None) -> dict[str, Any]:
     """A fingerprinted certification report for ``wagers`` (None: the whole catalogue; ``[]``
     with ``paigow``: Pai Gow alone); ``paigow`` adds the Pai Gow section (ch. 535).
 
     ``wagers`` are ids or wager objects; a wager from a wager file has its definition
     embedded in the inputs (``definitions``), so :func:`verify_report` rebuilds it.
+    ``document``: document control (:func:`exactodds.report.document.read_document`),
+    embedded and fingerprinted. The time is ``now``, else ``SOURCE_DATE_EPOCH``, else the clock.
     """
     if len(sensitivity_decks) > MAX_SENSITIVITY or len(set(sensitivity_decks)) != len(sensitivity_decks):
         raise InputError(f"give at most {MAX_SENSITIVITY} different sensitivity deck counts")
@@ -317,17 +424,29 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
     ids: list[str] | None
     embedded: dict[str, Any]
     if paigow and wagers is not None and not list(wagers):
+        if paytable is not None:
+            raise InputError("--paytable chooses a paytable of a WAGER; Pai Gow alone has none to choose")
         ids, embedded = [], {}
     else:
         ids, embedded = report_inputs(wagers)
+    if "definitions" in embedded:  # only what the report certifies (a paytable file of another paytable is not)
+        drop = set(unused_definitions(ids, paytable, embedded["definitions"]))
+        kept = [d for i, d in enumerate(embedded["definitions"]) if i not in drop]
+        embedded = {**embedded, "definitions": kept} if kept else {k: v for k, v in embedded.items()
+                                                                 if k != "definitions"}
+    if any("text" not in d for d in embedded.get("definitions", [])):
+        raise InputError("a wager built from a parsed document has no file text to embed: certify wagers read "
+                         "from wager files (docs/wager-files.md)")
     if paigow:
         embedded = {**embedded, "paigow": True}
     inputs = {"wagers": ids, "paytable": paytable,
               "shoe": shoe_spec(shoe or Shoe.standard(8)), "sensitivity_decks": list(sensitivity_decks),
               "effects_of_removal": effects_of_removal, **embedded}
+    stamp = report_time(now)
     doc = build_report(inputs, progress)
-    stamp = (now or _dt.datetime.now(_dt.UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    doc = {**doc, "version": __version__, "generated_utc": stamp}
+    doc = {**doc, "version": __version__, "program": program_identity(), "generated_utc": stamp}
+    if document is not None:
+        doc["document"] = document
     doc["fingerprint"] = {"algorithm": "sha256", "value": fingerprint(doc),
                           "covers": "canonical JSON of every member except 'fingerprint' "
                                     "(sorted keys, separators ',' ':', UTF-8)"}
@@ -419,7 +538,7 @@ def read_report(text: str | bytes) -> dict[str, Any]:
 def _structure(doc: dict[str, Any]) -> list[str]:
     """What is wrong with the report's outer structure (checked before anything is recomputed)."""
     problems = []
-    extra, missing = set(doc) - TOP_KEYS - {"paigow"}, TOP_KEYS - set(doc)
+    extra, missing = set(doc) - TOP_KEYS - OPTIONAL_KEYS - set(SECTIONS), TOP_KEYS - set(doc)
     if extra:
         problems.append(f"members not in a report: {', '.join(sorted(shown(k) for k in extra))}")
     if missing:
@@ -444,18 +563,62 @@ def check_inputs(inputs: Any) -> list[str]:
 
     if not isinstance(inputs, dict):
         return ["inputs must be an object"]
-    if not INPUT_KEYS <= set(inputs) <= INPUT_KEYS | {"definitions", "paigow"}:
+    if not INPUT_KEYS <= set(inputs) <= INPUT_KEYS | {"definitions"} | set(SECTIONS):
         return [f"inputs must have exactly the members {', '.join(sorted(INPUT_KEYS))} "
-                "(and 'definitions' for wagers from files, 'paigow' for Pai Gow)"]
-    if "paigow" in inputs and inputs["paigow"] is not True:
-        return ["inputs/paigow must be true when present"]
-    if inputs["wagers"] == [] and inputs.get("paigow"):
-        inputs = {**inputs, "wagers": None, "paytable": None}  # Pai Gow alone: nothing else to check
+                f"(and 'definitions' for wagers from files, {', '.join(map(repr, SECTIONS))} for other games)"]
+    for name in SECTIONS:
+        if name in inputs and inputs[name] is not True:
+            return [f"inputs/{name} must be true when present"]
+    if inputs["wagers"] == [] and any(inputs.get(k) for k in SECTIONS):
+        if inputs["paytable"] is not None or "definitions" in inputs:
+            return ["inputs: a report of other games alone has no paytable and no wager file"]
+        inputs = {**inputs, "wagers": None, "paytable": None}  # a game section alone: nothing else to check
+    defs = inputs.get("definitions")
+    if defs is not None:
+        if not isinstance(defs, list) or not all(isinstance(d, dict) and isinstance(d.get("text"), str) for d in defs):
+            return ["inputs/definitions: every definition must embed the wager file's text (its SHA-256 and "
+                    "content are recomputed from it)"]
+        if sum(len(d["text"].encode("utf-8")) for d in defs) > MAX_DEFINITION_BYTES:
+            raise ReportError(f"the report embeds more than {MAX_DEFINITION_BYTES // 1024} KiB of wager files: more "
+                              "work than verify takes on (certify such files and check them apart)")
     try:
-        with registered_definitions(inputs.get("definitions")):
-            return _check_inputs(inputs)
+        with registered_definitions(defs):
+            found = _check_inputs(inputs)
+            if not found and defs is not None:
+                found = _definitions_used(inputs, defs)
+            return found
     except InputError as exc:
         return [f"inputs/definitions: {exc}"]
+
+
+def unused_definitions(wagers: list[str] | None, paytable: str | None, defs: Sequence[Any]) -> list[int]:
+    """Indexes of the embedded definitions nothing in the report certifies: a wager file whose
+    wager is not certified, or a paytable file adding none of the certified paytables."""
+    if wagers is None:
+        return []
+    out = []
+    for i, d in enumerate(defs):
+        content = d.get("content") if isinstance(d, dict) else None
+        if not isinstance(content, dict):
+            continue  # the rebuild reports it
+        wager = content.get("wager", content.get("id"))
+        tables = content.get("paytables")
+        ids = [t.get("id") for t in tables if isinstance(t, dict)] if isinstance(tables, list) else []
+        if wager not in wagers or ("wager" in content and paytable is not None and paytable not in ids):
+            out.append(i)
+    return out
+
+
+def _definitions_used(inputs: dict[str, Any], defs: list[Any]) -> list[str]:
+    """Nothing embedded that nothing certifies, nothing embedded twice."""
+    unused = unused_definitions(inputs["wagers"], inputs["paytable"], defs)
+    if unused:
+        return [f"inputs/definitions: {', '.join(shown(str(defs[i].get('file'))) for i in unused)} defines nothing "
+                "the report certifies"]
+    seen = [json.dumps(d, sort_keys=True) for d in defs]
+    if len(set(seen)) != len(seen):
+        return ["inputs/definitions: a definition is embedded twice"]
+    return []
 
 
 def _check_inputs(inputs: dict[str, Any]) -> list[str]:
@@ -512,6 +675,13 @@ def verify_report(doc: dict[str, Any], progress: Progress | None = None,
         found = check_inputs(doc["inputs"])
     if doc.get("version") != __version__:
         notes.append(f"report made by exactodds {_short(doc.get('version'))}, recomputed by {__version__}")
+    here, there = program_identity(), doc.get("program")
+    if isinstance(there, dict) and there.get("sha256") == here["sha256"]:
+        notes.append(f"same program: exactodds {here['version']}, package SHA-256 {here['sha256'][:16]}…")
+    else:
+        theirs = there.get("sha256") if isinstance(there, dict) else None
+        notes.append(f"a different program: the report was made by package SHA-256 {_short(theirs)}, this is "
+                     f"{here['sha256']} (exactodds {here['version']}); the figures are recomputed by this one")
     if found:
         notes.append("figures not recomputed: the report does not hold whatever they say")
         return Verdict(False, fp_ok, None, found, notes)
@@ -524,7 +694,13 @@ def verify_report(doc: dict[str, Any], progress: Progress | None = None,
     found.extend(diffs)
     if not fresh["summary"]["all_checks_hold"]:
         found.append("a verification check fails in the recomputation")
+    notes.append(ORDER_NOTE)
     return Verdict(not found, fp_ok, not diffs, found, notes)
+
+
+ORDER_NOTE: Final = ("entry order matters: entries follow inputs/wagers (the catalogue's order for the whole "
+                     "catalogue), each wager's paytables in the catalogue's order; a report listing them otherwise "
+                     "does not hold")
 
 
 def verify_text(text: str | bytes, progress: Progress | None = None) -> Verdict:

@@ -8,11 +8,14 @@ figures :func:`exactodds.figures.certify.verify_report` checks.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Final
 
 from exactodds.errors import InputError
 from exactodds.exact import decimal, parse_ratio, percent, ratio
+from exactodds.figures.certify import Verdict
 from exactodds.report.figure_views import EOR_HEADERS
 from exactodds.report.views import Block, Table, View, render_view
 
@@ -22,21 +25,92 @@ def _pct(x: str | None, places: int = 6) -> str:
     return "n/a" if x is None else percent(parse_ratio(x), places)
 
 
+def _yes(x: bool | None) -> str:
+    return "n/a" if x is None else ("yes" if x else "no")
+
+
+def _document_lines(doc: dict[str, Any]) -> list[Block]:
+    from exactodds.report.html import DOCUMENT_LABELS
+
+    d = doc.get("document") or {}
+    out: list[Block] = [f"- {label}: {d[k]}" for k, label in DOCUMENT_LABELS if d.get(k) is not None]
+    out += [f"- Approval {i + 1}: {a.get('name', '')}, {a.get('role', '')}" + (f", {a['date']}" if a.get("date") else "")
+            for i, a in enumerate(d.get("approval", []))]
+    p = doc["program"]
+    out.append(f"- Program: exactodds {p['version']}, package SHA-256 `{p['sha256']}` ({p['covers']})")
+    return out
+
+
+def _summary_table(doc: dict[str, Any]) -> Table:
+    rows = []
+    for x in doc["entries"]:
+        a, ps = x["analysis"], x["par_sheet"]
+        mp = ps["maximum_payout"]
+        rows.append([f"{a['name']} -- {x['paytable']}", _pct(a["house_edge"], 4), _pct(ps["hit_frequency"], 4),
+                     ps["hit_one_in"] or "n/a", ps["standard_deviation"], ps["volatility_index"]["90"],
+                     ps["volatility_index"]["95"], "n/a" if mp is None else mp["pays_text"],
+                     "YES" if x["player_advantage"] else "no", "yes" if x["verification"]["all_hold"] else "NO"])
+    return Table(["Wager -- paytable", "House edge", "Hit frequency", "1 in N", "SD", "VI 90 %", "VI 95 %",
+                  "Max. win per unit", "Player advantage", "Every check holds"], rows)
+
+
+def _par_sheet_blocks(ps: dict[str, Any], advantage: bool) -> list[Block]:
+    mp = ps["maximum_payout"]
+    out: list[Block] = ["", "### Par sheet", ""]
+    if advantage:
+        out += ["**PLAYER ADVANTAGE: this paytable returns more than the amount wagered to the player in the long "
+                "run (return above 0).** The mathematics may hold; the game favours the player.", ""]
+    out += [f"- Standard deviation σ per unit wagered: {ps['standard_deviation']}",
+            f"- Volatility index (z·σ): {ps['volatility_index']['90']} at 90 %, {ps['volatility_index']['95']} at 95 %",
+            f"- Hit frequency: {_pct(ps['hit_frequency'])}" + (f" (1 in {ps['hit_one_in']})" if ps["hit_one_in"] else ""),
+            f"- Cycle: {ps['cycle']:,} equally likely card sequences"]
+    if mp is not None:
+        out += [f"- Maximum win per unit wagered: {mp['pays_text']} ({mp['outcome']}, 1 in {mp['one_in']})",
+                f"- Maximum paid per round per unit wagered (win + wager returned): {mp['paid_per_round_per_unit']}"]
+    rows = [[f"{c['rounds']:,}", decimal(parse_ratio(c["expected_result"]), 4),
+             f"{c['result_90'][0]} to {c['result_90'][1]}", f"{c['result_95'][0]} to {c['result_95'][1]}",
+             f"{c['return_95'][0]} to {c['return_95'][1]}"] for c in ps["confidence_ranges"]]
+    out += ["", "Confidence ranges of the player's result:", "",
+            Table(["Rounds", "Expected (units)", "90 % range (units)", "95 % range (units)", "95 % range (% of wagers)"],
+                  rows), "", ps["definition"]]
+    return out
+
+
+def _drawing_rules_blocks(r: dict[str, Any]) -> list[Block]:
+    t = r["table_1"]
+    return ["", f"## Drawing rules ({r['citation']})", "", r["statement"], "",
+            f"{t['citation']}: Banker's point count (rows) against the value of the Player's third card "
+            "(columns); D draws, S stays.", "",
+            Table(["Banker", *map(str, t["columns"])], [[str(row["banker"]), *row["draws"]] for row in t["rows"]])]
+
+
 def _report_blocks(doc: dict[str, Any]) -> list[Block]:
     """The report for people: Markdown, every figure exact with a rounded decimal beside it."""
     shoe = doc["shoe"]
     s = doc["summary"]
-    out: list[Block] = [f"# Certification report -- exactodds {doc.get('version')}", "",
+    inputs = json.dumps({k: v for k, v in doc["inputs"].items() if k != "definitions"}, sort_keys=True,
+                        ensure_ascii=False)
+    title = (doc.get("document") or {}).get("game")
+    out: list[Block] = [f"# Certification report{' -- ' + title if title else ''} -- exactodds {doc.get('version')}",
+                        "", *_document_lines(doc),
            f"- Generated (UTC): {doc.get('generated_utc')}",
-           f"- Shoe: {shoe['description']}; inputs: `{json.dumps(doc['inputs'], sort_keys=True)}`",
+           f"- Shoe: {shoe['description']}; inputs: `{inputs}`"
+           + (" + embedded wager files" if doc["inputs"].get("definitions") else ""),
            f"- Fingerprint (SHA-256 of the canonical JSON): `{doc['fingerprint']['value']}`",
            (f"- Paytables certified: {s['paytables']}; second method agrees on {s['second_method_agrees']}, "
-            f"not available for {s['no_second_method']}; every check holds: {'yes' if s['all_checks_hold'] else 'NO'}"),
-           "", "Verify this report: `exactodds verify REPORT.json` recomputes every figure from the inputs above.",
+            f"not available for {s['no_second_method']}"),
+           (f"- Every check of the mathematics holds: {'yes' if s['all_checks_hold'] else 'NO'} "
+            f"(the checks cover {s['checks_cover']})"),
+           ("- Player advantage: " + (", ".join(s["player_advantage"]) + " FAVOUR THE PLAYER"
+                                      if s["player_advantage"] else "none (every certified return is at most 0)")),
+           "", "Verify this report: `exactodds verify REPORT.json` (or the HTML page, which embeds it) recomputes every "
+           "figure from the inputs above.",
            ("It checks the JSON report (`exactodds certify --format json`) only: this Markdown is a view for "
             "reading, and no tool can verify it -- keep the JSON report beside it and verify that."),
+           "", "## Summary", "", _summary_table(doc),
            "", "## Method", "", doc["method"], "", "## Readings", ""]
     out += [f"- {r}" for r in doc["readings"]]
+    out += _drawing_rules_blocks(doc["drawing_rules"])
     for x in doc["entries"]:
         a = x["analysis"]
         out += ["", f"## {a['name']} -- paytable {x['paytable']}", "",
@@ -60,6 +134,7 @@ def _report_blocks(doc: dict[str, Any]) -> list[Block]:
                                                 else f"{v} ({_pct(v)})")
             out.append(f"- {label}: {text}")
         out.append(f"- Standard deviation: {a['std_dev']}")
+        out += _par_sheet_blocks(x["par_sheet"], x["player_advantage"])
         if "return_expression" in a:
             priced = ", ".join(f"{k} ${v}" for k, v in a["priced_at"].items())
             at_reset = a["return_at_reset"]
@@ -76,33 +151,46 @@ def _report_blocks(doc: dict[str, Any]) -> list[Block]:
         if "skipped" in e:
             out.append(f"Not computed: {e['skipped']}.")
         else:
-            erows = [[r["card"], f"{r['copies']:,}", r["effect"], r["effect_percent"], str(r.get("tag", ""))]
-                     for r in [*e["ranks"], *e["faces"]]]
+            erows = [[r["card"], f"{r['copies']:,}", r["effect"], r["effect_percent"],
+                      "" if r.get("tag") is None else f"{r['tag']:+d}"] for r in [*e["ranks"], *e["faces"]]]
+            tags = ", ".join(f"{k} {v:+d}" for k, v in e["count"]["tags"].items())
+            holds = e["identity"]["holds"]
             out += [Table(EOR_HEADERS, erows), "",
-                    (f"Identity Σ n·Return(shoe − card) = N·Return(shoe): {e['identity']['holds']}. "
-                     f"Suggested count {e['count']['tags']} (balanced: {e['count']['balanced']}), "
-                     f"correlation {e['count']['correlation']}.")]
+                    (f"Identity Σ n·Return(shoe − card) = N·Return(shoe): "
+                     f"{'n/a' if holds is None else ('holds' if holds else 'FAILS')}. "
+                     f"Suggested count {tags} ({'balanced' if e['count']['balanced'] else 'not balanced'}), "
+                     f"correlation {e['count']['correlation'] or 'n/a'}.")]
         srows = [[d["decks"], d["house_edge"], _pct(d["house_edge"]), _pct(d["hit_frequency"])] for d in x["sensitivity"]]
         out += ["", "### Deck-count sensitivity", "",
                 Table(["Decks", "House edge (exact)", "House edge", "Hit frequency"], srows), "",
                 "### Verification", ""]
-        sm = x["verification"]["second_method"]
-        if sm["agrees"] is None:
-            out.append(f"- Second method: {sm['statement']}.")
-        else:
-            out.append(f"- Second method ({sm['method']}): {sm['statement']}: "
-                       f"{'AGREES exactly' if sm['agrees'] else 'DISAGREES'} (return {sm['return']}).")
-        for c in x["verification"]["checks"]:
-            state = "n/a" if c.get("applies") is False else ("holds" if c["holds"] else "FAILS")
-            out.append(f"- {c['check']}: {state}.")
-    if "paigow" in doc:
-        out += _paigow_blocks(doc["paigow"])
+        out += _verification_blocks(x["verification"])
+    for name, view in SECTION_BLOCKS.items():
+        if name in doc:
+            out += view(doc[name])
+    return out
+
+
+def _verification_blocks(v: dict[str, Any]) -> list[Block]:
+    sm = v["second_method"]
+    if sm["agrees"] is None:
+        out: list[Block] = [f"- Second method: {sm['statement']}."]
+    else:
+        out = [f"- Second method ({sm['method']}): {sm['statement']}: "
+               f"{'AGREES exactly' if sm['agrees'] else 'DISAGREES'} (return {sm['return']})."]
+    for c in v["checks"]:
+        state = "n/a" if c.get("applies") is False else ("holds" if c["holds"] else "FAILS")
+        kind = " (about the game, not the mathematics)" if c.get("kind") == "game" else ""
+        out.append(f"- {c['check']}{kind}: {state}.")
+    out.append(f"- Every check of the mathematics: {'all hold' if v['all_hold'] else 'NOT ALL HOLD'}.")
     return out
 
 
 def _paigow_blocks(p: dict[str, Any]) -> list[Block]:
     """The Pai Gow section: both strategies, returns by wager amount, the checks."""
     out: list[Block] = ["", "## Pai Gow (tiles), 58 Pa. Code ch. 535", ""]
+    pa = p["player_advantage"]
+    out += [f"**{pa['statement']}.**" if pa["strategies"] else f"{pa['statement']}.", ""]
     for s in p["strategies"]:
         out += [f"### Player strategy: {s['strategy']}", "",
                 Table(["Figure", "Exact", "Decimal"], [
@@ -116,40 +204,88 @@ def _paigow_blocks(p: dict[str, Any]) -> list[Block]:
                   [[f"${decimal(parse_ratio(r['amount']), 2)}", f"${decimal(parse_ratio(r['vigorish']), 2)}",
                     r["return_house_way"], r["return_optimal"]]
                    for r in p["vigorish_by_amount"]]), "",
-            "### Verification", "", f"- Second method: {p['verification']['second_method']['statement']}."]
-    out += [f"- {c['check']}: {'holds' if c['holds'] else 'FAILS'}." for c in p["verification"]["checks"]]
+            "### Verification", "", *_verification_blocks(p["verification"])]
+    return out
+
+
+SECTION_BLOCKS: Final = {"paigow": _paigow_blocks}
+"""Markdown views of the game sections (:data:`exactodds.figures.certify.SECTIONS`), by name."""
+
+
+CSV_COLUMNS: Final = (
+    "table", "wager", "paytable", "item",
+    "pays", "pays_decimal", "count", "probability", "probability_decimal", "probability_one_in",
+    "return", "return_decimal",
+    "copies", "effect_of_removal", "effect_of_removal_decimal", "return_after_removal", "return_after_removal_decimal",
+    "decks", "house_edge", "house_edge_decimal", "hit_frequency", "hit_frequency_decimal", "hit_frequency_one_in",
+    "standard_deviation", "volatility_index_90", "volatility_index_95", "maximum_win_per_unit",
+    "maximum_win_per_unit_decimal", "cycle", "player_advantage",
+    "rounds", "expected_result", "expected_result_decimal", "result_90_low", "result_90_high",
+    "result_95_low", "result_95_high")
+"""The certificate CSV's columns: one concept each (a row fills the columns its table has)."""
+
+
+def _csv_row(**cells: Any) -> list[Any]:
+    unknown = set(cells) - set(CSV_COLUMNS)
+    assert not unknown, unknown
+    return [cells.get(c, "") for c in CSV_COLUMNS]
+
+
+def _exact(name: str, x: str | None, probability: bool = False) -> dict[str, Any]:
+    from exactodds.report.spreadsheet import text_cells
+
+    cells = text_cells(x, probability)
+    out = {name: cells[0], f"{name}_decimal": cells[1]}
+    if probability:
+        out[f"{name}_one_in"] = cells[2]
     return out
 
 
 def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
-    """The report's tables as one CSV: outcome rows, effects of removal and sensitivity."""
-    from exactodds.report.spreadsheet import text_cells
-
-    rows: list[list[Any]] = []
-
-    # beside each exact p/q a decimal that spreadsheets read as a number; probabilities also as 1 in N
-    rows.append(["table", "wager", "paytable", "key", "pays_or_copies", "pays_or_copies_decimal", "count_or_decks",
-                "probability_or_effect", "probability_or_effect_decimal", "probability_one_in",
-                "return_or_edge", "return_or_edge_decimal"])
+    """The report's tables as one CSV with one column per concept (:data:`CSV_COLUMNS`):
+    a ``summary`` row per paytable (par-sheet figures), its outcome rows, its confidence
+    ranges, effects of removal and sensitivity, then the game sections."""
+    rows: list[list[Any]] = [list(CSV_COLUMNS)]
     for x in doc["entries"]:
-        for o in x["analysis"]["outcomes"]:
-            rows.append(["outcome", x["wager"], x["paytable"], o["name"], *text_cells(o["pays"]), o["count"],
-                        *text_cells(o["probability"], True), *text_cells(o["return"])])
+        a, ps = x["analysis"], x["par_sheet"]
+        mp = ps["maximum_payout"]
+        key = {"wager": x["wager"], "paytable": x["paytable"]}
+        rows.append(_csv_row(table="summary", **key, item=a["name"], **_exact("return", a["return"]),
+                             **_exact("house_edge", a["house_edge"]), **_exact("hit_frequency", ps["hit_frequency"]),
+                             hit_frequency_one_in=ps["hit_one_in"] or "", standard_deviation=ps["standard_deviation"],
+                             volatility_index_90=ps["volatility_index"]["90"],
+                             volatility_index_95=ps["volatility_index"]["95"],
+                             **_exact("maximum_win_per_unit", None if mp is None else mp["win_per_unit"]),
+                             cycle=ps["cycle"], player_advantage="yes" if x["player_advantage"] else "no"))
+        for o in a["outcomes"]:
+            rows.append(_csv_row(table="outcome", **key, item=o["name"], **_exact("pays", o["pays"]), count=o["count"],
+                                 **_exact("probability", o["probability"], True), **_exact("return", o["return"])))
+        for c in ps["confidence_ranges"]:
+            rows.append(_csv_row(table="confidence_range", **key, item=f"{c['rounds']} rounds", rounds=c["rounds"],
+                                 **_exact("expected_result", c["expected_result"]),
+                                 result_90_low=c["result_90"][0], result_90_high=c["result_90"][1],
+                                 result_95_low=c["result_95"][0], result_95_high=c["result_95"][1]))
         e = x["effects_of_removal"]
         for r in [*e.get("ranks", []), *e.get("faces", [])]:
-            rows.append(["effect_of_removal", x["wager"], x["paytable"], r["card"], r["copies"], "", "",
-                        *text_cells(r["effect"]), "", *text_cells(r["return_after"])])
+            rows.append(_csv_row(table="effect_of_removal", **key, item=r["card"], copies=r["copies"],
+                                 **_exact("effect_of_removal", r["effect"]),
+                                 **_exact("return_after_removal", r["return_after"])))
         for d in x["sensitivity"]:
-            rows.append(["sensitivity", x["wager"], x["paytable"], "decks", "", "", d["decks"], "", "", "",
-                        *text_cells(d["house_edge"])])
+            rows.append(_csv_row(table="sensitivity", **key, item=f"{d['decks']} decks", decks=d["decks"],
+                                 **_exact("house_edge", d["house_edge"]), **_exact("hit_frequency", d["hit_frequency"])))
     for s in doc.get("paigow", {}).get("strategies", []):
-        rows.append(["pai_gow", "pai-gow", s["strategy"], "win probability / house edge", "", "", s["universe"],
-                     *text_cells(s["p_win"], True), *text_cells(s["house_edge"])])
+        rows.append(_csv_row(table="pai_gow", wager="pai-gow", paytable="", item=s["strategy"], count=s["universe"],
+                             **_exact("probability", s["p_win"], True), **_exact("return", s["return_vigorish"]),
+                             **_exact("house_edge", s["house_edge"]),
+                             player_advantage="yes" if Fraction(s["return_vigorish"]) > 0 else "no"))
     return rows
 
 
-REPORT_FORMATS: Final = ("markdown", "json", "csv", "html")
+REPORT_FORMATS: Final = ("markdown", "json", "csv", "html", "xlsx")
 """A report has no plain-table view: its many tables read best as Markdown."""
+SUFFIXES: Final = {"json": ".json", "html": ".html", "markdown": ".md", "csv": ".csv", "xlsx": ".xlsx"}
+"""The file name ending of each view (``--formats`` with ``-o STEM``; ``-o FILE`` names its format)."""
+FORMAT_OF_SUFFIX: Final = {**{v: k for k, v in SUFFIXES.items()}, ".htm": "html", ".markdown": "markdown"}
 
 
 def report_view(doc: dict[str, Any]) -> View:
@@ -163,19 +299,85 @@ def render_markdown(doc: dict[str, Any]) -> str:
 
 
 def render_csv(doc: dict[str, Any]) -> str:
-    """The report's tables as one CSV: outcome rows, effects of removal and sensitivity."""
+    """The report's tables as one CSV, one column per concept (:data:`CSV_COLUMNS`)."""
     return render_view(report_view(doc), "csv")
 
 
-def render_report(doc: dict[str, Any], fmt: str) -> str:
-    """The report in ``markdown``, ``json``, ``csv`` or ``html`` (any other format is an InputError)."""
+def render_report(doc: dict[str, Any], fmt: str, template: str | Path | None = None) -> str | bytes:
+    """The report in ``markdown``, ``json``, ``csv``, ``html`` (``template``: a lab's template
+    folder) or ``xlsx`` (bytes); any other format is an InputError. Every view is rendered
+    from the one document, so each quotes its fingerprint."""
     if fmt == "html":  # one self-contained printable file (exactodds.report.html)
         from exactodds.report.html import render_html
 
-        return render_html(doc)
+        return render_html(doc, template)
+    if fmt == "xlsx":
+        try:
+            from exactodds.report.workbook import render_xlsx
+
+            return render_xlsx(doc)
+        except ModuleNotFoundError as exc:
+            raise InputError(f"-f xlsx needs XlsxWriter ({exc.name} is not installed): "
+                             "pip install 'exactodds[xlsx]'") from None
     if fmt not in REPORT_FORMATS:
         raise InputError(f"a certification report is written as {', '.join(REPORT_FORMATS)}, not {fmt!r}")
     return render_view(report_view(doc), fmt)
 
 
-__all__ = ["REPORT_FORMATS", "render_csv", "render_markdown", "render_report", "report_view"]
+def render_reports(doc: dict[str, Any], targets: Sequence[tuple[str, str]],
+                   template: str | Path | None = None) -> list[tuple[str, str | bytes]]:
+    """``(path, content)`` for each ``(path, format)`` of ``targets``: every view of one report."""
+    return [(path, render_report(doc, fmt, template)) for path, fmt in targets]
+
+
+def verify_page(data: str | bytes, progress: Any = None, template: str | Path | None = None) -> Verdict:
+    """Verify an HTML page of a report: the JSON report it embeds (:func:`verify_report`), then
+    that the page is that report's rendering by this program (with the shipped template, or
+    ``template``). A page whose embedded report was altered does not hold (exit 1); a page
+    with no embedded report is no report (:class:`ReportError`, exit 2)."""
+    from exactodds.figures.certify import ReportError, parse_report, program_identity, verify_report
+    from exactodds.report.html import embedded_report, page_template, render_html
+
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ReportError("an HTML page that is not UTF-8 text") from None
+    try:
+        text = embedded_report(data)
+    except ValueError as exc:
+        return Verdict(False, False, None, [str(exc)])
+    if text is None:
+        raise ReportError("an HTML page without an embedded report (not made by 'exactodds certify -f html')")
+    try:
+        doc, repeated = parse_report(text)
+    except ReportError as exc:
+        return Verdict(False, False, None, [f"the embedded report cannot be read: {exc}"])
+    verdict = verify_report(doc, progress, repeated)
+    if verdict.fingerprint_ok is False or verdict.recomputed_ok is None:
+        return verdict
+    problems, notes = list(verdict.problems), list(verdict.notes)
+    ident = page_template(data)
+    same_program = isinstance(doc.get("program"), dict) and doc["program"].get("sha256") == program_identity()["sha256"]
+    if ident == "shipped" or template is not None:
+        try:
+            again = render_html(doc, template)
+        except InputError:
+            raise
+        except Exception as exc:  # a report that holds always renders; say so rather than crash
+            again = f"cannot be rendered: {type(exc).__name__}"
+        if again == data:
+            notes.append("the page is this program's rendering of the embedded report, byte for byte")
+        elif same_program:
+            problems.append("the page is not the rendering of its embedded report (its visible text was changed, "
+                            "or it was made with another template: give that one with --template)")
+        else:
+            notes.append("the page was rendered by another program: only its embedded report was verified")
+    else:
+        notes.append(f"the page was rendered with a custom template ({ident}): only its embedded report was "
+                     "verified; give the template with --template to check the page itself")
+    return Verdict(not problems, verdict.fingerprint_ok, verdict.recomputed_ok, problems, notes)
+
+
+__all__ = ["CSV_COLUMNS", "REPORT_FORMATS", "SUFFIXES", "render_csv", "render_markdown", "render_report",
+           "render_reports", "report_view", "verify_page"]

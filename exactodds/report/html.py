@@ -2,8 +2,13 @@
 
 :func:`render_html` is a view of the JSON report of :func:`exactodds.figures.certify.certify`
 (as ``render_markdown`` is): nothing is recomputed, every figure is read from the
-document. One file, no external asset, no script: CSS inline (with print rules: A4, one
-wager per page, tables kept whole), charts as inline SVG written here by hand --
+document. One file, no external asset, nothing executable: rendered by the Jinja2 template
+``templates/certificate.html.j2`` with ``templates/certificate.css`` inline (a lab passes its
+own with ``--template DIR``). Print rules (CSS paged media): A4, a summary and the contents
+first, each wager on a new page, running header (wager and fingerprint) and "page N of M"
+in the page margins, tables kept whole, no number broken across lines. The canonical JSON
+report is embedded (``<script type="application/json" id="exactodds-report">``), so
+``verify`` reads the page itself. Charts are inline SVG written here by hand --
 
 * the effects of removal as a bar chart by rank (bars up where removing the rank raises
   the player's return),
@@ -22,7 +27,9 @@ are derived from the exact values for display only.
 
 >>> from exactodds.figures.certify import certify
 >>> html = render_html(certify(["tie"], "8to1", sensitivity_decks=(8,), effects_of_removal=False))
->>> html.startswith("<!DOCTYPE html>") and "<script" not in html and 'data-path="entries/0/analysis/house_edge"' in html
+>>> html.startswith("<!DOCTYPE html>") and html.count("<script") == html.count('<script type="application/json"') == 1
+True
+>>> 'data-path="entries/0/analysis/house_edge"' in html
 True
 """
 
@@ -33,6 +40,7 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 from html import escape
+from pathlib import Path
 from typing import Any, Final
 
 from exactodds.exact import decimal, percent
@@ -40,50 +48,8 @@ from exactodds.report.spreadsheet import decimal_cell
 
 RATIO: Final = re.compile(r"-?[0-9]+/[0-9]+")
 
-CSS: Final = """
-:root { --ink: #1b1f23; --muted: #5b6670; --rule: #d0d7de; --up: #1a7f37; --down: #b42318; --accent: #0b5cad; }
-* { box-sizing: border-box; }
-body { font: 14px/1.45 -apple-system, "Segoe UI", "DejaVu Sans", Helvetica, Arial, sans-serif; color: var(--ink);
-       margin: 0 auto; max-width: 1100px; padding: 24px 32px 48px; }
-h1 { font-size: 24px; margin: 0 0 4px; }
-h2 { font-size: 19px; margin: 0 0 6px; padding-top: 8px; border-top: 3px solid var(--ink); }
-h3 { font-size: 15px; margin: 22px 0 6px; color: var(--accent); }
-.sub { color: var(--muted); margin: 0 0 14px; }
-dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 10px 0 16px; }
-dl.meta dt { color: var(--muted); } dl.meta dd { margin: 0; }
-code, .fig, .mono { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 12px; }
-.fig.exact, .fig.hex, .wrap { overflow-wrap: anywhere; word-break: break-all; }
-table { border-collapse: collapse; width: 100%; margin: 6px 0 10px; font-size: 12.5px; }
-th, td { border-bottom: 1px solid var(--rule); padding: 4px 6px; text-align: left; vertical-align: top; }
-th { background: #f6f8fa; font-weight: 600; }
-td.num, th.num { text-align: right; white-space: nowrap; }
-tr.total td { font-weight: 600; border-top: 2px solid var(--ink); }
-.badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-weight: 600; font-size: 12px; }
-.ok { background: #dafbe1; color: #116329; } .bad { background: #ffebe9; color: #a40e26; }
-.na { background: #eaeef2; color: #57606a; }
-figure { margin: 8px 0 14px; } figcaption { color: var(--muted); font-size: 12px; }
-svg { max-width: 100%; height: auto; font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; }
-svg text { font-size: 11px; fill: #24292f; }
-nav ol { columns: 2; margin: 6px 0 18px; padding-left: 20px; }
-.fingerprint { background: #f6f8fa; border: 1px solid var(--rule); padding: 8px 10px; border-radius: 6px; }
-pre.definition { background: #f6f8fa; border: 1px solid var(--rule); padding: 8px; font-size: 11.5px;
-                 white-space: pre-wrap; overflow-wrap: anywhere; }
-.grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 18px; align-items: start; }
-.fig.text { font-family: inherit; font-size: inherit; }
-section.entry { margin-top: 28px; }
-@page { size: A4; margin: 14mm 12mm; }
-@media print {
-  body { max-width: none; padding: 0; font-size: 10.5px; }
-  nav { display: none; }
-  section.entry { break-before: page; margin-top: 0; }
-  table, figure, .fingerprint, pre.definition { break-inside: avoid; }
-  h2, h3 { break-after: avoid; }
-  table { font-size: 9.5px; }
-  code, .fig, .mono { font-size: 9px; }
-  .grid2 { grid-template-columns: 1fr 1fr; }
-  a { color: inherit; text-decoration: none; }
-}
-"""
+CSS_FILE: Final = "certificate.css"
+TEMPLATE_FILE: Final = "certificate.html.j2"
 
 
 # -- small builders ------------------------------------------------------------------------------
@@ -432,8 +398,12 @@ def _verification(v: dict[str, Any], base: str) -> str:
     out.append('<ul class="checks">')
     for c in v["checks"]:
         state = None if c.get("applies") is False else c["holds"]
-        out.append(f'<li>{_e(c["check"])}: {_badge(state)}</li>')
-    out.append(f'</ul><p>Every check of this paytable: {_badge(v["all_hold"], "all hold", "NOT ALL HOLD")}</p>')
+        if c.get("kind") == "game":  # a finding about the game, not a check of the mathematics
+            out.append(f'<li>{_e(c["check"])}: {_badge(state, "the house keeps an edge", "PLAYER ADVANTAGE")} '
+                       '<span class="sub">(about the game, not the mathematics)</span></li>')
+        else:
+            out.append(f'<li>{_e(c["check"])}: {_badge(state)}</li>')
+    out.append(f'</ul><p>Every check of the mathematics: {_badge(v["all_hold"], "all hold", "NOT ALL HOLD")}</p>')
     return "".join(out)
 
 
@@ -501,6 +471,7 @@ def _entry(doc: dict[str, Any], i: int, x: dict[str, Any]) -> str:
         _definition(doc, x["wager"]),
         '<h3>Outcomes</h3>', _outcomes(a, base + "/analysis"),
         '<h3>Figures</h3>', _figures(a, base + "/analysis"),
+        _par_sheet(x["par_sheet"], base + "/par_sheet", x["player_advantage"]),
         _progressive(a, base + "/analysis"),
         _effects(x["effects_of_removal"], base + "/effects_of_removal"),
         _sensitivity(x["sensitivity"], base + "/sensitivity"),
@@ -508,35 +479,251 @@ def _entry(doc: dict[str, Any], i: int, x: dict[str, Any]) -> str:
         "</section>"])
 
 
-def render_html(doc: dict[str, Any]) -> str:
-    """The report as one self-contained HTML document (a view: verify reads the JSON)."""
+SHIPPED: Final = Path(__file__).resolve().parent / "templates"
+"""The shipped template folder (package data): ``certificate.html.j2`` and ``certificate.css``."""
+EMBED_ID: Final = "exactodds-report"
+EMBEDDED: Final = re.compile(r'<script type="application/json" id="exactodds-report">(.*?)</script>', re.S)
+
+
+def _css_text(x: Any) -> str:
+    """A CSS string's content (inside double quotes, inside a ``<style>`` element)."""
+    return re.sub(r'[\\"<>\n\r]', lambda m: f"\\{ord(m.group()):x} ", str(x))
+
+
+def embedded_json(doc: dict[str, Any]) -> str:
+    """The report as embedded in the page: its JSON (sorted keys) with ``<``, ``>`` and ``&``
+    written as ``\\u`` escapes, so no text of it can end the script element."""
+    text = json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def _pct_text(x: str | None) -> str:
+    return "n/a" if x is None or not RATIO.fullmatch(x) else percent(Fraction(x), 4)
+
+
+def _summary(doc: dict[str, Any]) -> str:
+    rows = ['<table class="summary"><thead><tr><th>Wager — paytable</th><th class="num">House edge</th>'
+            '<th class="num">Hit frequency</th><th class="num">1 in N</th><th class="num">σ</th>'
+            '<th class="num">VI 90 %</th><th class="num">VI 95 %</th><th class="num">Max. win per unit</th>'
+            '<th>Player advantage</th><th>Mathematics</th></tr></thead><tbody>']
+    for i, x in enumerate(doc["entries"]):
+        a, ps, base = x["analysis"], x["par_sheet"], f"entries/{i}"
+        mp = ps["maximum_payout"]
+        rows.append(
+            f'<tr><td><a href="#{_e(_anchor(x))}">{_e(a["name"])} — {_e(x["paytable"])}</a></td>'
+            f'<td class="num">{_pct(base + "/analysis/house_edge", a["house_edge"])}</td>'
+            f'<td class="num">{_pct(base + "/par_sheet/hit_frequency", ps["hit_frequency"])}</td>'
+            f'<td class="num">{"" if ps["hit_one_in"] is None else _fig(base + "/par_sheet/hit_one_in", ps["hit_one_in"], "text")}</td>'
+            f'<td class="num">{_fig(base + "/par_sheet/standard_deviation", ps["standard_deviation"], "text")}</td>'
+            f'<td class="num">{_fig(base + "/par_sheet/volatility_index/90", ps["volatility_index"]["90"], "text")}</td>'
+            f'<td class="num">{_fig(base + "/par_sheet/volatility_index/95", ps["volatility_index"]["95"], "text")}</td>'
+            f'<td class="num">{"—" if mp is None else _fig(base + "/par_sheet/maximum_payout/pays_text", mp["pays_text"], "text")}</td>'
+            f'<td>{_badge(not x["player_advantage"], "no", "YES: favours the player")}</td>'
+            f'<td>{_badge(x["verification"]["all_hold"], "every check holds", "A CHECK FAILS")}</td></tr>')
+    rows.append("</tbody></table>")
+    return "".join(rows)
+
+
+def _par_sheet(ps: dict[str, Any], base: str, player_advantage: bool) -> str:
+    mp = ps["maximum_payout"]
+    out = ['<h3>Par sheet</h3>']
+    if player_advantage:
+        out.append('<p class="advantage">PLAYER ADVANTAGE: this paytable returns more than the amount wagered '
+                   'to the player in the long run (return above 0). The mathematics may hold; the game favours '
+                   'the player.</p>')
+    out.append('<table class="parsheet"><thead><tr><th>Figure</th><th class="num">Value</th></tr></thead><tbody>')
+    items = [("Standard deviation σ (per unit wagered)", _fig(base + "/standard_deviation", ps["standard_deviation"], "text")),
+             ("Volatility index, 90 % (z·σ)", _fig(base + "/volatility_index/90", ps["volatility_index"]["90"], "text")),
+             ("Volatility index, 95 % (z·σ)", _fig(base + "/volatility_index/95", ps["volatility_index"]["95"], "text")),
+             ("Hit frequency", _pct(base + "/hit_frequency", ps["hit_frequency"])
+              + ("" if ps["hit_one_in"] is None else " (1 in " + _fig(base + "/hit_one_in", ps["hit_one_in"], "text") + ")")),
+             ("Cycle (equally likely card sequences)", _count(base + "/cycle", ps["cycle"]))]
+    if mp is not None:
+        items += [("Maximum win per unit wagered", f'{_fig(base + "/maximum_payout/pays_text", mp["pays_text"], "text")} '
+                   f'({_e(mp["outcome"])}; 1 in {_fig(base + "/maximum_payout/one_in", mp["one_in"], "text")})'),
+                  ("Maximum paid per round per unit wagered (win + wager returned)",
+                   _fig(base + "/maximum_payout/paid_per_round_per_unit", mp["paid_per_round_per_unit"]))]
+    out += [f'<tr><td>{label}</td><td class="num">{value}</td></tr>' for label, value in items]
+    out.append('</tbody></table><h3>Confidence ranges of the player\'s result</h3>'
+               '<table class="confidence"><thead><tr><th class="num">Rounds N</th><th class="num">Expected (units)</th>'
+               '<th class="num">90 % range (units)</th><th class="num">95 % range (units)</th>'
+               '<th class="num">95 % range (% of wagers)</th></tr></thead><tbody>')
+    for i, c in enumerate(ps["confidence_ranges"]):
+        p = f"{base}/confidence_ranges/{i}"
+        out.append(f'<tr><td class="num">{_count(p + "/rounds", c["rounds"])}</td>'
+                   f'<td class="num">{_fig(p + "/expected_result", c["expected_result"], "dec")}</td>'
+                   f'<td class="num">{_fig(p + "/result_90/0", c["result_90"][0], "text")} to '
+                   f'{_fig(p + "/result_90/1", c["result_90"][1], "text")}</td>'
+                   f'<td class="num">{_fig(p + "/result_95/0", c["result_95"][0], "text")} to '
+                   f'{_fig(p + "/result_95/1", c["result_95"][1], "text")}</td>'
+                   f'<td class="num">{_fig(p + "/return_95/0", c["return_95"][0], "text")} to '
+                   f'{_fig(p + "/return_95/1", c["return_95"][1], "text")}</td></tr>')
+    out.append(f'</tbody></table><p class="sub">{_e(ps["definition"])}</p>')
+    return "".join(out)
+
+
+def _drawing_rules(r: dict[str, Any]) -> str:
+    t = r["table_1"]
+    head = "".join(f"<th>{v}</th>" for v in t["columns"])
+    body = "".join(f'<tr><th>{row["banker"]}</th>' + "".join(f"<td>{m}</td>" for m in row["draws"]) + "</tr>"
+                   for row in t["rows"])
+    return (f'<h3>Drawing rules ({_e(r["citation"])})</h3><p>{_e(r["statement"])}</p>'
+            f'<table class="drawing"><caption>{_e(t["citation"])}: Banker\'s point count (rows) against the value of '
+            f'the Player\'s third card (columns); D draws, S stays</caption><thead><tr><th>Banker</th>{head}</tr>'
+            f'</thead><tbody>{body}</tbody></table>')
+
+
+DOCUMENT_LABELS: Final = (("game", "Game"), ("jurisdiction", "Jurisdiction"), ("submitter", "Submitter"),
+                          ("lab", "Laboratory"), ("analyst", "Analyst"), ("revision", "Revision"),
+                          ("date", "Date"), ("table_maximum", "Table maximum"))
+
+
+def _document(doc: dict[str, Any]) -> str:
+    d = doc.get("document")
+    prog = doc["program"]
+    rows = [f"<dt>{label}</dt><dd>{_e(d[k])}</dd>" for k, label in DOCUMENT_LABELS if d and d.get(k) is not None]
+    for i, ap in enumerate((d or {}).get("approval", [])):
+        rows.append(f"<dt>Approval {i + 1}</dt><dd>{_e(ap.get('name', ''))}, {_e(ap.get('role', ''))}"
+                    f"{', ' + _e(ap['date']) if ap.get('date') else ''}</dd>")
+    rows.append(f'<dt>Program</dt><dd>exactodds {_e(prog["version"])}, package SHA-256 '
+                f'<code class="wrap">{_fig("program/sha256", prog["sha256"], "hex")}</code></dd>')
+    return f'<dl class="meta document">{"".join(rows)}</dl>'
+
+
+def _advantage(doc: dict[str, Any]) -> str:
+    flagged = doc["summary"]["player_advantage"]
+    if not flagged:
+        return '<p class="sub">Player advantage: none — every certified return is at most 0.</p>'
+    return ('<p class="advantage">PLAYER ADVANTAGE: ' + ", ".join(_e(x) for x in flagged)
+            + " favour the player (return above 0, or a player strategy beats the game). This is a finding about "
+              "the game, apart from the mathematics.</p>")
+
+
+def _head(doc: dict[str, Any]) -> str:
     s = doc["summary"]
     fp = doc["fingerprint"]["value"]
-    toc = "".join(f'<li><a href="#{_e(_anchor(x))}">{_e(x["analysis"]["name"])} — {_e(x["paytable"])}</a> '
-                  f'{_badge(x["verification"]["all_hold"], "verified", "NOT VERIFIED")}</li>' for x in doc["entries"])
-    head = (f'<header><h1>Certification report</h1><p class="sub">exactodds {_e(doc.get("version"))} · '
-            f'{_e(doc["shoe"]["description"])} · generated {_e(doc.get("generated_utc"))} (UTC)</p>'
-            f'<dl class="meta"><dt>Paytables certified</dt><dd>{_count("summary/paytables", s["paytables"])}</dd>'
+    inputs = json.dumps({k: v for k, v in doc["inputs"].items() if k != "definitions"}, sort_keys=True)
+    return (f'<dl class="meta"><dt>Paytables certified</dt><dd>{_count("summary/paytables", s["paytables"])}</dd>'
             f'<dt>Second method agrees</dt><dd>{_count("summary/second_method_agrees", s["second_method_agrees"])}'
             f' (none available for {_count("summary/no_second_method", s["no_second_method"])})</dd>'
-            f'<dt>Every check holds</dt><dd>{_badge(s["all_checks_hold"], "yes", "NO")}</dd>'
-            f'<dt>Inputs</dt><dd><code class="wrap">{_e(json.dumps({k: v for k, v in doc["inputs"].items() if k != "definitions"}, sort_keys=True))}</code>'
+            f'<dt>Every check of the mathematics holds</dt><dd>{_badge(s["all_checks_hold"], "yes", "NO")} '
+            f'<span class="sub">({_e(s["checks_cover"])})</span></dd>'
+            f'<dt>Inputs</dt><dd><code class="wrap">{_e(inputs)}</code>'
             f'{" + embedded wager files" if doc["inputs"].get("definitions") else ""}</dd></dl>'
             f'<div class="fingerprint">Fingerprint (SHA-256 of the canonical JSON report): '
             f'<code class="wrap">{_fig("fingerprint/value", fp, "hex")}</code><br>'
-            '<span class="sub">Verify with <code>exactodds verify REPORT.json</code> on the JSON report '
-            '(<code>certify --format json</code>), which recomputes every figure from its inputs; this page is a '
-            'view of it for reading and printing.</span></div></header>')
-    method = (f'<section id="method"><h3>Method</h3><p>{_e(doc["method"])}</p><h3>Readings</h3><ul>'
-              + "".join(f"<li>{_e(r)}</li>" for r in doc["readings"]) + "</ul></section>")
-    body = "".join(_entry(doc, i, x) for i, x in enumerate(doc["entries"]))
-    foot = (f'<footer><p class="sub">End of report · fingerprint <code class="wrap">{_e(fp)}</code></p></footer>')
+            '<span class="sub">The JSON report is embedded in this page: <code>exactodds verify THIS.html</code> '
+            'recomputes every figure from its inputs and checks that this page is its rendering; '
+            '<code>exactodds render REPORT.json -f html</code> makes this page again from a verified report.</span>'
+            '</div>')
+
+
+def _paigow(p: dict[str, Any]) -> str:
+    out = ['<section class="entry" id="s-paigow"><h2>Pai Gow (tiles), 58 Pa. Code ch. 535</h2>']
+    pa = p["player_advantage"]
+    out.append(f'<p class="{"advantage" if pa["strategies"] else "sub"}">{_e(pa["statement"])}.</p>')
+    for i, s in enumerate(p["strategies"]):
+        base = f"paigow/strategies/{i}"
+        out.append(f'<h3>Player strategy: {_e(s["strategy"])}</h3><table class="figures"><tbody>'
+                   f'<tr><td>Deals</td><td class="num">{_count(base + "/universe", s["universe"])}</td></tr>'
+                   f'<tr><td>Wins</td><td class="num">{_count(base + "/wins", s["wins"])}</td></tr>'
+                   f'<tr><td>Ties (push)</td><td class="num">{_count(base + "/ties", s["ties"])}</td></tr>'
+                   f'<tr><td>Losses</td><td class="num">{_count(base + "/losses", s["losses"])}</td></tr>'
+                   f'<tr><td>Return to the player, 5 % vigorish</td><td class="num">'
+                   f'{_pct(base + "/return_vigorish", s["return_vigorish"])}</td></tr>'
+                   f'<tr><td>House edge</td><td class="num">{_pct(base + "/house_edge", s["house_edge"])}</td></tr>'
+                   f'</tbody></table><p class="sub">{_e(s["reading"])}</p>')
+    out.append(_verification(p["verification"], "paigow/verification") + "</section>")
+    return "".join(out)
+
+
+SECTION_HTML: Final = {"paigow": ("Pai Gow (ch. 535)", "s-paigow", _paigow)}
+"""HTML views of the game sections (:data:`exactodds.figures.certify.SECTIONS`), by name."""
+
+
+def _template_env(template_dir: str | Path | None) -> tuple[Any, str]:
+    """The Jinja2 environment: a lab's ``template_dir`` first (any file it holds replaces the
+    shipped one), then the shipped templates; and the template's identity for the page."""
+    import jinja2
+
+    from exactodds.errors import InputError
+
+    folders = [str(SHIPPED)]
+    ident = "shipped"
+    if template_dir is not None:
+        folder = Path(template_dir)
+        if not folder.is_dir():
+            raise InputError(f"--template: {str(template_dir)!r} is not a folder")
+        folders.insert(0, str(folder))
+        import hashlib
+
+        h = hashlib.sha256()
+        for name in (TEMPLATE_FILE, CSS_FILE):
+            f = folder / name
+            if f.is_file():
+                h.update(name.encode() + b"\0" + f.read_bytes())
+        ident = "custom sha256:" + h.hexdigest()
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(folders), autoescape=True,
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    return env, ident
+
+
+def render_html(doc: dict[str, Any], template_dir: str | Path | None = None) -> str:
+    """The report as one self-contained HTML page, rendered by the Jinja2 template
+    ``certificate.html.j2`` (a lab's ``template_dir`` overrides it and ``certificate.css``);
+    the canonical JSON report is embedded in it, so ``verify`` reads the page itself."""
+    import jinja2
+
+    from exactodds.errors import InputError
+
+    env, ident = _template_env(template_dir)
+    from markupsafe import Markup as m
+    fp = doc["fingerprint"]["value"]
+    entries = []
+    for i, x in enumerate(doc["entries"]):
+        name = f'{x["analysis"]["name"]} — paytable {x["paytable"]}'
+        entries.append({"anchor": _anchor(x), "page": f"p{i}", "title": name,
+                        "header": name,
+                        "badge": m(_badge(x["verification"]["second_method"]["agrees"], "second method agrees",
+                                          "SECOND METHOD DISAGREES", "no second method")),
+                        "body": m(_entry(doc, i, x))})
+    sections = [{"title": title, "anchor": anchor, "body": m(view(doc[name]))}
+                for name, (title, anchor, view) in SECTION_HTML.items() if name in doc]
+    method = m(f'<section id="method" class="entry"><h2>Method, readings and drawing rules</h2><h3>Method</h3>'
+               f'<p>{_e(doc["method"])}</p><h3>Readings</h3><ul>'
+               + "".join(f"<li>{_e(r)}</li>" for r in doc["readings"]) + "</ul>"
+               + _drawing_rules(doc["drawing_rules"]) + "</section>")
+    d = doc.get("document") or {}
     title = f"Certification report — exactodds {doc.get('version')} — {doc['shoe']['description']}"
-    return ("<!DOCTYPE html>\n"
-            f'<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, '
-            f'initial-scale=1"><meta name="generator" content="exactodds {_e(doc.get("version"))}">'
-            f'<title>{_e(title)}</title><style>{CSS}</style></head><body>{head}'
-            f'<nav><h3>Contents</h3><ol>{toc}</ol></nav>{method}{body}{foot}</body></html>\n')
+    try:
+        css = env.get_template(CSS_FILE).render()
+        page: str = env.get_template(TEMPLATE_FILE).render(
+            version=doc.get("version"), template_id=ident, title=title, css=m(css), css_text=_css_text,
+            header_left=(d.get("game") or "exactodds certification report"),
+            footer_left=" · ".join(str(d[k]) for k in ("lab", "revision") if d.get(k)) or doc["shoe"]["description"],
+            fingerprint=fp, entries=entries, sections=sections, document=d, shoe=doc["shoe"]["description"],
+            generated=doc.get("generated_utc"), document_block=m(_document(doc)), advantage_block=m(_advantage(doc)),
+            head_block=m(_head(doc)), summary_block=m(_summary(doc)), method_block=method,
+            embedded=m(embedded_json(doc)))
+    except jinja2.TemplateError as exc:
+        raise InputError(f"template: {exc}") from None
+    return page
 
 
-__all__ = ["eor_chart", "meter_chart", "meter_line", "render_html", "sensitivity_chart"]
+def embedded_report(page: str) -> str | None:
+    """The JSON report embedded in a page made by :func:`render_html` (None: there is none).
+    A page with two such blocks is refused: which one would a reader believe?"""
+    found = EMBEDDED.findall(page)
+    if len(found) > 1:
+        raise ValueError("the page embeds more than one report")
+    return found[0] if found else None
+
+
+def page_template(page: str) -> str | None:
+    """The template identity a page records (``shipped`` or ``custom sha256:…``)."""
+    m = re.search(r'<meta name="exactodds-template" content="([^"]*)">', page)
+    return m.group(1) if m else None
+
+
+__all__ = ["embedded_json", "embedded_report", "eor_chart", "meter_chart", "meter_line", "page_template", "render_html",
+           "sensitivity_chart"]

@@ -1,6 +1,6 @@
 """JSON Schemas (draft 2020-12) of the wager file and of the JSON outputs.
 
-Three schemas, each one standalone document:
+Four schemas, each one standalone document:
 
 ``wager``
     A wager file or a paytable file (:mod:`exactodds.catalogue.files`), as TOML read into
@@ -14,13 +14,15 @@ Three schemas, each one standalone document:
     progressive keys where the paytable has meters.
 ``certificate``
     The report of ``exactodds certify --format json``.
+``document``
+    The document-control file of ``certify --document`` (TOML, read as JSON).
 
 ``exactodds schema NAME`` prints one; ``docs/schemas/NAME.json`` publishes it (a test
 keeps the files equal to :func:`schema_text`). The tests validate every catalogue
 analysis and several certificates against them.
 
 >>> sorted(SCHEMAS)
-['analysis', 'certificate', 'wager']
+['analysis', 'certificate', 'document', 'wager']
 >>> SCHEMAS["wager"]()["$schema"]
 'https://json-schema.org/draft/2020-12/schema'
 """
@@ -203,7 +205,10 @@ def _verification() -> Schema:
         "required": ["method", "statement", "agrees"], "additionalProperties": False}
     check = {"type": "object", "properties": {
         "check": {"type": "string"}, "expected": COUNT, "got": COUNT, "holds": {"type": ["boolean", "null"]},
-        "applies": {"type": "boolean"}}, "required": ["check", "holds"], "additionalProperties": False}
+        "applies": {"type": "boolean"},
+        "kind": {"const": "game", "description": "a finding about the game (player advantage), not a check of the "
+                                                 "mathematics: outside all_hold"}},
+        "required": ["check", "holds"], "additionalProperties": False}
     return _obj({"second_method": second, "checks": {"type": "array", "items": check},
                  "all_hold": {"type": "boolean"}})
 
@@ -217,12 +222,16 @@ def certificate_schema() -> Schema:
         "citations": _obj({"wager": {"type": "string"}, "paytable": {"type": "string"}}),
         "readings": _obj({"wager": _nullable({"type": "string"}), "paytable": _nullable({"type": "string"})}),
         "analysis": {"$ref": "#/$defs/analysis"},
+        "par_sheet": {"$ref": "#/$defs/par_sheet"},
+        "player_advantage": {"type": "boolean", "description": "the return is above 0: the paytable favours the player"},
         "effects_of_removal": {"$ref": "#/$defs/effects"},
         "sensitivity": {"type": "array", "items": sensitivity},
         "verification": {"$ref": "#/$defs/verification"}})
     definition = _obj({"file": {"type": "string"}, "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                        "content": {"type": "object",
-                                   "description": "the wager file's TOML as JSON (docs/schemas/wager.json)"}})
+                                   "description": "the wager file's TOML as JSON (docs/schemas/wager.json)"},
+                       "text": {"type": "string", "description": "the wager file as submitted: verify recomputes "
+                                                                 "sha256 and content from it"}})
     inputs = _obj({
         "wagers": _nullable({"type": "array", "items": {"type": "string"},
                              "description": "null: the whole catalogue; empty only with paigow (Pai Gow alone)"}),
@@ -236,28 +245,59 @@ def certificate_schema() -> Schema:
                                        "so 'verify' rebuilds them from the report alone)"}},
         ["wagers", "paytable", "shoe", "sensitivity_decks", "effects_of_removal"])
     top = _obj({
-        "report": {"const": "exactodds certification report"}, "schema": {"const": 1}, "inputs": inputs,
+        "report": {"const": "exactodds certification report"}, "schema": {"const": 2}, "inputs": inputs,
         "shoe": {"type": "object", "properties": {"description": {"type": "string"}},
                  "required": ["cards", "description"]},
         "method": {"type": "string"}, "readings": {"type": "array", "items": {"type": "string"}},
+        "drawing_rules": {"type": "object", "required": ["citation", "table_1", "statement"],
+                          "description": "§ 629a.10 printed from the rules data, Table 1 row by row"},
         "entries": {"type": "array", "items": entry},
         "paigow": {"type": "object", "required": ["game", "strategies", "vigorish_by_amount", "verification"],
                    "description": "Pai Gow: both player strategies (exactodds paigow --format json) and the checks"},
         "summary": _obj({"paytables": COUNT, "second_method_agrees": COUNT, "no_second_method": COUNT,
-                         "all_checks_hold": {"type": "boolean"}}),
+                         "all_checks_hold": {"type": "boolean"}, "checks_cover": {"type": "string"},
+                         "player_advantage": {"type": "array", "items": {"type": "string"},
+                                              "description": "wager/paytable (or game/strategy) favouring the player"}}),
         "version": {"type": "string"},
+        "program": _obj({"name": {"const": "exactodds"}, "version": {"type": "string"},
+                         "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"}, "files": COUNT,
+                         "covers": {"type": "string"}}),
+        "document": {"$ref": "#/$defs/document"},
         "generated_utc": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"},
         "fingerprint": _obj({"algorithm": {"const": "sha256"}, "value": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                              "covers": {"type": "string"}})})
-    top["required"] = [k for k in top["required"] if k != "paigow"]  # only with --paigow
+    top["required"] = [k for k in top["required"] if k not in ("paigow", "document")]  # only with --paigow, --document
     return {"$schema": DRAFT, "title": "exactodds certification report",
             "description": "The report of 'exactodds certify --format json'; 'exactodds verify' recomputes it.",
             **top, "$defs": {"shoe": _shoe(), "analysis": _analysis(False), "effects": _effects(),
-                             "verification": _verification()}}
+                             "verification": _verification(), "par_sheet": _par_sheet(),
+                             "document": {k: v for k, v in document_schema().items() if k != "$schema"}}}
+
+
+def _par_sheet() -> Schema:
+    sig = {"type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?$"}
+    pair = {"type": "array", "items": sig, "minItems": 2, "maxItems": 2}
+    pct_pair = {"type": "array", "items": PERCENT, "minItems": 2, "maxItems": 2}
+    rng = _obj({"rounds": COUNT, "expected_result": RATIO, "result_90": pair, "result_95": pair,
+                "return_90": pct_pair, "return_95": pct_pair})
+    top = _obj({"outcome": {"type": "string"}, "win_per_unit": RATIO, "pays_text": {"type": "string"},
+                "paid_per_round_per_unit": RATIO, "probability": RATIO, "one_in": sig})
+    return _obj({"definition": {"type": "string"}, "standard_deviation": sig,
+                 "volatility_index": _obj({"90": sig, "95": sig}), "hit_frequency": RATIO, "hit_one_in": _nullable(sig),
+                 "cycle": COUNT, "maximum_payout": _nullable(top), "confidence_ranges": {"type": "array", "items": rng},
+                 "player_advantage": {"type": "boolean"}})
+
+
+def document_schema() -> Schema:
+    """The JSON Schema of a ``certify --document`` file (:mod:`exactodds.report.document`)."""
+    from exactodds.report.document import document_schema as schema
+
+    return schema()
 
 
 SCHEMAS: Final[dict[str, Callable[[], Schema]]] = {
-    "wager": wager_schema, "analysis": analysis_schema, "certificate": certificate_schema}
+    "wager": wager_schema, "analysis": analysis_schema, "certificate": certificate_schema,
+    "document": document_schema}
 
 
 def schema_text(name: str) -> str:

@@ -20,29 +20,17 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Final
 
-from exactodds.exact import decimal, ratio
+from exactodds.exact import ratio, significant
 
 SIGNIFICANT: Final = 15
 """Significant digits of a decimal cell (what a spreadsheet's double holds)."""
-
-
-def _exponent(x: Fraction) -> int:
-    """``e`` with ``10**e <= |x| < 10**(e+1)`` (``x != 0``), in integers."""
-    n, d = abs(x.numerator), x.denominator
-    e = len(str(n)) - len(str(d))
-    if (n * 10**-e if e < 0 else n) < (d if e < 0 else d * 10**e):
-        e -= 1
-    return e
 
 
 def decimal_cell(x: Fraction | int | None, digits: int = SIGNIFICANT) -> str:
     """``x`` as a plain decimal number with ``digits`` significant digits ('' for None)."""
     if x is None:
         return ""
-    x = Fraction(x)
-    if x == 0:
-        return "0"
-    return decimal(x, max(digits - 1 - _exponent(x), 0))
+    return significant(x, digits)
 
 
 def one_in_cell(p: Fraction | int | None) -> str:
