@@ -31,6 +31,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -101,11 +102,50 @@ def render_json(doc: Any) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
+FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
+"""A text cell starting with one of these is read as a formula by spreadsheet tools."""
+
+_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?:/\d+)?")
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """A cell a spreadsheet cannot run: text starting with ``= + - @``, tab or CR gets a
+    leading ``'`` (OWASP's CSV-injection advice, which Excel and LibreOffice honour), unless
+    it is a plain number or exact ``p/q`` such as ``-1/8`` (data, not a formula). A carriage
+    return inside text becomes ``\\n``, so the writer quotes the cell and the table stays tidy.
+
+    >>> print(spreadsheet_cell('=HYPERLINK("http://evil.example/","click")'))
+    '=HYPERLINK("http://evil.example/","click")
+    >>> spreadsheet_cell("-1/8"), spreadsheet_cell("-0.125"), spreadsheet_cell(-3), spreadsheet_cell("@x")
+    ('-1/8', '-0.125', -3, "'@x")
+    """
+    if not isinstance(value, str):
+        return value
+    if value.startswith(FORMULA_START) and not _NUMBER.fullmatch(value):
+        value = "'" + value
+    return value.replace("\r\n", "\n").replace("\r", "\n")  # quoted by the writer (its line end is \n)
+
+
 def render_csv_rows(rows: Sequence[Sequence[Any]]) -> str:
-    """CSV text with ``\\n`` line ends."""
+    """CSV text with ``\\n`` line ends; every cell through :func:`spreadsheet_cell`."""
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
+    csv.writer(out, lineterminator="\n").writerows([spreadsheet_cell(c) for c in row] for row in rows)
     return out.getvalue()
+
+
+def markdown_text(text: str) -> str:
+    """Text safe in Markdown: ``& < >`` as HTML entities, so a wager or outcome name such as
+    ``<script>`` is shown, never run, by a Markdown renderer.
+
+    >>> markdown_text("<script>alert(1)</script> & co")
+    '&lt;script&gt;alert(1)&lt;/script&gt; &amp; co'
+    """
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _markdown_cell(value: Any) -> Any:
+    """A table cell safe in a GitHub table: escaped as :func:`markdown_text`, ``|`` escaped."""
+    return markdown_text(value).replace("|", "\\|") if isinstance(value, str) else value
 
 
 def render_table(t: Table, markdown: bool) -> str:
@@ -113,25 +153,32 @@ def render_table(t: Table, markdown: bool) -> str:
     extra: dict[str, Any] = {} if t.colalign is None else {"colalign": t.colalign}
     if t.plain and not markdown:
         return tabulate(t.rows, tablefmt="plain", disable_numparse=True, **extra)
-    return tabulate(t.rows, headers=list(t.headers), tablefmt="github" if markdown else "simple",
+    headers, rows = list(t.headers), t.rows
+    if markdown:
+        headers = [_markdown_cell(h) for h in headers]
+        rows = [[_markdown_cell(c) for c in row] for row in rows]
+    return tabulate(rows, headers=headers, tablefmt="github" if markdown else "simple",
                     disable_numparse=True, **extra)
 
 
 def render_block(b: Block, markdown: bool) -> str | None:
     """One block as text, or ``None`` when it is not part of this format."""
     if isinstance(b, str):
-        return b
+        return markdown_text(b) if markdown else b
     if isinstance(b, Heading):
-        return f"{'#' * b.level} {b.text}" if markdown and b.level else b.text
+        return f"{'#' * b.level} {markdown_text(b.text)}" if markdown and b.level else \
+            markdown_text(b.text) if markdown else b.text
     if isinstance(b, Table):
         return render_table(b, markdown)
     if isinstance(b, Pairs):
         if markdown:
-            return "\n".join(f"- **{k}**: {v}" for k, v in b.pairs)
+            return "\n".join(f"- **{markdown_text(k)}**: {markdown_text(v)}" for k, v in b.pairs)
         return tabulate(b.pairs, tablefmt="plain", disable_numparse=True)
     if isinstance(b, Bullet):
-        return f"- {b.text}" if markdown else b.text
-    return b.markdown if markdown else b.table
+        return f"- {markdown_text(b.text)}" if markdown else b.text
+    if markdown:
+        return None if b.markdown is None else markdown_text(b.markdown)
+    return b.table
 
 
 def render_blocks(blocks: Sequence[Block], markdown: bool) -> str:
@@ -152,5 +199,5 @@ def render_view(view: View, fmt: str) -> str:
     raise InputError(f"unknown format {fmt!r}: use one of table, markdown, csv, json")
 
 
-__all__ = ["Block", "Bullet", "Choice", "Heading", "Pairs", "Table", "View", "render_blocks", "render_csv_rows",
-           "render_json", "render_view"]
+__all__ = ["Block", "Bullet", "Choice", "Heading", "Pairs", "Table", "View", "markdown_text", "render_blocks",
+           "render_csv_rows", "render_json", "render_view", "spreadsheet_cell"]
