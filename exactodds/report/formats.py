@@ -61,7 +61,7 @@ def progressive_pairs(a: Analysis) -> list[tuple[str, str]]:
              ("Return at reset", "n/a (reset not regulated)" if f.return_at_reset is None
               else f"{ratio(f.return_at_reset)}  ({percent(f.return_at_reset, 6)})")]
     for name, be in f.break_even.items():
-        lines.append((f"Break-even {name} meter", "n/a" if be is None else f"${ratio(be)}  (${decimal(be, 2)})"))
+        lines.append((f"Break-even {name} meter", "n/a" if be is None else f"${decimal(be, 2)}  (exactly ${ratio(be)})"))
     lr = f.long_run
     lines.append(("Long-run return", f"{ratio(lr)}  ({percent(lr, 6)})" if isinstance(lr, Fraction) else str(lr)))
     return lines

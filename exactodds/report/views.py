@@ -126,11 +126,81 @@ def spreadsheet_cell(value: Any) -> Any:
     return value.replace("\r\n", "\n").replace("\r", "\n")  # quoted by the writer (its line end is \n)
 
 
+_FRACTION = re.compile(r"-?\d+/0*[1-9]\d*")
+
+
+def with_decimals(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
+    """CSV rows (header first) with a ``NAME_decimal`` column (15 significant digits, exact
+    integer rounding) after every column ``NAME`` whose cells are all exact ``p/q`` values and
+    that has none yet: a spreadsheet reads a number beside every exact value.
+
+    >>> with_decimals([["x", "n"], ["1/3", 2], ["", 3]])
+    [['x', 'x_decimal', 'n'], ['1/3', '0.333333333333333', 2], ['', '', 3]]
+    >>> with_decimals([["x", "x_decimal"], ["1/3", "0.333333333333333"]])[0]
+    ['x', 'x_decimal']
+    """
+    if not rows:
+        return []
+    header, body = list(rows[0]), [list(r) for r in rows[1:]]
+    if not body or any(len(r) != len(header) for r in body):
+        return [header, *body]
+    add = [i for i, name in enumerate(header)
+           if f"{name}_decimal" not in header
+           and any(isinstance(r[i], str) and r[i] for r in body)
+           and all(r[i] in ("", None) or (isinstance(r[i], str) and _FRACTION.fullmatch(r[i])) for r in body)]
+    if not add:
+        return [header, *body]
+    from fractions import Fraction
+
+    from exactodds.report.spreadsheet import decimal_cell
+
+    def widen(row: list[Any], cell: Any) -> list[Any]:
+        out: list[Any] = []
+        for i, c in enumerate(row):
+            out.append(c)
+            if i in add:
+                out.append(cell(c))
+        return out
+
+    return [widen(header, lambda name: f"{name}_decimal"),
+            *(widen(r, lambda c: decimal_cell(Fraction(c)) if c else "") for r in body)]
+
+
 def render_csv_rows(rows: Sequence[Sequence[Any]]) -> str:
-    """CSV text with ``\\n`` line ends; every cell through :func:`spreadsheet_cell`."""
+    """CSV text with ``\\n`` line ends: a decimal beside every exact column (:func:`with_decimals`),
+    every cell through :func:`spreadsheet_cell`."""
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows([spreadsheet_cell(c) for c in row] for row in rows)
+    csv.writer(out, lineterminator="\n").writerows([spreadsheet_cell(c) for c in row] for row in with_decimals(rows))
     return out.getvalue()
+
+
+LONG_FRACTION: Final = 20
+"""An exact ``p/q`` longer than this many characters is shown to a person as a decimal."""
+
+_LONG = re.compile(r"(?<![\w./])-?\d+/0*[1-9]\d*(?![\w/])")
+
+
+def human(text: str) -> str:
+    """Text for a person: each exact ``p/q`` longer than :data:`LONG_FRACTION` characters
+    becomes its decimal (15 significant digits, exact integer rounding); short ones stay.
+
+    >>> human("Return: -114753351728/10847218479825 (-1.0579%); pays 30/1")
+    'Return: -0.0105790578424720 (-1.0579%); pays 30/1'
+    """
+    def shorten(m: re.Match[str]) -> str:
+        if len(m.group(0)) <= LONG_FRACTION:
+            return m.group(0)
+        from fractions import Fraction
+
+        from exactodds.report.spreadsheet import decimal_cell
+
+        return decimal_cell(Fraction(m.group(0)))
+
+    return _LONG.sub(shorten, text)
+
+
+def _human_cell(value: Any) -> Any:
+    return human(value) if isinstance(value, str) else value
 
 
 def markdown_text(text: str) -> str:
@@ -152,8 +222,9 @@ def render_table(t: Table, markdown: bool) -> str:
     """One table; numbers are never re-parsed (cells are display strings already)."""
     extra: dict[str, Any] = {} if t.colalign is None else {"colalign": t.colalign}
     if t.plain and not markdown:
-        return tabulate(t.rows, tablefmt="plain", disable_numparse=True, **extra)
-    headers, rows = list(t.headers), t.rows
+        return tabulate([[_human_cell(c) for c in row] for row in t.rows], tablefmt="plain", disable_numparse=True,
+                        **extra)
+    headers, rows = list(t.headers), [[_human_cell(c) for c in row] for row in t.rows]
     if markdown:
         headers = [_markdown_cell(h) for h in headers]
         rows = [[_markdown_cell(c) for c in row] for row in rows]
@@ -162,7 +233,15 @@ def render_table(t: Table, markdown: bool) -> str:
 
 
 def render_block(b: Block, markdown: bool) -> str | None:
-    """One block as text, or ``None`` when it is not part of this format."""
+    """One block as text (long fractions as decimals, :func:`human`), or ``None`` when it is
+    not part of this format."""
+    if isinstance(b, Table):
+        return render_table(b, markdown)
+    text = _render_block(b, markdown)
+    return None if text is None else human(text)
+
+
+def _render_block(b: Block, markdown: bool) -> str | None:
     if isinstance(b, str):
         return markdown_text(b) if markdown else b
     if isinstance(b, Heading):
@@ -199,5 +278,5 @@ def render_view(view: View, fmt: str) -> str:
     raise InputError(f"unknown format {fmt!r}: use one of table, markdown, csv, json")
 
 
-__all__ = ["Block", "Bullet", "Choice", "Heading", "Pairs", "Table", "View", "markdown_text", "render_blocks",
-           "render_csv_rows", "render_json", "render_view", "spreadsheet_cell"]
+__all__ = ["Block", "Bullet", "Choice", "Heading", "Pairs", "Table", "View", "markdown_text", "human",
+           "render_blocks", "render_csv_rows", "render_json", "render_view", "spreadsheet_cell", "with_decimals"]
