@@ -182,3 +182,35 @@ def test_simulate_csv_files_are_tidy(tmp_path: Path) -> None:
         lines = f.read_text().splitlines(keepends=True)
         assert lines[0].startswith("# exactodds ")
         _tidy("".join(lines[1:]))
+
+
+# -- issue 16 item 6: the notebook API ------------------------------------------------------------
+def test_package_dir_lists_the_api() -> None:
+    import exactodds
+
+    assert {"analyze", "Analysis", "Shoe", "get_wager", "parse_card"} <= set(dir(exactodds))
+
+
+def test_analyze_takes_the_cli_shoe_spec() -> None:
+    from exactodds import Shoe, analyze
+
+    by_spec = analyze("dragon-7", shoe="decks=6")
+    by_shoe = analyze("dragon-7", shoe=Shoe.standard(6))
+    assert by_spec.total == by_shoe.total == 312 * 311 * 310 * 309 * 308 * 307
+    assert by_spec.house_edge == by_shoe.house_edge
+    assert analyze("tie", shoe=6).total == by_shoe.total
+    assert analyze("tie", shoe="KS=8,9H=7").shoe.size == 15
+
+
+def test_analysis_repr_is_short_and_html_escaped(tmp_path: Path) -> None:
+    from exactodds import analyze
+    from exactodds.catalogue.files import load_wager_files
+
+    a = analyze("banker")
+    assert len(repr(a)) < 120 and "lambda" not in repr(a) and "1.0579%" in repr(a)
+    assert isinstance(a.std_dev, str) and float(a.std_dev) ** 2 - float(a.variance) < 1e-9
+    p = tmp_path / "hostile.toml"
+    p.write_text(HOSTILE)
+    [w] = load_wager_files([str(p)])
+    html = analyze(w, shoe=1)._repr_html_()
+    assert "<script>" not in html and "&lt;script&gt;" in html and "<table>" in html
