@@ -189,7 +189,9 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | s
     """
     w = get_wager(wager) if isinstance(wager, str) else wager
     table = w.paytable(paytable)
-    if isinstance(shoe, int) and not isinstance(shoe, bool):
+    if isinstance(shoe, bool) or not isinstance(shoe, Shoe | int | str | None):
+        raise InputError(f"shoe must be a Shoe, a number of decks or a shoe spec, got {type(shoe).__name__}")
+    if isinstance(shoe, int):
         from exactodds.game.shoespec import resolve_shoe
 
         shoe = resolve_shoe(shoe)
