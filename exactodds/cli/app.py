@@ -20,7 +20,7 @@ from click import exceptions as _cx  # typer < 0.20 (pyproject.toml) is built on
 from typer.core import TyperGroup
 
 from exactodds import __version__
-from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, emit
+from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, emit, wager_and_paytable
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.extras import missing_extra_message
@@ -179,7 +179,7 @@ def list_wagers(fmt: FormatOpt = Format.table, output: OutputOpt = None) -> None
 @app.command("analyze")
 @with_wager_files
 def analyze_command(
-    wager: Annotated[str | None, typer.Argument(help="Wager id (see 'exactodds list').")] = None,
+    wager: Annotated[str | None, typer.Argument(help="Wager id, or WAGER:PAYTABLE (see 'exactodds list').")] = None,
     paytable: Annotated[str | None, typer.Option("--paytable", "-p", help="Paytable id (default: the catalogue's).")] = None,
     decks: DecksOpt = 8,
     shoe_spec: ShoeOpt = None,
@@ -196,6 +196,7 @@ def analyze_command(
     from exactodds.game.shoespec import resolve_shoe
     from exactodds.report.formats import render_analysis, render_catalogue
 
+    wager, paytable = wager_and_paytable(wager, paytable)
     meters = parse_meters(meter or [])
     shoe = resolve_shoe(decks, shoe_spec, remove)
     if all_wagers:

@@ -19,7 +19,7 @@ from typing import Annotated
 import typer
 
 from exactodds.catalogue import get_wager
-from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, PaytableOpt, emit
+from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, PaytableOpt, emit, wager_and_paytable
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.figures.commission import (
@@ -55,6 +55,7 @@ def eor_command(
     from exactodds.figures.eor import effects_of_removal, eor_catalogue
     from exactodds.report.figure_views import render_eor, render_eor_catalogue
 
+    wager, paytable = wager_and_paytable(wager, paytable)
     s = resolve_shoe(decks, shoe, remove)
     if all_wagers:
         if wager is not None or paytable is not None:
@@ -131,6 +132,7 @@ def certify_command(
     from exactodds.figures.certify import certify
     from exactodds.report.certify import render_report
 
+    wager, paytable = wager_and_paytable(wager, paytable)
     s = resolve_shoe(decks, shoe, remove)
     if all_wagers and wager is not None or not (all_wagers or wager is not None or paigow):
         raise InputError("give one WAGER, --all or --paigow")
