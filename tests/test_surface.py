@@ -215,8 +215,8 @@ def test_analysis_repr_is_short_and_html_escaped(tmp_path: Path) -> None:
 # -- issue 16 item 5: one flag per concept ---------------------------------------------------------
 @pytest.mark.parametrize("command", ["analyze", "eor", "certify"])
 def test_wager_colon_paytable_equals_dash_p(command: str) -> None:
-    a = run(command, "dragon-7:40to1", "-d", "1", "-f", "json")
-    b = run(command, "dragon-7", "-p", "40to1", "-d", "1", "-f", "json")
+    a = run(command, "dragon-7:40to1", "-d", "1", "-f", "csv")
+    b = run(command, "dragon-7", "-p", "40to1", "-d", "1", "-f", "csv")
     assert a[0] == b[0] == 0 and a[1] == b[1]
     code, out, err = run(command, "dragon-7:40to1", "-p", "other", "-d", "1")
     assert code == 2 and out == "" and "paytable given twice" in err
@@ -238,3 +238,35 @@ def test_one_flag_per_concept(command: str) -> None:
     help_text = run(command, "--help")[1]
     if "--seed" in help_text:
         assert "-s, --seed" not in help_text
+
+
+def test_list_fits_100_columns() -> None:
+    code, out, _ = run("list")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 100
+    from exactodds.catalogue import CATALOGUE
+    assert all(w in out for w in CATALOGUE)  # wrapped, not cut
+
+
+def test_dataframes_for_all_and_eor_are_exact() -> None:
+    pytest.importorskip("pandas")
+    from exactodds import analyze
+    from exactodds.figures.eor import effects_of_removal
+    from exactodds.figures.frames import catalogue_frame, eor_frame
+
+    analyses = [analyze("banker", shoe=1), analyze("tie", shoe=1)]
+    f = catalogue_frame(analyses)
+    assert list(f["wager"]) == ["banker", "tie"] and list(f["house_edge"]) == [a.house_edge for a in analyses]
+    e = effects_of_removal("tie", None, analyze("tie", shoe=1).shoe)
+    g = eor_frame([e]).iloc[:len(e.ranks)]
+    # the identity Σ copies · Return(shoe − card) = N · Return(shoe), exactly, from the frame's Fractions
+    assert sum(c * r for c, r in zip(g["copies"], g["return_after"])) == e.shoe.size * e.base_return
+
+
+def test_figures_do_not_reach_up_into_report() -> None:
+    import ast
+
+    for path in (Path(__file__).resolve().parent.parent / "exactodds" / "figures").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and path.name in ("analysis.py", "progressive.py",
+                                                                                 "frames.py"):
+                assert not node.module.startswith("exactodds.report"), (path.name, node.module)

@@ -117,12 +117,10 @@ class Analysis:
         """The outcome table and summary as HTML (Jupyter), every name escaped."""
         from html import escape
 
-        from exactodds.report.views import human
-
-        head = "".join(f"<th>{h}</th>" for h in ("Outcome", "Pays", "Count", "Probability", "Return"))
+        head = "".join(f"<th>{h}</th>" for h in ("Outcome", "Pays", "Count", "Probability", "Return (%)"))
         body = "".join(
             f"<tr><td>{escape(r.name)}</td><td>{escape(r.pay.text)}</td><td>{r.count:,}</td>"
-            f"<td>{escape(human(ratio(r.probability)))}</td><td>{escape(human(ratio(r.contribution)))}</td></tr>"
+            f"<td>{percent(r.probability, 6)}</td><td>{percent(r.contribution, 6)}</td></tr>"
             for r in self.rows)
         return (f"<p><b>{escape(self.wager.name)}</b> ({escape(self.paytable.id)}), {escape(self.shoe.describe())}"
                 f" &mdash; house edge {percent(self.house_edge)}, std dev {self.std_dev}</p>"
@@ -143,8 +141,8 @@ class Analysis:
 
     def to_frame(self) -> Any:
         """The outcome table as a pandas DataFrame, exact values as Fraction objects
-        (:func:`exactodds.report.frames.analysis_frame`; needs the ``pandas`` extra)."""
-        from exactodds.report.frames import analysis_frame
+        (:func:`exactodds.figures.frames.analysis_frame`; needs the ``pandas`` extra)."""
+        from exactodds.figures.frames import analysis_frame
 
         return analysis_frame(self)
 
