@@ -270,3 +270,16 @@ def test_figures_do_not_reach_up_into_report() -> None:
             if isinstance(node, ast.ImportFrom) and node.module and path.name in ("analysis.py", "progressive.py",
                                                                                  "frames.py"):
                 assert not node.module.startswith("exactodds.report"), (path.name, node.module)
+
+
+def test_help_loads_no_catalogue_engine_or_numpy() -> None:
+    """Start-up (issue 19 item 5): ``exactodds --help`` builds the command line only."""
+    import subprocess
+
+    code = ("import sys\nsys.argv = ['exactodds', '--help']\nfrom exactodds.cli.app import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "heavy = [m for m in ('numpy', 'exactodds.catalogue', 'exactodds.engine', 'tabulate', 'scipy')"
+            " if m in sys.modules]\nprint('HEAVY', heavy, file=sys.stderr)\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**__import__("os").environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+    assert "HEAVY []" in res.stderr, res.stderr[-500:]
