@@ -283,3 +283,25 @@ def test_help_loads_no_catalogue_engine_or_numpy() -> None:
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                          env={**__import__("os").environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
     assert "HEAVY []" in res.stderr, res.stderr[-500:]
+
+
+def test_commission_rules_named_on_the_command_line_are_the_library_s() -> None:
+    from exactodds.cli.certify import COMMISSION_RULES
+    from exactodds.figures.commission import RULES
+
+    assert COMMISSION_RULES == tuple(RULES)
+
+
+def test_pyproject_core_is_lean() -> None:
+    """The core install carries no heavy optional dependency; each has its extra (issue 16 item 7)."""
+    import tomllib
+
+    from exactodds.extras import EXTRAS
+
+    project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())["project"]
+    core = " ".join(project["dependencies"])
+    extras = project["optional-dependencies"]
+    for module, extra in EXTRAS.items():
+        assert module not in core, module
+        assert any(module in d for d in extras[extra]), (module, extra)
+    assert "exactodds[all]" in extras["test"]

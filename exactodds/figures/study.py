@@ -764,7 +764,7 @@ def _dask_chunks(spec: StudySpec, address: str) -> Generator[ChunkResult, None, 
     try:
         from dask import distributed
     except ImportError:  # pragma: no cover - a declared dependency
-        raise InputError("--scheduler needs dask[distributed] installed") from None
+        raise InputError("study --scheduler needs dask: pip install 'exactodds[cluster]'") from None
     check_scheduler(address)
     try:
         client: Any = distributed.Client(address, timeout=f"{CONNECT_SECONDS}s",  # type: ignore[no-untyped-call]
