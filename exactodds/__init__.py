@@ -36,6 +36,15 @@ if TYPE_CHECKING:
     from exactodds.game.cards import Shoe, parse_card
 
 
+def __dir__() -> list[str]:
+    """The public names too, though not loaded yet (tab completion in a notebook).
+
+    >>> {"analyze", "Shoe", "Analysis"} <= set(dir(__import__("exactodds")))
+    True
+    """
+    return sorted({*globals(), *__all__})
+
+
 def __getattr__(name: str) -> Any:
     """The public names, imported when first asked for (PEP 562)."""
     if name in _WHERE:

@@ -6,6 +6,7 @@ import ast
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,17 @@ def _view(headers: list[str], rows: list[list[str]]) -> View:
 def test_csv_and_json_round_trip(table: tuple[list[str], list[list[str]]]) -> None:
     headers, rows = table
     v = _view(headers, rows)
-    assert list(csv.reader(io.StringIO(render_view(v, "csv"), newline=""))) == [headers, *rows]
+    parsed = list(csv.reader(io.StringIO(render_view(v, "csv"), newline="")))
+    assert len(parsed) == 1 + len(rows) and all(len(r) == len(parsed[0]) for r in parsed)
+    # a column of exact p/q values gets a NAME_decimal column beside it; the others are as given
+    added = [i for i, h in enumerate(parsed[0]) if i and h == parsed[0][i - 1] + "_decimal"
+             and rows and all(re.fullmatch(r"-?\d+/\d+|", r[i - 1]) for r in parsed[1:])]
+    kept = [[c for i, c in enumerate(r) if i not in added] for r in parsed]
+    assert len(kept[0]) == len(headers)
+    for got, cell in zip((c for r in kept for c in r), (c for r in [headers, *rows] for c in r)):
+        # unchanged, or a formula-looking text cell shown as text (issue 18: formula injection)
+        assert got == cell or (got == "'" + cell and cell[:1] in "=+-@"), (got, cell)
+        assert got[:1] not in ("=", "+", "@")
     assert json.loads(render_view(v, "json")) == {"headers": headers, "rows": rows}
 
 
@@ -64,7 +75,7 @@ def _imports(path: Path) -> set[str]:
 def test_figures_hold_no_text_formatting(path: Path) -> None:
     """Rendering lives in report/: a figure neither tabulates nor calls a renderer (the study
     writes its trace and plot through report.files; an analysis converts to a frame lazily)."""
-    allowed = {"exactodds.report.files", "exactodds.report.frames"}
+    allowed = {"exactodds.report.files"}  # DataFrames live in figures/frames.py: no reach-up
     bad = {m for m in _imports(path) if m == "tabulate" or (m.startswith("exactodds.report") and m not in allowed)}
     assert not bad
 

@@ -14,23 +14,18 @@ import sys
 from fractions import Fraction
 from typing import Annotated, Any, NoReturn
 
+import click
 import typer
 from click import exceptions as _cx  # typer < 0.20 (pyproject.toml) is built on click
 from typer.core import TyperGroup
 
 from exactodds import __version__
-from exactodds.catalogue import CATALOGUE, get_wager
-from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, emit
+from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, emit, wager_and_paytable
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
-from exactodds.figures.analysis import analyze
-from exactodds.game.shoespec import RemoveOpt, ShoeOpt, resolve_shoe
+from exactodds.extras import missing_extra_message
+from exactodds.game.shoespec import RemoveOpt, ShoeOpt
 from exactodds.inputs import parse_number, shown
-from exactodds.report.formats import (
-    render_analysis,
-    render_catalogue,
-    render_wager_list,
-)
 
 EXIT_INPUT = 2
 
@@ -83,8 +78,37 @@ def _check_completion_shell(argv: list[str]) -> None:
              + ("the current shell could not be detected" if shell is None else f"not for {shell!r}"))
 
 
+class _HelpFormatter(click.HelpFormatter):
+    """click's help formatter without the ``\\[`` typer writes before ``[default: …]`` when
+    rich is installed but rich markup is off (``rich_markup_mode=None``): help renders cleanly."""
+
+    def write_dl(self, rows: Any, col_max: int = 30, col_spacing: int = 2) -> None:
+        super().write_dl([(term, text.replace("\\[", "[")) for term, text in rows], col_max, col_spacing)
+
+
+class _Context(click.Context):
+    """Every command's context: formats help with :class:`_HelpFormatter`."""
+
+    formatter_class = _HelpFormatter
+
+
+def _command_name(argv: list[str] | None) -> str:
+    """The subcommand named on the command line (for messages), else ``exactodds``."""
+    words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
+    return words[0] if words else "exactodds"
+
+
 class _OneLineErrors(TyperGroup):
     """Turn every usage or input error into a single stderr line and exit 2."""
+
+    context_class = _Context
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        """Each subcommand also formats its help with :class:`_HelpFormatter`."""
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if cmd is not None:
+            cmd.context_class = _Context
+        return name, cmd, rest
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
@@ -94,6 +118,11 @@ class _OneLineErrors(TyperGroup):
             rv = super().main(*args, **kwargs)
         except InputError as exc:
             fail(str(exc))
+        except ImportError as exc:  # an optional extra (exactodds/extras.py) not installed
+            message = missing_extra_message(exc, _command_name(argv))
+            if message is None:
+                raise
+            fail(message)
         except OSError as exc:  # e.g. --install-completion with an unwritable home folder
             fail(f"{exc.strerror or exc.__class__.__name__}: {exc.filename or ''}".rstrip(": "))
         except getattr(_cx, "NoArgsIsHelpError", ()) as exc:
@@ -141,13 +170,16 @@ def _root(
 @app.command("list")
 def list_wagers(fmt: FormatOpt = Format.table, output: OutputOpt = None) -> None:
     """Every wager id with its paytables (default first) and citation."""
+    from exactodds.catalogue import CATALOGUE
+    from exactodds.report.formats import render_wager_list
+
     emit(render_wager_list(CATALOGUE.values(), fmt.value), output)
 
 
 @app.command("analyze")
 @with_wager_files
 def analyze_command(
-    wager: Annotated[str | None, typer.Argument(help="Wager id (see 'exactodds list').")] = None,
+    wager: Annotated[str | None, typer.Argument(help="Wager id, or WAGER:PAYTABLE (see 'exactodds list').")] = None,
     paytable: Annotated[str | None, typer.Option("--paytable", "-p", help="Paytable id (default: the catalogue's).")] = None,
     decks: DecksOpt = 8,
     shoe_spec: ShoeOpt = None,
@@ -162,6 +194,12 @@ def analyze_command(
         help="Cards already seen this round, e.g. --seen player=9H,5C --seen banker=KD (mid-hand odds).")] = None,
 ) -> None:
     """Exact outcome table, return, house edge, variance and more for one wager."""
+    from exactodds.catalogue import CATALOGUE, get_wager
+    from exactodds.figures.analysis import analyze
+    from exactodds.game.shoespec import resolve_shoe
+    from exactodds.report.formats import render_analysis, render_catalogue
+
+    wager, paytable = wager_and_paytable(wager, paytable)
     meters = parse_meters(meter or [])
     shoe = resolve_shoe(decks, shoe_spec, remove)
     if seen:

@@ -20,21 +20,15 @@ from typing import Annotated
 
 import typer
 
-from exactodds.catalogue import get_wager
-from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, PaytableOpt, emit
+from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, PaytableOpt, emit, wager_and_paytable
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
-from exactodds.figures.commission import (
-    DEFAULT_AMOUNTS,
-    RULES,
-    commission_rate,
-    edge_table,
-    parse_amounts,
-    parse_increment,
-    parse_money,
-)
 from exactodds.game.shoespec import DEFAULT_DECKS, RemoveOpt, ShoeOpt, resolve_shoe
 from exactodds.report.progress import stderr_progress
+
+COMMISSION_RULES = ("midibaccarat", "baccarat", "minibaccarat")
+"""The keys of :data:`exactodds.figures.commission.RULES` (a test holds them equal), named here so
+that building the command line loads no catalogue (start-up, issue 19 item 5)."""
 
 
 class ReportFormat(str, Enum):
@@ -148,6 +142,7 @@ def eor_command(
     from exactodds.figures.eor import effects_of_removal, eor_catalogue
     from exactodds.report.figure_views import render_eor, render_eor_catalogue
 
+    wager, paytable = wager_and_paytable(wager, paytable)
     s = resolve_shoe(decks, shoe, remove)
     if all_wagers:
         if wager is not None or paytable is not None:
@@ -170,12 +165,22 @@ def commission_command(
     rounding: Annotated[str | None, typer.Option(
         "--commission-rounding", help="Round the commission up to a multiple of this many dollars (e.g. 0.25), "
         "or 'none'; default: the --rule's increment.")] = None,
-    rule: Annotated[str, typer.Option("--rule", help=f"Table rule for the default rounding: {', '.join(RULES)}.")] = "baccarat",
+    rule: Annotated[str, typer.Option("--rule", help=f"Table rule for the default rounding: {', '.join(COMMISSION_RULES)}.")] = "baccarat",
     amounts: Annotated[str | None, typer.Option("--amounts", help="Edge table amounts: '5,7.5,10' or '2.5:50:2.5'.")] = None,
     fmt: FormatOpt = Format.table, output: OutputOpt = None,
 ) -> None:
     """Exact return per unit of a wager amount with the commission rounded up (§ 629a.12(c))."""
     s = resolve_shoe(decks, shoe, remove)
+    from exactodds.catalogue import get_wager
+    from exactodds.figures.commission import (
+        DEFAULT_AMOUNTS,
+        commission_rate,
+        edge_table,
+        parse_amounts,
+        parse_increment,
+        parse_money,
+    )
+
     w = get_wager(wager)
     rate = commission_rate(w.paytable(paytable))
     inc = parse_increment(rounding, rate, rule)
@@ -224,6 +229,7 @@ def certify_command(
     from exactodds.figures.certify import certify
     from exactodds.report.document import read_document
 
+    wager, paytable = wager_and_paytable(wager, paytable)
     s = resolve_shoe(decks, shoe, remove)
     if all_wagers and wager is not None or not (all_wagers or wager is not None or paigow):
         raise InputError("give one WAGER, --all or --paigow")

@@ -1,7 +1,19 @@
 """Options and output helpers shared by every ``exactodds`` command module.
 
 Declared once so that ``--decks``, ``--format``, ``--output`` and ``--paytable`` read
-and behave the same in ``analyze``, ``eor``, ``certify`` and the rest.
+and behave the same in ``analyze``, ``eor``, ``certify`` and the rest. One flag per concept
+(issue 16 item 5):
+
+========================= =====================================================================
+``-s/--shoe``             a shoe composition (:mod:`exactodds.game.shoespec`); never a seed
+``--seed``                a random seed (no short form)
+``-n``                    the command's count, named for its noun: ``--rounds`` (simulate),
+                          ``--shoes`` (study)
+``--workers``             local worker processes (``-w`` is ``--wager``)
+``WAGER -p P``/``WAGER:P`` a wager and its paytable, both spellings everywhere
+                          (:func:`wager_and_paytable`)
+``-f/--format``           table, json, csv, markdown (certify adds html/xlsx)
+========================= =====================================================================
 """
 
 from __future__ import annotations
@@ -12,6 +24,7 @@ from typing import Annotated
 
 import typer
 
+from exactodds.errors import InputError
 from exactodds.report.files import STDOUT, write_atomic
 
 
@@ -33,6 +46,24 @@ OutputOpt = Annotated[
                       "atomically, a device or FIFO written directly."),
 ]
 PaytableOpt = Annotated[str | None, typer.Option("--paytable", "-p", help="Paytable id (default: the catalogue's).")]
+SeedHelp = "Random seed, 0 to 2**63-1 (same seed, same result)."
+WorkersHelp = "Local worker processes (the result does not depend on it)."
+
+
+def wager_and_paytable(wager: str | None, paytable: str | None) -> tuple[str | None, str | None]:
+    """``WAGER:PAYTABLE`` or ``WAGER -p PAYTABLE``: both spellings, one meaning.
+
+    >>> wager_and_paytable("dragon-7:40to1", None), wager_and_paytable("tie", "8to1")
+    (('dragon-7', '40to1'), ('tie', '8to1'))
+    """
+    if wager is None or ":" not in wager:
+        return wager, paytable
+    name, _, table = wager.partition(":")
+    if not name or not table:
+        raise InputError(f"WAGER:PAYTABLE needs both parts, got {wager!r}")
+    if paytable is not None and paytable != table:
+        raise InputError(f"paytable given twice: {wager!r} and --paytable {paytable!r}")
+    return name, table
 
 
 def emit(text: str, output: str | None) -> None:

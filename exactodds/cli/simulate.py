@@ -28,8 +28,6 @@ from exactodds.errors import InputError
 from exactodds.game.shoespec import RemoveOpt, ShoeOpt, resolve_shoe
 from exactodds.report.files import check_writable
 from exactodds.report.progress import Progress, stderr_progress
-from exactodds.report.simulation import crosscheck_view, simulation_view
-from exactodds.report.views import render_view
 
 if TYPE_CHECKING:
     pass
@@ -170,6 +168,9 @@ def register(app: typer.Typer) -> None:
             with _progress("simulate") as progress:
                 sim = simulate(rounds, mode.value, shoe, seed=seed, cover=cover, workers=workers,
                                on_hands=on_hands, progress=progress, settler=RoundSettler.of(pairs))
+            from exactodds.report.simulation import simulation_view
+            from exactodds.report.views import render_view
+
             report = render_view(simulation_view(sim, pairs, skipped), fmt.value)
             if counts_fh is not None:
                 meta = sim_meta(sim)
@@ -236,6 +237,9 @@ def register(app: typer.Typer) -> None:
         finally:
             if isinstance(data, LogFile):
                 data.close()
+        from exactodds.report.simulation import crosscheck_view
+        from exactodds.report.views import render_view
+
         emit(render_view(crosscheck_view(result, show), fmt.value), output)
         if not result.consistent:
             raise typer.Exit(EXIT_INCONSISTENT)

@@ -32,7 +32,7 @@ class StrategyOpt(str, Enum):
 def study_command(
     wagers: Annotated[list[str], typer.Argument(help="WAGER[:PAYTABLE] ... (see 'exactodds list').")],
     shoes: Annotated[int, typer.Option("--shoes", "-n", help="Shoes to deal (1 to 1,000,000,000).")],
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: shoe i is shuffled by "
+    seed: Annotated[int, typer.Option("--seed", help="Seed: shoe i is shuffled by "
                                       "numpy.random.default_rng([seed, i]).")],
     decks: DecksOpt = 8,
     cover: Annotated[int, typer.Option("--cover", help="Cards under the cover card (at least 14, § 629a.5(d)).")] = 14,
@@ -50,7 +50,7 @@ def study_command(
                                               "return of each wager as p/q).")] = None,
     plot: Annotated[str | None, typer.Option("--plot", help="Plot return v. true count and the distribution "
                                              "of returns (.svg or .png).")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Local processes (the result does not "
+    workers: Annotated[int, typer.Option("--workers", help="Local processes (the result does not "
                                          "depend on it).")] = 1,
     scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run on an existing Dask cluster, "
                                                   "e.g. tcp://HOST:8786.")] = None,

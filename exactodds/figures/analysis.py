@@ -46,9 +46,18 @@ class OutcomeRow:
         return self.pay.net * self.probability
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Analysis:
-    """The exact analysis of one wager under one paytable for one shoe."""
+    """The exact analysis of one wager under one paytable for one shoe.
+
+    Exact figures (``return_``, ``house_edge``, ``variance``, ...) are Fractions; ``std_dev``
+    is the one figure for display only (a decimal string: the square root is irrational).
+    In a notebook the analysis shows as a short line (``repr``) or its outcome table
+    (``_repr_html_``).
+
+    >>> analyze("tie", shoe="decks=8")
+    <Analysis tie (8to1), 8 decks (416 cards): house edge 14.3596%, 2 outcomes>
+    """
 
     wager: Wager[Any]
     paytable: Paytable
@@ -95,8 +104,27 @@ class Analysis:
 
     @property
     def std_dev(self) -> str:
-        """Standard deviation as a correctly rounded decimal string (it is irrational)."""
+        """Standard deviation, for display only: a decimal string correctly rounded to 10 places
+        (√variance is irrational, so it is never used in exact work; use ``variance``)."""
         return sqrt_decimal(self.variance, 10)
+
+    def __repr__(self) -> str:
+        """A short line: wager, paytable, shoe, house edge, number of outcomes."""
+        return (f"<Analysis {self.wager.id} ({self.paytable.id}), {self.shoe.describe()}: "
+                f"house edge {percent(self.house_edge)}, {len(self.rows)} outcomes>")
+
+    def _repr_html_(self) -> str:
+        """The outcome table and summary as HTML (Jupyter), every name escaped."""
+        from html import escape
+
+        head = "".join(f"<th>{h}</th>" for h in ("Outcome", "Pays", "Count", "Probability", "Return (%)"))
+        body = "".join(
+            f"<tr><td>{escape(r.name)}</td><td>{escape(r.pay.text)}</td><td>{r.count:,}</td>"
+            f"<td>{percent(r.probability, 6)}</td><td>{percent(r.contribution, 6)}</td></tr>"
+            for r in self.rows)
+        return (f"<p><b>{escape(self.wager.name)}</b> ({escape(self.paytable.id)}), {escape(self.shoe.describe())}"
+                f" &mdash; house edge {percent(self.house_edge)}, std dev {self.std_dev}</p>"
+                f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
 
     @property
     def element_of_risk(self) -> Fraction | None:
@@ -113,8 +141,8 @@ class Analysis:
 
     def to_frame(self) -> Any:
         """The outcome table as a pandas DataFrame, exact values as Fraction objects
-        (:func:`exactodds.report.frames.analysis_frame`; needs the ``pandas`` extra)."""
-        from exactodds.report.frames import analysis_frame
+        (:func:`exactodds.figures.frames.analysis_frame`; needs the ``pandas`` extra)."""
+        from exactodds.figures.frames import analysis_frame
 
         return analysis_frame(self)
 
@@ -146,9 +174,12 @@ def priced_pay(pay: Pay, table: Paytable, amounts: Mapping[str, Fraction]) -> Pa
     return Pay(pay.share * amounts[pay.meter] / stake - 1, pay.text, pay.meter, pay.share)
 
 
-def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | None = None,
+def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | str | int | None = None,
             meters: Mapping[str, Fraction] | None = None) -> Analysis:
     """Price ``wager`` under ``paytable`` (default: the catalogue's) for ``shoe`` (default 8 decks).
+
+    ``shoe`` is a :class:`Shoe`, a number of decks, or the command line's ``--shoe`` spec
+    (``"decks=6"``, ``"KS=8,9H=7,..."``, a .json/.csv file; :mod:`exactodds.game.shoespec`).
 
     Progressives: ``meters`` (name -> dollars) prices the meter pays; without it the rows
     are priced at the regulated resets and :mod:`exactodds.figures.progressive` gives the exact
@@ -156,6 +187,16 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | N
     """
     w = get_wager(wager) if isinstance(wager, str) else wager
     table = w.paytable(paytable)
+    if isinstance(shoe, bool) or not isinstance(shoe, Shoe | int | str | None):
+        raise InputError(f"shoe must be a Shoe, a number of decks or a shoe spec, got {type(shoe).__name__}")
+    if isinstance(shoe, int):
+        from exactodds.game.shoespec import resolve_shoe
+
+        shoe = resolve_shoe(shoe)
+    elif isinstance(shoe, str):
+        from exactodds.game.shoespec import parse_shoe_spec
+
+        shoe = parse_shoe_spec(shoe)
     shoe = shoe if shoe is not None else Shoe.standard(8)
     universe, counts, void = w.level.priced(shoe)
     s = settlement(w, table)

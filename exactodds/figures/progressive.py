@@ -34,12 +34,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import floor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from exactodds.catalogue.model import Meter
 from exactodds.errors import InputError
 from exactodds.exact import ratio
-from exactodds.figures.analysis import Analysis
+
+if TYPE_CHECKING:  # analysis_json calls this module: the dependency points one way
+    from exactodds.figures.analysis import Analysis
 
 _VARIABLE = r"[A-Za-z_][A-Za-z0-9_]*"
 _TERM = re.compile(rf"\s*([+-])?\s*([0-9]+)/([0-9]+)(?:\*({_VARIABLE}))?\s*", re.ASCII)

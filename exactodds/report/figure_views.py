@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final
 
 from exactodds.exact import decimal, percent, ratio
-from exactodds.report.views import Block, Bullet, Heading, Table, View, render_json, render_view
+from exactodds.report.views import Block, Bullet, Heading, Table, View, render_csv_rows, render_json, render_view
 
 if TYPE_CHECKING:
     from exactodds.figures.commission import CommissionAnalysis
@@ -72,11 +72,16 @@ def render_eor(e: EffectsOfRemoval, fmt: str) -> str:
 
 
 def render_eor_catalogue(results: Sequence[EffectsOfRemoval], skipped: Sequence[Skipped], fmt: str) -> str:
-    """Every wager's effects of removal: one JSON document, or each view in turn with the
-    wagers that cannot be priced card by card listed last."""
+    """Every wager's effects of removal: one JSON document, one tidy CSV table (``wager`` and
+    ``paytable`` columns before each wager's rows), or each view in turn with the wagers that
+    cannot be priced card by card listed last."""
     if fmt == "json":
         from exactodds.figures.eor import eor_json
         return render_json({"effects": [eor_json(e) for e in results], "skipped": [vars(x) for x in skipped]})
+    if fmt == "csv":
+        tables = [(e, _eor_csv(e)) for e in results]
+        header = ["wager", "paytable", *tables[0][1][0]] if tables else ["wager", "paytable"]
+        return render_csv_rows([header, *([e.wager.id, e.paytable.id, *row] for e, rows in tables for row in rows[1:])])
     text = "\n".join(render_eor(e, fmt) for e in results)
     return text + "".join(f"\nSkipped {x.wager} ({x.paytable}): {x.reason}\n" for x in skipped)
 

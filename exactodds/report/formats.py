@@ -61,7 +61,7 @@ def progressive_pairs(a: Analysis) -> list[tuple[str, str]]:
              ("Return at reset", "n/a (reset not regulated)" if f.return_at_reset is None
               else f"{ratio(f.return_at_reset)}  ({percent(f.return_at_reset, 6)})")]
     for name, be in f.break_even.items():
-        lines.append((f"Break-even {name} meter", "n/a" if be is None else f"${ratio(be)}  (${decimal(be, 2)})"))
+        lines.append((f"Break-even {name} meter", "n/a" if be is None else f"${decimal(be, 2)}  (exactly ${ratio(be)})"))
     lr = f.long_run
     lines.append(("Long-run return", f"{ratio(lr)}  ({percent(lr, 6)})" if isinstance(lr, Fraction) else str(lr)))
     return lines
@@ -196,7 +196,7 @@ def wager_list_view(wagers: Iterable[Wager[Any]]) -> View:
     def text() -> list[Block]:
         rows = [[i["wager"], i["name"], ", ".join(p["id"] for p in i["paytables"]), i["cite"]] for i in items]
         return [Choice(markdown="## Wagers"), Choice(markdown=""),
-                Table(["Wager", "Name", "Paytables (default first)", "Cite"], rows)]
+                Table(["Wager", "Name", "Paytables (default 1st)", "Cite"], rows, wrap=(None, 14, 23, 16))]
 
     return View(lambda: {"wagers": items, "version": __version__}, text, csv_rows)
 
@@ -211,6 +211,7 @@ def render_paigow(analyses: Sequence[Any], vigorish_rows: Sequence[Any], fmt: st
                   strategy_rows: Sequence[Any] | None = None) -> str:
     """Pai Gow figures (and the strategy table, if given) in the chosen format."""
     from exactodds.paigow import STRATEGY_HEADERS, VIGORISH_HEADERS, paigow_json, paigow_summary_rows, to_rows
+    from exactodds.report.spreadsheet import decimal_cell
 
     def csv_rows() -> list[Sequence[Any]]:
         if strategy_rows is not None:
@@ -218,8 +219,8 @@ def render_paigow(analyses: Sequence[Any], vigorish_rows: Sequence[Any], fmt: st
         return [["strategy", "house_way_reading", "wins", "ties", "losses", "universe", "p_win", "p_tie", "p_loss",
                  "return_vigorish", "return_vigorish_decimal", "house_edge", "house_edge_decimal"],
                 *([a.strategy, a.house_way_reading, a.wins, a.ties, a.losses, a.universe, ratio(a.p_win),
-                   ratio(a.p_tie), ratio(a.p_loss), ratio(a.return_vigorish), decimal(a.return_vigorish, 12),
-                   ratio(a.house_edge), decimal(a.house_edge, 12)] for a in analyses)]
+                   ratio(a.p_tie), ratio(a.p_loss), ratio(a.return_vigorish), decimal_cell(a.return_vigorish),
+                   ratio(a.house_edge), decimal_cell(a.house_edge)] for a in analyses)]
 
     def text() -> list[Block]:
         ids = ", ".join(sorted({a.house_way_reading for a in analyses}))

@@ -31,6 +31,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -59,6 +60,9 @@ class Table:
     rows: Sequence[Sequence[Any]]
     colalign: tuple[str, ...] | None = None
     plain: bool = False
+    wrap: tuple[int | None, ...] | None = None
+    """Table format only: the widest each column may be, its text wrapped onto more lines
+    (so a wide table fits 100 columns); Markdown keeps one line per row."""
 
 
 @dataclass(frozen=True)
@@ -101,37 +105,164 @@ def render_json(doc: Any) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
+FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
+"""A text cell starting with one of these is read as a formula by spreadsheet tools."""
+
+_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?:/\d+)?")
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """A cell a spreadsheet cannot run: text starting with ``= + - @``, tab or CR gets a
+    leading ``'`` (OWASP's CSV-injection advice, which Excel and LibreOffice honour), unless
+    it is a plain number or exact ``p/q`` such as ``-1/8`` (data, not a formula). A carriage
+    return inside text becomes ``\\n``, so the writer quotes the cell and the table stays tidy.
+
+    >>> print(spreadsheet_cell('=HYPERLINK("http://evil.example/","click")'))
+    '=HYPERLINK("http://evil.example/","click")
+    >>> spreadsheet_cell("-1/8"), spreadsheet_cell("-0.125"), spreadsheet_cell(-3), spreadsheet_cell("@x")
+    ('-1/8', '-0.125', -3, "'@x")
+    """
+    if not isinstance(value, str):
+        return value
+    if value.startswith(FORMULA_START) and not _NUMBER.fullmatch(value):
+        value = "'" + value
+    return value.replace("\r\n", "\n").replace("\r", "\n")  # quoted by the writer (its line end is \n)
+
+
+_FRACTION = re.compile(r"-?\d+/0*[1-9]\d*")
+
+
+def with_decimals(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
+    """CSV rows (header first) with a ``NAME_decimal`` column (15 significant digits, exact
+    integer rounding) after every column ``NAME`` whose cells are all exact ``p/q`` values and
+    that has none yet: a spreadsheet reads a number beside every exact value.
+
+    >>> with_decimals([["x", "n"], ["1/3", 2], ["", 3]])
+    [['x', 'x_decimal', 'n'], ['1/3', '0.333333333333333', 2], ['', '', 3]]
+    >>> with_decimals([["x", "x_decimal"], ["1/3", "0.333333333333333"]])[0]
+    ['x', 'x_decimal']
+    """
+    if not rows:
+        return []
+    header, body = list(rows[0]), [list(r) for r in rows[1:]]
+    if not body or any(len(r) != len(header) for r in body):
+        return [header, *body]
+    add = [i for i, name in enumerate(header)
+           if f"{name}_decimal" not in header
+           and any(isinstance(r[i], str) and r[i] for r in body)
+           and all(r[i] in ("", None) or (isinstance(r[i], str) and _FRACTION.fullmatch(r[i])) for r in body)]
+    if not add:
+        return [header, *body]
+    from fractions import Fraction
+
+    from exactodds.report.spreadsheet import decimal_cell
+
+    def widen(row: list[Any], cell: Any) -> list[Any]:
+        out: list[Any] = []
+        for i, c in enumerate(row):
+            out.append(c)
+            if i in add:
+                out.append(cell(c))
+        return out
+
+    return [widen(header, lambda name: f"{name}_decimal"),
+            *(widen(r, lambda c: decimal_cell(Fraction(c)) if c else "") for r in body)]
+
+
 def render_csv_rows(rows: Sequence[Sequence[Any]]) -> str:
-    """CSV text with ``\\n`` line ends."""
+    """CSV text with ``\\n`` line ends: a decimal beside every exact column (:func:`with_decimals`),
+    every cell through :func:`spreadsheet_cell`."""
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
+    csv.writer(out, lineterminator="\n").writerows([spreadsheet_cell(c) for c in row] for row in with_decimals(rows))
     return out.getvalue()
+
+
+LONG_FRACTION: Final = 20
+"""An exact ``p/q`` longer than this many characters is shown to a person as a decimal."""
+
+_LONG = re.compile(r"(?<![\w./])-?\d+/0*[1-9]\d*(?![\w/])")
+
+
+def human(text: str) -> str:
+    """Text for a person: each exact ``p/q`` longer than :data:`LONG_FRACTION` characters
+    becomes its decimal (15 significant digits, exact integer rounding); short ones stay.
+
+    >>> human("Return: -114753351728/10847218479825 (-1.0579%); pays 30/1")
+    'Return: -0.0105790578424720 (-1.0579%); pays 30/1'
+    """
+    def shorten(m: re.Match[str]) -> str:
+        if len(m.group(0)) <= LONG_FRACTION:
+            return m.group(0)
+        from fractions import Fraction
+
+        from exactodds.report.spreadsheet import decimal_cell
+
+        return decimal_cell(Fraction(m.group(0)))
+
+    return _LONG.sub(shorten, text)
+
+
+def _human_cell(value: Any) -> Any:
+    return human(value) if isinstance(value, str) else value
+
+
+def markdown_text(text: str) -> str:
+    """Text safe in Markdown: ``& < >`` as HTML entities, so a wager or outcome name such as
+    ``<script>`` is shown, never run, by a Markdown renderer.
+
+    >>> markdown_text("<script>alert(1)</script> & co")
+    '&lt;script&gt;alert(1)&lt;/script&gt; &amp; co'
+    """
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _markdown_cell(value: Any) -> Any:
+    """A table cell safe in a GitHub table: escaped as :func:`markdown_text`, ``|`` escaped."""
+    return markdown_text(value).replace("|", "\\|") if isinstance(value, str) else value
 
 
 def render_table(t: Table, markdown: bool) -> str:
     """One table; numbers are never re-parsed (cells are display strings already)."""
     extra: dict[str, Any] = {} if t.colalign is None else {"colalign": t.colalign}
     if t.plain and not markdown:
-        return tabulate(t.rows, tablefmt="plain", disable_numparse=True, **extra)
-    return tabulate(t.rows, headers=list(t.headers), tablefmt="github" if markdown else "simple",
+        return tabulate([[_human_cell(c) for c in row] for row in t.rows], tablefmt="plain", disable_numparse=True,
+                        **extra)
+    headers, rows = list(t.headers), [[_human_cell(c) for c in row] for row in t.rows]
+    if markdown:
+        headers = [_markdown_cell(h) for h in headers]
+        rows = [[_markdown_cell(c) for c in row] for row in rows]
+    elif t.wrap is not None:
+        extra["maxcolwidths"] = list(t.wrap)
+    return tabulate(rows, headers=headers, tablefmt="github" if markdown else "simple",
                     disable_numparse=True, **extra)
 
 
 def render_block(b: Block, markdown: bool) -> str | None:
-    """One block as text, or ``None`` when it is not part of this format."""
+    """One block as text (long fractions as decimals, :func:`human`), or ``None`` when it is
+    not part of this format."""
+    if isinstance(b, Table):
+        return render_table(b, markdown)
+    text = _render_block(b, markdown)
+    return None if text is None else human(text)
+
+
+def _render_block(b: Block, markdown: bool) -> str | None:
     if isinstance(b, str):
-        return b
+        return markdown_text(b) if markdown else b
     if isinstance(b, Heading):
-        return f"{'#' * b.level} {b.text}" if markdown and b.level else b.text
+        return f"{'#' * b.level} {markdown_text(b.text)}" if markdown and b.level else \
+            markdown_text(b.text) if markdown else b.text
     if isinstance(b, Table):
         return render_table(b, markdown)
     if isinstance(b, Pairs):
         if markdown:
-            return "\n".join(f"- **{k}**: {v}" for k, v in b.pairs)
+            return "\n".join(f"- **{markdown_text(k)}**: {markdown_text(v)}" for k, v in b.pairs)
         return tabulate(b.pairs, tablefmt="plain", disable_numparse=True)
     if isinstance(b, Bullet):
-        return f"- {b.text}" if markdown else b.text
-    return b.markdown if markdown else b.table
+        return f"- {markdown_text(b.text)}" if markdown else b.text
+    if markdown:
+        return None if b.markdown is None else markdown_text(b.markdown)
+    return b.table
 
 
 def render_blocks(blocks: Sequence[Block], markdown: bool) -> str:
@@ -152,5 +283,5 @@ def render_view(view: View, fmt: str) -> str:
     raise InputError(f"unknown format {fmt!r}: use one of table, markdown, csv, json")
 
 
-__all__ = ["Block", "Bullet", "Choice", "Heading", "Pairs", "Table", "View", "render_blocks", "render_csv_rows",
-           "render_json", "render_view"]
+__all__ = ["Block", "Bullet", "Choice", "Heading", "Pairs", "Table", "View", "markdown_text", "human",
+           "render_blocks", "render_csv_rows", "render_json", "render_view", "spreadsheet_cell", "with_decimals"]

@@ -142,7 +142,7 @@ def _dask_chunks(spec: StudySpec, address: str) -> Generator[ChunkResult, None, 
     try:
         from dask import distributed
     except ImportError:  # pragma: no cover - a declared dependency
-        raise InputError("--scheduler needs dask[distributed] installed") from None
+        raise InputError("study --scheduler needs dask: pip install 'exactodds[cluster]'") from None
     check_scheduler(address)
     probe_scheduler(address)
     try:

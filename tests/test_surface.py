@@ -1,0 +1,307 @@
+"""The command-line surface (issue 16 items 4-7, issue 18's injection defects): cells a
+spreadsheet cannot run, Markdown that cannot run script, one-line errors for missing
+extras, clean help, every CSV one tidy table and no long fraction in a human view."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from exactodds.cli.app import app
+
+runner = CliRunner()
+
+HOSTILE = '''id = "hostile"
+name = "<script>alert(1)</script> Eight"
+cite = "test"
+level = "coup"
+
+[[outcomes]]
+name = '=HYPERLINK("http://evil.example/","click")'
+when = { winner = "banker", banker_total = 8, banker_cards = 3 }
+
+[[paytables]]
+id = "30to1"
+pays = { '=HYPERLINK("http://evil.example/","click")' = "30 to 1" }
+'''
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    res = runner.invoke(app, list(args))
+    return res.exit_code, res.stdout, res.stderr
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> str:
+    p = tmp_path / "hostile.toml"
+    p.write_text(HOSTILE)
+    return str(p)
+
+
+def test_csv_neutralises_formula_cells(hostile: str) -> None:
+    code, out, err = run("analyze", "hostile", "--wager-file", hostile, "-d", "1", "-f", "csv")
+    assert code == 0, err
+    rows = list(csv.reader(io.StringIO(out)))
+    cells = [c for row in rows for c in row]
+    # the outcome is there, but as text a spreadsheet shows rather than runs
+    assert "'=HYPERLINK(\"http://evil.example/\",\"click\")" in cells
+    assert not [c for c in cells if c[:1] in ("=", "+", "@", "\t", "\r")]
+    # negative exact values and decimals are data, kept as numbers
+    negatives = [c for c in cells if c.startswith("-")]
+    assert negatives and all(re.fullmatch(r"-[\d./]+", c) for c in negatives)
+
+
+@pytest.mark.parametrize("value", ["=1+1", "+1+cmd", "-2+3", "@SUM(A1)", "\t=1", "\r=1", "-cmd|' /C calc'!A0"])
+def test_every_formula_start_is_neutralised(value: str) -> None:
+    from exactodds.report.views import render_csv_rows
+
+    [[cell]] = list(csv.reader(io.StringIO(render_csv_rows([[value]]), newline="")))
+    assert cell == "'" + value.replace("\r", "\n")  # a CR inside a cell is a line break, quoted
+
+
+def test_markdown_escapes_script_from_wager_names(hostile: str) -> None:
+    code, out, err = run("analyze", "hostile", "--wager-file", hostile, "-d", "1", "-f", "markdown")
+    assert code == 0, err
+    assert "<script>" not in out and "&lt;script&gt;" in out
+
+
+def test_missing_extra_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A command whose optional dependency is missing says which extra to install."""
+    log = tmp_path / "hands.csv"
+    assert run("simulate", "-n", "3000", "--seed", "1", "--log", str(log))[0] == 0
+    for name in [m for m in sys.modules if m == "scipy" or m.startswith("scipy.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "scipy", None)
+    code, out, err = run("crosscheck", str(log))
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == ["exactodds: error: crosscheck needs scipy: pip install 'exactodds[stats]'"]
+
+
+def test_require_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactodds.errors import InputError
+    from exactodds.extras import require
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(InputError, match=r"pip install 'exactodds\[plot\]'"):
+        require("matplotlib", "study --plot")
+
+
+@pytest.mark.parametrize("command", ["analyze", "eor", "list", "certify", "study", "simulate", "tables"])
+def test_help_renders_cleanly(command: str) -> None:
+    code, out, _ = run(command, "--help")
+    assert code == 0
+    assert "\\[" not in out
+
+
+# -- issue 16 item 4: every CSV one tidy table, no long fraction in a human view --------------------
+CSV_COMMANDS = [
+    ["list"],
+    ["analyze", "banker"],
+    ["analyze", "harmony"],
+    ["analyze", "--all", "-d", "1"],
+    ["eor", "tie"],
+    ["eor", "--all", "-d", "1"],
+    ["commission"],
+    ["ride"],
+    ["mystery"],
+    ["paigow"],
+    ["certify", "tie"],
+    ["study", "banker", "tie", "-n", "3", "--seed", "1"],
+]
+"""Every command that writes CSV to its output (simulate's CSV files are checked below)."""
+
+_FRACTION = re.compile(r"-?\d+/\d+")
+
+
+def _tidy(text: str) -> list[list[str]]:
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    assert len(rows) >= 2, "a header and at least one row"
+    assert all(len(r) == len(rows[0]) for r in rows), {len(r) for r in rows}
+    assert len(set(rows[0])) == len(rows[0]) and all(rows[0]), "one header, distinct names"
+    return rows
+
+
+def _run_ok(args: list[str]) -> str:
+    code, out, err = run(*args)
+    assert code == 0, (args, err)
+    return out
+
+
+@pytest.mark.parametrize("args", CSV_COMMANDS, ids=" ".join)
+def test_every_csv_is_one_tidy_table_with_decimals(args: list[str]) -> None:
+    rows = _tidy(_run_ok([*args, "-f", "csv"]))
+    header = rows[0]
+    for i, name in enumerate(header):
+        cells = [r[i] for r in rows[1:] if r[i]]
+        if cells and all(_FRACTION.fullmatch(c) for c in cells):  # an exact column ...
+            assert f"{name}_decimal" in header, name                # ... has its decimal beside it
+            j = header.index(f"{name}_decimal")
+            for r in rows[1:]:
+                if r[i]:
+                    exact, shown = Fraction(r[i]), r[j]
+                    places = len(shown.partition(".")[2])  # agrees with the exact value to the digits shown
+                    assert abs(Fraction(shown) - exact) <= Fraction(1, 2 * 10**places), (name, r[i], shown)
+                    if "." in shown.lstrip("-0."):                       # 15 significant digits (or more)
+                        assert len(shown.lstrip("-0.").replace(".", "")) >= 12, (name, shown)
+
+
+def test_all_csv_has_wager_and_paytable_columns() -> None:
+    rows = _tidy(_run_ok(["eor", "--all", "-d", "1", "-f", "csv"]))
+    assert rows[0][:2] == ["wager", "paytable"]
+    from exactodds.catalogue import CATALOGUE
+    assert {r[0] for r in rows[1:]} <= set(CATALOGUE) and len({(r[0], r[1]) for r in rows[1:]}) > 10
+
+
+@pytest.mark.parametrize("args", CSV_COMMANDS, ids=" ".join)
+@pytest.mark.parametrize("fmt", ["table", "markdown"])
+def test_no_long_fraction_in_a_human_view(args: list[str], fmt: str) -> None:
+    code, out, err = run(*args, "-f", fmt)
+    if code == 2 and "is not one of" in err:
+        pytest.skip(f"{args[0]} has no {fmt} format")
+    assert code == 0, err
+    fields = re.findall(r"(?<![\w./])-?\d+/\d+(?![\w/])", out)
+    assert not [f for f in fields if len(f) > 20]
+
+
+def test_simulate_csv_files_are_tidy(tmp_path: Path) -> None:
+    log, counts = tmp_path / "log.csv", tmp_path / "counts.csv"
+    code, _, err = run("simulate", "-n", "500", "--seed", "3", "--log", str(log), "--counts", str(counts))
+    assert code == 0, err
+    for f in (log, counts):  # a '# k=v' metadata line first (the hand-log format), then one table
+        lines = f.read_text().splitlines(keepends=True)
+        assert lines[0].startswith("# exactodds ")
+        _tidy("".join(lines[1:]))
+
+
+# -- issue 16 item 6: the notebook API ------------------------------------------------------------
+def test_package_dir_lists_the_api() -> None:
+    import exactodds
+
+    assert {"analyze", "Analysis", "Shoe", "get_wager", "parse_card"} <= set(dir(exactodds))
+
+
+def test_analyze_takes_the_cli_shoe_spec() -> None:
+    from exactodds import Shoe, analyze
+
+    by_spec = analyze("dragon-7", shoe="decks=6")
+    by_shoe = analyze("dragon-7", shoe=Shoe.standard(6))
+    assert by_spec.total == by_shoe.total == 312 * 311 * 310 * 309 * 308 * 307
+    assert by_spec.house_edge == by_shoe.house_edge
+    assert analyze("tie", shoe=6).total == by_shoe.total
+    assert analyze("tie", shoe="KS=8,9H=7").shoe.size == 15
+
+
+def test_analysis_repr_is_short_and_html_escaped(tmp_path: Path) -> None:
+    from exactodds import analyze
+    from exactodds.catalogue.files import load_wager_files
+
+    a = analyze("banker")
+    assert len(repr(a)) < 120 and "lambda" not in repr(a) and "1.0579%" in repr(a)
+    assert isinstance(a.std_dev, str) and float(a.std_dev) ** 2 - float(a.variance) < 1e-9
+    p = tmp_path / "hostile.toml"
+    p.write_text(HOSTILE)
+    [w] = load_wager_files([str(p)])
+    html = analyze(w, shoe=1)._repr_html_()
+    assert "<script>" not in html and "&lt;script&gt;" in html and "<table>" in html
+
+
+# -- issue 16 item 5: one flag per concept ---------------------------------------------------------
+@pytest.mark.parametrize("command", ["analyze", "eor", "certify"])
+def test_wager_colon_paytable_equals_dash_p(command: str) -> None:
+    a = run(command, "dragon-7:40to1", "-d", "1", "-f", "csv")
+    b = run(command, "dragon-7", "-p", "40to1", "-d", "1", "-f", "csv")
+    assert a[0] == b[0] == 0 and a[1] == b[1]
+    code, out, err = run(command, "dragon-7:40to1", "-p", "other", "-d", "1")
+    assert code == 2 and out == "" and "paytable given twice" in err
+
+
+def _flags(command: str) -> dict[str, str]:
+    """Short flag -> long flag of a command, from its help."""
+    out = run(command, "--help")[1]
+    return dict(re.findall(r"^\s+(-\w), (--[\w-]+)", out, re.M))
+
+
+@pytest.mark.parametrize("command", ["analyze", "eor", "certify", "study", "simulate", "crosscheck", "tables"])
+def test_one_flag_per_concept(command: str) -> None:
+    meaning = {"-s": "--shoe", "-w": "--wager", "-p": "--paytable", "-d": "--decks", "-f": "--format",
+               "-o": "--output", "-r": "--remove"}
+    for short, long in _flags(command).items():
+        if short in meaning:
+            assert long == meaning[short], (command, short, long)
+    help_text = run(command, "--help")[1]
+    if "--seed" in help_text:
+        assert "-s, --seed" not in help_text
+
+
+def test_list_fits_100_columns() -> None:
+    code, out, _ = run("list")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 100
+    from exactodds.catalogue import CATALOGUE
+    assert all(w in out for w in CATALOGUE)  # wrapped, not cut
+
+
+def test_dataframes_for_all_and_eor_are_exact() -> None:
+    pytest.importorskip("pandas")
+    from exactodds import analyze
+    from exactodds.figures.eor import effects_of_removal
+    from exactodds.figures.frames import catalogue_frame, eor_frame
+
+    analyses = [analyze("banker", shoe=1), analyze("tie", shoe=1)]
+    f = catalogue_frame(analyses)
+    assert list(f["wager"]) == ["banker", "tie"] and list(f["house_edge"]) == [a.house_edge for a in analyses]
+    e = effects_of_removal("tie", None, analyze("tie", shoe=1).shoe)
+    g = eor_frame([e]).iloc[:len(e.ranks)]
+    # the identity Σ copies · Return(shoe − card) = N · Return(shoe), exactly, from the frame's Fractions
+    assert sum(c * r for c, r in zip(g["copies"], g["return_after"])) == e.shoe.size * e.base_return
+
+
+def test_figures_do_not_reach_up_into_report() -> None:
+    import ast
+
+    for path in (Path(__file__).resolve().parent.parent / "exactodds" / "figures").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and path.name in ("analysis.py", "progressive.py",
+                                                                                 "frames.py"):
+                assert not node.module.startswith("exactodds.report"), (path.name, node.module)
+
+
+def test_help_loads_no_catalogue_engine_or_numpy() -> None:
+    """Start-up (issue 19 item 5): ``exactodds --help`` builds the command line only."""
+    import subprocess
+
+    code = ("import sys\nsys.argv = ['exactodds', '--help']\nfrom exactodds.cli.app import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "heavy = [m for m in ('numpy', 'exactodds.catalogue', 'exactodds.engine', 'tabulate', 'scipy')"
+            " if m in sys.modules]\nprint('HEAVY', heavy, file=sys.stderr)\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**__import__("os").environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+    assert "HEAVY []" in res.stderr, res.stderr[-500:]
+
+
+def test_commission_rules_named_on_the_command_line_are_the_library_s() -> None:
+    from exactodds.cli.certify import COMMISSION_RULES
+    from exactodds.figures.commission import RULES
+
+    assert COMMISSION_RULES == tuple(RULES)
+
+
+def test_pyproject_core_is_lean() -> None:
+    """The core install carries no heavy optional dependency; each has its extra (issue 16 item 7)."""
+    import tomllib
+
+    from exactodds.extras import EXTRAS
+
+    project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())["project"]
+    core = " ".join(project["dependencies"])
+    extras = project["optional-dependencies"]
+    for module, extra in EXTRAS.items():
+        assert module not in core, module
+        assert any(module in d for d in extras[extra]), (module, extra)
+    assert "exactodds[all]" in extras["test"]
