@@ -35,6 +35,7 @@ full game tree of :mod:`exactodds.spanish21.bruteforce` on small shoes (docs/spa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -51,6 +52,41 @@ HAND_POINTS_MAX: Final = 31
 
 Dist = tuple[Fraction, ...]
 """Dealer outcome weights: final 17, 18, 19, 20, 21, bust."""
+
+ClassKey = tuple[object, ...]
+"""A total-dependent decision class (see :func:`decision_class`)."""
+
+Policy = Callable[[ClassKey], tuple[str, ...]]
+"""A fixed strategy: the actions of a decision class, best first (the first available is taken)."""
+
+
+def decision_class(up: int, hand: Values, doublings: int, split: bool) -> ClassKey:
+    """The total-dependent class of a hand of three or more cards, or of a doubled hand:
+    ``("multi", up, soft, total, cards (6 = six or more), split)`` or
+    ``("doubled", up, soft, total, doublings)``."""
+    hard = sum((i + 1) * c for i, c in enumerate(hand))
+    total, soft = hand_total(hard, hand[0] > 0)
+    if doublings:
+        return ("doubled", up, soft, total, doublings)
+    return ("multi", up, soft, total, min(sum(hand), 6), split)
+
+
+def two_card_class(up: int, a: int, b: int, split: bool) -> ClassKey:
+    """The class of a two-card hand: ``("two", up, "pair"|"soft"|"hard", value-or-total, split)``."""
+    if a == b:
+        return ("two", up, "pair", a, split)
+    hard = a + b
+    total, soft = hand_total(hard, 1 in (a, b))
+    return ("two", up, "soft" if soft else "hard", total, split)
+
+
+def choose(acts: dict[str, Fraction], ranking: tuple[str, ...] | None) -> str:
+    """The action taken: the first of ``ranking`` available, else the best value."""
+    if ranking:
+        for a in ranking:
+            if a in acts:
+                return a
+    return max(acts, key=lambda a: acts[a])
 
 
 def hand_total(hard: int, has_ace: bool) -> tuple[int, bool]:
@@ -147,9 +183,12 @@ class HandSolver:
     card); a hand is a tuple of value counts; the cards left are ``base - hand``.
     """
 
-    def __init__(self, base: Values, up: int, rules: Rules, split: bool, floor: int = 0) -> None:
+    def __init__(self, base: Values, up: int, rules: Rules, split: bool, floor: int = 0,
+                 policy: Policy | None = None) -> None:
         self.base, self.up, self.rules, self.split, self.floor = base, up, rules, split, floor
+        self.policy = policy
         self.memo: dict[tuple[Values, int], Fraction] = {}
+        self.node_actions: dict[tuple[Values, int], dict[str, Fraction]] = {}
 
     def rem(self, hand: Values) -> Values:
         """The cards left."""
@@ -203,17 +242,23 @@ class HandSolver:
             out = -(1 << doublings) * pn
         else:
             total, _ = hand_total(hard, hand[0] > 0)
-            out = self.stand(hand, doublings)
+            acts = {"stand": self.stand(hand, doublings)}
             if doublings == 0:
                 if total < 21:
-                    out = max(out, self._draw(hand, 0))
+                    acts["hit"] = self._draw(hand, 0)
                     if self.can_double(hand):
-                        out = max(out, self._draw(hand, 1))
+                        acts["double"] = self._draw(hand, 1)
             else:
                 if self.rules.rescue:
-                    out = max(out, -pn)
+                    acts["rescue"] = -pn
                 if doublings <= self.rules.redoubles and total < 21:
-                    out = max(out, self._draw(hand, doublings + 1))
+                    acts["redouble"] = self._draw(hand, doublings + 1)
+            ranking = None
+            if self.policy is not None and len(acts) > 1:
+                ranking = self.policy(decision_class(self.up, hand, doublings, self.split))
+            out = acts[choose(acts, ranking)]
+            if len(acts) > 1:
+                self.node_actions[key] = acts
         self.memo[key] = out
         return out
 
@@ -289,8 +334,8 @@ class GameResult:
 class Game:
     """The composition-dependent analysis of one shoe under one rule set."""
 
-    def __init__(self, shoe: SpanishShoe, rules: Rules) -> None:
-        self.shoe, self.rules = shoe, rules
+    def __init__(self, shoe: SpanishShoe, rules: Rules, policy: Policy | None = None) -> None:
+        self.shoe, self.rules, self.policy = shoe, rules, policy
         points = sum((i + 1) * c for i, c in enumerate(shoe.values))
         if points <= HAND_POINTS_MAX * (rules.max_hands + 1):
             raise InputError(f"a shoe of {points} points could run out within a round "
@@ -307,7 +352,7 @@ class Game:
             base = _sub(self.shoe.values, up)
             if split_value_:
                 base = _sub(base, split_value_)
-            self.solvers[key] = HandSolver(base, up, self.rules, bool(split_value_), self.floor)
+            self.solvers[key] = HandSolver(base, up, self.rules, bool(split_value_), self.floor, self.policy)
         return self.solvers[key]
 
     def split_value(self, up: CardType, p1: CardType, p2: CardType) -> Fraction:
@@ -328,7 +373,8 @@ class Game:
                     acts["hit"] += suit_bonus(first, c, up, left.remove(c), rules, True, False)
                 if "double" in acts:
                     acts["double"] += suit_bonus(first, c, up, left.remove(c), rules, True, True)
-                sums[c[0] == r] += Fraction(k, n0) * max(acts.values()) / 2
+                ranking = self.policy(two_card_class(up[0], r, c[0], True)) if self.policy else None
+                sums[c[0] == r] += Fraction(k, n0) * acts[choose(acts, ranking)] / 2
         q = Fraction(left.values[r - 1], n0)
         a, b = sums
 
@@ -361,7 +407,8 @@ class Game:
             acts["surrender"] = -pn / 2
         if c1[0] == c2[0] and rules.max_hands >= 2:
             acts["split"] = self.split_value(up, c1, c2)
-        best = max(acts, key=lambda a: acts[a])
+        ranking = self.policy(two_card_class(up[0], c1[0], c2[0], False)) if self.policy else None
+        best = choose(acts, ranking)
         return Decision(up, (c1, c2), acts, best, acts[best] - (1 - pn))
 
     def solve(self) -> GameResult:
@@ -405,5 +452,5 @@ def expected_return(shoe: SpanishShoe, rules: Rules) -> Fraction:
     return Game(shoe, rules).solve().expected
 
 
-__all__ = ["Decision", "Game", "GameResult", "HandSolver", "SUITED", "dealer_outcomes", "expected_return",
+__all__ = ["ClassKey", "Decision", "Game", "Policy", "choose", "decision_class", "two_card_class", "GameResult", "HandSolver", "SUITED", "dealer_outcomes", "expected_return",
            "hand_total", "no_blackjack", "suit_bonus"]
