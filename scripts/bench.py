@@ -191,6 +191,28 @@ def main() -> None:
            "comps/s", ">= 1,000", f["deal_faces_compositions_per_second"] >= 1000)
 
 
+
+def bench_spanish21() -> None:
+    """Spanish 21 (§ 551): one rule set, the whole game on 8 decks (composition-dependent), and the
+    basic-strategy chart with its return; one run each (minutes of CPU), fresh caches."""
+    if ARGS.quick:
+        return
+    from exactodds.spanish21 import engine
+    from exactodds.spanish21.figures import basic_chart
+    from exactodds.spanish21.rules import Rules
+    from exactodds.spanish21.shoe import SpanishShoe
+
+    engine._dealer.cache_clear()
+    t = time.process_time()
+    game = engine.Game(SpanishShoe.standard(8), Rules())
+    result = game.solve()
+    whole = time.process_time() - t
+    report("spanish21: whole game, 8 decks, § 551 as written", whole, "s CPU", "<= 60", whole <= 60)
+    t = time.process_time()
+    basic_chart(game, result)
+    chart = time.process_time() - t
+    report("spanish21: strategy chart from the solved game", chart, "s CPU", "<= 10", chart <= 10)
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="skip the slow figures (EOR, tables, simulator, ...)")
@@ -199,5 +221,6 @@ if __name__ == "__main__":
     ARGS = ap.parse_args()
     os.environ.setdefault("PYTHONHASHSEED", "0")
     main()
+    bench_spanish21()
     if ARGS.json:
         print(json.dumps({"figures": RESULTS, "machine": {"cpus": os.cpu_count()}}, indent=2))
