@@ -153,7 +153,7 @@ def _cli(*args: str) -> tuple[int, str, str]:
 def test_cli_json_and_errors() -> None:
     from exactodds.game.shoespec import resolve_shoe
 
-    spec = "A=2,2=2,3=2,4=1,5=2,6=2,7=3,8=2,9=1,K=8"
+    spec = "A=1,2=1,6=1,7=2,8=1,K=4"
     code, out, err = _cli("-s", spec, "--max-hands", "1", "-f", "json")
     assert code == 0, err
     doc = json.loads(out)

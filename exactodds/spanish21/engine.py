@@ -433,8 +433,14 @@ class Game:
         total = ZERO
         p_super = ZERO
         deals: dict[tuple[CardType, CardType, CardType], tuple[Fraction, Decision]] = {}
+        current_up = 0
         for key, w in sorted(weights.items()):
             up, c1, c2 = key
+            if up[0] != current_up:
+                # the dealer's cache is keyed by the up card, so entries of a finished up card are
+                # never read again: free them, keeping memory to one up card's worth
+                _dealer.cache_clear()
+                current_up = up[0]
             d = self.decide(up, c1, c2)
             p = Fraction(w, denom)
             deals[key] = (p, d)
