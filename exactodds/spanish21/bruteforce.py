@@ -16,7 +16,7 @@ Only for small shoes: the tree grows exponentially.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from typing import Final
 
 from exactodds.errors import InputError
@@ -49,7 +49,6 @@ def _bonus_pay(cards: tuple[CardType, ...]) -> Fraction | None:
 def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
     """The main wager's exact expected return per unit under optimal play, by the full game tree."""
     types: list[CardType] = [t for t, _ in shoe.types()]
-    index = {t: i for i, t in enumerate(types)}
     start = tuple(shoe.count(t) for t in types)
     points = sum(v * k for (v, _), k in zip(types, start))
     if points <= 31 * (rules.max_hands + 1):
@@ -61,7 +60,7 @@ def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
     def bj_hole(up: CardType, h: CardType) -> bool:
         return (up[0] == 1 and h[0] == 10) or (up[0] == 10 and h[0] == 1)
 
-    @lru_cache(maxsize=None)
+    @cache
     def dealer(rem: tuple[int, ...], hard: int, soft_ace: bool) -> tuple[tuple[int, Fraction], ...]:
         """Final dealer total (22 = bust) distribution, drawing from rem (§ 551.13(b))."""
         best = hard + 10 if soft_ace and hard + 10 <= 21 else hard
@@ -111,7 +110,7 @@ def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
             return Fraction(0)
         return Fraction(-bet)
 
-    @lru_cache(maxsize=None)
+    @cache
     def play(rem: tuple[int, ...], done: tuple[Hand, ...], cur: Hand | None,
              pending: tuple[CardType, ...], up: CardType) -> tuple[Fraction, ...]:
         """Value for each hole card (index into types) given the visible state; rem excludes the hole."""

@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from typing import Final
 
 from exactodds.errors import InputError
@@ -110,7 +110,7 @@ def no_blackjack(rem: Values, up: int) -> Fraction:
     return ONE
 
 
-@lru_cache(maxsize=None)
+@cache
 def _falling(n: int, floor: int) -> int:
     """n! / floor! (1 when n == floor; below the floor the shared denominator would be wrong)."""
     if n < floor:
@@ -118,7 +118,7 @@ def _falling(n: int, floor: int) -> int:
     return 1 if n == floor else n * _falling(n - 1, floor)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _dealer(rem: Values, hard: int, has_ace: bool, hole: bool, up: int, h17: bool, floor: int) -> tuple[int, ...]:
     # Integer numerators over N!/floor! (N = cards in rem): a child's denominator is the
     # parent's divided by N, so no fraction is formed inside the recursion.
@@ -378,7 +378,7 @@ class Game:
         q = Fraction(left.values[r - 1], n0)
         a, b = sums
 
-        @lru_cache(maxsize=None)
+        @cache
         def e(hands: int, pending: int) -> Fraction:
             if pending == 0:
                 return ZERO

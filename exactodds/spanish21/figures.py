@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from exactodds.exact import decimal, percent, ratio
 from exactodds.game.cards import falling_factorial
-from exactodds.spanish21.engine import ClassKey, Game, GameResult, two_card_class
+from exactodds.spanish21.engine import ClassKey, Game, GameResult, decision_class, two_card_class
 from exactodds.spanish21.rules import CITES, Rules
 from exactodds.spanish21.shoe import SpanishShoe
 
@@ -69,12 +69,11 @@ def basic_chart(game: Game, result: GameResult) -> Chart:
         row = agg.setdefault(key, {})
         for a, v in d.actions.items():
             row[a] = row.get(a, Fraction(0)) + p * v
-    for (up, split), hs in game.solvers.items():
+    for (up_value, split), hs in game.solvers.items():
         if split:
             continue
         for (hand, k), acts in hs.node_actions.items():
-            from exactodds.spanish21.engine import decision_class
-            key = decision_class(up, hand, k, False)
+            key = decision_class(up_value, hand, k, False)
             w = _composition_weight(hs.base, hand)
             row = agg.setdefault(key, {})
             for a, v in acts.items():
@@ -230,7 +229,7 @@ def verify_section(section: dict[str, Any]) -> list[str]:
         r["super_bonus_bet"] = Fraction(r["super_bonus_bet"])
     rules = Rules(**r)
     shoe = SpanishShoe(tuple(section["value_counts"]),
-                       {v: tuple(section["suits"][str(v)]) for v in (6, 7, 8)})  # type: ignore[misc]
+                       {v: tuple(section["suits"][str(v)]) for v in (6, 7, 8)})
     fresh = certificate_section(shoe, rules)
     return [f"{k}: certificate {section.get(k)!r}, recomputed {fresh[k]!r}"
             for k in ("expected_return", "insurance_return") if section.get(k) != fresh[k]]
