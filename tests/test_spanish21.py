@@ -10,9 +10,12 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -180,3 +183,15 @@ def test_wizard_of_odds_house_edges(decks: int, h17: bool) -> None:
     rules = WIZARD_RULES.with_(hit_soft_17=h17)
     edge = -Game(SpanishShoe.standard(decks), rules).solve().expected
     assert abs(edge - WIZARD_EDGES[(decks, h17)]) <= Fraction(2, 10000)
+
+
+def test_cli_chart_csv_and_html(tmp_path: Path) -> None:
+    page = tmp_path / "chart.html"
+    code, out, err = _cli("-s", "A=1,2=1,6=1,7=2,8=1,K=4", "--max-hands", "1", "-f", "csv", "--html", str(page))
+    assert code == 0, err
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == ["hand", "2", "3", "4", "5", "6", "7", "8", "9", "10", "A"]
+    assert {cell for row in rows[1:] for cell in row[1:]} <= {"", "S", "H", "D", "R", "P", "RS", "RD"}
+    assert any(row[0].startswith("doubled") for row in rows)  # the after-double rows (stand/rescue)
+    html = page.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>") and "<table>" in html and "Expected return" in html
