@@ -195,3 +195,17 @@ def test_cli_chart_csv_and_html(tmp_path: Path) -> None:
     assert any(row[0].startswith("doubled") for row in rows)  # the after-double rows (stand/rescue)
     html = page.read_text(encoding="utf-8")
     assert html.startswith("<!DOCTYPE html>") and "<table>" in html and "Expected return" in html
+
+
+@pytest.mark.parametrize("rules", [Rules(max_hands=1), Rules(max_hands=1, hit_soft_17=True, double_any_cards=True,
+                                                              redoubles=1)], ids=["text", "h17-double-any-redouble"])
+def test_simulation_of_the_computed_strategy_agrees(rules: Rules) -> None:
+    """20,000 rounds (fixed seed) of the engine's strategy, settled by the simulator's own code:
+    within 3 standard errors of the exact return, and a return 0.05 off is rejected (power)."""
+    from exactodds.spanish21.simulate import simulate
+
+    sim = simulate(TWELVE, rules, 20_000, seed=1)
+    exact = Game(TWELVE, rules).solve().expected
+    var = sim.variance_of_mean
+    assert (sim.mean - exact) ** 2 <= 9 * var
+    assert (sim.mean - exact - Fraction(5, 100)) ** 2 > 9 * var
