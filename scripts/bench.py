@@ -443,6 +443,31 @@ def bench_rationals(n: int = 20_000, n_left_to_right: int = 4_000) -> None:
 FIGURES.append((bench_rationals, True))
 
 
+def bench_spanish21() -> None:
+    """Spanish 21 (§ 551): one rule set, the whole game on 8 decks (composition-dependent), and the
+    basic-strategy chart with its return; one run each (minutes of CPU), fresh caches."""
+    if ARGS.quick:
+        return
+    from exactodds.spanish21 import engine
+    from exactodds.spanish21.figures import basic_chart
+    from exactodds.spanish21.rules import Rules
+    from exactodds.spanish21.shoe import SpanishShoe
+
+    engine._dealer.cache_clear()
+    t = time.process_time()
+    game = engine.Game(SpanishShoe.standard(8), Rules())
+    result = game.solve()
+    whole = time.process_time() - t
+    report("spanish21: whole game, 8 decks, § 551 as written", whole, "s CPU", "<= 60", whole <= 60)
+    t = time.process_time()
+    basic_chart(game, result)
+    chart = time.process_time() - t
+    report("spanish21: strategy chart from the solved game", chart, "s CPU", "<= 10", chart <= 10)
+
+
+FIGURES.append((bench_spanish21, True))
+
+
 def main() -> None:
     runs = max(ARGS.runs, 20)
     if not ARGS.json:

@@ -1,0 +1,73 @@
+"""Views of the Spanish 21 figures: table / Markdown / CSV / JSON through :mod:`exactodds.report.views`,
+and an HTML strategy chart."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any, Final
+
+from exactodds.exact import percent
+from exactodds.report.views import Block, Heading, Pairs, Table, View, render_view
+from exactodds.spanish21.figures import Spanish21Analysis, chart_rows, summary_pairs
+from exactodds.spanish21.rules import CITES
+
+COLUMNS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
+
+LEGEND: Final = ("S stand, H hit, D double (§ 551.11), R surrender (§ 551.9), P split (§ 551.12), "
+                 "RS rescue (§ 551.11(d)), RD redouble")
+
+
+def spanish21_view(a: Spanish21Analysis) -> View:
+    """The analysis as a :class:`View` (CSV: the chart rows, or the summary without a chart)."""
+
+    def text() -> list[Block]:
+        blocks: list[Block] = [Heading("Spanish 21 main wager (58 Pa. Code ch. 551)", 2), "",
+                               Pairs(summary_pairs(a))]
+        if a.contributions:
+            blocks += ["", Heading("Rule contributions (house edge with the change, and its effect)", 3), "",
+                       Table(["change", "house edge", "effect"],
+                             [[n, percent(-x, 4), percent(a.expected - x, 4)] for n, x in a.contributions])]
+        if a.chart is not None:
+            rows = chart_rows(a.chart)
+            blocks += ["", Heading("Basic (total-dependent) strategy by dealer up card", 3), "", LEGEND, "",
+                       Table(["hand", *COLUMNS], [[r["hand"], *(r[c] for c in COLUMNS)] for r in rows])]
+        blocks += ["", Heading("Rules read", 3), ""]
+        blocks += [f"- {k}: {v}" for k, v in CITES.items()]
+        return blocks
+
+    def csv() -> list[list[Any]]:
+        if a.chart is None:
+            return [["figure", "value"], *[[k, v] for k, v in summary_pairs(a)]]
+        return [["hand", *COLUMNS], *[[r["hand"], *(r[c] for c in COLUMNS)] for r in chart_rows(a.chart)]]
+
+    return View(a.to_json, text, csv)
+
+
+def render_spanish21(a: Spanish21Analysis, fmt: str) -> str:
+    """The analysis in ``fmt`` (table, markdown, csv, json)."""
+    return render_view(spanish21_view(a), fmt)
+
+
+_COLOURS: Final = {"S": "#f4d03f", "H": "#ffffff", "D": "#58d68d", "R": "#ec7063", "P": "#5dade2",
+                   "RS": "#f1948a", "RD": "#2ecc71"}
+
+
+def chart_html(a: Spanish21Analysis) -> str:
+    """A self-contained HTML page of the basic-strategy chart with the key figures."""
+    if a.chart is None:
+        raise ValueError("no chart computed")
+    head = "".join(f"<th>{c}</th>" for c in COLUMNS)
+    body = []
+    for r in chart_rows(a.chart):
+        cells = "".join(f'<td style="background:{_COLOURS.get(r[c], "#ddd")}">{escape(r[c])}</td>' for c in COLUMNS)
+        body.append(f"<tr><th>{escape(r['hand'])}</th>{cells}</tr>")
+    summary = "".join(f"<li><b>{escape(k)}</b>: {escape(v)}</li>" for k, v in summary_pairs(a))
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Spanish 21 strategy</title>"
+            "<style>table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px;"
+            "text-align:center;font-family:sans-serif}</style></head><body>"
+            "<h1>Spanish 21 basic strategy (58 Pa. Code ch. 551)</h1>"
+            f"<ul>{summary}</ul><p>{escape(LEGEND)}</p>"
+            f"<table><tr><th>hand \\ up</th>{head}</tr>{''.join(body)}</table></body></html>\n")
+
+
+__all__ = ["chart_html", "render_spanish21", "spanish21_view"]

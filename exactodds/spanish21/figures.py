@@ -1,0 +1,259 @@
+"""Spanish 21 figures: return, basic-strategy chart, rule contributions, insurance, certificate.
+
+A library a notebook can call; the ``spanish21`` command renders :func:`spanish21_analysis`.
+
+*Basic (total-dependent) strategy.* A decision class is a two-card hand (hard total, soft
+total or pair, by up card), a hand of three or more cards (hard/soft total and number of
+cards, 3, 4, 5 or 6+) or a doubled hand (after its card: stand, rescue, redouble). Each
+class's actions are ranked by the probability-weighted sum of the exact composition-dependent
+values of its hands (weights: the chance of being dealt that composition against that up
+card; two-card hands: the exact deal probabilities); the return of this fixed strategy is
+then computed exactly by the same engine, each class taking its first available action.
+Split hands use the unsplit classes (surrender is not available to them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb, prod
+from typing import Any, Final
+
+from exactodds.exact import decimal, percent, ratio
+from exactodds.game.cards import falling_factorial
+from exactodds.spanish21.engine import ClassKey, Game, GameResult, decision_class, two_card_class
+from exactodds.spanish21.rules import CITES, Rules
+from exactodds.spanish21.shoe import SpanishShoe
+
+UPS: Final = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
+"""Up cards in chart order."""
+
+CODES: Final = {"stand": "S", "hit": "H", "double": "D", "surrender": "R", "split": "P", "rescue": "RS",
+                "redouble": "RD"}
+"""Chart letters."""
+
+
+@dataclass
+class Chart:
+    """A total-dependent strategy: each class's actions, best first."""
+
+    rows: dict[ClassKey, tuple[str, ...]] = field(default_factory=dict)
+
+    def __call__(self, key: ClassKey) -> tuple[str, ...]:
+        got = self.rows.get(key)
+        if got is None and key[0] in ("two", "multi") and key[-1]:
+            got = tuple(a for a in self.rows.get(key[:-1] + (False,), ()) if a != "surrender")
+        return got or ()
+
+    def code(self, key: ClassKey) -> str:
+        """The chart letter of a class (``""`` when no hand falls in it)."""
+        got = self(key)
+        return CODES[got[0]] if got else ""
+
+
+def _composition_weight(base: tuple[int, ...], hand: tuple[int, ...]) -> Fraction:
+    """P(a given set of ``sum(hand)`` cards drawn from ``base`` has composition ``hand``)."""
+    n = sum(hand)
+    ways = prod(comb(sum(hand[i:]), hand[i]) for i in range(10))
+    return Fraction(ways * prod(falling_factorial(b, h) for b, h in zip(base, hand)),
+                    falling_factorial(sum(base), n))
+
+
+def basic_chart(game: Game, result: GameResult) -> Chart:
+    """The total-dependent strategy ranked from the composition-dependent values (module doc)."""
+    agg: dict[ClassKey, dict[str, Fraction]] = {}
+    for (up, c1, c2), (p, d) in result.deals.items():
+        if d.best == "blackjack":
+            continue
+        key = two_card_class(up[0], c1[0], c2[0], False)
+        row = agg.setdefault(key, {})
+        for a, v in d.actions.items():
+            row[a] = row.get(a, Fraction(0)) + p * v
+    for (up_value, split), hs in game.solvers.items():
+        if split:
+            continue
+        for (hand, k), acts in hs.node_actions.items():
+            key = decision_class(up_value, hand, k, False)
+            w = _composition_weight(hs.base, hand)
+            row = agg.setdefault(key, {})
+            for a, v in acts.items():
+                row[a] = row.get(a, Fraction(0)) + w * v
+    return Chart({k: tuple(sorted(row, key=lambda a: -row[a])) for k, row in agg.items()})
+
+
+def insurance_return(shoe: SpanishShoe) -> Fraction:
+    """§ 551.10: the Insurance Wager's return per unit with an ace up, 2 to 1 on a K, Q or J hole
+    card, from the shoe less the ace (the player's own cards averaged out by symmetry).
+
+    >>> insurance_return(SpanishShoe.standard(6))
+    Fraction(-71, 287)
+    """
+    n = shoe.size - 1
+    t = shoe.values[9]
+    return Fraction(3 * t - n, n)
+
+
+def match_the_dealer_return(decks: int | None) -> tuple[str, Fraction] | None:
+    """Match-The-Dealer (§ 551.7) beside the main wager: its regulated paytable for the number
+    of decks (6 or 8), priced by the catalogue; ``None`` for other shoes."""
+    if decks not in (6, 8):
+        return None
+    from exactodds.figures.analysis import analyze
+    from exactodds.game.cards import Shoe
+
+    pid = f"{decks}-decks"
+    return pid, analyze("match-the-dealer", pid, Shoe.standard(decks)).return_
+
+
+CONTRIBUTIONS: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
+    ("dealer hits soft 17", {"hit_soft_17": True}),
+    ("double on any number of cards", {"double_any_cards": True}),
+    ("no surrender", {"surrender": False}),
+    ("no rescue", {"rescue": False}),
+    ("no splitting", {"max_hands": 1}),
+    ("no 5/6/7-card 21 bonus", {"bonus_21_cards": False}),
+    ("no 6-7-8 / 7-7-7 bonus", {"bonus_678_777": False}),
+    ("player Blackjack pushes a dealer Blackjack", {"blackjack_beats_dealer_blackjack": False}),
+)
+"""Rule changes whose effect :func:`contributions` measures (each against the rule set given)."""
+
+
+@dataclass
+class Spanish21Analysis:
+    """Every figure of one shoe under one rule set."""
+
+    shoe: SpanishShoe
+    decks: int | None
+    rules: Rules
+    expected: Fraction
+    """Composition-dependent optimal play (per unit of the original wager)."""
+    expected_basic: Fraction | None
+    chart: Chart | None
+    insurance: Fraction
+    super_bonus_probability: Fraction
+    match_the_dealer: tuple[str, Fraction] | None
+    contributions: list[tuple[str, Fraction]] = field(default_factory=list)
+    """(rule change, expected return with it) pairs."""
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready figures: each exact value beside a 15-digit decimal."""
+        def num(x: Fraction) -> dict[str, str]:
+            return {"exact": ratio(x), "decimal": decimal(x, 15)}
+
+        out: dict[str, Any] = {
+            "game": "Spanish 21 main wager (58 Pa. Code ch. 551)",
+            "shoe": {"cards": self.shoe.size, "decks": self.decks, "value_counts": list(self.shoe.values)},
+            "rules": {k: (str(v) if isinstance(v, Fraction) else v) for k, v in vars(self.rules).items()},
+            "rules_changed_from_text": {k: str(v) for k, v in self.rules.changed().items()},
+            "expected_return_composition_dependent": num(self.expected),
+            "house_edge_composition_dependent": num(-self.expected),
+            "insurance_return": num(self.insurance),
+            "super_bonus_probability": num(self.super_bonus_probability),
+            "citations": CITES,
+        }
+        if self.expected_basic is not None:
+            out["expected_return_basic_strategy"] = num(self.expected_basic)
+        if self.match_the_dealer is not None:
+            out["match_the_dealer"] = {"paytable": self.match_the_dealer[0], "return": num(self.match_the_dealer[1])}
+        if self.contributions:
+            out["rule_contributions"] = [{"change": name, "expected_return": num(x),
+                                          "effect_on_house_edge": num(self.expected - x)}
+                                         for name, x in self.contributions]
+        if self.chart is not None:
+            out["chart"] = chart_rows(self.chart)
+        return out
+
+
+def chart_rows(chart: Chart) -> list[dict[str, str]]:
+    """The chart as rows: ``{"hand": ..., "2": code, ..., "A": code}``; empty classes left out."""
+    rows: list[dict[str, str]] = []
+
+    def add(label: str, keys: list[ClassKey]) -> None:
+        codes = [chart.code(k) for k in keys]
+        if any(codes):
+            rows.append({"hand": label, **{("A" if u == 1 else str(u)): c for u, c in zip(UPS, codes)}})
+
+    for t in range(5, 20):
+        add(f"hard {t}", [("two", u, "hard", t, False) for u in UPS])
+    for t in range(13, 21):
+        add(f"soft {t}", [("two", u, "soft", t, False) for u in UPS])
+    for v in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10):
+        name = "A" if v == 1 else str(v)
+        add(f"pair {name}-{name}", [("two", u, "pair", v, False) for u in UPS])
+    for n in (3, 4, 5, 6):
+        cards = f"{n}+ cards" if n == 6 else f"{n} cards"
+        for t in range(9, 21):
+            add(f"hard {t}, {cards}", [("multi", u, False, t, n, False) for u in UPS])
+        for t in range(13, 21):
+            add(f"soft {t}, {cards}", [("multi", u, True, t, n, False) for u in UPS])
+    for t in range(4, 22):
+        add(f"doubled, hard {t}", [("doubled", u, False, t, 1) for u in UPS])
+    for t in range(12, 22):
+        add(f"doubled, soft {t}", [("doubled", u, True, t, 1) for u in UPS])
+    return rows
+
+
+def spanish21_analysis(shoe: SpanishShoe, rules: Rules, decks: int | None = None, basic: bool = True,
+                       contributions: bool = False) -> Spanish21Analysis:
+    """All figures: the exact composition-dependent return, and (``basic``) the chart and the
+    return under it; (``contributions``) the return under each rule change of :data:`CONTRIBUTIONS`."""
+    game = Game(shoe, rules)
+    result = game.solve()
+    chart = basic_chart(game, result) if basic else None
+    expected_basic = Game(shoe, rules, chart).solve().expected if chart is not None else None
+    contrib: list[tuple[str, Fraction]] = []
+    if contributions:
+        for name, change in CONTRIBUTIONS:
+            other = rules.with_(**change)
+            if other != rules:
+                contrib.append((name, Game(shoe, other).solve().expected))
+    return Spanish21Analysis(shoe, decks, rules, result.expected, expected_basic, chart, insurance_return(shoe),
+                             result.super_bonus_probability, match_the_dealer_return(decks), contrib)
+
+
+def certificate_section(shoe: SpanishShoe, rules: Rules) -> dict[str, Any]:
+    """A certificate section: the exact figures and what they were computed from, for
+    ``certify --spanish21`` (recomputed by :func:`verify_section`)."""
+    a = spanish21_analysis(shoe, rules, basic=False)
+    return {"section": "spanish21", "rules": {k: (str(v) if isinstance(v, Fraction) else v)
+                                              for k, v in vars(rules).items()},
+            "value_counts": list(shoe.values), "suits": {str(v): list(shoe.suits[v]) for v in (6, 7, 8)},
+            "expected_return": ratio(a.expected), "expected_return_decimal": decimal(a.expected, 15),
+            "insurance_return": ratio(a.insurance), "insurance_return_decimal": decimal(a.insurance, 15)}
+
+
+def verify_section(section: dict[str, Any]) -> list[str]:
+    """Recompute a :func:`certificate_section` from its own inputs; the list of mismatches (empty: verified)."""
+    r = dict(section["rules"])
+    if r.get("super_bonus_bet") is not None:
+        r["super_bonus_bet"] = Fraction(r["super_bonus_bet"])
+    rules = Rules(**r)
+    shoe = SpanishShoe(tuple(section["value_counts"]),
+                       {v: tuple(section["suits"][str(v)]) for v in (6, 7, 8)})
+    fresh = certificate_section(shoe, rules)
+    return [f"{k}: certificate {section.get(k)!r}, recomputed {fresh[k]!r}"
+            for k in ("expected_return", "insurance_return") if section.get(k) != fresh[k]]
+
+
+def summary_pairs(a: Spanish21Analysis) -> list[tuple[str, str]]:
+    """Key figures for the human views (decimals; fractions only when short)."""
+    def show(x: Fraction) -> str:
+        r = ratio(x)
+        return f"{percent(x, 4)}" + (f"  ({r})" if len(r) <= 20 else "")
+
+    out = [("Shoe", f"{a.shoe.size} cards" + (f", {a.decks} decks of 48" if a.decks else "")),
+           ("Rules changed from § 551 as written", ", ".join(f"{k}={v}" for k, v in a.rules.changed().items())
+            or "none"),
+           ("Expected return, composition-dependent play", show(a.expected)),
+           ("House edge, composition-dependent play", show(-a.expected))]
+    if a.expected_basic is not None:
+        out.append(("Expected return, basic (total-dependent) strategy", show(a.expected_basic)))
+    out.append(("Insurance return (§ 551.10)", show(a.insurance)))
+    if a.match_the_dealer is not None:
+        out.append((f"Match-The-Dealer return (§ 551.7, {a.match_the_dealer[0]})", show(a.match_the_dealer[1])))
+    return out
+
+
+__all__ = ["CODES", "CONTRIBUTIONS", "Chart", "Spanish21Analysis", "UPS", "basic_chart", "certificate_section",
+           "chart_rows", "insurance_return", "match_the_dealer_return", "spanish21_analysis", "summary_pairs",
+           "verify_section"]
