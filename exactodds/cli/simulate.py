@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from exactodds.cli.options import emit
+from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.game.shoespec import resolve_shoe
 from exactodds.report.files import check_writable
@@ -177,6 +178,7 @@ def register(app: typer.Typer) -> None:
             sys.stdout.write(report)
 
     @app.command("crosscheck")
+    @with_wager_files
     def crosscheck_command(
         file: Annotated[str, typer.Argument(help="A hand log (round,player,banker[,shoe]) or counts file "
                                             "(wager,paytable,outcome,count).")],

@@ -260,11 +260,28 @@ class _Lines:
                          "not a hand log or counts file")
 
 
+MAX_META_KEYS: Final = 256
+"""Most distinct ``# key=value`` metadata keys kept from the comments before the header."""
+
+MAX_META_TEXT: Final = 1 << 10
+"""Longest metadata key or value kept (characters); longer ones are cut."""
+
+
 def _meta(comment: str, meta: dict[str, str]) -> None:
+    """Keep the ``key=value`` tokens of a comment line in ``meta``, bounded in memory: at
+    most :data:`MAX_META_KEYS` distinct keys besides those crosscheck reads (a later value
+    of a kept key replaces the earlier one; further keys are not kept) and :data:`MAX_META_TEXT` characters
+    per key and value, so a file of millions of distinct comments costs no memory."""
     for token in comment.lstrip("#").split():
         key, sep, value = token.partition("=")
         if sep and key:
-            meta[key.strip().lower()] = value.strip()
+            k = key.strip().lower()[:MAX_META_TEXT]
+            if k in meta or k in _READ_META or len(meta) < MAX_META_KEYS:
+                meta[k] = value.strip()[:MAX_META_TEXT]
+
+
+_READ_META: Final = frozenset({"mode", "seed", "rounds", "decks", "cover", "subset"})
+"""Metadata keys crosscheck reads: always kept, however many other keys come first."""
 
 
 def _cells(path: str, number: int, text: str) -> list[str]:
@@ -339,13 +356,15 @@ def _unpack(packed: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int16], npt.N
 
 def _whole(text: str, what: str, minimum: int) -> int:
     t = text.strip()
-    if t[:1] == "-" and t[1:].isascii() and t[1:].isdigit() and len(t) < 17:
+    if t[:1] == "-" and t[1:].isascii() and t[1:].isdigit() and len(t) <= len(str(MAX_NUMBER)):
         raise InputError(f"{what} must be at least {minimum}, got {t}")
-    if not (t.isascii() and t.isdigit()) or len(t) > 15:
-        if t.isascii() and t.isdigit():
-            raise InputError(f"{what} {t[:20]}... is too large (at most {MAX_NUMBER:,})")
+    if not (t.isascii() and t.isdigit()):
         raise InputError(f"{what} {text[:20]!r} is not a whole number")
-    n = int(t)
+    # the limit is the value, not a digit count: 10**15 itself (16 digits) is accepted, and
+    # a longer string is refused before int() is asked to read it
+    n = int(t) if len(t.lstrip("0")) <= len(str(MAX_NUMBER)) else MAX_NUMBER + 1
+    if n > MAX_NUMBER:
+        raise InputError(f"{what} {t[:20]}{'...' if len(t) > 20 else ''} is too large (at most {MAX_NUMBER:,})")
     if n < minimum:
         raise InputError(f"{what} must be at least {minimum}, got {n}")
     return n
