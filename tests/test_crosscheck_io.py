@@ -111,3 +111,32 @@ def test_crosscheck_wager_file_errors_are_one_line(tmp_path: Path) -> None:
     log = _log(tmp_path, 1)
     code, out, err = run_simulation_cli("crosscheck", "--wager-file", str(bad), str(log))
     assert code == 2 and out == "" and err.count("\n") == 1 and "bad.toml" in err
+
+
+def test_missing_round_numbers_are_counted_and_stated(tmp_path: Path) -> None:
+    sim = simulate(400, "fresh", EIGHT, seed=3, keep_hands=True)
+    assert sim.log is not None
+    lines = render_log(sim.log, {"decks": 8}).splitlines()
+    head, rows = lines[:2], lines[2:]
+    kept = [r for i, r in enumerate(rows) if i not in (10, 11, 250)]  # rounds 11, 12 and 251 dropped
+    path = tmp_path / "gaps.csv"
+    path.write_text("\n".join(head + kept) + "\n")
+    data = read_file(path)
+    assert isinstance(data, LogFile)
+    result = cc.crosscheck_log(data, EIGHT, 14)
+    note = [n for n in result.notes if n.startswith("accounting, round numbers")]
+    assert len(note) == 1 and "3 round number(s) missing" in note[0] and "round 13 follows round 10" in note[0]
+    whole = tmp_path / "whole.csv"
+    whole.write_text("\n".join(lines) + "\n")
+    data = read_file(whole)
+    assert isinstance(data, LogFile)
+    assert not [n for n in cc.crosscheck_log(data, EIGHT, 14).notes if "round numbers" in n]
+
+
+def test_decks_assumed_is_stated(tmp_path: Path) -> None:
+    path = tmp_path / "nodecks.csv"
+    path.write_text("round,player,banker\n" + ROWS)
+    code, out, err = run_simulation_cli("crosscheck", str(path))
+    assert "decks: 8 assumed" in out, out + err
+    code, out, err = run_simulation_cli("crosscheck", "--decks", "8", str(path))
+    assert "decks: 8 assumed" not in out

@@ -183,7 +183,7 @@ def register(app: typer.Typer) -> None:
         file: Annotated[str, typer.Argument(help="A hand log (round,player,banker[,shoe]) or counts file "
                                             "(wager,paytable,outcome,count).")],
         decks: Annotated[int | None, typer.Option("--decks", "-d", help="Decks in the shoe (default: the file's "
-                                                  "'# decks=' comment, else 8).")] = None,
+                                                  "'# decks=' comment, else 8, stated in the report).")] = None,
         cover: Annotated[int | None, typer.Option("--cover", help="Cards under the cover card, for logs dealt "
                                                   "through the shoe (default: the file's '# cover=', else 14).")] = None,
         alpha: Annotated[float, typer.Option("--alpha", "-a", help="Family-wise significance level of the verdict "
@@ -217,7 +217,8 @@ def register(app: typer.Typer) -> None:
         _check_targets(output)
         data = read_file(file)
         try:
-            d = decks if decks is not None else _meta_int(data.meta, "decks", file) or 8
+            stated = decks if decks is not None else _meta_int(data.meta, "decks", file)
+            d = stated or 8
             shoe = resolve_shoe(d)
             if isinstance(data, LogFile):
                 c = cover if cover is not None else _meta_int(data.meta, "cover", file) or MIN_COVER
@@ -233,6 +234,9 @@ def register(app: typer.Typer) -> None:
         finally:
             if isinstance(data, LogFile):
                 data.close()
+        if stated is None:  # never a silent default: the report says what was assumed and why
+            result.notes.insert(0, "decks: 8 assumed (no --decks option and no '# decks=' comment in the file); "
+                                   "every expectation depends on it, so give --decks if the shoe differs")
         emit(render_view(crosscheck_view(result, show), fmt.value), output)
         if not result.consistent:
             raise typer.Exit(EXIT_INCONSISTENT)

@@ -1082,6 +1082,14 @@ def crosscheck_log(log: LogFile, shoe: Shoe, cover: int, alpha: float = DEFAULT_
     if section.rounds:
         section.families += tally.tests()
     result = CrossCheck(log.path, "log", shoe, alpha, section, audit=audit, skipped=skipped)
+    order = log.order
+    if order is not None and order.missing and order.first_gap is not None:
+        line, before, after = order.first_gap
+        within = " within a shoe" if log.has_shoes else ""
+        result.notes.append(
+            f"accounting, round numbers: {order.missing:,} round number(s) missing{within} (first: "
+            f"round {after} follows round {before} at line {line}); rounds left out of a log bias every "
+            "count, so a complete log should have none")
     if audit.unplayable:
         result.notes.append(f"{audit.unplayable} round(s) with a hand of fewer than 2 or more than 3 cards "
                             "are left out of the statistics")

@@ -384,6 +384,7 @@ class LogFile:
         self._blocks = blocks
         self._pending: tuple[int, bytes] | None = pending
         self._used = False
+        self.order: _Order | None = None  # the round-order check of :meth:`chunks`, once reading starts
 
     @property
     def has_shoes(self) -> bool:
@@ -418,6 +419,7 @@ class LogFile:
         col = {n: i for i, n in enumerate(self.columns)}
         layout = _Layout(len(self.columns), col["round"], col["player"], col["banker"], col.get("shoe"))
         rows = _Rows(_Order(self.path, layout.shoe is not None))
+        self.order = rows.order
         for first, data in self._all_blocks():
             parsed = _parse_block(data, first, layout)
             if parsed is None:
@@ -569,6 +571,8 @@ class _Order:
         self.shoes = shoes
         self.rounds = 0
         self.prev: tuple[int, int, int] | None = None  # line, round, shoe of the last round read
+        self.missing = 0  # round numbers skipped between consecutive rounds (of one shoe)
+        self.first_gap: tuple[int, int, int] | None = None  # line, round before it, round after it
 
     def chunk(self, batch: _Batch) -> LogChunk:
         """``batch`` as a chunk, once its order (and the order after the last chunk) is checked."""
@@ -599,6 +603,13 @@ class _Order:
                                  f"{int(all_line[j - 1])}{' of the same shoe' if self.shoes else ''}")
             raise InputError(f"{_where(self.path, int(all_line[j]))}: round {r} comes after round {q} "
                              f"(line {int(all_line[j - 1])}): round numbers must increase{within}")
+        step = np.diff(all_rnd)
+        gaps = np.flatnonzero(same & (step > 1))
+        if gaps.size:
+            self.missing += int((step[gaps] - 1).sum())
+            if self.first_gap is None:
+                j = int(gaps[0]) + 1
+                self.first_gap = int(all_line[j]), int(all_rnd[j - 1]), int(all_rnd[j])
         self.prev = (int(line[-1]), int(rnd[-1]), int(shoe[-1]) if shoe is not None else 0)
         self.rounds += line.size
         return LogChunk(line, rnd, shoe, batch.player, batch.banker, batch.player_cards, batch.banker_cards)
