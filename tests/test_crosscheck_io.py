@@ -140,3 +140,26 @@ def test_decks_assumed_is_stated(tmp_path: Path) -> None:
     assert "decks: 8 assumed" in out, out + err
     code, out, err = run_simulation_cli("crosscheck", "--decks", "8", str(path))
     assert "decks: 8 assumed" not in out
+
+
+def test_card_spellings_read_alike(tmp_path: Path) -> None:
+    """``10H``, ``Th``, ``th``, ``10♥`` and ``T♡`` are one card; a log spelled with symbols
+    reads as the same log spelled with letters."""
+    from exactodds.simulation.handlog import parse_logged_card
+
+    assert len({parse_logged_card(t) for t in ["10H", "Th", "th", "10♥", "T♡"]}) == 1
+    sim = simulate(200, "fresh", EIGHT, seed=9, keep_hands=True)
+    assert sim.log is not None
+    text = render_log(sim.log, {"decks": 8})
+    symbols = text.splitlines()[0] + "\n" + "\n".join(
+        line.translate(str.maketrans("SHDC", "♠♥♦♣")) for line in text.splitlines()[1:]) + "\n"
+    a, b = tmp_path / "letters.csv", tmp_path / "symbols.csv"
+    a.write_text(text)
+    b.write_text(symbols, encoding="utf-8")
+    rounds = []
+    for path in (a, b):
+        data = read_file(path)
+        assert isinstance(data, LogFile)
+        rounds.append([(r.round, r.player, r.banker) for r in data.rounds()])
+        data.close()
+    assert rounds[0] == rounds[1] and len(rounds[0]) == 200

@@ -5,7 +5,7 @@ Two CSV formats, told apart by their header row (see ``docs/simulator.md``):
 * **hand log** -- ``round,player,banker`` and optionally ``shoe``: one round a line,
   each hand its cards in the order dealt, separated by spaces, e.g. ``KS 9H`` and
   ``4D 2C 7S``. A card is a rank (``A``, ``2``-``9``, ``T`` or ``10``, ``J``, ``Q``,
-  ``K``) and optionally a suit (``S``, ``H``, ``D``, ``C``). ``shoe`` numbers the shoe
+  ``K``) and optionally a suit (``S``, ``H``, ``D``, ``C`` or ``♠ ♥ ♦ ♣``). ``shoe`` numbers the shoe
   a round was dealt from, for logs dealt through the shoe (§ 629a.5, § 629a.9(d)).
   Round numbers increase down the file; with a ``shoe`` column they increase within
   each shoe (they may restart at each shoe), and shoe numbers increase.
@@ -311,14 +311,14 @@ def parse_logged_card(text: str) -> LoggedCard:
 def _card(text: str) -> int:
     code = _CARD_CACHE.get(text)
     if code is None:
-        t = text.strip().upper()
+        t = text.strip().upper().translate(_SUIT_SYMBOLS)
         suit: str | None = None
         if len(t) >= 2 and t[-1] in SUITS:
             t, suit = t[:-1], t[-1]
         rank = "10" if t == "T" else t
         if rank not in RANKS:
             raise InputError(f"unknown card {text[:20]!r} (expected a rank A, 2-9, T or 10, J, Q, K "
-                             "and optionally a suit S, H, D, C)")
+                             "and optionally a suit S, H, D, C or ♠ ♥ ♦ ♣)")
         code = card_code(rank, suit)
         if len(_CARD_CACHE) < 4096:
             _CARD_CACHE[text] = code
@@ -326,6 +326,9 @@ def _card(text: str) -> int:
 
 
 _CARD_CACHE: dict[str, int] = {}
+
+_SUIT_SYMBOLS: Final = str.maketrans("♠♥♦♣♤♡♢♧", "SHDCSHDC")
+"""Suit symbols (black and white forms) read as the letters S, H, D, C."""
 
 
 def _hand(text: str, what: str) -> int:
