@@ -163,3 +163,38 @@ def test_card_spellings_read_alike(tmp_path: Path) -> None:
         rounds.append([(r.round, r.player, r.banker) for r in data.rounds()])
         data.close()
     assert rounds[0] == rounds[1] and len(rounds[0]) == 200
+
+
+def test_column_mapping_reads_another_simulators_header(tmp_path: Path) -> None:
+    sim = simulate(300, "shoe", EIGHT, seed=4, keep_hands=True)
+    assert sim.log is not None
+    text = render_log(sim.log, {"decks": 8, "cover": 14})
+    own = tmp_path / "own.csv"
+    own.write_text(text)
+    lines = text.splitlines()
+    header = lines[1].split(",")
+    theirs = {"round": "Hand_Number", "player": "p_cards", "banker": "b_cards", "shoe": "shoe_id"}
+    # their column order differs too: shoe first, then round, banker, player
+    order = ["shoe", "round", "banker", "player"]
+    rows = [",".join(dict(zip(header, r.split(",")))[c] for c in order) for r in lines[2:]]
+    other = tmp_path / "other.csv"
+    other.write_text(lines[0] + "\n" + ",".join(theirs[c] for c in order) + "\n" + "\n".join(rows) + "\n")
+    mapping = ",".join(f"{k}={v}" for k, v in theirs.items())
+    a = run_simulation_cli("crosscheck", str(own), "-f", "json")
+    b = run_simulation_cli("crosscheck", "--columns", mapping, str(other), "-f", "json")
+    assert a[0] == b[0] == 0, b[2]
+    ja, jb = json.loads(a[1]), json.loads(b[1])
+    assert ja["comparable"] == jb["comparable"] and ja["audit"] == jb["audit"]
+
+
+@pytest.mark.parametrize(("mapping", "message"), [
+    ("round=hand_no", "--columns round=hand_no: the file has no column 'hand_no'"),
+    ("rnd=hand_number", "--columns: 'rnd' is not a hand-log column"),
+    ("round", "--columns: 'round' is not NAME=COLUMN"),
+    ("round=a,round=b", "--columns: 'round' is mapped twice"),
+])
+def test_a_wrong_column_mapping_is_one_line_naming_the_column(tmp_path: Path, mapping: str, message: str) -> None:
+    path = tmp_path / "log.csv"
+    path.write_text("hand_number,player,banker\n" + ROWS)
+    code, out, err = run_simulation_cli("crosscheck", "--columns", mapping, str(path))
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err, err

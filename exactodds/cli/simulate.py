@@ -192,6 +192,9 @@ def register(app: typer.Typer) -> None:
                                                         "(repeatable; default every baccarat wager).")] = None,
         faces: Annotated[bool, typer.Option("--faces", help="Hand logs: also test every wager settled on the "
                                             "cards (pairs, suits, ...), settled from the logged cards (slower).")] = False,
+        columns: Annotated[str | None, typer.Option("--columns", metavar="NAME=COLUMN,...",
+                                                    help="Hand logs: the file's header names for round, player, "
+                                                    "banker, shoe, e.g. round=hand_number,shoe=shoe_id.")] = None,
         show: Annotated[int, typer.Option("--show", help="Rule violations listed in the text report.")] = 20,
         fmt: Annotated[TextOrJson, typer.Option("--format", "-f", help="Output format.")] = TextOrJson.table,
         output: Annotated[str | None, typer.Option("--output", "-o", help="Write the report to this file.")] = None,
@@ -203,7 +206,7 @@ def register(app: typer.Typer) -> None:
         broken or a test failed), 2 unreadable input.
         """
         from exactodds.simulation.crosscheck import crosscheck_counts, crosscheck_log
-        from exactodds.simulation.handlog import LogFile, read_file
+        from exactodds.simulation.handlog import LogFile, parse_columns, read_file
         from exactodds.simulation.simulate import check_cover
 
         if not 0 < alpha < 1:
@@ -214,8 +217,9 @@ def register(app: typer.Typer) -> None:
             raise InputError(f"--show lists at most {MAX_SHOW:,} violations, got {show}")
         if show < 0:
             raise InputError(f"--show must be at least 0, got {show}")
+        mapping = parse_columns(columns) if columns is not None else None
         _check_targets(output)
-        data = read_file(file)
+        data = read_file(file, mapping)
         try:
             stated = decks if decks is not None else _meta_int(data.meta, "decks", file)
             d = stated or 8

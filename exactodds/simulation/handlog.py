@@ -761,11 +761,47 @@ class CountsFile:
     meta: dict[str, str] = field(default_factory=dict)
 
 
-def read_file(path: str | os.PathLike[str]) -> LogFile | CountsFile:
+def parse_columns(text: str) -> dict[str, str]:
+    """A column mapping ``round=hand_number,player=p_cards,...`` (the log's name on the
+    left, the file's header name on the right) as a dict; one-line error if malformed.
+
+    >>> parse_columns("round=Hand_Number, shoe=shoe_id")
+    {'round': 'hand_number', 'shoe': 'shoe_id'}
+    """
+    known = LOG_COLUMNS + LOG_OPTIONAL
+    out: dict[str, str] = {}
+    for item in text.split(","):
+        key, sep, value = item.partition("=")
+        key, value = key.strip().lower(), value.strip().lower()
+        if not sep or not key or not value:
+            raise InputError(f"--columns: {item.strip()[:40]!r} is not NAME=COLUMN (e.g. round=hand_number)")
+        if key not in known:
+            raise InputError(f"--columns: {key[:40]!r} is not a hand-log column (expected one of {', '.join(known)})")
+        if key in out:
+            raise InputError(f"--columns: {key!r} is mapped twice")
+        out[key] = value
+    return out
+
+
+def _mapped(path: str, number: int, names: list[str], columns: Mapping[str, str]) -> list[str]:
+    """The header ``names`` with the file's columns renamed to the log's (``columns``: log name
+    to file name); one line naming the column when the file has no such column."""
+    out = list(names)
+    for key, value in columns.items():
+        if value not in names:
+            raise InputError(f"{_where(path, number)}: --columns {key}={value}: the file has no column {value!r} "
+                             f"(its columns: {', '.join(names)[:120]})")
+        out[names.index(value)] = key
+    return out
+
+
+def read_file(path: str | os.PathLike[str], columns: Mapping[str, str] | None = None) -> LogFile | CountsFile:
     """Open a hand log or read a counts file, telling them apart by the header row.
 
     A counts file is read whole (it is small); a hand log is returned ready to stream
     through :meth:`LogFile.chunks`, with the metadata of the comments before its header.
+    ``columns`` maps hand-log column names to the file's own header names
+    (:func:`parse_columns`), for logs written by other simulators.
     """
     p = str(path)
     if "\0" in p:
@@ -799,6 +835,12 @@ def read_file(path: str | os.PathLike[str]) -> LogFile | CountsFile:
                          f"'{','.join(LOG_COLUMNS)}' or '{','.join(COUNT_COLUMNS)}')")
     number, cells = header
     names = [h.lower() for h in cells]
+    if columns:
+        try:
+            names = _mapped(p, number, names, columns)
+        except BaseException:
+            lines.close()
+            raise
     if set(names) == set(COUNT_COLUMNS) and len(names) == len(COUNT_COLUMNS):
         try:
             return _read_counts(p, names, _pending_rows(p, pending, blocks), meta)
