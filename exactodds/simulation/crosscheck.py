@@ -379,8 +379,9 @@ for _r, _rank in enumerate(RANKS):
 
 MAX_FACE_ROUNDS: Final = 10**6
 """Most rounds whose cards settle the face-level wagers (``--faces``): each distinct deal
-is settled by the engine in Python (~50 µs), so the work is bounded; a prefix of a log is
-a sample of it as good as any, and the bound is stated in the report."""
+is settled by the engine in Python (measured ~100 µs of CPU per round over every face-level
+wager), so the work is bounded at ~100 s of CPU; a prefix of a log is a sample of it as
+good as any, and the bound is stated in the report."""
 
 
 class _FaceSettler:
@@ -455,7 +456,7 @@ class _FaceSettler:
         if not self.unsettled or not self.pairs:
             return []
         return [f"the wagers settled on the cards are tested on the first {MAX_FACE_ROUNDS:,} playable rounds "
-                f"of the log only (the bound on --faces work, about a minute of CPU); the "
+                f"of the log only (the bound on --faces work); the "
                 f"{self.unsettled:,} later round(s) are tested on the round results only"]
 
     def families(self, later: bool) -> dict[tuple[str, str], dict[str, int]]:
