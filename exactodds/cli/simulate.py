@@ -183,11 +183,12 @@ def register(app: typer.Typer) -> None:
             sys.stdout.write(report)
 
     @app.command("crosscheck")
+    @with_wager_files
     def crosscheck_command(
         file: Annotated[str, typer.Argument(help="A hand log (round,player,banker[,shoe]) or counts file "
                                             "(wager,paytable,outcome,count).")],
         decks: Annotated[int | None, typer.Option("--decks", "-d", help="Decks in the shoe (default: the file's "
-                                                  "'# decks=' comment, else 8).")] = None,
+                                                  "'# decks=' comment, else 8, stated in the report).")] = None,
         cover: Annotated[int | None, typer.Option("--cover", help="Cards under the cover card, for logs dealt "
                                                   "through the shoe (default: the file's '# cover=', else 14).")] = None,
         alpha: Annotated[float, typer.Option("--alpha", "-a", help="Family-wise significance level of the verdict "
@@ -196,6 +197,9 @@ def register(app: typer.Typer) -> None:
                                                         "(repeatable; default every baccarat wager).")] = None,
         faces: Annotated[bool, typer.Option("--faces", help="Hand logs: also test every wager settled on the "
                                             "cards (pairs, suits, ...), settled from the logged cards (slower).")] = False,
+        columns: Annotated[str | None, typer.Option("--columns", metavar="NAME=COLUMN,...",
+                                                    help="Hand logs: the file's header names for round, player, "
+                                                    "banker, shoe, e.g. round=hand_number,shoe=shoe_id.")] = None,
         show: Annotated[int, typer.Option("--show", help="Rule violations listed in the text report.")] = 20,
         fmt: Annotated[TextOrJson, typer.Option("--format", "-f", help="Output format.")] = TextOrJson.table,
         output: Annotated[str | None, typer.Option("--output", "-o", help="Write the report to this file.")] = None,
@@ -207,7 +211,7 @@ def register(app: typer.Typer) -> None:
         broken or a test failed), 2 unreadable input.
         """
         from exactodds.simulation.crosscheck import crosscheck_counts, crosscheck_log
-        from exactodds.simulation.handlog import LogFile, read_file
+        from exactodds.simulation.handlog import LogFile, parse_columns, read_file
         from exactodds.simulation.simulate import check_cover
 
         if not 0 < alpha < 1:
@@ -218,10 +222,12 @@ def register(app: typer.Typer) -> None:
             raise InputError(f"--show lists at most {MAX_SHOW:,} violations, got {show}")
         if show < 0:
             raise InputError(f"--show must be at least 0, got {show}")
+        mapping = parse_columns(columns) if columns is not None else None
         _check_targets(output)
-        data = read_file(file)
+        data = read_file(file, mapping)
         try:
-            d = decks if decks is not None else _meta_int(data.meta, "decks", file) or 8
+            stated = decks if decks is not None else _meta_int(data.meta, "decks", file)
+            d = stated or 8
             shoe = resolve_shoe(d)
             if isinstance(data, LogFile):
                 c = cover if cover is not None else _meta_int(data.meta, "cover", file) or MIN_COVER
@@ -237,6 +243,9 @@ def register(app: typer.Typer) -> None:
         finally:
             if isinstance(data, LogFile):
                 data.close()
+        if stated is None:  # never a silent default: the report says what was assumed and why
+            result.notes.insert(0, "decks: 8 assumed (no --decks option and no '# decks=' comment in the file); "
+                                   "every expectation depends on it, so give --decks if the shoe differs")
         from exactodds.report.simulation import crosscheck_view
         from exactodds.report.views import render_view
 

@@ -5,7 +5,7 @@ Two CSV formats, told apart by their header row (see ``docs/simulator.md``):
 * **hand log** -- ``round,player,banker`` and optionally ``shoe``: one round a line,
   each hand its cards in the order dealt, separated by spaces, e.g. ``KS 9H`` and
   ``4D 2C 7S``. A card is a rank (``A``, ``2``-``9``, ``T`` or ``10``, ``J``, ``Q``,
-  ``K``) and optionally a suit (``S``, ``H``, ``D``, ``C``). ``shoe`` numbers the shoe
+  ``K``) and optionally a suit (``S``, ``H``, ``D``, ``C`` or ``♠ ♥ ♦ ♣``). ``shoe`` numbers the shoe
   a round was dealt from, for logs dealt through the shoe (§ 629a.5, § 629a.9(d)).
   Round numbers increase down the file; with a ``shoe`` column they increase within
   each shoe (they may restart at each shoe), and shoe numbers increase.
@@ -260,11 +260,28 @@ class _Lines:
                          "not a hand log or counts file")
 
 
+MAX_META_KEYS: Final = 256
+"""Most distinct ``# key=value`` metadata keys kept from the comments before the header."""
+
+MAX_META_TEXT: Final = 1 << 10
+"""Longest metadata key or value kept (characters); longer ones are cut."""
+
+
 def _meta(comment: str, meta: dict[str, str]) -> None:
+    """Keep the ``key=value`` tokens of a comment line in ``meta``, bounded in memory: at
+    most :data:`MAX_META_KEYS` distinct keys besides those crosscheck reads (a later value
+    of a kept key replaces the earlier one; further keys are not kept) and :data:`MAX_META_TEXT` characters
+    per key and value, so a file of millions of distinct comments costs no memory."""
     for token in comment.lstrip("#").split():
         key, sep, value = token.partition("=")
         if sep and key:
-            meta[key.strip().lower()] = value.strip()
+            k = key.strip().lower()[:MAX_META_TEXT]
+            if k in meta or k in _READ_META or len(meta) < MAX_META_KEYS:
+                meta[k] = value.strip()[:MAX_META_TEXT]
+
+
+_READ_META: Final = frozenset({"mode", "seed", "rounds", "decks", "cover", "subset"})
+"""Metadata keys crosscheck reads: always kept, however many other keys come first."""
 
 
 def _cells(path: str, number: int, text: str) -> list[str]:
@@ -294,14 +311,14 @@ def parse_logged_card(text: str) -> LoggedCard:
 def _card(text: str) -> int:
     code = _CARD_CACHE.get(text)
     if code is None:
-        t = text.strip().upper()
+        t = text.strip().upper().translate(_SUIT_SYMBOLS)
         suit: str | None = None
         if len(t) >= 2 and t[-1] in SUITS:
             t, suit = t[:-1], t[-1]
         rank = "10" if t == "T" else t
         if rank not in RANKS:
             raise InputError(f"unknown card {text[:20]!r} (expected a rank A, 2-9, T or 10, J, Q, K "
-                             "and optionally a suit S, H, D, C)")
+                             "and optionally a suit S, H, D, C or ♠ ♥ ♦ ♣)")
         code = card_code(rank, suit)
         if len(_CARD_CACHE) < 4096:
             _CARD_CACHE[text] = code
@@ -309,6 +326,9 @@ def _card(text: str) -> int:
 
 
 _CARD_CACHE: dict[str, int] = {}
+
+_SUIT_SYMBOLS: Final = str.maketrans("♠♥♦♣♤♡♢♧", "SHDCSHDC")
+"""Suit symbols (black and white forms) read as the letters S, H, D, C."""
 
 
 def _hand(text: str, what: str) -> int:
@@ -339,13 +359,15 @@ def _unpack(packed: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int16], npt.N
 
 def _whole(text: str, what: str, minimum: int) -> int:
     t = text.strip()
-    if t[:1] == "-" and t[1:].isascii() and t[1:].isdigit() and len(t) < 17:
+    if t[:1] == "-" and t[1:].isascii() and t[1:].isdigit() and len(t) <= len(str(MAX_NUMBER)):
         raise InputError(f"{what} must be at least {minimum}, got {t}")
-    if not (t.isascii() and t.isdigit()) or len(t) > 15:
-        if t.isascii() and t.isdigit():
-            raise InputError(f"{what} {t[:20]}... is too large (at most {MAX_NUMBER:,})")
+    if not (t.isascii() and t.isdigit()):
         raise InputError(f"{what} {text[:20]!r} is not a whole number")
-    n = int(t)
+    # the limit is the value, not a digit count: 10**15 itself (16 digits) is accepted, and
+    # a longer string is refused before int() is asked to read it
+    n = int(t) if len(t.lstrip("0")) <= len(str(MAX_NUMBER)) else MAX_NUMBER + 1
+    if n > MAX_NUMBER:
+        raise InputError(f"{what} {t[:20]}{'...' if len(t) > 20 else ''} is too large (at most {MAX_NUMBER:,})")
     if n < minimum:
         raise InputError(f"{what} must be at least {minimum}, got {n}")
     return n
@@ -365,6 +387,7 @@ class LogFile:
         self._blocks = blocks
         self._pending: tuple[int, bytes] | None = pending
         self._used = False
+        self.order: _Order | None = None  # the round-order check of :meth:`chunks`, once reading starts
 
     @property
     def has_shoes(self) -> bool:
@@ -399,6 +422,7 @@ class LogFile:
         col = {n: i for i, n in enumerate(self.columns)}
         layout = _Layout(len(self.columns), col["round"], col["player"], col["banker"], col.get("shoe"))
         rows = _Rows(_Order(self.path, layout.shoe is not None))
+        self.order = rows.order
         for first, data in self._all_blocks():
             parsed = _parse_block(data, first, layout)
             if parsed is None:
@@ -550,6 +574,8 @@ class _Order:
         self.shoes = shoes
         self.rounds = 0
         self.prev: tuple[int, int, int] | None = None  # line, round, shoe of the last round read
+        self.missing = 0  # round numbers skipped between consecutive rounds (of one shoe)
+        self.first_gap: tuple[int, int, int] | None = None  # line, round before it, round after it
 
     def chunk(self, batch: _Batch) -> LogChunk:
         """``batch`` as a chunk, once its order (and the order after the last chunk) is checked."""
@@ -580,6 +606,13 @@ class _Order:
                                  f"{int(all_line[j - 1])}{' of the same shoe' if self.shoes else ''}")
             raise InputError(f"{_where(self.path, int(all_line[j]))}: round {r} comes after round {q} "
                              f"(line {int(all_line[j - 1])}): round numbers must increase{within}")
+        step = np.diff(all_rnd)
+        gaps = np.flatnonzero(same & (step > 1))
+        if gaps.size:
+            self.missing += int((step[gaps] - 1).sum())
+            if self.first_gap is None:
+                j = int(gaps[0]) + 1
+                self.first_gap = int(all_line[j]), int(all_rnd[j - 1]), int(all_rnd[j])
         self.prev = (int(line[-1]), int(rnd[-1]), int(shoe[-1]) if shoe is not None else 0)
         self.rounds += line.size
         return LogChunk(line, rnd, shoe, batch.player, batch.banker, batch.player_cards, batch.banker_cards)
@@ -728,11 +761,47 @@ class CountsFile:
     meta: dict[str, str] = field(default_factory=dict)
 
 
-def read_file(path: str | os.PathLike[str]) -> LogFile | CountsFile:
+def parse_columns(text: str) -> dict[str, str]:
+    """A column mapping ``round=hand_number,player=p_cards,...`` (the log's name on the
+    left, the file's header name on the right) as a dict; one-line error if malformed.
+
+    >>> parse_columns("round=Hand_Number, shoe=shoe_id")
+    {'round': 'hand_number', 'shoe': 'shoe_id'}
+    """
+    known = LOG_COLUMNS + LOG_OPTIONAL
+    out: dict[str, str] = {}
+    for item in text.split(","):
+        key, sep, value = item.partition("=")
+        key, value = key.strip().lower(), value.strip().lower()
+        if not sep or not key or not value:
+            raise InputError(f"--columns: {item.strip()[:40]!r} is not NAME=COLUMN (e.g. round=hand_number)")
+        if key not in known:
+            raise InputError(f"--columns: {key[:40]!r} is not a hand-log column (expected one of {', '.join(known)})")
+        if key in out:
+            raise InputError(f"--columns: {key!r} is mapped twice")
+        out[key] = value
+    return out
+
+
+def _mapped(path: str, number: int, names: list[str], columns: Mapping[str, str]) -> list[str]:
+    """The header ``names`` with the file's columns renamed to the log's (``columns``: log name
+    to file name); one line naming the column when the file has no such column."""
+    out = list(names)
+    for key, value in columns.items():
+        if value not in names:
+            raise InputError(f"{_where(path, number)}: --columns {key}={value}: the file has no column {value!r} "
+                             f"(its columns: {', '.join(names)[:120]})")
+        out[names.index(value)] = key
+    return out
+
+
+def read_file(path: str | os.PathLike[str], columns: Mapping[str, str] | None = None) -> LogFile | CountsFile:
     """Open a hand log or read a counts file, telling them apart by the header row.
 
     A counts file is read whole (it is small); a hand log is returned ready to stream
     through :meth:`LogFile.chunks`, with the metadata of the comments before its header.
+    ``columns`` maps hand-log column names to the file's own header names
+    (:func:`parse_columns`), for logs written by other simulators.
     """
     p = str(path)
     if "\0" in p:
@@ -766,6 +835,12 @@ def read_file(path: str | os.PathLike[str]) -> LogFile | CountsFile:
                          f"'{','.join(LOG_COLUMNS)}' or '{','.join(COUNT_COLUMNS)}')")
     number, cells = header
     names = [h.lower() for h in cells]
+    if columns:
+        try:
+            names = _mapped(p, number, names, columns)
+        except BaseException:
+            lines.close()
+            raise
     if set(names) == set(COUNT_COLUMNS) and len(names) == len(COUNT_COLUMNS):
         try:
             return _read_counts(p, names, _pending_rows(p, pending, blocks), meta)
