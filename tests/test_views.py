@@ -7,11 +7,13 @@ import csv
 import io
 import json
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from exactodds.errors import InputError
 from exactodds.report.views import Bullet, Choice, Heading, Pairs, Table, View, render_view
@@ -41,7 +43,8 @@ def test_csv_and_json_round_trip(table: tuple[list[str], list[list[str]]]) -> No
     for got, cell in zip((c for r in kept for c in r), (c for r in [headers, *rows] for c in r)):
         # unchanged, or a formula-looking text cell shown as text (issue 18: formula injection)
         assert got == cell or (got == "'" + cell and cell[:1] in "=+-@"), (got, cell)
-        assert got[:1] not in ("=", "+", "@")
+        # a plain signed number such as "+0" or "-1/8" is data, not a formula
+        assert got[:1] not in ("=", "+", "@") or re.fullmatch(r"[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?:/\d+)?", got)
     assert json.loads(render_view(v, "json")) == {"headers": headers, "rows": rows}
 
 
@@ -83,3 +86,35 @@ def test_figures_hold_no_text_formatting(path: Path) -> None:
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_only_the_dispatch_tabulates(path: Path) -> None:
     assert "tabulate" not in _imports(path) or path == PACKAGE / "report" / "views.py"
+
+
+@given(st.fractions(max_denominator=10**30), st.text(alphabet="abc_", min_size=1, max_size=8))
+def test_json_puts_a_decimal_beside_every_exact_value(x: Fraction, key: str) -> None:
+    """Issue 16 item 4: every exact "p/q" member of JSON output has a KEY_decimal sibling,
+    15 significant digits of the same number, the exact string itself unchanged."""
+    from decimal import Decimal, localcontext
+
+    from exactodds.exact import ratio
+    from exactodds.report.views import json_with_decimals
+
+    doc = json_with_decimals({"rows": [{key: ratio(x), "n": 3}]})
+    row = doc["rows"][0]
+    assert row[key] == ratio(x) and row["n"] == 3
+    got = Decimal(row[f"{key}_decimal"])
+    with localcontext() as ctx:
+        ctx.prec = 60
+        exact = Decimal(x.numerator) / Decimal(x.denominator)
+        assert abs(got - exact) <= abs(exact) * Decimal(10) ** -14 + Decimal(10) ** -300
+
+
+def test_analyze_json_has_decimals_and_validates() -> None:
+    import jsonschema
+
+    from exactodds.cli.app import app
+    from exactodds.report.schemas import SCHEMAS
+
+    res = CliRunner().invoke(app, ["analyze", "dragon-7", "-f", "json"])
+    doc = json.loads(res.stdout)
+    jsonschema.validate(doc, SCHEMAS["analysis"]())
+    assert abs(Fraction(doc["house_edge_decimal"]) - Fraction(doc["house_edge"])) < Fraction(1, 10**15)
+    assert all("probability_decimal" in o and "pays_decimal" in o for o in doc["outcomes"])

@@ -174,7 +174,24 @@ def analysis_schema() -> Schema:
     return {"$schema": DRAFT, "title": "exactodds analysis",
             "description": "The JSON contract of 'exactodds analyze --format json': integers are JSON integers, "
                            "every exact value a \"p/q\" string; nothing exact is a float.",
-            **_analysis(True), "$defs": {"shoe": _shoe()}}
+            **_with_decimals(_analysis(True)), "$defs": {"shoe": _shoe()}}
+
+
+DECIMAL_SIBLING: Final = {"type": "string", "pattern": r"^-?[0-9]+(\.[0-9]+)?$",
+                          "description": "the exact sibling KEY's value to 15 significant digits, for display"}
+
+
+def _with_decimals(schema: Any) -> Any:
+    """Every closed object of ``schema`` also admits ``KEY_decimal`` members: JSON output
+    puts one beside each exact ``"p/q"`` value (:func:`exactodds.report.views.json_with_decimals`)."""
+    if isinstance(schema, list):
+        return [_with_decimals(v) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: _with_decimals(v) for k, v in schema.items()}
+    if out.get("additionalProperties") is False:
+        out["patternProperties"] = {"_decimal$": DECIMAL_SIBLING}
+    return out
 
 
 # -- the certificate ---------------------------------------------------------------------------

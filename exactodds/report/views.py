@@ -101,8 +101,37 @@ class View:
 
 
 def render_json(doc: Any) -> str:
-    """JSON text: two-space indent, non-ASCII kept (e.g. ``§``), one trailing newline."""
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    """JSON text: two-space indent, non-ASCII kept (e.g. ``§``), one trailing newline, and a
+    ``KEY_decimal`` beside every exact ``"p/q"`` member (:func:`json_with_decimals`)."""
+    return json.dumps(json_with_decimals(doc), indent=2, ensure_ascii=False) + "\n"
+
+
+def json_with_decimals(doc: Any) -> Any:
+    """``doc`` with ``KEY_decimal`` (15 significant digits, from the exact value by integer
+    rounding) after every object member ``KEY`` whose value is an exact ``"p/q"`` string and
+    that has no such sibling yet: whoever reads the JSON -- a person, a spreadsheet import, a
+    script -- has a number beside each exact value, which itself stays untouched.
+
+    >>> json_with_decimals({"return": "-1/3", "count": 3, "rows": [{"pays": "19/20"}]})
+    {'return': '-1/3', 'return_decimal': '-0.333333333333333', 'count': 3, 'rows': [{'pays': '19/20', 'pays_decimal': '0.950000000000000'}]}
+    >>> json_with_decimals({"x": "1/3", "x_decimal": "given"})
+    {'x': '1/3', 'x_decimal': 'given'}
+    """
+    if isinstance(doc, list):
+        return [json_with_decimals(v) for v in doc]
+    if not isinstance(doc, dict):
+        return doc
+    from fractions import Fraction
+
+    from exactodds.exact import significant
+
+    out: dict[Any, Any] = {}
+    for k, v in doc.items():
+        out[k] = json_with_decimals(v)
+        if (isinstance(k, str) and isinstance(v, str) and _FRACTION.fullmatch(v)
+                and f"{k}_decimal" not in doc):
+            out[f"{k}_decimal"] = significant(Fraction(v), 15)
+    return out
 
 
 FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
@@ -284,4 +313,4 @@ def render_view(view: View, fmt: str) -> str:
 
 
 __all__ = ["Block", "Bullet", "Choice", "Heading", "Pairs", "Table", "View", "markdown_text", "human",
-           "render_blocks", "render_csv_rows", "render_json", "render_view", "spreadsheet_cell", "with_decimals"]
+           "json_with_decimals", "render_blocks", "render_csv_rows", "render_json", "render_view", "spreadsheet_cell", "with_decimals"]
