@@ -124,8 +124,10 @@ def _figures(doc: Any, key: str = "") -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     if isinstance(doc, dict):
         for k, v in doc.items():
+            if k.endswith("_decimal"):  # display twins of exact members (checked in test_views)
+                continue
             if k in ("priced_at", "break_even"):
-                out += [(f"{k}/{n}", x) for n, x in v.items() if x is not None]
+                out += [(f"{k}/{n}", x) for n, x in v.items() if x is not None and not n.endswith("_decimal")]
             else:
                 out += _figures(v, k)
     elif isinstance(doc, list):

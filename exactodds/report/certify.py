@@ -290,7 +290,7 @@ FORMAT_OF_SUFFIX: Final = {**{v: k for k, v in SUFFIXES.items()}, ".htm": "html"
 
 def report_view(doc: dict[str, Any]) -> View:
     """The report document itself (JSON), its Markdown and its CSV."""
-    return View(lambda: doc, lambda: _report_blocks(doc), lambda: _report_csv(doc))
+    return View(lambda: doc, lambda: _report_blocks(doc), lambda: _report_csv(doc), json_decimals=False)
 
 
 def render_markdown(doc: dict[str, Any]) -> str:

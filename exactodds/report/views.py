@@ -98,12 +98,15 @@ class View:
     doc: Callable[[], Any]
     text: Callable[[], Sequence[Block]]
     csv: Callable[[], Sequence[Sequence[Any]]] | None = None
+    json_decimals: bool = True
+    """JSON puts ``KEY_decimal`` beside each exact member (:func:`json_with_decimals`); off for a
+    document whose bytes are fingerprinted as they are (the certification report)."""
 
 
-def render_json(doc: Any) -> str:
-    """JSON text: two-space indent, non-ASCII kept (e.g. ``§``), one trailing newline, and a
-    ``KEY_decimal`` beside every exact ``"p/q"`` member (:func:`json_with_decimals`)."""
-    return json.dumps(json_with_decimals(doc), indent=2, ensure_ascii=False) + "\n"
+def render_json(doc: Any, decimals: bool = True) -> str:
+    """JSON text: two-space indent, non-ASCII kept (e.g. ``§``), one trailing newline, and
+    (``decimals``) a ``KEY_decimal`` beside every exact ``"p/q"`` member (:func:`json_with_decimals`)."""
+    return json.dumps(json_with_decimals(doc) if decimals else doc, indent=2, ensure_ascii=False) + "\n"
 
 
 def json_with_decimals(doc: Any) -> Any:
@@ -302,7 +305,7 @@ def render_blocks(blocks: Sequence[Block], markdown: bool) -> str:
 def render_view(view: View, fmt: str) -> str:
     """The view in ``table``, ``markdown``, ``csv`` or ``json``: the one format dispatch."""
     if fmt == "json":
-        return render_json(view.doc())
+        return render_json(view.doc(), view.json_decimals)
     if fmt == "csv":
         if view.csv is None:
             raise InputError("this output has no CSV form; use --format json or table")
