@@ -37,7 +37,7 @@ from exactodds.figures.study.spec import (
     _priced,
     _split,
 )
-from exactodds.game.cards import FACES, RANKS
+from exactodds.game.cards import RANKS
 from exactodds.simulation.simulate import (
     NCODES,
     decode,
@@ -107,25 +107,14 @@ def _result_index(level: Level, d: Dealt) -> npt.NDArray[np.intp]:
         for c in range(NCODES):
             table[c] = COUP.result_index.get(decode(c), -1)
         return table[d.code]
+    from exactodds.simulation.settle import baccarat_slots, hands
+
     out = np.empty(len(d.code), np.intp)
-    for r, (code, faces) in enumerate(zip(d.code.tolist(), d.faces.tolist())):
-        player, banker = _hands(code, faces)
+    for r, slots in enumerate(baccarat_slots(d.faces, d.code).tolist()):
+        player, banker = hands(slots)
         out[r] = level.result_index[level.from_deal(player, banker)]
     return out
 
-
-def _hands(code: int, faces: Sequence[int]) -> tuple[list[Any], list[Any]]:
-    """The Player's and the Banker's cards of a dealt round (§ 629a.8(c), § 629a.9(b))."""
-    coup = decode(code)
-    player = [FACES[faces[0]], FACES[faces[2]]]
-    banker = [FACES[faces[1]], FACES[faces[3]]]
-    nxt = 4
-    if coup.player_cards == 3:
-        player.append(FACES[faces[nxt]])
-        nxt += 1
-    if coup.banker_cards == 3:
-        banker.append(FACES[faces[nxt]])
-    return player, banker
 
 
 def joint_classes(priced: Sequence[_Priced]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
