@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from types import ModuleType
 from typing import Any, Final
 
 import numpy as np
@@ -104,6 +105,8 @@ def deal_faces_from_deal(player: Sequence[Card], banker: Sequence[Card]) -> Deal
 
 
 _RANK_VALUE: Final = np.array([POINT_VALUE[r] for r in RANKS])
+_RANK_VALUE_64: Final = _RANK_VALUE.astype(np.int64)
+_COLOURS_64: Final = np.array(COLOUR_SUITS, np.int64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -214,6 +217,16 @@ class DealFacesLevel(Level):
         parts = [self._cells_priced(n[i:i + step], totals[i:i + step], dtype) for i in range(0, len(n), step)]
         counts: Counts = parts[0] if len(parts) == 1 else np.concatenate(parts)
         return counts
+
+    def price_one_compiled(self, kernel: ModuleType, comp: npt.NDArray[np.int64],
+                           und: npt.NDArray[np.int64]) -> Counts:
+        """One shoe by the compiled single-shoe kernel
+        (:func:`exactodds.engine.single_kernel.deal_faces_one`): the same cells and sums."""
+        assert self.coup is not None
+        m, single = self._rows
+        out: Counts = kernel.deal_faces_one(comp, _RANK_VALUE_64, _COLOURS_64, und, trie(self.coup.table),
+                                            np.asarray(m, np.int64), np.asarray(single, np.int64), self._plan)
+        return out
 
     def _cells_priced(self, n: npt.NDArray[Any], totals: npt.NDArray[Any], dtype: type) -> Counts:
         """The numpy path of :meth:`price_classes` for one step of shoes."""

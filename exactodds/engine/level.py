@@ -29,12 +29,14 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
+from types import ModuleType
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from exactodds.engine.pricing import Counts, exact_dtype, price
+from exactodds.engine.pricing import Counts, exact_dtype, int64_exact, plan, price, trie
+from exactodds.engine.single import compiled_kernel
 from exactodds.game.cards import FACES, Card, Shoe, falling_factorial
 from exactodds.game.rules import deal_round
 from exactodds.game.walk import ShapeTable
@@ -211,12 +213,35 @@ class Level:
         """``(universe, counts per result, void)`` for one shoe (cached per shoe)."""
         hit = self._cache.get(shoe)
         if hit is None:
-            dealt = self.dealt_shoe(shoe)
-            hit = self.price_batch(np.array([dealt.counts]))
+            hit = self.price_one(self.dealt_shoe(shoe))
             if len(self._cache) >= 64:
                 self._cache.pop(next(iter(self._cache)))
             self._cache[shoe] = hit
         return hit.universe[0], hit.counts[0], hit.void[0]
+
+    def price_one(self, shoe: Shoe, compiled: bool | None = None) -> Priced:
+        """:meth:`price_batch` of the one shoe the level deals from, by the compiled
+        single-shoe kernel where :func:`~exactodds.engine.single.compiled_kernel` offers it
+        (numba installed, the process warm; ``compiled`` forces or refuses it) and int64 is
+        exact for this shoe, else by :meth:`price_batch`: the same counts either way."""
+        total = sum(shoe.counts)
+        universe = falling_factorial(total, min(total, self.depth))
+        own = type(self).price_classes is Level.price_classes or \
+            type(self).price_one_compiled is not Level.price_one_compiled
+        kernel = compiled_kernel(compiled) if own and total >= self.depth and \
+            int64_exact(universe, self.headroom) else None
+        if kernel is None:
+            return self.price_batch(np.array([shoe.counts]))
+        comp = np.array(shoe.counts, np.int64)
+        und = np.array([falling_factorial(total - m, self.depth - m) for m in range(self.depth + 1)], np.int64)
+        return Priced((universe,), self.price_one_compiled(kernel, comp, und)[None], (0,))
+
+    def price_one_compiled(self, kernel: ModuleType, comp: npt.NDArray[np.int64],
+                           und: npt.NDArray[np.int64]) -> Counts:
+        """Counts per result of one shoe (face counts ``comp``, undealt factors ``und``) by
+        the compiled single-shoe ``kernel`` (the hook a level with its own pricing overrides)."""
+        out: Counts = kernel.price_one(comp @ self.projection, und, trie(self.table), plan(self.table))
+        return out
 
     def distribution(self, shoe: Shoe) -> ResultDistribution:
         """Exact counts of each result for ``shoe`` as a mapping (results never dealt omitted)."""

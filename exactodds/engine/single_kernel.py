@@ -1,0 +1,175 @@
+"""The compiled single-shoe forms of the pricing (numba; see :mod:`exactodds.engine.single`).
+
+:func:`price_one` is :func:`exactodds.engine.pricing.price` for one shoe and
+:func:`deal_faces_one` the ``deal-faces`` level's cells
+(:meth:`exactodds.engine.deal_faces.DealFacesLevel.price_classes`) for one shoe: the same
+prefix-tree products and the same :class:`~exactodds.engine.pricing.Plan` sums, as plain
+loops over one shoe (no lanes, no temporaries the size of the table). int64 only, under
+the bound of :mod:`exactodds.engine.pricing` (every partial sum at most ``headroom ×``
+the universe); the callers fall back to the object path beyond it. Imported only once a
+process has priced :data:`~exactodds.engine.single.COMPILED_AFTER` compositions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.engine.cells import face_cells
+from exactodds.engine.kernel import _index, _jit
+
+
+def _tree(n: Any, parent: Any, cls: Any, prior: Any, ways: Any) -> None:  # pragma: no cover
+    """``ways[i]``: ordered ways to deal prefix-tree node ``i`` from class counts ``n``."""
+    ways[0] = 1
+    for i in range(1, parent.shape[0]):
+        f = n[cls[i]] - prior[i]
+        ways[i] = ways[parent[i]] * f if f > 0 else 0
+
+
+_tree_c = _jit(_tree)
+
+
+def _sums(values: Any, und: Any, slot: Any, slot_ptr: Any, mult: Any, group_ptr: Any, cards: Any,
+          pair_ptr: Any, out: Any) -> None:  # pragma: no cover
+    """The plan's sums: per group the sum of its values times ``μ``, per pair times the
+    undealt factor ``und[m]``, per result the sum of its pairs (``out``)."""
+    for q in range(pair_ptr.shape[0] - 1):
+        tot = 0
+        for j in range(pair_ptr[q], pair_ptr[q + 1]):
+            grp = 0
+            for g in range(group_ptr[j], group_ptr[j + 1]):
+                acc = 0
+                for e in range(slot_ptr[g], slot_ptr[g + 1]):
+                    acc += values[slot[e]]
+                grp += mult[g] * acc
+            tot += und[cards[j]] * grp
+        out[q] = tot
+
+
+_sums_c = _jit(_sums)
+
+
+def _price(n: Any, und: Any, parent: Any, cls: Any, prior: Any, slot: Any, slot_ptr: Any, mult: Any,
+           group_ptr: Any, cards: Any, pair_ptr: Any, out: Any) -> None:  # pragma: no cover
+    ways = np.empty(parent.shape[0], np.int64)
+    _tree_c(n, parent, cls, prior, ways)
+    _sums_c(ways, und, slot, slot_ptr, mult, group_ptr, cards, pair_ptr, out)
+
+
+_price_c = _jit(_price)
+
+_ARGS: dict[int, tuple[npt.NDArray[Any], ...]] = {}
+"""The trie's and plan's arrays as the loops take them, per (trie, plan) pair."""
+
+
+def _args(t: Any, p: Any) -> tuple[npt.NDArray[Any], ...]:
+    key = id(p)
+    hit = _ARGS.get(key)
+    if hit is None or hit[-1] is not p.slot:
+        hit = _ARGS[key] = (_index(t.parent), _index(t.cls), np.ascontiguousarray(t.prior, np.int64),
+                            _index(t.row_node), _index(p.slot), _index(p.slot_ptr), np.ascontiguousarray(p.mult),
+                            _index(p.group_ptr), _index(p.cards), _index(p.pair_ptr), p.slot)
+    return hit
+
+
+def price_one(n: npt.NDArray[np.int64], und: npt.NDArray[np.int64], t: Any, p: Any) -> npt.NDArray[np.int64]:
+    """Counts per result (int64) of one shoe of class counts ``n`` (``(classes,)``), undealt
+    factors ``und`` (``(depth + 1,)``): ``t`` a :class:`~exactodds.engine.pricing.Trie`,
+    ``p`` a :class:`~exactodds.engine.pricing.Plan`."""
+    parent, cls, prior, _, slot, slot_ptr, mult, group_ptr, cards, pair_ptr, _ = _args(t, p)
+    out = np.empty(len(pair_ptr) - 1, np.int64)
+    _price_c(n, und, parent, cls, prior, slot, slot_ptr, mult, group_ptr, cards, pair_ptr, out)
+    return out
+
+
+_face_cells = _jit(face_cells)
+
+
+def _ff(n: Any, k: Any) -> Any:  # pragma: no cover
+    """``n·(n−1)·…·(n−k+1)``, 0 once ``k > n``."""
+    out = 1
+    for i in range(k):
+        out *= n - i if n > i else 0
+    return out
+
+
+_ff_c = _jit(_ff)
+
+
+def _terms(comp: Any, rank_value: Any, colours: Any, depth: int, derived: Any, ranks: Any) -> None:  # pragma: no cover
+    """The inputs of the cells from one shoe's face counts ``comp`` (rank-major, 4 suits
+    per rank), as :meth:`~exactodds.engine.deal_faces.DealFacesLevel._terms` defines them:
+    ``derived[j, v]`` the value counts of the shoe (``j = 0``), of each suit (1-4) and of
+    each colour (5-6); ``ranks[i, v, k]`` summed over the ranks of value ``v``: ``ff`` of
+    the rank's count (``R``), ``Σ_suits ff`` (``RS``), ``Σ_colours ff`` (``RC``)."""
+    derived[:] = 0
+    ranks[:] = 0
+    for r in range(rank_value.shape[0]):
+        v = rank_value[r]
+        whole = 0
+        for s in range(4):
+            c = comp[4 * r + s]
+            whole += c
+            derived[1 + s, v] += c
+            for k in range(depth + 1):
+                ranks[1, v, k] += _ff_c(c, k)
+        derived[0, v] += whole
+        for k in range(depth + 1):
+            ranks[0, v, k] += _ff_c(whole, k)
+        for j in range(colours.shape[0]):
+            c = comp[4 * r + colours[j, 0]] + comp[4 * r + colours[j, 1]]
+            derived[5 + j, v] += c
+            for k in range(depth + 1):
+                ranks[2, v, k] += _ff_c(c, k)
+
+
+_terms_c = _jit(_terms)
+
+
+def _deal_faces(comp: Any, rank_value: Any, colours: Any, und: Any, parent: Any, cls: Any, prior: Any,
+                row_node: Any, row_cards: Any, single: Any, slot: Any, slot_ptr: Any, mult: Any, group_ptr: Any,
+                cards: Any, pair_ptr: Any, out: Any) -> None:  # pragma: no cover
+    rows = row_node.shape[0]
+    derived = np.empty((7, 10), np.int64)
+    ranks = np.empty((3, 10, und.shape[0]), np.int64)
+    _terms_c(comp, rank_value, colours, und.shape[0] - 1, derived, ranks)
+    ways = np.empty(parent.shape[0], np.int64)
+    terms = np.zeros((3, rows), np.int64)                 # T, S (sum over suits), C (over colours)
+    for j in range(derived.shape[0]):
+        _tree_c(derived[j], parent, cls, prior, ways)
+        term = terms[0 if j == 0 else 1 if j <= 4 else 2]
+        for r in range(rows):
+            term[r] += ways[row_node[r]]
+    cells = np.empty(rows * 6, np.int64)
+    zero = np.int64(0)
+    for r in range(rows):
+        v, m = single[r], row_cards[r]
+        if v >= 0:
+            c = _face_cells(terms[0, r], terms[1, r], terms[2, r], ranks[0, v, m], ranks[1, v, m], ranks[2, v, m])
+        else:
+            c = _face_cells(terms[0, r], terms[1, r], terms[2, r], zero, zero, zero)
+        for i in range(6):
+            cells[6 * r + i] = c[i]
+    _sums_c(cells, und, slot, slot_ptr, mult, group_ptr, cards, pair_ptr, out)
+
+
+_deal_faces_c = _jit(_deal_faces)
+
+
+def deal_faces_one(comp: npt.NDArray[np.int64], rank_value: npt.NDArray[np.int64],
+                   colours: npt.NDArray[np.int64], und: npt.NDArray[np.int64], t: Any,
+                   row_cards: npt.NDArray[np.intp], single: npt.NDArray[np.intp], p: Any) -> npt.NDArray[np.int64]:
+    """Counts per result (int64) of the ``deal-faces`` level for one shoe of face counts
+    ``comp``: ``rank_value`` the point value of each rank, ``colours`` the suit indices of
+    each colour; the derived counts by :func:`_terms`, the six cells of each multiset by
+    :func:`~exactodds.engine.cells.face_cells`, then the plan's sums (slot ``6 r + cell``).
+    Exact in int64 under the level's bound, for the reasons
+    :func:`exactodds.engine.kernel.deal_faces_int64` gives."""
+    parent, cls, prior, row_node, slot, slot_ptr, mult, group_ptr, cards, pair_ptr, _ = _args(t, p)
+    out = np.empty(len(pair_ptr) - 1, np.int64)
+    _deal_faces_c(comp, rank_value, colours, und, parent, cls, prior, row_node, row_cards, single, slot, slot_ptr,
+                  mult, group_ptr, cards, pair_ptr, out)
+    return out
