@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from itertools import repeat
 from math import lcm
+from operator import mul
 from typing import Any
 
 from exactodds import __version__
@@ -27,7 +29,7 @@ VOID = "Round void: shoe ran out (§ 629a.13(e))"
 """The row for rounds a short shoe cannot finish; every wager pushes on them."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OutcomeRow:
     """One line of an outcome table: its count of the universe ``total``."""
 
@@ -85,7 +87,8 @@ class Analysis:
 
     @property
     def house_edge(self) -> Fraction:
-        return -self.return_
+        first, _, den = self._moments
+        return Fraction(-first, den * self.total)
 
     @property
     def hit_frequency(self) -> Fraction:
@@ -174,6 +177,22 @@ def priced_pay(pay: Pay, table: Paytable, amounts: Mapping[str, Fraction]) -> Pa
     return Pay(pay.share * amounts[pay.meter] / stake - 1, pay.text, pay.meter, pay.share)
 
 
+def as_shoe(shoe: Shoe | str | int | None) -> Shoe:
+    """A :class:`Shoe` from what :func:`analyze` accepts: a Shoe, a number of decks, a shoe
+    spec, or None (8 decks); anything else is an input error."""
+    if isinstance(shoe, bool) or not isinstance(shoe, Shoe | int | str | None):
+        raise InputError(f"shoe must be a Shoe, a number of decks or a shoe spec, got {type(shoe).__name__}")
+    if isinstance(shoe, int):
+        from exactodds.game.shoespec import resolve_shoe
+
+        return resolve_shoe(shoe)
+    if isinstance(shoe, str):
+        from exactodds.game.shoespec import parse_shoe_spec
+
+        return parse_shoe_spec(shoe)
+    return shoe if shoe is not None else Shoe.standard(8)
+
+
 def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | str | int | None = None,
             meters: Mapping[str, Fraction] | None = None) -> Analysis:
     """Price ``wager`` under ``paytable`` (default: the catalogue's) for ``shoe`` (default 8 decks).
@@ -187,32 +206,28 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | s
     """
     w = get_wager(wager) if isinstance(wager, str) else wager
     table = w.paytable(paytable)
-    if isinstance(shoe, bool) or not isinstance(shoe, Shoe | int | str | None):
-        raise InputError(f"shoe must be a Shoe, a number of decks or a shoe spec, got {type(shoe).__name__}")
-    if isinstance(shoe, int):
-        from exactodds.game.shoespec import resolve_shoe
-
-        shoe = resolve_shoe(shoe)
-    elif isinstance(shoe, str):
-        from exactodds.game.shoespec import parse_shoe_spec
-
-        shoe = parse_shoe_spec(shoe)
-    shoe = shoe if shoe is not None else Shoe.standard(8)
+    shoe = shoe if type(shoe) is Shoe else as_shoe(shoe)
     universe, counts, void = w.level.priced(shoe)
     s = settlement(w, table)
-    by_name = dict(zip(s.names, (int(n) for n in s.tally(counts))))
-    pays = dict(zip(s.names, s.pays))
+    tallied = s.tally_one(counts)
+    names, pays = s.names, s.pays
     amounts: dict[str, Fraction] | None = None
+    moments: tuple[int, int, int] | None = None
     if table.meters or meters:
         amounts = meter_amounts(table, meters)
-        pays = {name: priced_pay(p, table, amounts) for name, p in pays.items()}
+        pays = tuple(priced_pay(p, table, amounts) for p in pays)
+    else:  # the settlement's own nets, in integers: the figures need no Fraction per outcome
+        scaled, den = s.scaled_nets
+        moments = (sum(map(mul, tallied, scaled)), sum(n * x * x for n, x in zip(tallied, scaled)), den)
     if void:
-        by_name[VOID] = void
-        pays[VOID] = Pay.push()
-    total = sum(by_name.values())
+        names, pays, tallied = (*names, VOID), (*pays, Pay.push()), [*tallied, void]
+    total = sum(tallied)
     assert total == universe, "outcome counts must add up to the universe"
-    rows = tuple(OutcomeRow(name, pays[name], n, total) for name, n in by_name.items())
-    return Analysis(w, table, shoe, total, rows, amounts, bool(meters))
+    rows = tuple(map(OutcomeRow, names, pays, tallied, repeat(total, len(names))))
+    a = Analysis(w, table, shoe, total, rows, amounts, bool(meters))
+    if moments is not None:  # the cached figure of these very rows, already in hand
+        a.__dict__["_moments"] = moments
+    return a
 
 
 def analysis_json(a: Analysis) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from math import lcm
 from typing import Any
 
 import numpy as np
@@ -40,16 +41,28 @@ class Settlement:
     index: npt.NDArray[np.intp]
     """``index[i]``: the outcome result ``i`` of the level settles on."""
 
-    @property
+    @cached_property
     def pays(self) -> tuple[Pay, ...]:
         """The pay of each outcome (a meter pay is priced by the figures)."""
         return tuple(self.paytable.pays.get(n) or self.wager.otherwise_pay(self.paytable) for n in self.names)
+
+    @cached_property
+    def scaled_nets(self) -> tuple[tuple[int, ...], int]:
+        """``(scaled, L)``: each outcome's net pay times ``L``, the nets' common denominator,
+        as integers (the pays as declared; a meter pay at the paytable's own figure)."""
+        den = lcm(*(p.net.denominator for p in self.pays))
+        return tuple(p.net.numerator * (den // p.net.denominator) for p in self.pays), den
 
     @cached_property
     def matrix(self) -> npt.NDArray[np.int64]:
         """``(results, outcomes)`` 0/1 matrix."""
         out = np.zeros((len(self.index), len(self.names)), np.int64)
         out[np.arange(len(self.index)), self.index] = 1
+        return out
+
+    def tally_one(self, counts: Counts) -> list[int]:
+        """:meth:`tally` of one shoe's counts per result, as Python ints."""
+        out: list[int] = self.tally(counts).tolist()
         return out
 
     def tally(self, counts: Counts) -> Counts:
