@@ -1,0 +1,101 @@
+"""The single-shoe path (issue 19 item 4): the compiled one-shoe kernel equal to the exact
+Python-int path on random shoes of every size and to the brute-force oracle on small
+ones; the analysis's integer figures equal to the figures summed as Fractions."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+from conftest import SMALL_SHOES
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import oracle
+from exactodds.catalogue import CATALOGUE
+from exactodds.engine.level import Level
+from exactodds.engine.levels import COUP, DEAL_FACES, LEVELS
+from exactodds.engine.single import compiled_kernel
+from exactodds.figures.analysis import analyze
+from exactodds.game.cards import Shoe
+
+
+@st.composite
+def shoes(draw: Any, max_decks: int = 1000) -> Shoe:
+    """A shoe of 1 to ``max_decks`` decks, each face depleted by a drawn amount (some faces
+    gone, short shoes of a few cards included)."""
+    decks = draw(st.integers(1, max_decks))
+    cut = draw(st.lists(st.integers(0, decks), min_size=52, max_size=52))
+    counts = tuple(decks - c for c in cut)
+    assume(sum(counts) > 0)
+    return Shoe(counts)
+
+
+def _as_ints(counts: Any) -> list[int]:
+    return [int(c) for c in counts]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.sampled_from([lv for lv in LEVELS.values() if lv.name != "pair-coup"]), shoes())
+def test_one_shoe_compiled_equals_python_ints(level: Level, shoe: Shoe) -> None:
+    """Forced compiled, refused compiled: the same counts, universe and void as the object
+    (Python-int) batch path, whatever the size (int64 below the bound, ints above it)."""
+    dealt = level.dealt_shoe(shoe)
+    exact = level.price_batch(np.array([dealt.counts]), dtype=object)
+    for compiled in (True, False):
+        got = level.price_one(dealt, compiled=compiled)
+        assert got.universe == exact.universe and got.void == exact.void
+        assert _as_ints(got.counts[0]) == _as_ints(exact.counts[0])
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(shoes(max_decks=30))
+def test_one_shoe_compiled_equals_python_ints_pair_coup(shoe: Shoe) -> None:
+    level = LEVELS["pair-coup"]
+    exact = level.price_batch(np.array([shoe.counts]), dtype=object)
+    assert _as_ints(level.price_one(shoe, compiled=True).counts[0]) == _as_ints(exact.counts[0])
+
+
+def test_the_compiled_path_is_taken_where_numba_is_installed() -> None:
+    """Forcing it loads the single-shoe kernel (so the tests above did compare it)."""
+    pytest.importorskip("numba")
+    assert compiled_kernel(True) is not None
+
+
+@pytest.mark.parametrize("name", ["ten-low", "eleven-face-heavy"])
+@pytest.mark.parametrize("level", [COUP, DEAL_FACES], ids=lambda lv: lv.name)
+def test_one_shoe_compiled_against_the_oracle(level: Level, name: str) -> None:
+    """Every ordered card sequence of a small shoe, dealt by the oracle's own transcription
+    of § 629a.10 and read at the level, against the compiled single-shoe counts."""
+    shoe = SMALL_SHOES[name]
+    got = level.price_one(shoe, compiled=True)
+    counts: Counter[Any] = Counter()
+    void = 0
+    for player, banker, ways in oracle.rounds(shoe):
+        if player is oracle.VOID:
+            void += ways
+        else:
+            counts[level.from_deal(player, banker)] += ways
+    assert got.void[0] == void
+    assert {r: int(c) for r, c in zip(level.results, got.counts[0]) if c} == dict(counts)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(shoes(max_decks=40))
+def test_analysis_figures_equal_the_fraction_sums(shoe: Shoe) -> None:
+    """Every paytable of the catalogue: the return, house edge and variance (integer
+    moments from the settlement) against the same figures summed row by row in Fractions,
+    and against a copy of the analysis that recomputes them from its rows."""
+    for w in CATALOGUE.values():
+        for p in w.paytables:
+            a = analyze(w, p.id, shoe)
+            ret = sum((r.pay.net * Fraction(r.count, a.total) for r in a.rows), Fraction(0))
+            square = sum((r.pay.net ** 2 * Fraction(r.count, a.total) for r in a.rows), Fraction(0))
+            assert (a.return_, a.house_edge, a.variance) == (ret, -ret, square - ret * ret), (w.id, p.id)
+            again = dataclasses.replace(a)
+            assert "_moments" not in again.__dict__
+            assert (again.house_edge, again.variance) == (a.house_edge, a.variance)
