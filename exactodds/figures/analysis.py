@@ -22,7 +22,7 @@ from exactodds.catalogue import get_wager
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.errors import InputError
 from exactodds.exact import percent, ratio, sqrt_decimal
-from exactodds.figures.settlement import settlement
+from exactodds.figures.settlement import Settlement, scaled_nets, settlement
 from exactodds.game.cards import Shoe
 
 VOID = "Round void: shoe ran out (§ 629a.13(e))"
@@ -212,22 +212,39 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | s
     tallied = s.tally_one(counts)
     names, pays = s.names, s.pays
     amounts: dict[str, Fraction] | None = None
-    moments: tuple[int, int, int] | None = None
-    if table.meters or meters:
+    if meters:  # amounts given: every meter pay priced at them
         amounts = meter_amounts(table, meters)
         pays = tuple(priced_pay(p, table, amounts) for p in pays)
-    else:  # the settlement's own nets, in integers: the figures need no Fraction per outcome
+        scaled, den = scaled_nets(pays)
+    elif table.meters:  # the regulated resets: the same pays for every shoe
+        reset, pays, (scaled, den) = at_resets(s)
+        amounts = dict(reset)
+    else:
         scaled, den = s.scaled_nets
-        moments = (sum(map(mul, tallied, scaled)), sum(n * x * x for n, x in zip(tallied, scaled)), den)
+    # the figures' integer moments (the void row pushes: net 0, it adds nothing)
+    moments = (sum(map(mul, tallied, scaled)), sum(map(mul, tallied, map(mul, scaled, scaled))), den)
     if void:
         names, pays, tallied = (*names, VOID), (*pays, Pay.push()), [*tallied, void]
     total = sum(tallied)
     assert total == universe, "outcome counts must add up to the universe"
     rows = tuple(map(OutcomeRow, names, pays, tallied, repeat(total, len(names))))
     a = Analysis(w, table, shoe, total, rows, amounts, bool(meters))
-    if moments is not None:  # the cached figure of these very rows, already in hand
-        a.__dict__["_moments"] = moments
+    a.__dict__["_moments"] = moments  # the cached figure of these very rows, already in hand
     return a
+
+
+_RESETS: dict[int, tuple[Settlement, dict[str, Fraction], tuple[Pay, ...], tuple[tuple[int, ...], int]]] = {}
+
+
+def at_resets(s: Settlement) -> tuple[dict[str, Fraction], tuple[Pay, ...], tuple[tuple[int, ...], int]]:
+    """A progressive's meter amounts at the regulated resets, its pays priced at them and
+    their :func:`~exactodds.figures.settlement.scaled_nets` (computed once per settlement)."""
+    hit = _RESETS.get(id(s))
+    if hit is None or hit[0] is not s:
+        amounts = meter_amounts(s.paytable, None)
+        pays = tuple(priced_pay(p, s.paytable, amounts) for p in s.pays)
+        hit = _RESETS[id(s)] = (s, amounts, pays, scaled_nets(pays))
+    return hit[1], hit[2], hit[3]
 
 
 def analysis_json(a: Analysis) -> dict[str, Any]:

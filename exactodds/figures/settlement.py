@@ -48,10 +48,16 @@ class Settlement:
 
     @cached_property
     def scaled_nets(self) -> tuple[tuple[int, ...], int]:
-        """``(scaled, L)``: each outcome's net pay times ``L``, the nets' common denominator,
-        as integers (the pays as declared; a meter pay at the paytable's own figure)."""
-        den = lcm(*(p.net.denominator for p in self.pays))
-        return tuple(p.net.numerator * (den // p.net.denominator) for p in self.pays), den
+        """:func:`scaled_nets` of the pays as declared (a meter pay at the paytable's own figure)."""
+        return scaled_nets(self.pays)
+
+    @cached_property
+    def _runs(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None:
+        """``(order, starts)``: results sorted by outcome and where each outcome's run
+        starts; None if some outcome has no result (a run of zero length)."""
+        order = np.argsort(self.index, kind="stable").astype(np.intp)
+        starts = np.searchsorted(self.index[order], np.arange(len(self.names))).astype(np.intp)
+        return (order, starts) if bool(np.all(np.diff(np.r_[starts, len(order)]) > 0)) else None
 
     @cached_property
     def matrix(self) -> npt.NDArray[np.int64]:
@@ -61,9 +67,15 @@ class Settlement:
         return out
 
     def tally_one(self, counts: Counts) -> list[int]:
-        """:meth:`tally` of one shoe's counts per result, as Python ints."""
-        out: list[int] = self.tally(counts).tolist()
-        return out
+        """:meth:`tally` of one shoe's counts per result, as Python ints: the sum of each
+        outcome's run of results (one gather, one ``reduceat``), else the matrix product."""
+        runs = self._runs
+        if runs is None or counts.dtype == object:
+            out: list[int] = self.tally(counts).tolist()
+            return out
+        order, starts = runs
+        summed: list[int] = np.add.reduceat(counts[order], starts).tolist()
+        return summed
 
     def tally(self, counts: Counts) -> Counts:
         """Counts per outcome from counts per result (``(..., results) -> (..., outcomes)``),
@@ -81,6 +93,17 @@ class Settlement:
         tallied = self.tally(counts)
         rows = tallied.tolist() if tallied.ndim == 2 else [tallied.tolist()]
         return [sum(int(c) * s for c, s in zip(row, scaled)) for row in rows], den
+
+
+def scaled_nets(pays: tuple[Pay, ...]) -> tuple[tuple[int, ...], int]:
+    """``(scaled, L)``: each net pay times ``L``, the nets' common denominator, as integers
+    (so a return or a variance is integer sums and one Fraction).
+
+    >>> scaled_nets((Pay(Fraction(19, 20), "19 to 20"), Pay(Fraction(-1), "lose")))
+    ((19, -20), 20)
+    """
+    den = lcm(*(p.net.denominator for p in pays))
+    return tuple(p.net.numerator * (den // p.net.denominator) for p in pays), den
 
 
 _CACHE: dict[tuple[int, int], Settlement] = {}
