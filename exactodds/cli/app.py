@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-from fractions import Fraction
 from typing import Annotated, Any, NoReturn
 
 import click
@@ -20,12 +19,11 @@ from click import exceptions as _cx  # typer < 0.20 (pyproject.toml) is built on
 from typer.core import TyperGroup
 
 from exactodds import __version__
-from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, emit, wager_and_paytable
+from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, emit, parse_meters, wager_and_paytable
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.extras import missing_extra_message
 from exactodds.game.shoespec import RemoveOpt, ShoeOpt
-from exactodds.inputs import parse_number, shown
 
 EXIT_INPUT = 2
 
@@ -221,27 +219,6 @@ def analyze_command(
         raise InputError("missing WAGER (or --all); 'exactodds list' shows the wager ids")
     w = get_wager(wager)
     emit(render_analysis(analyze(w, paytable, shoe, meters or None), fmt.value), output)
-
-
-def parse_meters(items: list[str]) -> dict[str, Fraction]:
-    """``--meter NAME=AMOUNT`` values as exact dollars; malformed ones are one-line input errors.
-
-    AMOUNT is read by :func:`exactodds.inputs.parse_number` (``$`` and thousands separators
-    allowed; digits and exponent bounded before anything is converted).
-    """
-    out: dict[str, Fraction] = {}
-    for item in items:
-        name, sep, amount = item.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise InputError(f"--meter must be NAME=AMOUNT with AMOUNT a number of dollars, got {shown(item)}")
-        value = parse_number(amount, f"--meter {name}", money=True)
-        if value < 0:
-            raise InputError(f"--meter {shown(name)} cannot be negative, got {shown(amount.strip())}")
-        if name in out:
-            raise InputError(f"--meter {shown(name)} given twice")
-        out[name] = value
-    return out
 
 
 def _register_commands() -> None:

@@ -45,7 +45,7 @@ def register(app: typer.Typer) -> None:
         from fractions import Fraction
 
         from exactodds.catalogue import get_wager
-        from exactodds.cli.app import parse_meters
+        from exactodds.cli.options import parse_meters
         from exactodds.errors import InputError
         from exactodds.figures import design as d
         from exactodds.figures.analysis import analyze

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import sys
 from enum import Enum
+from fractions import Fraction
 from typing import Annotated
 
 import typer
 
 from exactodds.errors import InputError
+from exactodds.inputs import parse_number, shown
 from exactodds.report.files import STDOUT, write_atomic
 
 
@@ -74,3 +76,24 @@ def emit(text: str, output: str | None) -> None:
         sys.stdout.write(text)
     else:
         write_atomic(output, text)
+
+
+def parse_meters(items: list[str]) -> dict[str, Fraction]:
+    """``--meter NAME=AMOUNT`` values as exact dollars; malformed ones are one-line input errors.
+
+    AMOUNT is read by :func:`exactodds.inputs.parse_number` (``$`` and thousands separators
+    allowed; digits and exponent bounded before anything is converted).
+    """
+    out: dict[str, Fraction] = {}
+    for item in items:
+        name, sep, amount = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise InputError(f"--meter must be NAME=AMOUNT with AMOUNT a number of dollars, got {shown(item)}")
+        value = parse_number(amount, f"--meter {name}", money=True)
+        if value < 0:
+            raise InputError(f"--meter {shown(name)} cannot be negative, got {shown(amount.strip())}")
+        if name in out:
+            raise InputError(f"--meter {shown(name)} given twice")
+        out[name] = value
+    return out

@@ -47,7 +47,7 @@ from exactodds import __version__
 from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
 
-from .hands import READING_COMPARE, READING_GEE_JOON, READING_ZERO, Setting, settings
+from .hands import READING_COMPARE, READING_GEE_JOON, READING_ZERO, settings
 from .house_way import (
     CITE_HOUSE_WAY,
     DEFAULT_READING,
@@ -57,6 +57,7 @@ from .house_way import (
     house_way_reading,
     house_way_setting,
 )
+from .outcomes import Hand, HandOutcomes
 from .tiles import TILES, tile_counts
 
 Strategy = Literal["house-way", "optimal"]
@@ -140,7 +141,6 @@ def _amount(amount: Fraction | int) -> Fraction:
 
 # --------------------------------------------------------------------------- engine
 
-Hand = tuple[int, int, int, int]
 Counts = tuple[int, ...]
 IntArray = npt.NDArray[np.int64]
 
@@ -173,35 +173,6 @@ def ways(hand: Iterable[int], counts: Counts) -> int:
     """Number of unordered 4-tile draws from ``counts`` giving this hand: Π C(n_k, m_k)."""
     hand = tuple(hand)
     return prod(comb(counts[k], hand.count(k)) for k in set(hand))
-
-
-@dataclass(frozen=True)
-class HandOutcomes:
-    """One distinct player hand: how often it is dealt and, for each of its three
-    settings, the integer numbers of dealer draws won, tied and lost."""
-
-    hand: Hand
-    ways: int
-    dealer_hands: int
-    settings: tuple[Setting, Setting, Setting]
-    counts: tuple[tuple[int, int, int], ...]
-    house_index: int
-    house_step: Step
-
-    def best_index(self, net_win: Fraction) -> int:
-        """Setting with the highest return when a win nets ``net_win``; house way on ties."""
-        num, den = net_win.numerator, net_win.denominator
-        values = [num * w - den * lo for w, _, lo in self.counts]
-        best = self.house_index
-        for i in range(3):
-            if values[i] > values[best]:
-                best = i
-        return best
-
-    def expected_return(self, i: int, net_win: Fraction) -> Fraction:
-        """Exact expected return per unit of setting ``i`` against the house way."""
-        w, _, lo = self.counts[i]
-        return (net_win * w - lo) / self.dealer_hands
 
 
 @lru_cache(maxsize=16)

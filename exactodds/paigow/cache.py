@@ -15,16 +15,14 @@ are then computed).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import numpy as np
 
 from .hands import settings
 from .house_way import READINGS, HouseWayReading, Step
+from .outcomes import HandOutcomes
 from .tiles import tile_counts
-
-if TYPE_CHECKING:
-    from .analysis import HandOutcomes
 
 ARRAYS: Final = Path(__file__).resolve().parent / "arrays"
 STEPS: Final[tuple[Step, ...]] = ("(1)", "(2)", "(3)", "(4)")
@@ -36,7 +34,7 @@ def cache_path(reading: HouseWayReading) -> Path:
 
 
 def outcome_arrays(outs: tuple[HandOutcomes, ...], reading: HouseWayReading) -> dict[str, np.ndarray]:
-    """The arrays that hold ``outs`` (:class:`~.analysis.HandOutcomes`) exactly."""
+    """The arrays that hold ``outs`` (:class:`~.outcomes.HandOutcomes`) exactly."""
     return {
         "tile_counts": np.array(tile_counts(), dtype=np.int64),
         "order": np.array(reading.full_order()),
@@ -71,8 +69,6 @@ def load_outcomes(counts: tuple[int, ...], reading: HouseWayReading) -> tuple[Ha
     data = load_arrays(counts, reading)
     if data is None:
         return None
-    from .analysis import HandOutcomes
-
     out: list[HandOutcomes] = []
     for hand, ways, dealers, cs, house, step in zip(
             data["hands"].tolist(), data["ways"].tolist(), data["dealer_hands"].tolist(),
