@@ -10,12 +10,12 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+import oracle
 import pytest
 from conftest import SMALL_SHOES
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-import oracle
 from exactodds.catalogue import CATALOGUE
 from exactodds.engine.level import Level
 from exactodds.engine.levels import COUP, DEAL_FACES, LEVELS
