@@ -225,16 +225,23 @@ class Level:
         (numba installed, the process warm; ``compiled`` forces or refuses it) and int64 is
         exact for this shoe, else by :meth:`price_batch`: the same counts either way."""
         total = sum(shoe.counts)
-        universe = falling_factorial(total, min(total, self.depth))
-        own = type(self).price_classes is Level.price_classes or \
-            type(self).price_one_compiled is not Level.price_one_compiled
-        kernel = compiled_kernel(compiled) if own and total >= self.depth and \
+        und = [1] * (self.depth + 1)                 # und[m] = ff(N − m, depth − m), m = depth .. 0
+        for m in range(self.depth - 1, -1, -1):
+            und[m] = und[m + 1] * (total - m)
+        universe = und[0]
+        kernel = compiled_kernel(compiled) if self._compiles_one and total >= self.depth and \
             int64_exact(universe, self.headroom) else None
         if kernel is None:
             return self.price_batch(np.array([shoe.counts]))
-        comp = np.array(shoe.counts, np.int64)
-        und = np.array([falling_factorial(total - m, self.depth - m) for m in range(self.depth + 1)], np.int64)
-        return Priced((universe,), self.price_one_compiled(kernel, comp, und)[None], (0,))
+        counts = self.price_one_compiled(kernel, np.array(shoe.counts, np.int64), np.array(und, np.int64))
+        return Priced((universe,), counts[None], (0,))
+
+    @cached_property
+    def _compiles_one(self) -> bool:
+        """Whether :meth:`price_one_compiled` prices this level: it does for a level priced
+        by the table alone, and for one that overrides both hooks."""
+        return type(self).price_classes is Level.price_classes or \
+            type(self).price_one_compiled is not Level.price_one_compiled
 
     def price_one_compiled(self, kernel: ModuleType, comp: npt.NDArray[np.int64],
                            und: npt.NDArray[np.int64]) -> Counts:

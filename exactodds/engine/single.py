@@ -10,9 +10,11 @@ shoes side by side; for a single shoe both do many times the work of a plain loo
 sums), which numba compiles.
 
 Loading numba and its compiled code costs a few tenths of a second, more than a one-shot
-command line spends pricing; so a process prices its first :data:`COMPILED_AFTER` new
-compositions by numpy and the compiled path is taken only from then on (a notebook, a
-sweep over shoes, a server), and only where numba is installed (the ``fast`` extra).
+command line spends pricing; so a process makes its first :data:`COMPILED_AFTER`
+single-shoe pricings (one per level a new shoe is priced at) by numpy and takes the
+compiled path only from then on (a notebook, a sweep over shoes, a server), and only
+where numba is installed (the ``fast`` extra). ``analyze --all`` (8 levels) and
+``tables`` for three deck counts (24) stay below it.
 Both paths compute the same integers: int64 only under the bound of
 :mod:`exactodds.engine.pricing` (else the object path), and the tests hold the compiled
 path equal to the Python-int path on random shoes.
@@ -26,16 +28,16 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Final
 
-COMPILED_AFTER: Final = 8
-"""New compositions a process prices by numpy before it loads the compiled single-shoe kernel."""
+COMPILED_AFTER: Final = 32
+"""Single-shoe pricings a process makes by numpy before it loads the compiled kernel."""
 
 _state: dict[str, int | ModuleType | None] = {"priced": 0}
 
 
 def compiled_kernel(force: bool | None = None) -> ModuleType | None:
     """The compiled single-shoe kernel module, or None: numba missing (the ``fast`` extra),
-    ``force`` False, or (``force`` None) fewer than :data:`COMPILED_AFTER` new compositions
-    priced in this process so far. Each call counts one new composition."""
+    ``force`` False, or (``force`` None) fewer than :data:`COMPILED_AFTER` single-shoe
+    pricings made in this process so far. Each call counts one."""
     if force is False:
         return None
     if "kernel" in _state:
