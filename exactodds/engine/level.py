@@ -28,9 +28,9 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from importlib import resources
+from pathlib import Path
 from types import ModuleType
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -40,6 +40,10 @@ from exactodds.engine.single import compiled_kernel
 from exactodds.game.cards import FACES, Card, Shoe, falling_factorial
 from exactodds.game.rules import deal_round
 from exactodds.game.walk import ShapeTable
+
+SHAPES: Final = Path(__file__).resolve().parent / "shapes"
+"""The shipped shape tables (``scripts/build_shapes.py``), beside this module (a path, not
+:mod:`importlib.resources`, whose import a process need not pay)."""
 
 Suits = Literal["blind", "symmetric", "read"]
 """How a level's results depend on suits: not at all; only through relabellings that
@@ -111,9 +115,9 @@ class Level:
     @cached_property
     def table(self) -> ShapeTable:
         """The level's shape table: the shipped arrays if present, else the walk."""
-        shipped = resources.files("exactodds.engine").joinpath("shapes", f"{self.name}.npz")
+        shipped = SHAPES / f"{self.name}.npz"
         if shipped.is_file():
-            with shipped.open("rb") as fh, np.load(fh, allow_pickle=False) as arrays:
+            with np.load(shipped, allow_pickle=False) as arrays:
                 return ShapeTable.from_arrays(self.kind, arrays)
         return self.walk()
 
