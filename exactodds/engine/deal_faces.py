@@ -35,10 +35,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from types import ModuleType
-from typing import Any, Final
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Final
 
 from exactodds.engine.cells import CELLS, Colour, face_cells
 from exactodds.engine.level import Level
@@ -58,6 +55,13 @@ from exactodds.engine.pricing import (
 from exactodds.game.cards import FACES, POINT_VALUE, RANKS, SUITS, Card
 from exactodds.game.rules import Coup, point_count
 from exactodds.game.walk import ShapeTable
+from exactodds.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+else:
+    np = LazyModule("numpy", globals(), "np")
 
 COLOUR_SUITS: Final = ((1, 2), (0, 3))
 """Suit indices (in :data:`SUITS` order S, H, D, C) of red and of black."""
@@ -104,9 +108,7 @@ def deal_faces_from_deal(player: Sequence[Card], banker: Sequence[Card]) -> Deal
     return DealFaces(coup, colour, len({c.rank for c in cards}) == 1, values.pop() if len(values) == 1 else None)
 
 
-_RANK_VALUE: Final = np.array([POINT_VALUE[r] for r in RANKS])
-_RANK_VALUE_64: Final = _RANK_VALUE.astype(np.int64)
-_COLOURS_64: Final = np.array(COLOUR_SUITS, np.int64)
+_RANK_VALUE: Final = tuple(POINT_VALUE[r] for r in RANKS)
 
 
 @dataclass(frozen=True, eq=False)
@@ -218,13 +220,19 @@ class DealFacesLevel(Level):
         counts: Counts = parts[0] if len(parts) == 1 else np.concatenate(parts)
         return counts
 
+    @cached_property
+    def _kernel_constants(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The point value of each rank and the suits of each colour, as the kernel takes them."""
+        return np.array(_RANK_VALUE, np.int64), np.array(COLOUR_SUITS, np.int64)
+
     def price_one_compiled(self, kernel: ModuleType, comp: npt.NDArray[np.int64],
                            und: npt.NDArray[np.int64]) -> Counts:
         """One shoe by the compiled single-shoe kernel
         (:func:`exactodds.engine.single_kernel.deal_faces_one`): the same cells and sums."""
         assert self.coup is not None
         m, single = self._rows
-        out: Counts = kernel.deal_faces_one(comp, _RANK_VALUE_64, _COLOURS_64, und, trie(self.coup.table),
+        rank_value, colours = self._kernel_constants
+        out: Counts = kernel.deal_faces_one(comp, rank_value, colours, und, trie(self.coup.table),
                                             np.asarray(m, np.int64), np.asarray(single, np.int64), self._plan)
         return out
 

@@ -30,16 +30,20 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Final, Literal
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from exactodds.engine.pricing import Counts, exact_dtype, int64_exact, plan, price, trie
 from exactodds.engine.single import compiled_kernel
 from exactodds.game.cards import FACES, Card, Shoe, falling_factorial
 from exactodds.game.rules import deal_round
 from exactodds.game.walk import ShapeTable
+from exactodds.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+else:
+    np = LazyModule("numpy", globals(), "np")
 
 SHAPES: Final = Path(__file__).resolve().parent / "shapes"
 """The shipped shape tables (``scripts/build_shapes.py``), beside this module (a path, not

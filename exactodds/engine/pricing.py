@@ -33,17 +33,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Final
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from exactodds.game.cards import falling_factorial
 from exactodds.game.walk import ShapeTable
+from exactodds.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+else:
+    np = LazyModule("numpy", globals(), "np")
 
 INT64_MAX: Final = 2**63 - 1
 
-Counts = npt.NDArray[Any]
+Counts: TypeAlias = "npt.NDArray[Any]"
 """Exact integer counts: numpy int64 where a bound proves it exact, else object (Python ints)."""
 
 

@@ -21,13 +21,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from math import lcm
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.engine.pricing import Counts
+from exactodds.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+else:
+    np = LazyModule("numpy", globals(), "np")
 
 
 @dataclass(frozen=True, eq=False)

@@ -33,18 +33,22 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Final
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from exactodds.game.cards import FACES, POINT_VALUE, RANKS, Shoe
 from exactodds.game.rules import Coup, banker_draws, is_natural, next_hand, player_draws
+from exactodds.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+else:
+    np = LazyModule("numpy", globals(), "np")
 
 MAX_CARDS_PER_ROUND: Final = 6
 """A baccarat round uses at most six cards (§ 629a.10): the depth of the universe."""
 
-IntArray = npt.NDArray[np.int64]
+IntArray: TypeAlias = "npt.NDArray[np.int64]"
 
 
 @dataclass(frozen=True)
