@@ -99,3 +99,32 @@ def test_analysis_figures_equal_the_fraction_sums(shoe: Shoe) -> None:
             again = dataclasses.replace(a)
             assert "_moments" not in again.__dict__
             assert (again.house_edge, again.variance) == (a.house_edge, a.variance)
+
+
+START_UP_CHILD = """
+import sys
+from exactodds.cli.app import main
+sys.argv = ["exactodds", *sys.argv[1:]]
+try:
+    main()
+except SystemExit:
+    pass
+heavy = sorted(m for m in ("numpy", "numba", "rich", "jinja2", "xlsxwriter", "scipy", "pandas") if m in sys.modules)
+print(",".join(heavy), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize(("args", "heavy"), [(["--help"], ""), (["list"], ""), (["analyze", "banker"], "numpy")])
+def test_start_up_imports_only_what_the_command_needs(args: list[str], heavy: str) -> None:
+    """Issue 19 item 5: ``--help`` and ``list`` import no numpy (the engine binds it lazily,
+    :mod:`exactodds.lazy`), ``analyze`` only numpy; none imports numba, rich, Jinja2 or
+    XlsxWriter (a one-shot analysis never loads the compiled kernels)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    res = subprocess.run([sys.executable, "-c", START_UP_CHILD, *args], capture_output=True, text=True, check=True,
+                         cwd=root)
+    lines = res.stderr.strip().splitlines()
+    assert (lines[-1] if lines else "") == heavy, res.stderr
