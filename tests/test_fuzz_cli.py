@@ -44,6 +44,7 @@ from exactodds.figures.commission import (
 )
 from exactodds.game.shoespec import resolve_shoe
 from exactodds.inputs import parse_number
+from exactodds.parallel import max_workers
 
 runner = CliRunner()
 FUZZ = settings(max_examples=12, deadline=None, derandomize=True, database=None,
@@ -123,7 +124,7 @@ VALID: dict[str, Callable[[str], bool]] = {
     "rounds": int_in(1, 10**12),
     "seed": int_in(-(2**63), 2**63),
     "cover": int_in(14, 10**6),
-    "workers": int_in(1, 64),
+    "workers": int_in(1, max_workers()),
     "mode": lambda v: v in ("fresh", "shoe"),
     "text-format": lambda v: v in ("table", "json"),
     "alpha": lambda v: not rejects(lambda: _alpha(v)),

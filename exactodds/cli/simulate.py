@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from exactodds.cli.options import emit
+from exactodds.cli.options import WorkersHelp, emit
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
+from exactodds.parallel import check_workers
 from exactodds.game.shoespec import RemoveOpt, ShoeOpt, resolve_shoe
 from exactodds.report.files import check_writable
 from exactodds.report.progress import Progress, stderr_progress
@@ -113,7 +114,7 @@ def register(app: typer.Typer) -> None:
         log: Annotated[str | None, typer.Option("--log", help="Write a hand log (CSV round,player,banker[,shoe]).")] = None,
         counts: Annotated[str | None, typer.Option("--counts", help="Write outcome counts (CSV wager,paytable,"
                                                    "outcome,count); shoe mode: comparable rounds only.")] = None,
-        workers: Annotated[int, typer.Option("--workers", help="Threads (the result does not depend on it).")] = 1,
+        workers: Annotated[int, typer.Option("--workers", help=WorkersHelp)] = 1,
         fmt: Annotated[TextOrJson, typer.Option("--format", "-f", help="Output format.")] = TextOrJson.table,
         output: Annotated[str | None, typer.Option("--output", "-o", help="Write the report to this file.")] = None,
     ) -> None:
@@ -141,8 +142,7 @@ def register(app: typer.Typer) -> None:
         if (log or counts) and rounds > MAX_LOG_ROUNDS:
             raise InputError(f"--log and --counts are limited to {MAX_LOG_ROUNDS:,} rounds")
         check_seed(seed)
-        if workers < 1 or workers > 64:
-            raise InputError(f"--workers must be between 1 and 64, got {workers}")
+        check_workers(workers)
         shoe = resolve_shoe(decks, shoe_spec, remove)
         if mode == SimMode.shoe or cover != MIN_COVER:  # a --cover given in fresh mode is still checked
             check_cover(shoe.size, cover)

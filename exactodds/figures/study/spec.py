@@ -12,6 +12,7 @@ from typing import Any, Final, Literal
 import numpy as np
 import numpy.typing as npt
 
+from exactodds.parallel import MAX_WORKERS, WORKERS_PER_CPU  # re-exported: one --workers for every command
 from exactodds.catalogue import get_wager
 from exactodds.catalogue.model import Paytable, Wager
 from exactodds.errors import InputError
@@ -33,10 +34,6 @@ MAX_SHOES: Final = 10**9
 """Most shoes one study deals (a 10M-shoe study is the documented cluster example)."""
 MAX_DECKS: Final = 27
 """Most decks: up to here every exact count of a round fits int64 (the engine's bound)."""
-MAX_WORKERS: Final = 64
-"""Most local processes, whatever the machine (each holds a copy of the shape tables)."""
-WORKERS_PER_CPU: Final = 2
-"""Local processes allowed per CPU: more only queue for the cores and hold memory."""
 MAX_COUNT: Final = 10**6
 """Largest absolute initial count, trigger or tag denominator accepted."""
 MAX_TAG: Final = 100
