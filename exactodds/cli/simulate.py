@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from exactodds.cli.options import WorkersHelp, emit
+from exactodds.cli.options import FormatOpt, Format, PaytableOpt, WorkersHelp, emit, wager_and_paytable
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.parallel import check_workers
@@ -51,11 +51,6 @@ PROGRESS_AFTER = 2.0
 class SimMode(str, Enum):
     fresh = "fresh"
     shoe = "shoe"
-
-
-class TextOrJson(str, Enum):
-    table = "table"
-    json = "json"
 
 
 def _check_targets(*paths: str | None) -> None:
@@ -92,6 +87,27 @@ def _meta_int(meta: dict[str, str], key: str, path: str) -> int | None:
     return int(value)
 
 
+def _chosen_paytables(wagers: list[str] | None, paytable: str | None) -> dict[str, str | None]:
+    """Wager id -> the paytable asked for (``None``: every paytable of it), from ``-w WAGER``,
+    ``-w WAGER:PAYTABLE`` and ``-w WAGER -p PAYTABLE`` (:func:`~exactodds.cli.options.wager_and_paytable`,
+    the spelling of analyze, eor and certify); an unknown paytable is one error line."""
+    from exactodds.catalogue import get_wager
+
+    if paytable is not None and len(wagers or []) != 1:
+        raise InputError("--paytable needs exactly one --wager (or name each as WAGER:PAYTABLE)")
+    chosen: dict[str, str | None] = {}
+    for given in wagers or []:
+        wid, table = wager_and_paytable(given, paytable)
+        assert wid is not None
+        w = get_wager(wid)
+        if table is not None:
+            w.paytable(table)  # an unknown paytable: one error line naming the known ones
+        if w.id in chosen and chosen[w.id] != table:
+            raise InputError(f"{w.id} is named twice with different paytables")
+        chosen[w.id] = table
+    return chosen
+
+
 # -- registration -------------------------------------------------------------------------------
 def register(app: typer.Typer) -> None:
     """Add the ``simulate`` and ``crosscheck`` commands to ``app``."""
@@ -108,14 +124,16 @@ def register(app: typer.Typer) -> None:
         remove: RemoveOpt = None,
         cover: Annotated[int, typer.Option("--cover", help="Shoe mode: cards under the cover card (at least 14, "
                                            "§ 629a.5(d)).")] = MIN_COVER,
-        wager: Annotated[list[str] | None, typer.Option("--wager", "-w", help="Wager id to report (repeatable; "
-                                                        "default: every wager, at every level, and every "
-                                                        "wager-file wager).")] = None,
+        wager: Annotated[list[str] | None, typer.Option("--wager", "-w", help="Wager id to report, WAGER or "
+                                                        "WAGER:PAYTABLE (repeatable; default: every wager, at "
+                                                        "every level, and every wager-file wager; every "
+                                                        "paytable of a wager named bare).")] = None,
+        paytable: PaytableOpt = None,
         log: Annotated[str | None, typer.Option("--log", help="Write a hand log (CSV round,player,banker[,shoe]).")] = None,
         counts: Annotated[str | None, typer.Option("--counts", help="Write outcome counts (CSV wager,paytable,"
                                                    "outcome,count); shoe mode: comparable rounds only.")] = None,
         workers: Annotated[int, typer.Option("--workers", help=WorkersHelp)] = 1,
-        fmt: Annotated[TextOrJson, typer.Option("--format", "-f", help="Output format.")] = TextOrJson.table,
+        fmt: FormatOpt = Format.table,
         output: Annotated[str | None, typer.Option("--output", "-o", help="Write the report to this file.")] = None,
     ) -> None:
         """Simulate rounds (seeded, reproducible) and count outcomes per wager and paytable.
@@ -149,7 +167,9 @@ def register(app: typer.Typer) -> None:
         _check_targets(log, counts, output)
         from exactodds.simulation.settle import RoundSettler, simulated_pairs
 
-        pairs, skipped = simulated_pairs(wager, shoe)
+        chosen = _chosen_paytables(wager, paytable)
+        pairs, skipped = simulated_pairs(list(chosen) or None, shoe)
+        pairs = [(w, t) for w, t in pairs if chosen.get(w) in (None, t)]
         if not pairs:
             raise InputError("none of the wagers named can be simulated; nothing to simulate")
         named = [p for p in (log, counts, output) if p]
@@ -201,7 +221,7 @@ def register(app: typer.Typer) -> None:
                                                     help="Hand logs: the file's header names for round, player, "
                                                     "banker, shoe, e.g. round=hand_number,shoe=shoe_id.")] = None,
         show: Annotated[int, typer.Option("--show", help="Rule violations listed in the text report.")] = 20,
-        fmt: Annotated[TextOrJson, typer.Option("--format", "-f", help="Output format.")] = TextOrJson.table,
+        fmt: FormatOpt = Format.table,
         output: Annotated[str | None, typer.Option("--output", "-o", help="Write the report to this file.")] = None,
     ) -> None:
         """Audit a hand log against § 629a.10 and test its frequencies and its card sequence
