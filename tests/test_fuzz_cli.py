@@ -126,7 +126,8 @@ VALID: dict[str, Callable[[str], bool]] = {
     "cover": int_in(14, 10**6),
     "workers": int_in(1, max_workers()),
     "mode": lambda v: v in ("fresh", "shoe"),
-    "text-format": lambda v: v in ("table", "json"),
+    "wager-spec": lambda v: v in CATALOGUE or (v.partition(":")[0] in CATALOGUE and v.partition(":")[2] in
+                                               {p.id for p in CATALOGUE[v.partition(":")[0]].paytables}),
     "alpha": lambda v: not rejects(lambda: _alpha(v)),
     "show": int_in(0, 10**9),
     "crosscheck-decks": int_in(1, 1000),
@@ -185,10 +186,11 @@ CASES: list[tuple[str, list[str], str | None, str]] = [
     ("tables", [], "--decks", "decks"),
     ("simulate", ["--rounds=1000"], "--decks", "decks"),
     ("simulate", ["--rounds=1000"], "--cover", "cover"),
-    ("simulate", ["--rounds=1000"], "--wager", "wager"),
+    ("simulate", ["--rounds=1000"], "--wager", "wager-spec"),
+    ("simulate", ["--rounds=1000", "-w", "banker"], "--paytable", "banker-paytable"),
     ("simulate", ["--rounds=1000"], "--workers", "workers"),
     ("simulate", ["--rounds=1000"], "--mode", "mode"),
-    ("simulate", ["--rounds=1000"], "--format", "text-format"),
+    ("simulate", ["--rounds=1000"], "--format", "format"),
     ("simulate", [], "--rounds", "rounds"),
     ("simulate", ["--rounds=1000"], "--seed", "seed"),
     ("crosscheck", ["LOG"], "--decks", "crosscheck-decks"),
@@ -196,7 +198,7 @@ CASES: list[tuple[str, list[str], str | None, str]] = [
     ("crosscheck", ["LOG"], "--alpha", "alpha"),
     ("crosscheck", ["LOG"], "--wager", "wager"),
     ("crosscheck", ["LOG"], "--show", "show"),
-    ("crosscheck", ["LOG"], "--format", "text-format"),
+    ("crosscheck", ["LOG"], "--format", "format"),
 ]
 
 BAD_FILES: dict[str, bytes] = {

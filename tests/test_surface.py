@@ -93,7 +93,8 @@ def test_require_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
         require("matplotlib", "study --plot")
 
 
-@pytest.mark.parametrize("command", ["analyze", "eor", "list", "certify", "study", "simulate", "tables"])
+@pytest.mark.parametrize("command", ["analyze", "eor", "list", "certify", "study", "simulate", "crosscheck",
+                                     "tables"])
 def test_help_renders_cleanly(command: str) -> None:
     code, out, _ = run(command, "--help")
     assert code == 0
@@ -114,6 +115,8 @@ CSV_COMMANDS = [
     ["paigow"],
     ["certify", "tie"],
     ["study", "banker", "tie", "-n", "3", "--seed", "1"],
+    ["simulate", "-n", "3000", "--seed", "1", "-w", "dragon-7", "-w", "tie:8to1", "-w", "player-pair"],
+    ["crosscheck", "HANDS", "-w", "dragon-7"],
 ]
 """Every command that writes CSV to its output (simulate's CSV files are checked below)."""
 
@@ -128,15 +131,24 @@ def _tidy(text: str) -> list[list[str]]:
     return rows
 
 
-def _run_ok(args: list[str]) -> str:
-    code, out, err = run(*args)
+@pytest.fixture(scope="module")
+def hands(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A shoe-mode hand log for crosscheck (``HANDS`` in an argument list)."""
+    log = tmp_path_factory.mktemp("surface") / "hands.csv"
+    code, _, err = run("simulate", "-n", "3000", "--mode", "shoe", "--seed", "5", "-w", "banker", "--log", str(log))
+    assert code == 0, err
+    return str(log)
+
+
+def _run_ok(args: list[str], hands: str = "") -> str:
+    code, out, err = run(*(hands if a == "HANDS" else a for a in args))
     assert code == 0, (args, err)
     return out
 
 
 @pytest.mark.parametrize("args", CSV_COMMANDS, ids=" ".join)
-def test_every_csv_is_one_tidy_table_with_decimals(args: list[str]) -> None:
-    rows = _tidy(_run_ok([*args, "-f", "csv"]))
+def test_every_csv_is_one_tidy_table_with_decimals(args: list[str], hands: str) -> None:
+    rows = _tidy(_run_ok([*args, "-f", "csv"], hands))
     header = rows[0]
     for i, name in enumerate(header):
         cells = [r[i] for r in rows[1:] if r[i]]
@@ -161,8 +173,8 @@ def test_all_csv_has_wager_and_paytable_columns() -> None:
 
 @pytest.mark.parametrize("args", CSV_COMMANDS, ids=" ".join)
 @pytest.mark.parametrize("fmt", ["table", "markdown"])
-def test_no_long_fraction_in_a_human_view(args: list[str], fmt: str) -> None:
-    code, out, err = run(*args, "-f", fmt)
+def test_no_long_fraction_in_a_human_view(args: list[str], fmt: str, hands: str) -> None:
+    code, out, err = run(*(hands if a == "HANDS" else a for a in args), "-f", fmt)
     if code == 2 and "is not one of" in err:
         pytest.skip(f"{args[0]} has no {fmt} format")
     assert code == 0, err
@@ -305,3 +317,56 @@ def test_pyproject_core_is_lean() -> None:
         assert module not in core, module
         assert any(module in d for d in extras[extra]), (module, extra)
     assert "exactodds[all]" in extras["test"]
+
+
+# -- issue 16 item 5: simulate and crosscheck in the one format set ---------------------------------
+def test_simulate_csv_rows_are_the_json_and_the_exact_figures() -> None:
+    """One row per wager, paytable and outcome: its counts are the JSON's, they add up to the
+    rounds, and the exact return beside them is the engine's (analyze, a separate path)."""
+    import json
+
+    from exactodds import analyze
+
+    args = ["simulate", "-n", "2000", "--seed", "4", "-w", "dragon-7:40to1", "-w", "tie"]
+    rows = _tidy(_run_ok([*args, "-f", "csv"]))
+    doc = json.loads(_run_ok([*args, "-f", "json"]))
+    h = rows[0]
+    got = {(r[h.index("wager")], r[h.index("paytable")], r[h.index("outcome")]): r for r in rows[1:]}
+    want = {(w["wager"], w["paytable"], o): n for w in doc["wagers"] for o, n in w["counts"].items()}
+    assert {k: int(r[h.index("count")]) for k, r in got.items()} == want
+    assert {(w, t) for w, t, _ in got} == {("dragon-7", "40to1"), ("tie", "8to1"), ("tie", "9to1")}
+    for (w, t, _), r in got.items():
+        assert Fraction(r[h.index("exact_return")]) == analyze(w, t).return_
+        assert sum(n for k, n in want.items() if k[:2] == (w, t)) == 2000 == int(r[h.index("rounds_compared")])
+
+
+def test_simulate_wager_colon_paytable_equals_dash_p() -> None:
+    a = run("simulate", "-n", "500", "-w", "dragon-7:40to1", "-f", "csv")
+    b = run("simulate", "-n", "500", "-w", "dragon-7", "-p", "40to1", "-f", "csv")
+    assert a[0] == b[0] == 0 and a[1] == b[1] and "40to1" in a[1]
+    for bad, says in ([["-w", "dragon-7:40to1", "-p", "other"], "paytable given twice"],
+                      [["-w", "tie", "-w", "banker", "-p", "8to1"], "exactly one --wager"],
+                      [["-w", "tie:nope"], "does not belong"]):
+        code, out, err = run("simulate", "-n", "500", *bad)
+        assert code == 2 and out == "" and len(err.splitlines()) == 1 and says in err, err
+
+
+def test_crosscheck_csv_is_the_json_report_row_by_row(hands: str) -> None:
+    """The long tidy table holds every figure of the JSON report once, named by section, wager,
+    paytable, outcome and path: rebuilt from the rows, the observed counts are the JSON's."""
+    import json
+
+    doc = json.loads(_run_ok(["crosscheck", hands, "-w", "dragon-7", "-f", "json"]))
+    rows = _tidy(_run_ok(["crosscheck", hands, "-w", "dragon-7", "-f", "csv"]))
+    assert rows[0] == ["section", "wager", "paytable", "outcome", "figure", "value", "value_decimal"]
+    observed = {(r[1], r[2], r[3]): int(r[5]) for r in rows[1:] if r[0] == "comparable" and r[4] ==
+                "families.outcomes.observed"}
+    want = {(f["wager"], f["paytable"], o["outcome"]): o["observed"] for f in doc["comparable"]["families"]
+            for o in f["outcomes"]}
+    assert observed == want and ("dragon-7", "40to1", "Dragon 7") in observed
+    verdict = [r[5] for r in rows if r[0] == "verdict"]
+    assert verdict == [doc["verdict"]]
+    for r in rows[1:]:  # a decimal beside every exact value, and only there
+        assert bool(r[6]) == bool(re.fullmatch(r"-?\d+/\d+", r[5])), r
+        if r[6]:
+            assert abs(Fraction(r[6]) - Fraction(r[5])) < Fraction(1, 10**14) * max(1, abs(Fraction(r[5])))
