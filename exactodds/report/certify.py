@@ -16,6 +16,7 @@ from typing import Any, Final
 from exactodds.errors import InputError
 from exactodds.exact import decimal, parse_ratio, percent, ratio
 from exactodds.figures.certify import Verdict
+from exactodds.figures.progressive import Linear
 from exactodds.report.figure_views import EOR_HEADERS
 from exactodds.report.views import Block, Table, View, render_view
 
@@ -119,11 +120,11 @@ def _report_blocks(doc: dict[str, Any]) -> list[Block]:
             out.append(f"- Reading: {x['readings']['wager']}")
         if x["readings"]["paytable"]:
             out.append(f"- Paytable note: {x['readings']['paytable']}")
-        rows = [[o["name"], o["pays_text"], f"{o['count']:,}", o["probability"], o["return"]] for o in a["outcomes"]]
+        rows = [[o["outcome"], o["pays_text"], f"{o['count']:,}", o["probability"], o["return"]] for o in a["outcomes"]]
         summed = sum((parse_ratio(o["return"]) for o in a["outcomes"]), Fraction(0))
         rows.append(["Total", "", f"{a['total']:,}", "1/1", ratio(summed)])
         out += ["", "### Outcomes", "",
-                Table(["Event", "Pays", "Combinations", "Probability", "Return"], rows), "", "### Figures", ""]
+                Table(["Outcome", "Pays", "Combinations", "Probability", "Return"], rows), "", "### Figures", ""]
         for key, label in (("return", "Return"), ("house_edge", "House edge"), ("hit_frequency", "Hit frequency"),
                            ("variance", "Variance"), ("element_of_risk", "Element of risk")):
             v = a.get(key)
@@ -144,8 +145,9 @@ def _report_blocks(doc: dict[str, Any]) -> list[Block]:
                 out.append(f"- Break-even {name} meter: " + ("n/a" if be is None else
                                                              f"${be} (${decimal(parse_ratio(be), 2)})"))
             lr = a["long_run_return"]
-            out.append(f"- Long-run return: {lr}" + (f" ({_pct(lr)})" if "*" not in lr else
-                                                     " (linear in the unregulated increment rates)"))
+            out.append(f"- Long-run return: {lr} ({_pct(lr)})" if "*" not in lr else
+                       f"- Long-run return: {Linear.parse(lr).readable()} (linear in the unregulated increment "
+                       "rates; decimals, exact form in the JSON)")
         e = x["effects_of_removal"]
         out += ["", "### Effects of removal", ""]
         if "skipped" in e:
@@ -258,7 +260,7 @@ def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
                              **_exact("maximum_win_per_unit", None if mp is None else mp["win_per_unit"]),
                              cycle=ps["cycle"], player_advantage="yes" if x["player_advantage"] else "no"))
         for o in a["outcomes"]:
-            rows.append(_csv_row(table="outcome", **key, item=o["name"], **_exact("pays", o["pays"]), count=o["count"],
+            rows.append(_csv_row(table="outcome", **key, item=o["outcome"], **_exact("pays", o["pays"]), count=o["count"],
                                  **_exact("probability", o["probability"], True), **_exact("return", o["return"])))
         for c in ps["confidence_ranges"]:
             rows.append(_csv_row(table="confidence_range", **key, item=f"{c['rounds']} rounds", rounds=c["rounds"],
