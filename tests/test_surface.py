@@ -370,3 +370,23 @@ def test_crosscheck_csv_is_the_json_report_row_by_row(hands: str) -> None:
         assert bool(r[6]) == bool(re.fullmatch(r"-?\d+/\d+", r[5])), r
         if r[6]:
             assert abs(Fraction(r[6]) - Fraction(r[5])) < Fraction(1, 10**14) * max(1, abs(Fraction(r[5])))
+
+
+# -- issue 16 item 5: certify's terminal summary ------------------------------------------------------
+def test_certify_table_is_the_summary_of_the_same_report(tmp_path: Path) -> None:
+    """``certify -f table`` (or ``-o FILE.txt``) is the summary of the one report: its fingerprint
+    and each house edge are the JSON's (written by the same run), and it fits 100 columns."""
+    import json
+
+    from exactodds.exact import percent
+
+    js, txt = tmp_path / "c.json", tmp_path / "c.txt"
+    code, out, err = run("certify", "dragon-7", "-d", "6", "--no-eor", "-o", str(js), "-o", str(txt))
+    assert code == 0 and out == "", err
+    doc, text = json.loads(js.read_text()), txt.read_text()
+    assert doc["fingerprint"]["value"] in text and "Status" in text
+    for x in doc["entries"]:
+        assert percent(Fraction(x["analysis"]["house_edge"]), 4) in text
+    assert max(len(line) for line in text.splitlines()) <= 100
+    code, out, err = run("certify", "tie", "-d", "6", "--no-eor", "-f", "table")
+    assert code == 0 and "Tie" in out and max(len(line) for line in out.splitlines()) <= 100, err

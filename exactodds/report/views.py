@@ -61,8 +61,8 @@ class Table:
     colalign: tuple[str, ...] | None = None
     plain: bool = False
     wrap: tuple[int | None, ...] | None = None
-    """Table format only: the widest each column may be, its text wrapped onto more lines
-    (so a wide table fits 100 columns); Markdown keeps one line per row."""
+    """Table format only: the widest each column (and its header) may be, its text wrapped onto
+    more lines (so a wide table fits 100 columns); Markdown keeps one line per row."""
 
 
 @dataclass(frozen=True)
@@ -264,7 +264,7 @@ def render_table(t: Table, markdown: bool) -> str:
         headers = [_markdown_cell(h) for h in headers]
         rows = [[_markdown_cell(c) for c in row] for row in rows]
     elif t.wrap is not None:
-        extra["maxcolwidths"] = list(t.wrap)
+        extra["maxcolwidths"] = extra["maxheadercolwidths"] = list(t.wrap)
     return tabulate(rows, headers=headers, tablefmt="github" if markdown else "simple",
                     disable_numparse=True, **extra)
 
