@@ -274,6 +274,34 @@ def test_dataframes_for_all_and_eor_are_exact() -> None:
     assert sum(c * r for c, r in zip(g["copies"], g["return_after"])) == e.shoe.size * e.base_return
 
 
+def test_dataframes_for_study_and_simulate_are_exact() -> None:
+    """Study and simulation frames: exact Fractions that equal the engine's figures, and the
+    simulation's observed return recomputed here from its counts and the paytable's nets."""
+    pytest.importorskip("pandas")
+    from exactodds import analyze
+    from exactodds.figures.frames import simulation_frame, study_frame
+    from exactodds.figures.study import run_study
+    from exactodds.game.cards import Shoe
+    from exactodds.simulation.settle import RoundSettler, simulated_pairs
+    from exactodds.simulation.simulate import simulate
+
+    r = run_study(["banker", "tie"], shoes=3, seed=2, tags="A=0")
+    f = study_frame(r)
+    assert len(f) == sum(len(w.strategies) for w in r.wagers) and f.attrs["shoes"] == 3
+    for row in f.itertuples():
+        assert row.full_shoe_return == analyze(row.wager, row.paytable, shoe=8).return_
+        assert isinstance(row.win_per_100_rounds, Fraction) and row.rounds == r.rounds
+    pairs, _ = simulated_pairs(["dragon-7", "tie"], Shoe.standard(8))
+    sim = simulate(3000, seed=6, settler=RoundSettler.of(pairs))
+    g = simulation_frame(sim)
+    assert set(zip(g["wager"], g["paytable"])) == set(pairs)
+    for (w, t), part in g.groupby(["wager", "paytable"]):
+        a = analyze(w, t, shoe=8)
+        nets = {x.name: x.pay.net for x in a.rows}
+        assert part["count"].sum() == 3000 and set(part["exact_return"]) == {a.return_}
+        assert set(part["observed_return"]) == {sum(nets[o] * n for o, n in zip(part["outcome"], part["count"])) / 3000}
+
+
 def test_figures_do_not_reach_up_into_report() -> None:
     import ast
 
