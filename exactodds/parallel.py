@@ -18,7 +18,7 @@ its arguments must therefore be picklable (module-level functions, ``functools.p
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from typing import TYPE_CHECKING, Final, TypeVar
 
 from exactodds.errors import InputError
@@ -70,7 +70,7 @@ def check_workers(workers: object) -> int:
     return workers
 
 
-def ordered_map(fn: Callable[[J], R], jobs: Iterable[J], workers: int) -> Iterator[R]:
+def ordered_map(fn: Callable[[J], R], jobs: Iterable[J], workers: int) -> Generator[R, None, None]:
     """``fn(job)`` for each job, in job order: here when ``workers`` is 1, else in that many
     spawned processes with at most :data:`IN_FLIGHT_PER_WORKER` jobs per worker submitted
     ahead. ``jobs`` may be endless: close the iterator (or stop consuming it inside a

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from exactodds.cli.options import FormatOpt, Format, PaytableOpt, WorkersHelp, emit, wager_and_paytable
+from exactodds.cli.options import Format, FormatOpt, PaytableOpt, WorkersHelp, emit, wager_and_paytable
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
-from exactodds.parallel import check_workers
 from exactodds.game.shoespec import RemoveOpt, ShoeOpt, resolve_shoe
+from exactodds.parallel import check_workers
 from exactodds.report.files import check_writable
 from exactodds.report.progress import Progress, stderr_progress
 

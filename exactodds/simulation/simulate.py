@@ -35,8 +35,8 @@ import time
 from collections.abc import Callable, Mapping
 from contextlib import closing
 from dataclasses import dataclass, field
-from functools import partial
 from fractions import Fraction
+from functools import partial
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import numpy as np

@@ -14,8 +14,6 @@ from typing import Any, Final
 
 from exactodds.catalogue import get_wager
 from exactodds.errors import InputError
-from exactodds.parallel import check_workers as check_local_workers
-from exactodds.parallel import max_workers, ordered_map
 from exactodds.figures.study.aggregation import StudyResult, _FamilyTotal, _finish_wager, _WagerTotal
 from exactodds.figures.study.output import plot_format, write_plot
 from exactodds.figures.study.pricing import ChunkResult, study_chunk, trace_header
@@ -26,8 +24,6 @@ from exactodds.figures.study.spec import (
     BUCKET_LOW,
     CHUNK_SHOES,
     CONNECT_SECONDS,
-    MAX_WORKERS,
-    WORKERS_PER_CPU,
     Progress,
     StudySpec,
     _priced,
@@ -35,6 +31,8 @@ from exactodds.figures.study.spec import (
 )
 from exactodds.game.cards import Shoe
 from exactodds.inputs import shown
+from exactodds.parallel import check_workers as check_local_workers
+from exactodds.parallel import ordered_map
 from exactodds.report.files import atomic_writer, check_writable
 
 

@@ -12,7 +12,6 @@ from typing import Any, Final, Literal
 import numpy as np
 import numpy.typing as npt
 
-from exactodds.parallel import MAX_WORKERS, WORKERS_PER_CPU  # re-exported: one --workers for every command
 from exactodds.catalogue import get_wager
 from exactodds.catalogue.model import Paytable, Wager
 from exactodds.errors import InputError
