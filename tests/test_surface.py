@@ -252,6 +252,21 @@ def test_one_flag_per_concept(command: str) -> None:
         assert "-s, --seed" not in help_text
 
 
+@pytest.mark.parametrize("args", [["simulate", "-n", "2000", "-w", "dragon-7", "-w", "lucky-nines"],
+                                  ["crosscheck", "HANDS", "-w", "dragon-7"],
+                                  ["certify", "tie", "dragon-7", "--all", "-d", "1", "--no-eor", "-f", "table"]],
+                         ids=lambda a: a[0])
+def test_wide_tables_fit_100_columns(args: list[str], hands: str) -> None:
+    """The tables of simulate, crosscheck and certify's summary wrap to 100 columns (prose
+    lines are left to the terminal); wrapped, not cut: every wager is still named."""
+    if "--all" in args:
+        args = ["certify", "--all", "-d", "1", "--no-eor", "-f", "table"]
+    out = _run_ok(args, hands)
+    table_lines = [line for line in out.splitlines() if "  " in line.strip()]  # rows have column gaps
+    assert table_lines and max(len(line) for line in table_lines) <= 100, max(table_lines, key=len)
+    assert "dragon-7" in out or "Dragon 7" in out
+
+
 def test_list_fits_100_columns() -> None:
     code, out, _ = run("list")
     assert code == 0 and max(len(line) for line in out.splitlines()) <= 100

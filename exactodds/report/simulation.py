@@ -79,6 +79,13 @@ def simulation_json(sim: Simulation, pairs: list[tuple[str, str]], skipped: list
     return doc
 
 
+SUMMARY_WRAP: Final = (18, 12, 10, 9, 22, 10, 6)
+"""Widest each column of the simulation summary may be in a table, so that it fits 100 columns."""
+
+CROSSCHECK_WRAP: Final = (16, 6, 10, 5, 11, 12, 9, 10, 4)
+"""Widest each column of the cross-check tables may be in a table, so that they fit 100 columns."""
+
+
 def _simulation_blocks(sim: Simulation, doc: dict[str, Any], skipped: list[str]) -> list[Block]:
     """The simulation as text: one summary table (observed return, standard error, 95 %
     interval, exact return, z per wager and paytable), then each wager's outcome counts."""
@@ -103,7 +110,7 @@ def _simulation_blocks(sim: Simulation, doc: dict[str, Any], skipped: list[str])
                      f"{100 * item['standard_error']:.4f}%", f"{100 * low:.4f}% to {100 * high:.4f}%",
                      percent(Fraction(item["exact_return"]), 4), "-" if item["z"] is None else f"{item['z']:+.2f}"])
     lines.append(Table(["Wager", "Paytable", "Observed return", "Std. error", "95% interval", "Exact return", "z"],
-                       rows, ("left", "left", "right", "right", "right", "right", "right")))
+                       rows, ("left", "left", "right", "right", "right", "right", "right"), wrap=SUMMARY_WRAP))
     lines.append("")
     lines.append("z = (observed - exact) / (exact standard deviation / sqrt(rounds)); |z| > 3 is unusual "
                  "for a correct simulator (about 1 wager in 370).")
@@ -259,11 +266,11 @@ def _crosscheck_blocks(r: CrossCheck, show: int) -> list[Block]:
     out.append(f"Statistics: {r.tests} distinct tests (identical ones counted once), Holm's correction at "
                f"alpha {r.alpha:g} (the first at {r.threshold:.3g}); CI level {1 - r.alpha:.3%}"
                + (f"; {r.inconclusive_tests} test(s) not made, too few rounds" if r.inconclusive_tests else ""))
-    out.append(Table(HEADERS, _family_rows(r.comparable, r)))
+    out.append(Table(HEADERS, _family_rows(r.comparable, r), wrap=CROSSCHECK_WRAP))
     if r.not_comparable is not None and r.not_comparable.rounds:
         out += ["", (f"Not directly comparable (later rounds of each shoe, cut-card effect), "
                     f"{r.not_comparable.rounds:,} rounds, for information only:"),
-                Table(HEADERS, _family_rows(r.not_comparable, None))]
+                Table(HEADERS, _family_rows(r.not_comparable, None), wrap=CROSSCHECK_WRAP)]
     out += [""] + [f"Note: {n}" for n in r.notes] + [f"Note: {s}" for s in r.skipped]
     fails = r.failures()
     if fails:
