@@ -433,3 +433,9 @@ def test_certify_table_is_the_summary_of_the_same_report(tmp_path: Path) -> None
     assert max(len(line) for line in text.splitlines()) <= 100
     code, out, err = run("certify", "tie", "-d", "6", "--no-eor", "-f", "table")
     assert code == 0 and "Tie" in out and max(len(line) for line in out.splitlines()) <= 100, err
+
+
+def test_crosscheck_refuses_wager_colon_paytable_in_one_line(hands: str) -> None:
+    """crosscheck chooses its tests per wager (every paytable): WAGER:P is refused, not ignored."""
+    code, out, err = run("crosscheck", hands, "-w", "dragon-7:40to1")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "every paytable" in err, err

@@ -242,6 +242,10 @@ def register(app: typer.Typer) -> None:
             raise InputError(f"--show lists at most {MAX_SHOW:,} violations, got {show}")
         if show < 0:
             raise InputError(f"--show must be at least 0, got {show}")
+        for given in wager or []:
+            if ":" in given:  # the tests are chosen per wager in simulation/crosscheck.py
+                raise InputError(f"--wager {given[:80]!r}: crosscheck tests every paytable of a wager; give the "
+                                 "wager id alone (WAGER:PAYTABLE is not yet taken here)")
         mapping = parse_columns(columns) if columns is not None else None
         _check_targets(output)
         data = read_file(file, mapping)
