@@ -422,7 +422,7 @@ def test_output_plans_are_unambiguous_or_refused(outs: list[str], fmt: str | Non
     except InputError as exc:
         assert "\n" not in str(exc)
         return
-    assert plan and all(f in ("json", "html", "xlsx", "markdown", "csv") for _, f in plan)
+    assert plan and all(f in ("json", "html", "xlsx", "markdown", "csv", "table") for _, f in plan)
     if len(plan) > 1:
         assert len({p for p, _ in plan}) == len(plan) or formats is None
 
