@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from exactodds.cli.options import Format, FormatOpt, PaytableOpt, WorkersHelp, emit, wager_and_paytable
+from exactodds.cli.options import Format, FormatOpt, WorkersHelp, emit, wager_and_paytable
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.game.shoespec import RemoveOpt, ShoeOpt, resolve_shoe
@@ -128,7 +128,8 @@ def register(app: typer.Typer) -> None:
                                                         "WAGER:PAYTABLE (repeatable; default: every wager, at "
                                                         "every level, and every wager-file wager; every "
                                                         "paytable of a wager named bare).")] = None,
-        paytable: PaytableOpt = None,
+        paytable: Annotated[str | None, typer.Option("--paytable", "-p", help="With one --wager: its paytable, as "
+                                                     "WAGER:PAYTABLE (default: every paytable).")] = None,
         log: Annotated[str | None, typer.Option("--log", help="Write a hand log (CSV round,player,banker[,shoe]).")] = None,
         counts: Annotated[str | None, typer.Option("--counts", help="Write outcome counts (CSV wager,paytable,"
                                                    "outcome,count); shoe mode: comparable rounds only.")] = None,
