@@ -46,7 +46,7 @@ def test_report_contents(report: dict) -> None:
     assert report["fingerprint"]["value"] == fingerprint(report)
     by = {(x["wager"], x["paytable"]): x for x in report["entries"]}
     d7 = by[("dragon-7", "40to1")]
-    counts = {o["name"]: o["count"] for o in d7["analysis"]["outcomes"]}
+    counts = {o["outcome"]: o["count"] for o in d7["analysis"]["outcomes"]}
     assert counts["Dragon 7"] == 112_633_011_329_024  # published
     assert d7["verification"]["second_method"]["agrees"] is True
     assert d7["effects_of_removal"]["identity"]["holds"] is True

@@ -26,7 +26,7 @@ def test_analyze_banker_json_reproduces_published_counts() -> None:
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     assert doc["total"] == 4_998_398_275_503_360 and isinstance(doc["total"], int)
-    counts = {o["name"]: o["count"] for o in doc["outcomes"]}
+    counts = {o["outcome"]: o["count"] for o in doc["outcomes"]}
     assert counts == {"Banker wins": 2_292_252_566_437_888, "Tie": 475_627_426_473_216,
                       "Player wins": 2_230_518_282_592_256}
     # the figures are consistent with the counts, recomputed here from the JSON alone
@@ -75,7 +75,7 @@ def test_table_csv_markdown_formats() -> None:
     assert table.exit_code == 0 and "475,627,426,473,216" in table.stdout and "9 to 1" in table.stdout
     csv = run("analyze", "tie", "--format", "csv")
     lines = csv.stdout.strip().splitlines()
-    assert lines[0].startswith("event,pays") and lines[-1].startswith("Total,")
+    assert lines[0].startswith("outcome,pays") and lines[-1].startswith("Total,")
     md = run("analyze", "dragon-7", "--format", "markdown")
     assert "| Dragon 7" in md.stdout and "§ 629a.12(f)" in md.stdout
 

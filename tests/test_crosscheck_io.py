@@ -87,7 +87,7 @@ def test_crosscheck_takes_a_toml_wager(tmp_path: Path) -> None:
                                         "-w", "monochrome", str(path), "-f", "json")
     assert code == 0, err
     fam = next(f for f in json.loads(out)["comparable"]["families"] if f.get("wager") == "monochrome")
-    observed = {o["name"]: o["observed"] for o in fam["outcomes"]}
+    observed = {o["outcome"]: o["observed"] for o in fam["outcomes"]}
     # independent count from the log's text: every card of both hands one suit / one colour
     one_suit = one_colour = {4: 0, 5: 0, 6: 0}
     one_suit, one_colour = dict(one_suit), dict(one_colour)

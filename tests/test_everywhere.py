@@ -36,6 +36,7 @@ from exactodds.cli.wagerfiles import WAGERS_ENV, resolve_wagers, wager_file_path
 from exactodds.errors import InputError
 from exactodds.figures.analysis import analyze
 from exactodds.game.cards import FACES, Shoe
+from exactodds.game.rules import deal_round
 from exactodds.game.shoespec import resolve_shoe
 from exactodds.simulation.settle import RoundSettler, simulated_pairs
 from exactodds.simulation.simulate import decode, estimate_return, simulate
@@ -178,22 +179,6 @@ def check_estimate(item: dict[str, Any], exact: Any) -> None:
     assert item["z"] == pytest.approx(float(mean - exact.return_) / (sigma / math.sqrt(n)), rel=1e-9)
 
 
-def hands_of(faces: list[int], code: int) -> tuple[list[Any], list[Any]]:
-    """The hands of one logged round, assembled by § 629a.8(c) and § 629a.10: cards 1, 3 to the
-    Player and 2, 4 to the Banker; a Player third card is card 5, a Banker third card the
-    next card after it."""
-    coup = decode(code)
-    player = [FACES[faces[0]], FACES[faces[2]]]
-    banker = [FACES[faces[1]], FACES[faces[3]]]
-    nxt = 4
-    if coup.player_cards == 3:
-        player.append(FACES[faces[nxt]])
-        nxt += 1
-    if coup.banker_cards == 3:
-        banker.append(FACES[faces[nxt]])
-    return player, banker
-
-
 @pytest.mark.parametrize("mode", ["fresh", "shoe"])
 def test_the_settler_equals_settling_each_round_by_hand(mode: str) -> None:
     """Grouping and remembered results change nothing: every baccarat wager's counts equal
@@ -215,7 +200,12 @@ def test_the_settler_equals_settling_each_round_by_hand(mode: str) -> None:
     for i, (faces, code) in enumerate(zip(sim.log.faces.tolist(), sim.log.codes.tolist())):
         if later[i]:
             continue
-        player, banker = hands_of(faces, code)
+        # the round dealt again card by card from the drawing rules (game.rules.deal_round),
+        # not from the simulator's coup code: an independent assembly of the hands
+        dealt = deal_round(FACES[f] for f in faces)
+        assert dealt is not None
+        player, banker = dealt
+        assert (len(player), len(banker)) == (decode(code).player_cards, decode(code).banker_cards)
         for w, t in pairs:
             expected[(w.id, t.id)][w.settle(t, w.level.from_deal(player, banker))] += 1
     got = settler.families(0)

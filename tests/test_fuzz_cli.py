@@ -44,6 +44,7 @@ from exactodds.figures.commission import (
 )
 from exactodds.game.shoespec import resolve_shoe
 from exactodds.inputs import parse_number
+from exactodds.parallel import max_workers
 
 runner = CliRunner()
 FUZZ = settings(max_examples=12, deadline=None, derandomize=True, database=None,
@@ -110,7 +111,7 @@ VALID: dict[str, Callable[[str], bool]] = {
     "banker-paytable": lambda v: v in {p.id for p in CATALOGUE["banker"].paytables},
     "tie-paytable": lambda v: v in {p.id for p in CATALOGUE["tie"].paytables},
     "format": lambda v: v in ("table", "json", "csv", "markdown"),
-    "report-format": lambda v: v in ("json", "csv", "markdown"),
+    "report-format": lambda v: v in ("json", "csv", "markdown", "table", "html"),
     "meter": lambda v: not rejects(lambda: _royal_meter(v)),
     "money": lambda v: not rejects(lambda: parse_money(v, "x")),
     "rounding": lambda v: not rejects(lambda: parse_increment(v, Fraction(1, 20))),
@@ -123,9 +124,10 @@ VALID: dict[str, Callable[[str], bool]] = {
     "rounds": int_in(1, 10**12),
     "seed": int_in(-(2**63), 2**63),
     "cover": int_in(14, 10**6),
-    "workers": int_in(1, 64),
+    "workers": int_in(1, max_workers()),
     "mode": lambda v: v in ("fresh", "shoe"),
-    "text-format": lambda v: v in ("table", "json"),
+    "wager-spec": lambda v: v in CATALOGUE or (v.partition(":")[0] in CATALOGUE and v.partition(":")[2] in
+                                               {p.id for p in CATALOGUE[v.partition(":")[0]].paytables}),
     "alpha": lambda v: not rejects(lambda: _alpha(v)),
     "show": int_in(0, 10**9),
     "crosscheck-decks": int_in(1, 1000),
@@ -184,10 +186,11 @@ CASES: list[tuple[str, list[str], str | None, str]] = [
     ("tables", [], "--decks", "decks"),
     ("simulate", ["--rounds=1000"], "--decks", "decks"),
     ("simulate", ["--rounds=1000"], "--cover", "cover"),
-    ("simulate", ["--rounds=1000"], "--wager", "wager"),
+    ("simulate", ["--rounds=1000"], "--wager", "wager-spec"),
+    ("simulate", ["--rounds=1000", "-w", "banker"], "--paytable", "banker-paytable"),
     ("simulate", ["--rounds=1000"], "--workers", "workers"),
     ("simulate", ["--rounds=1000"], "--mode", "mode"),
-    ("simulate", ["--rounds=1000"], "--format", "text-format"),
+    ("simulate", ["--rounds=1000"], "--format", "format"),
     ("simulate", [], "--rounds", "rounds"),
     ("simulate", ["--rounds=1000"], "--seed", "seed"),
     ("crosscheck", ["LOG"], "--decks", "crosscheck-decks"),
@@ -195,7 +198,7 @@ CASES: list[tuple[str, list[str], str | None, str]] = [
     ("crosscheck", ["LOG"], "--alpha", "alpha"),
     ("crosscheck", ["LOG"], "--wager", "wager"),
     ("crosscheck", ["LOG"], "--show", "show"),
-    ("crosscheck", ["LOG"], "--format", "text-format"),
+    ("crosscheck", ["LOG"], "--format", "format"),
 ]
 
 BAD_FILES: dict[str, bytes] = {
@@ -343,7 +346,7 @@ def test_bad_files(command: str, fixed: list[str], option: str | None, name: str
 
 
 @pytest.mark.parametrize("args", [
-    ["certify", "tie", "-f", "table"], ["certify"], ["certify", "tie", "--all"], ["analyze", "--all", "banker"],
+    ["certify"], ["certify", "tie", "--all"], ["analyze", "--all", "banker"],
     ["analyze", "royal-9", "--meter", "mega=1", "--meter", "mega=2"], ["analyze", "--all", "--meter", "mega=1"],
     ["commission", "--wager-amount", "5", "--amounts", "5"], ["analyze", "banker", "-d", "6", "-s", "decks=8"],
     ["eor", "--all", "dragon-7"], ["tables", "--out", "TABLES_FILE"], ["nonsense"], ["--nonsense"],

@@ -237,7 +237,7 @@ def test_several_outputs_are_all_or_none(tmp_path: Path) -> None:
     r = run("certify", "tie", "-p", "8to1", "--no-eor", "-o", str(good), "-o", str(tmp_path / "no" / "c.html"))
     assert r.returncode == 2 and r.stderr.startswith("exactodds: error:") and r.stderr.count("\n") == 1
     assert not good.exists() and r.stdout == ""
-    for args in (["-o", str(tmp_path / "a.json"), "-o", str(tmp_path / "a.txt")],
+    for args in (["-o", str(tmp_path / "a.json"), "-o", str(tmp_path / "a.rtf")],
                  ["-f", "json", "-o", str(tmp_path / "a.json"), "-o", str(tmp_path / "a.html")],
                  ["--formats", "json,json", "-o", str(tmp_path / "a")], ["--formats", "json,pdf", "-o", str(tmp_path / "a")],
                  ["--formats", "json"], ["-f", "xlsx"], ["--sensitivity-decks", "0,8"], ["--sensitivity-decks", "8,8"],
@@ -422,7 +422,7 @@ def test_output_plans_are_unambiguous_or_refused(outs: list[str], fmt: str | Non
     except InputError as exc:
         assert "\n" not in str(exc)
         return
-    assert plan and all(f in ("json", "html", "xlsx", "markdown", "csv") for _, f in plan)
+    assert plan and all(f in ("json", "html", "xlsx", "markdown", "csv", "table") for _, f in plan)
     if len(plan) > 1:
         assert len({p for p, _ in plan}) == len(plan) or formats is None
 

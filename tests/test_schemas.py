@@ -100,7 +100,7 @@ def test_certificates_match_the_certificate_schema(certificates: list[dict[str, 
     for d in certificates[-1]["inputs"]["definitions"]:
         assert errors("wager", d["content"]) == []
     assert any("return_expression" in e["analysis"] for e in certificates[0]["entries"])  # a progressive
-    assert any(o["name"].startswith("Round void") for o in certificates[2]["entries"][0]["analysis"]["outcomes"])
+    assert any(o["outcome"].startswith("Round void") for o in certificates[2]["entries"][0]["analysis"]["outcomes"])
 
 
 def test_the_certificate_schema_catches_tampering(certificates: list[dict[str, Any]]) -> None:

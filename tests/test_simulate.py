@@ -5,7 +5,7 @@
   and § 629a.9(d);
 * fresh-mode frequencies on tiny shoes (where sampling with replacement, or a biased
   shuffle, would be far off) against the exact enumerator;
-* reproducibility: the same seed gives the same counts whatever the worker count.
+* reproducibility: the same seed gives the same counts whatever the number of worker processes.
 """
 
 from __future__ import annotations
@@ -153,6 +153,25 @@ def test_same_seed_same_result_whatever_the_workers() -> None:
     assert np.array_equal(s1.counts, s2.counts)
     assert s1.log is not None and s2.log is not None
     assert np.array_equal(s1.log.faces, s2.log.faces)
+
+
+def test_worker_processes_settle_exactly_as_one_process() -> None:
+    """``--workers`` is processes (as in study): batches dealt in spawned processes and taken
+    back in order give the serial run's round counts, hands and settled outcome counts;
+    shoe mode with more rounds than one batch of shoes holds, so several batches run at once."""
+    from exactodds.simulation.settle import RoundSettler, simulated_pairs
+
+    k = guaranteed_rounds(Shoe.standard(8).size, 14)
+    n = k * 2048 + 5000  # more than one batch of 2,048 shoes is sure to deal: two batches go to two processes
+    runs = []
+    for workers in (1, 2):
+        pairs, _ = simulated_pairs(["banker", "dragon-7"], Shoe.standard(8))
+        runs.append(simulate(n, "shoe", seed=21, workers=workers, settler=RoundSettler.of(pairs)))
+    one, two = runs
+    assert one.counts.sum() == n and one.shoes == two.shoes
+    assert np.array_equal(one.counts, two.counts) and np.array_equal(one.comparable, two.comparable)
+    assert one.settled is not None and two.settled is not None
+    assert one.settled.families() == two.settled.families() and one.settled.families(0) == two.settled.families(0)
 
 
 def test_hand_log_cards_reproduce_codes() -> None:

@@ -77,11 +77,11 @@ def check_pairs(row: dict[str, str]) -> int:
 def test_analysis_csv_has_a_decimal_beside_every_exact_value(wager: str, paytable: str) -> None:
     a = analyze(wager, paytable, Shoe.standard(8))
     table = rows(render_analysis_csv(a))
-    assert [r["event"] for r in table] == [r.name for r in a.rows] + ["Total"]
+    assert [r["outcome"] for r in table] == [r.name for r in a.rows] + ["Total"]
     assert sum(check_pairs(r) for r in table) >= 4 * len(a.rows)
     by_name = {r.name: r for r in a.rows}
     for r in table[:-1]:
-        assert Fraction(r["probability"]) == by_name[r["event"]].probability
+        assert Fraction(r["probability"]) == by_name[r["outcome"]].probability
 
 
 def test_catalogue_eor_and_certificate_csv() -> None:

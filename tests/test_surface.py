@@ -93,7 +93,8 @@ def test_require_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
         require("matplotlib", "study --plot")
 
 
-@pytest.mark.parametrize("command", ["analyze", "eor", "list", "certify", "study", "simulate", "tables"])
+@pytest.mark.parametrize("command", ["analyze", "eor", "list", "certify", "study", "simulate", "crosscheck",
+                                     "tables"])
 def test_help_renders_cleanly(command: str) -> None:
     code, out, _ = run(command, "--help")
     assert code == 0
@@ -114,6 +115,8 @@ CSV_COMMANDS = [
     ["paigow"],
     ["certify", "tie"],
     ["study", "banker", "tie", "-n", "3", "--seed", "1"],
+    ["simulate", "-n", "3000", "--seed", "1", "-w", "dragon-7", "-w", "tie:8to1", "-w", "player-pair"],
+    ["crosscheck", "HANDS", "-w", "dragon-7"],
 ]
 """Every command that writes CSV to its output (simulate's CSV files are checked below)."""
 
@@ -128,15 +131,24 @@ def _tidy(text: str) -> list[list[str]]:
     return rows
 
 
-def _run_ok(args: list[str]) -> str:
-    code, out, err = run(*args)
+@pytest.fixture(scope="module")
+def hands(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A shoe-mode hand log for crosscheck (``HANDS`` in an argument list)."""
+    log = tmp_path_factory.mktemp("surface") / "hands.csv"
+    code, _, err = run("simulate", "-n", "3000", "--mode", "shoe", "--seed", "5", "-w", "banker", "--log", str(log))
+    assert code == 0, err
+    return str(log)
+
+
+def _run_ok(args: list[str], hands: str = "") -> str:
+    code, out, err = run(*(hands if a == "HANDS" else a for a in args))
     assert code == 0, (args, err)
     return out
 
 
 @pytest.mark.parametrize("args", CSV_COMMANDS, ids=" ".join)
-def test_every_csv_is_one_tidy_table_with_decimals(args: list[str]) -> None:
-    rows = _tidy(_run_ok([*args, "-f", "csv"]))
+def test_every_csv_is_one_tidy_table_with_decimals(args: list[str], hands: str) -> None:
+    rows = _tidy(_run_ok([*args, "-f", "csv"], hands))
     header = rows[0]
     for i, name in enumerate(header):
         cells = [r[i] for r in rows[1:] if r[i]]
@@ -161,8 +173,8 @@ def test_all_csv_has_wager_and_paytable_columns() -> None:
 
 @pytest.mark.parametrize("args", CSV_COMMANDS, ids=" ".join)
 @pytest.mark.parametrize("fmt", ["table", "markdown"])
-def test_no_long_fraction_in_a_human_view(args: list[str], fmt: str) -> None:
-    code, out, err = run(*args, "-f", fmt)
+def test_no_long_fraction_in_a_human_view(args: list[str], fmt: str, hands: str) -> None:
+    code, out, err = run(*(hands if a == "HANDS" else a for a in args), "-f", fmt)
     if code == 2 and "is not one of" in err:
         pytest.skip(f"{args[0]} has no {fmt} format")
     assert code == 0, err
@@ -240,6 +252,21 @@ def test_one_flag_per_concept(command: str) -> None:
         assert "-s, --seed" not in help_text
 
 
+@pytest.mark.parametrize("args", [["simulate", "-n", "2000", "-w", "dragon-7", "-w", "lucky-nines"],
+                                  ["crosscheck", "HANDS", "-w", "dragon-7"],
+                                  ["certify", "tie", "dragon-7", "--all", "-d", "1", "--no-eor", "-f", "table"]],
+                         ids=lambda a: a[0])
+def test_wide_tables_fit_100_columns(args: list[str], hands: str) -> None:
+    """The tables of simulate, crosscheck and certify's summary wrap to 100 columns (prose
+    lines are left to the terminal); wrapped, not cut: every wager is still named."""
+    if "--all" in args:
+        args = ["certify", "--all", "-d", "1", "--no-eor", "-f", "table"]
+    out = _run_ok(args, hands)
+    table_lines = [line for line in out.splitlines() if "  " in line.strip()]  # rows have column gaps
+    assert table_lines and max(len(line) for line in table_lines) <= 100, max(table_lines, key=len)
+    assert "dragon-7" in out or "Dragon 7" in out
+
+
 def test_list_fits_100_columns() -> None:
     code, out, _ = run("list")
     assert code == 0 and max(len(line) for line in out.splitlines()) <= 100
@@ -260,6 +287,34 @@ def test_dataframes_for_all_and_eor_are_exact() -> None:
     g = eor_frame([e]).iloc[:len(e.ranks)]
     # the identity Σ copies · Return(shoe − card) = N · Return(shoe), exactly, from the frame's Fractions
     assert sum(c * r for c, r in zip(g["copies"], g["return_after"])) == e.shoe.size * e.base_return
+
+
+def test_dataframes_for_study_and_simulate_are_exact() -> None:
+    """Study and simulation frames: exact Fractions that equal the engine's figures, and the
+    simulation's observed return recomputed here from its counts and the paytable's nets."""
+    pytest.importorskip("pandas")
+    from exactodds import analyze
+    from exactodds.figures.frames import simulation_frame, study_frame
+    from exactodds.figures.study import run_study
+    from exactodds.game.cards import Shoe
+    from exactodds.simulation.settle import RoundSettler, simulated_pairs
+    from exactodds.simulation.simulate import simulate
+
+    r = run_study(["banker", "tie"], shoes=3, seed=2, tags="A=0")
+    f = study_frame(r)
+    assert len(f) == sum(len(w.strategies) for w in r.wagers) and f.attrs["shoes"] == 3
+    for row in f.itertuples():
+        assert row.full_shoe_return == analyze(row.wager, row.paytable, shoe=8).return_
+        assert isinstance(row.win_per_100_rounds, Fraction) and row.rounds == r.rounds
+    pairs, _ = simulated_pairs(["dragon-7", "tie"], Shoe.standard(8))
+    sim = simulate(3000, seed=6, settler=RoundSettler.of(pairs))
+    g = simulation_frame(sim)
+    assert set(zip(g["wager"], g["paytable"])) == set(pairs)
+    for (w, t), part in g.groupby(["wager", "paytable"]):
+        a = analyze(w, t, shoe=8)
+        nets = {x.name: x.pay.net for x in a.rows}
+        assert part["count"].sum() == 3000 and set(part["exact_return"]) == {a.return_}
+        assert set(part["observed_return"]) == {sum(nets[o] * n for o, n in zip(part["outcome"], part["count"])) / 3000}
 
 
 def test_figures_do_not_reach_up_into_report() -> None:
@@ -305,3 +360,82 @@ def test_pyproject_core_is_lean() -> None:
         assert module not in core, module
         assert any(module in d for d in extras[extra]), (module, extra)
     assert "exactodds[all]" in extras["test"]
+
+
+# -- issue 16 item 5: simulate and crosscheck in the one format set ---------------------------------
+def test_simulate_csv_rows_are_the_json_and_the_exact_figures() -> None:
+    """One row per wager, paytable and outcome: its counts are the JSON's, they add up to the
+    rounds, and the exact return beside them is the engine's (analyze, a separate path)."""
+    import json
+
+    from exactodds import analyze
+
+    args = ["simulate", "-n", "2000", "--seed", "4", "-w", "dragon-7:40to1", "-w", "tie"]
+    rows = _tidy(_run_ok([*args, "-f", "csv"]))
+    doc = json.loads(_run_ok([*args, "-f", "json"]))
+    h = rows[0]
+    got = {(r[h.index("wager")], r[h.index("paytable")], r[h.index("outcome")]): r for r in rows[1:]}
+    want = {(w["wager"], w["paytable"], o): n for w in doc["wagers"] for o, n in w["counts"].items()}
+    assert {k: int(r[h.index("count")]) for k, r in got.items()} == want
+    assert {(w, t) for w, t, _ in got} == {("dragon-7", "40to1"), ("tie", "8to1"), ("tie", "9to1")}
+    for (w, t, _), r in got.items():
+        assert Fraction(r[h.index("exact_return")]) == analyze(w, t).return_
+        assert sum(n for k, n in want.items() if k[:2] == (w, t)) == 2000 == int(r[h.index("rounds_compared")])
+
+
+def test_simulate_wager_colon_paytable_equals_dash_p() -> None:
+    a = run("simulate", "-n", "500", "-w", "dragon-7:40to1", "-f", "csv")
+    b = run("simulate", "-n", "500", "-w", "dragon-7", "-p", "40to1", "-f", "csv")
+    assert a[0] == b[0] == 0 and a[1] == b[1] and "40to1" in a[1]
+    for bad, says in ([["-w", "dragon-7:40to1", "-p", "other"], "paytable given twice"],
+                      [["-w", "tie", "-w", "banker", "-p", "8to1"], "exactly one --wager"],
+                      [["-w", "tie:nope"], "does not belong"]):
+        code, out, err = run("simulate", "-n", "500", *bad)
+        assert code == 2 and out == "" and len(err.splitlines()) == 1 and says in err, err
+
+
+def test_crosscheck_csv_is_the_json_report_row_by_row(hands: str) -> None:
+    """The long tidy table holds every figure of the JSON report once, named by section, wager,
+    paytable, outcome and path: rebuilt from the rows, the observed counts are the JSON's."""
+    import json
+
+    doc = json.loads(_run_ok(["crosscheck", hands, "-w", "dragon-7", "-f", "json"]))
+    rows = _tidy(_run_ok(["crosscheck", hands, "-w", "dragon-7", "-f", "csv"]))
+    assert rows[0] == ["section", "wager", "paytable", "outcome", "figure", "value", "value_decimal"]
+    observed = {(r[1], r[2], r[3]): int(r[5]) for r in rows[1:] if r[0] == "comparable" and r[4] ==
+                "families.outcomes.observed"}
+    want = {(f["wager"], f["paytable"], o["outcome"]): o["observed"] for f in doc["comparable"]["families"]
+            for o in f["outcomes"]}
+    assert observed == want and ("dragon-7", "40to1", "Dragon 7") in observed
+    verdict = [r[5] for r in rows if r[0] == "verdict"]
+    assert verdict == [doc["verdict"]]
+    for r in rows[1:]:  # a decimal beside every exact value, and only there
+        assert bool(r[6]) == bool(re.fullmatch(r"-?\d+/\d+", r[5])), r
+        if r[6]:
+            assert abs(Fraction(r[6]) - Fraction(r[5])) < Fraction(1, 10**14) * max(1, abs(Fraction(r[5])))
+
+
+# -- issue 16 item 5: certify's terminal summary ------------------------------------------------------
+def test_certify_table_is_the_summary_of_the_same_report(tmp_path: Path) -> None:
+    """``certify -f table`` (or ``-o FILE.txt``) is the summary of the one report: its fingerprint
+    and each house edge are the JSON's (written by the same run), and it fits 100 columns."""
+    import json
+
+    from exactodds.exact import percent
+
+    js, txt = tmp_path / "c.json", tmp_path / "c.txt"
+    code, out, err = run("certify", "dragon-7", "-d", "6", "--no-eor", "-o", str(js), "-o", str(txt))
+    assert code == 0 and out == "", err
+    doc, text = json.loads(js.read_text()), txt.read_text()
+    assert doc["fingerprint"]["value"] in text and "Status" in text
+    for x in doc["entries"]:
+        assert percent(Fraction(x["analysis"]["house_edge"]), 4) in text
+    assert max(len(line) for line in text.splitlines()) <= 100
+    code, out, err = run("certify", "tie", "-d", "6", "--no-eor", "-f", "table")
+    assert code == 0 and "Tie" in out and max(len(line) for line in out.splitlines()) <= 100, err
+
+
+def test_crosscheck_refuses_wager_colon_paytable_in_one_line(hands: str) -> None:
+    """crosscheck chooses its tests per wager (every paytable): WAGER:P is refused, not ignored."""
+    code, out, err = run("crosscheck", hands, "-w", "dragon-7:40to1")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "every paytable" in err, err

@@ -109,7 +109,7 @@ def test_json_twins_are_exact_and_add_up(built: dict[str, str]) -> None:
 
 def test_markdown_table_has_the_columns_and_totals(built: dict[str, str]) -> None:
     md = built["8-decks/lucky-six--12to1-20to1.md"]
-    assert "| Event" in md and "Combinations" in md and "Probability" in md and "Return" in md
+    assert "| Outcome" in md and "Combinations" in md and "Probability" in md and "Return" in md
     assert "| Total " in md and "4,998,398,275,503,360" in md
     assert "186,173,936,904,192" in md and "83,058,367,551,488" in md  # published Lucky Six counts
     assert "**House edge**" in md

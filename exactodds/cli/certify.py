@@ -32,19 +32,20 @@ that building the command line loads no catalogue (start-up, issue 19 item 5).""
 
 
 class ReportFormat(str, Enum):
-    """Formats of a certification report (``html``: one self-contained printable file). No
-    plain-table view (its many tables read best as Markdown): ``-f table`` is refused."""
+    """Formats of a certification report (``html``: one self-contained printable file;
+    ``table``: the summary for a terminal, the whole report being Markdown/HTML)."""
 
     markdown = "markdown"
     json = "json"
     csv = "csv"
     html = "html"
     xlsx = "xlsx"
+    table = "table"
 
 
 ReportFormatOpt = Annotated[ReportFormat | None, typer.Option(
     "--format", "-f", help="markdown (default), json (the report 'verify' checks), csv, html (one printable page "
-    "with the JSON embedded), xlsx. Default: from the -o file's ending (.md .json .csv .html .xlsx), else markdown.")]
+    "with the JSON embedded), xlsx, table (the summary only, for a terminal). Default: from the -o file's ending (.md .json .csv .html .xlsx .txt), else markdown.")]
 OutputsOpt = Annotated[list[str] | None, typer.Option(
     "--output", "-o", metavar="FILE", help="Write to FILE ('-' is stdout); repeat it for several views of one run "
     "(each file's ending names its view), all written or none.")]
@@ -85,13 +86,13 @@ def output_plan(fmt: ReportFormat | None, formats: str | None, outputs: list[str
         return [(stem + SUFFIXES[n], n) for n in names]
     if len(outs) > 1:
         if fmt is not None:
-            raise InputError("with several -o, each file's ending names its view (.md .json .csv .html .xlsx); "
+            raise InputError("with several -o, each file's ending names its view (.md .json .csv .html .xlsx .txt); "
                              "leave out --format")
         plan = []
         for o in outs:
             ending = Path(o).suffix.lower()
             if o == "-" or ending not in FORMAT_OF_SUFFIX:
-                raise InputError(f"-o {o!r}: with several outputs each must end in .md, .json, .csv, .html or .xlsx")
+                raise InputError(f"-o {o!r}: with several outputs each must end in .md, .json, .csv, .html, .xlsx or .txt")
             plan.append((o, FORMAT_OF_SUFFIX[ending]))
         return plan
     out = outs[0] if outs else "-"

@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from exactodds.cli.options import emit
+from exactodds.cli.options import Format, FormatOpt, WorkersHelp, emit, wager_and_paytable
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.game.shoespec import RemoveOpt, ShoeOpt, resolve_shoe
+from exactodds.parallel import check_workers
 from exactodds.report.files import check_writable
 from exactodds.report.progress import Progress, stderr_progress
 
@@ -50,11 +51,6 @@ PROGRESS_AFTER = 2.0
 class SimMode(str, Enum):
     fresh = "fresh"
     shoe = "shoe"
-
-
-class TextOrJson(str, Enum):
-    table = "table"
-    json = "json"
 
 
 def _check_targets(*paths: str | None) -> None:
@@ -91,6 +87,27 @@ def _meta_int(meta: dict[str, str], key: str, path: str) -> int | None:
     return int(value)
 
 
+def _chosen_paytables(wagers: list[str] | None, paytable: str | None) -> dict[str, str | None]:
+    """Wager id -> the paytable asked for (``None``: every paytable of it), from ``-w WAGER``,
+    ``-w WAGER:PAYTABLE`` and ``-w WAGER -p PAYTABLE`` (:func:`~exactodds.cli.options.wager_and_paytable`,
+    the spelling of analyze, eor and certify); an unknown paytable is one error line."""
+    from exactodds.catalogue import get_wager
+
+    if paytable is not None and len(wagers or []) != 1:
+        raise InputError("--paytable needs exactly one --wager (or name each as WAGER:PAYTABLE)")
+    chosen: dict[str, str | None] = {}
+    for given in wagers or []:
+        wid, table = wager_and_paytable(given, paytable)
+        assert wid is not None
+        w = get_wager(wid)
+        if table is not None:
+            w.paytable(table)  # an unknown paytable: one error line naming the known ones
+        if w.id in chosen and chosen[w.id] != table:
+            raise InputError(f"{w.id} is named twice with different paytables")
+        chosen[w.id] = table
+    return chosen
+
+
 # -- registration -------------------------------------------------------------------------------
 def register(app: typer.Typer) -> None:
     """Add the ``simulate`` and ``crosscheck`` commands to ``app``."""
@@ -107,14 +124,17 @@ def register(app: typer.Typer) -> None:
         remove: RemoveOpt = None,
         cover: Annotated[int, typer.Option("--cover", help="Shoe mode: cards under the cover card (at least 14, "
                                            "§ 629a.5(d)).")] = MIN_COVER,
-        wager: Annotated[list[str] | None, typer.Option("--wager", "-w", help="Wager id to report (repeatable; "
-                                                        "default: every wager, at every level, and every "
-                                                        "wager-file wager).")] = None,
+        wager: Annotated[list[str] | None, typer.Option("--wager", "-w", help="Wager id to report, WAGER or "
+                                                        "WAGER:PAYTABLE (repeatable; default: every wager, at "
+                                                        "every level, and every wager-file wager; every "
+                                                        "paytable of a wager named bare).")] = None,
+        paytable: Annotated[str | None, typer.Option("--paytable", "-p", help="With one --wager: its paytable, as "
+                                                     "WAGER:PAYTABLE (default: every paytable).")] = None,
         log: Annotated[str | None, typer.Option("--log", help="Write a hand log (CSV round,player,banker[,shoe]).")] = None,
         counts: Annotated[str | None, typer.Option("--counts", help="Write outcome counts (CSV wager,paytable,"
                                                    "outcome,count); shoe mode: comparable rounds only.")] = None,
-        workers: Annotated[int, typer.Option("--workers", help="Threads (the result does not depend on it).")] = 1,
-        fmt: Annotated[TextOrJson, typer.Option("--format", "-f", help="Output format.")] = TextOrJson.table,
+        workers: Annotated[int, typer.Option("--workers", help=WorkersHelp)] = 1,
+        fmt: FormatOpt = Format.table,
         output: Annotated[str | None, typer.Option("--output", "-o", help="Write the report to this file.")] = None,
     ) -> None:
         """Simulate rounds (seeded, reproducible) and count outcomes per wager and paytable.
@@ -141,15 +161,16 @@ def register(app: typer.Typer) -> None:
         if (log or counts) and rounds > MAX_LOG_ROUNDS:
             raise InputError(f"--log and --counts are limited to {MAX_LOG_ROUNDS:,} rounds")
         check_seed(seed)
-        if workers < 1 or workers > 64:
-            raise InputError(f"--workers must be between 1 and 64, got {workers}")
+        check_workers(workers)
         shoe = resolve_shoe(decks, shoe_spec, remove)
         if mode == SimMode.shoe or cover != MIN_COVER:  # a --cover given in fresh mode is still checked
             check_cover(shoe.size, cover)
         _check_targets(log, counts, output)
         from exactodds.simulation.settle import RoundSettler, simulated_pairs
 
-        pairs, skipped = simulated_pairs(wager, shoe)
+        chosen = _chosen_paytables(wager, paytable)
+        pairs, skipped = simulated_pairs(list(chosen) or None, shoe)
+        pairs = [(w, t) for w, t in pairs if chosen.get(w) in (None, t)]
         if not pairs:
             raise InputError("none of the wagers named can be simulated; nothing to simulate")
         named = [p for p in (log, counts, output) if p]
@@ -201,7 +222,7 @@ def register(app: typer.Typer) -> None:
                                                     help="Hand logs: the file's header names for round, player, "
                                                     "banker, shoe, e.g. round=hand_number,shoe=shoe_id.")] = None,
         show: Annotated[int, typer.Option("--show", help="Rule violations listed in the text report.")] = 20,
-        fmt: Annotated[TextOrJson, typer.Option("--format", "-f", help="Output format.")] = TextOrJson.table,
+        fmt: FormatOpt = Format.table,
         output: Annotated[str | None, typer.Option("--output", "-o", help="Write the report to this file.")] = None,
     ) -> None:
         """Audit a hand log against § 629a.10 and test its frequencies and its card sequence
@@ -222,6 +243,10 @@ def register(app: typer.Typer) -> None:
             raise InputError(f"--show lists at most {MAX_SHOW:,} violations, got {show}")
         if show < 0:
             raise InputError(f"--show must be at least 0, got {show}")
+        for given in wager or []:
+            if ":" in given:  # the tests are chosen per wager in simulation/crosscheck.py
+                raise InputError(f"--wager {given[:80]!r}: crosscheck tests every paytable of a wager; give the "
+                                 "wager id alone (WAGER:PAYTABLE is not yet taken here)")
         mapping = parse_columns(columns) if columns is not None else None
         _check_targets(output)
         data = read_file(file, mapping)

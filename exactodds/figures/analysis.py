@@ -262,7 +262,7 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
         "total": a.total,
         "outcomes": [
             {
-                "name": r.name,
+                "outcome": r.name,
                 "pays": ratio(r.pay.net),
                 "pays_text": r.pay.text,
                 "count": r.count,

@@ -80,7 +80,8 @@ from exactodds.game.shoespec import (
 from exactodds.inputs import json_error, load_json, shown
 
 REPORT_KIND: Final = "exactodds certification report"
-SCHEMA: Final = 2
+SCHEMA: Final = 3
+"""3: an outcome is named by its member ``outcome`` (was ``name``), as in every CSV, JSON and DataFrame."""
 SENSITIVITY_DECKS: Final = (6, 7, 8)
 MAX_SENSITIVITY: Final = 16
 """Most deck counts a report's sensitivity section may list (bounds a recomputation)."""

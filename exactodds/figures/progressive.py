@@ -127,6 +127,24 @@ class Linear:
             out += (" - " if c < 0 else " + ") + text
         return out
 
+    def readable(self, digits: int = 6) -> str:
+        """The form for a person: each coefficient and the constant as a decimal of ``digits``
+        significant digits (from the exact value, :func:`~exactodds.exact.significant`), a
+        coefficient of one left out; the exact text (:meth:`__str__`) is for JSON and CSV.
+
+        >>> Linear.of({"rate_major": Fraction(1), "M_a": Fraction(48824, 329445675)}, Fraction(-1, 3)).readable()
+        '0.000148200*M_a + rate_major - 0.333333'
+        """
+        from exactodds.exact import significant
+
+        parts = [(c, v if abs(c) == 1 else f"{significant(abs(c), digits)}*{v}") for v, c in self.terms]
+        if self.constant or not parts:
+            parts.append((self.constant, significant(abs(self.constant), digits)))
+        out = ("-" if parts[0][0] < 0 else "") + parts[0][1]
+        for c, text in parts[1:]:
+            out += (" - " if c < 0 else " + ") + text
+        return out
+
     @classmethod
     def parse(cls, text: str) -> Linear:
         """Read :meth:`__str__`'s text back; anything else -- including the same form written

@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from exactodds.errors import InputError
-from exactodds.exact import decimal, parse_ratio, percent, ratio
+from exactodds.exact import decimal, parse_ratio, percent, ratio, significant
 from exactodds.figures.certify import Verdict
+from exactodds.figures.progressive import Linear
 from exactodds.report.figure_views import EOR_HEADERS
-from exactodds.report.views import Block, Table, View, render_view
+from exactodds.report.views import Block, Pairs, Table, View, render_view
 
 
 # -- Markdown --------------------------------------------------------------------------------------
@@ -41,15 +42,24 @@ def _document_lines(doc: dict[str, Any]) -> list[Block]:
     return out
 
 
-def _summary_table(doc: dict[str, Any]) -> Table:
+def _summary_table(doc: dict[str, Any], short: bool = False) -> Table:
+    """The summary of every entry; ``short``: decimals to 6 significant digits and short
+    headers, wrapped to fit 100 columns (the terminal summary, ``certify -f table``)."""
+    def num(x: str | None) -> str:
+        return "n/a" if x is None else significant(Fraction(x), 6) if short else x
+
     rows = []
     for x in doc["entries"]:
         a, ps = x["analysis"], x["par_sheet"]
         mp = ps["maximum_payout"]
         rows.append([f"{a['name']} -- {x['paytable']}", _pct(a["house_edge"], 4), _pct(ps["hit_frequency"], 4),
-                     ps["hit_one_in"] or "n/a", ps["standard_deviation"], ps["volatility_index"]["90"],
-                     ps["volatility_index"]["95"], "n/a" if mp is None else mp["pays_text"],
+                     num(ps["hit_one_in"]), num(ps["standard_deviation"]), num(ps["volatility_index"]["90"]),
+                     num(ps["volatility_index"]["95"]), "n/a" if mp is None else mp["pays_text"],
                      "YES" if x["player_advantage"] else "no", "yes" if x["verification"]["all_hold"] else "NO"])
+    if short:  # VI 90 % left out and the two flags made one, so that the table fits 100 columns
+        rows = [[*r[:6], *r[7:8], "FAIL" if r[9] == "NO" else "ADV." if r[8] == "YES" else "ok"] for r in rows]
+        return Table(["Wager -- paytable", "House edge", "Hit freq.", "1 in N", "SD", "VI 95%", "Max. win", "Status"],
+                     rows, wrap=SUMMARY_WRAP)
     return Table(["Wager -- paytable", "House edge", "Hit frequency", "1 in N", "SD", "VI 90 %", "VI 95 %",
                   "Max. win per unit", "Player advantage", "Every check holds"], rows)
 
@@ -119,11 +129,11 @@ def _report_blocks(doc: dict[str, Any]) -> list[Block]:
             out.append(f"- Reading: {x['readings']['wager']}")
         if x["readings"]["paytable"]:
             out.append(f"- Paytable note: {x['readings']['paytable']}")
-        rows = [[o["name"], o["pays_text"], f"{o['count']:,}", o["probability"], o["return"]] for o in a["outcomes"]]
+        rows = [[o["outcome"], o["pays_text"], f"{o['count']:,}", o["probability"], o["return"]] for o in a["outcomes"]]
         summed = sum((parse_ratio(o["return"]) for o in a["outcomes"]), Fraction(0))
         rows.append(["Total", "", f"{a['total']:,}", "1/1", ratio(summed)])
         out += ["", "### Outcomes", "",
-                Table(["Event", "Pays", "Combinations", "Probability", "Return"], rows), "", "### Figures", ""]
+                Table(["Outcome", "Pays", "Combinations", "Probability", "Return"], rows), "", "### Figures", ""]
         for key, label in (("return", "Return"), ("house_edge", "House edge"), ("hit_frequency", "Hit frequency"),
                            ("variance", "Variance"), ("element_of_risk", "Element of risk")):
             v = a.get(key)
@@ -144,8 +154,9 @@ def _report_blocks(doc: dict[str, Any]) -> list[Block]:
                 out.append(f"- Break-even {name} meter: " + ("n/a" if be is None else
                                                              f"${be} (${decimal(parse_ratio(be), 2)})"))
             lr = a["long_run_return"]
-            out.append(f"- Long-run return: {lr}" + (f" ({_pct(lr)})" if "*" not in lr else
-                                                     " (linear in the unregulated increment rates)"))
+            out.append(f"- Long-run return: {lr} ({_pct(lr)})" if "*" not in lr else
+                       f"- Long-run return: {Linear.parse(lr).readable()} (linear in the unregulated increment "
+                       "rates; decimals, exact form in the JSON)")
         e = x["effects_of_removal"]
         out += ["", "### Effects of removal", ""]
         if "skipped" in e:
@@ -258,7 +269,7 @@ def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
                              **_exact("maximum_win_per_unit", None if mp is None else mp["win_per_unit"]),
                              cycle=ps["cycle"], player_advantage="yes" if x["player_advantage"] else "no"))
         for o in a["outcomes"]:
-            rows.append(_csv_row(table="outcome", **key, item=o["name"], **_exact("pays", o["pays"]), count=o["count"],
+            rows.append(_csv_row(table="outcome", **key, item=o["outcome"], **_exact("pays", o["pays"]), count=o["count"],
                                  **_exact("probability", o["probability"], True), **_exact("return", o["return"])))
         for c in ps["confidence_ranges"]:
             rows.append(_csv_row(table="confidence_range", **key, item=f"{c['rounds']} rounds", rounds=c["rounds"],
@@ -281,9 +292,10 @@ def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
     return rows
 
 
-REPORT_FORMATS: Final = ("markdown", "json", "csv", "html", "xlsx")
-"""A report has no plain-table view: its many tables read best as Markdown."""
-SUFFIXES: Final = {"json": ".json", "html": ".html", "markdown": ".md", "csv": ".csv", "xlsx": ".xlsx"}
+REPORT_FORMATS: Final = ("markdown", "json", "csv", "html", "xlsx", "table")
+"""``table`` is the summary for a terminal (:func:`summary_view`); the other views are the whole report."""
+SUFFIXES: Final = {"json": ".json", "html": ".html", "markdown": ".md", "csv": ".csv", "xlsx": ".xlsx",
+                   "table": ".txt"}
 """The file name ending of each view (``--formats`` with ``-o STEM``; ``-o FILE`` names its format)."""
 FORMAT_OF_SUFFIX: Final = {**{v: k for k, v in SUFFIXES.items()}, ".htm": "html", ".markdown": "markdown"}
 
@@ -291,6 +303,31 @@ FORMAT_OF_SUFFIX: Final = {**{v: k for k, v in SUFFIXES.items()}, ".htm": "html"
 def report_view(doc: dict[str, Any]) -> View:
     """The report document itself (JSON), its Markdown and its CSV."""
     return View(lambda: doc, lambda: _report_blocks(doc), lambda: _report_csv(doc), json_decimals=False)
+
+
+SUMMARY_WRAP: Final = (18, 8, 8, 7, 7, 7, 8, 6)
+"""Widest each column of the terminal summary may be, so that it fits 100 columns (Status:
+``ok``, ``ADV.`` for a player advantage, ``FAIL`` when a check fails)."""
+
+
+def _summary_blocks(doc: dict[str, Any]) -> list[Block]:
+    s = doc["summary"]
+    advantage = ", ".join(s["player_advantage"]) + " FAVOUR THE PLAYER" if s["player_advantage"] else "none"
+    return [f"Certification report summary -- exactodds {doc.get('version')} -- {doc['shoe']['description']}", "",
+            Pairs([("Fingerprint (SHA-256)", doc["fingerprint"]["value"]),
+                   ("Paytables certified", f"{s['paytables']} (second method agrees on {s['second_method_agrees']}, "
+                                           f"not available for {s['no_second_method']})"),
+                   ("Every check holds", "yes" if s["all_checks_hold"] else "NO"),
+                   ("Player advantage", advantage)]), "",
+            _summary_table(doc, short=True), "",
+            "Status: ok; ADV. = the wager favours the player; FAIL = a check of the mathematics fails.",
+            "The whole report: -f markdown or -f html; the report 'exactodds verify' checks: -f json."]
+
+
+def summary_view(doc: dict[str, Any]) -> View:
+    """The report's summary for a terminal (``certify -f table``): fingerprint, verdict and the
+    summary table of every wager and paytable; its JSON is the whole report."""
+    return View(lambda: doc, lambda: _summary_blocks(doc), lambda: _report_csv(doc), json_decimals=False)
 
 
 def render_markdown(doc: dict[str, Any]) -> str:
@@ -321,7 +358,7 @@ def render_report(doc: dict[str, Any], fmt: str, template: str | Path | None = N
                              "pip install 'exactodds[xlsx]'") from None
     if fmt not in REPORT_FORMATS:
         raise InputError(f"a certification report is written as {', '.join(REPORT_FORMATS)}, not {fmt!r}")
-    return render_view(report_view(doc), fmt)
+    return render_view(summary_view(doc) if fmt == "table" else report_view(doc), fmt)
 
 
 def render_reports(doc: dict[str, Any], targets: Sequence[tuple[str, str]],
@@ -379,5 +416,5 @@ def verify_page(data: str | bytes, progress: Any = None, template: str | Path | 
     return Verdict(not problems, verdict.fingerprint_ok, verdict.recomputed_ok, problems, notes)
 
 
-__all__ = ["CSV_COLUMNS", "REPORT_FORMATS", "SUFFIXES", "render_csv", "render_markdown", "render_report",
+__all__ = ["CSV_COLUMNS", "REPORT_FORMATS", "SUFFIXES", "SUMMARY_WRAP", "summary_view", "render_csv", "render_markdown", "render_report",
            "render_reports", "report_view", "verify_page"]

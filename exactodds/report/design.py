@@ -56,7 +56,7 @@ def expression_view(a: Analysis) -> View:
                 "settle": a.wager.settle_rule,
                 "symbols": [{"symbol": u.symbol, "kind": u.kind, "sets": u.name, "outcome": u.outcome} for u in unknowns],
                 "return_expression": str(expr), "return": ratio(a.return_), "return_decimal": dec15(a.return_),
-                "outcomes": [{"name": r.name, "count": r.count, "probability": ratio(r.probability),
+                "outcomes": [{"outcome": r.name, "count": r.count, "probability": ratio(r.probability),
                               "probability_decimal": dec15(r.probability)} for r in a.rows],
                 "total": a.total, "version": __version__}
 

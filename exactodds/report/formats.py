@@ -56,18 +56,24 @@ def progressive_pairs(a: Analysis) -> list[tuple[str, str]]:
     from exactodds.figures.progressive import progressive_figures
 
     f = progressive_figures(a)
-    lines = [("Return (meters M in $)", str(f.expression)),
+    lines = [("Return (meters M in $)", _readable(f.expression)),
              ("Priced at", ", ".join(f"{k} ${v}" for k, v in (a.meter_amounts or {}).items())),
              ("Return at reset", "n/a (reset not regulated)" if f.return_at_reset is None
               else f"{ratio(f.return_at_reset)}  ({percent(f.return_at_reset, 6)})")]
     for name, be in f.break_even.items():
         lines.append((f"Break-even {name} meter", "n/a" if be is None else f"${decimal(be, 2)}  (exactly ${ratio(be)})"))
     lr = f.long_run
-    lines.append(("Long-run return", f"{ratio(lr)}  ({percent(lr, 6)})" if isinstance(lr, Fraction) else str(lr)))
+    lines.append(("Long-run return", f"{ratio(lr)}  ({percent(lr, 6)})" if isinstance(lr, Fraction) else _readable(lr)))
     return lines
 
 
-HEADERS = ["Event", "Pays", "Combinations", "Probability", "Return"]
+def _readable(form: Any) -> str:
+    """A linear form (:class:`~exactodds.figures.progressive.Linear`) for a person: decimals,
+    the exact form being in JSON and CSV."""
+    return f"{form.readable()}  (decimals; exact form in --format json/csv)"
+
+
+HEADERS = ["Outcome", "Pays", "Combinations", "Probability", "Return"]
 
 
 def _title(a: Analysis) -> str:
@@ -87,7 +93,7 @@ def _analysis_csv(a: Analysis) -> list[list[Any]]:
     that spreadsheets read as numbers (:mod:`exactodds.report.spreadsheet`)."""
     from exactodds.report.spreadsheet import exact_cells, exact_columns
 
-    return [["event", *exact_columns("pays"), "pays_text", "count", *exact_columns("probability", True),
+    return [["outcome", *exact_columns("pays"), "pays_text", "count", *exact_columns("probability", True),
              *exact_columns("return")],
             *([r.name, *exact_cells(r.pay.net), r.pay.text, r.count, *exact_cells(r.probability, True),
                *exact_cells(r.contribution)] for r in a.rows),

@@ -86,6 +86,13 @@ def _fig(path: str, value: Any, kind: str = "exact") -> str:
             f'{_e(show(kind, value))}</span>')
 
 
+def _readable(form: str) -> str:
+    """A linear form of the report (exact text) in decimals, for the Decimal column."""
+    from exactodds.figures.progressive import Linear
+
+    return Linear.parse(form).readable()
+
+
 def _ratio(path: str, value: str | None) -> str:
     return '<span class="na badge">n/a</span>' if value is None else _fig(path, value)
 
@@ -271,12 +278,12 @@ def meter_chart(a: dict[str, Any], meter: dict[str, Any]) -> str:
 # -- sections ----------------------------------------------------------------------------------
 
 def _outcomes(a: dict[str, Any], base: str) -> str:
-    rows = [('<table class="outcomes"><thead><tr><th>Event</th><th>Pays</th><th class="num">Combinations</th>'
+    rows = [('<table class="outcomes"><thead><tr><th>Outcome</th><th>Pays</th><th class="num">Combinations</th>'
             '<th>Probability (exact)</th><th class="num">Probability</th><th class="num">1 in N</th>'
             '<th>Return (exact)</th></tr></thead><tbody>')]
     for i, o in enumerate(a["outcomes"]):
         p = f"{base}/outcomes/{i}"
-        rows.append(f'<tr><td>{_e(o["name"])}</td><td>{_fig(p + "/pays_text", o["pays_text"], "text")}'
+        rows.append(f'<tr><td>{_e(o["outcome"])}</td><td>{_fig(p + "/pays_text", o["pays_text"], "text")}'
                     f'</td><td class="num">{_count(p + "/count", o["count"])}</td>'
                     f'<td>{_ratio(p + "/probability", o["probability"])}</td>'
                     f'<td class="num">{_pct(p + "/probability", o["probability"])}</td>'
@@ -317,8 +324,9 @@ def _figures(a: dict[str, Any], base: str) -> str:
             rows.append(f'<tr><td>Break-even {_e(name)} meter ($)</td><td>{_ratio(p, be)}</td>'
                         f'<td class="num">{dec}</td></tr>')
         lr = a["long_run_return"]
+        dec = _pct(base + "/long_run_return", lr) if RATIO.fullmatch(lr) else _e(_readable(lr))
         rows.append(f'<tr><td>Long-run return</td><td>{_fig(base + "/long_run_return", lr)}</td>'
-                    f'<td class="num">{_pct(base + "/long_run_return", lr)}</td></tr>')
+                    f'<td class="num">{dec}</td></tr>')
     rows.append("</tbody></table>")
     return "".join(rows)
 

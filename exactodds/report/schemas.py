@@ -134,7 +134,7 @@ def _shoe() -> Schema:
 
 def _analysis(with_version: bool) -> Schema:
     """The analysis object; ``with_version``: as ``analyze`` prints it (certificates drop it)."""
-    outcome = _obj({"name": {"type": "string"}, "pays": RATIO, "pays_text": {"type": "string"}, "count": COUNT,
+    outcome = _obj({"outcome": {"type": "string"}, "pays": RATIO, "pays_text": {"type": "string"}, "count": COUNT,
                     "probability": RATIO, "return": RATIO})
     expression = {"type": "string", "description": "exact linear form in the meter amounts M_name (dollars)"}
     meter = _obj({"name": {"type": "string"}, "reset": _nullable(RATIO), "increment": _nullable(RATIO),
@@ -232,6 +232,8 @@ def _verification() -> Schema:
 
 def certificate_schema() -> Schema:
     """The JSON Schema of ``exactodds certify --format json``."""
+    from exactodds.figures.certify import SCHEMA
+
     sensitivity = _obj({"decks": {"type": "integer", "minimum": 1}, "return": RATIO, "house_edge": RATIO,
                         "variance": RATIO, "hit_frequency": RATIO, "element_of_risk": _nullable(RATIO)})
     entry = _obj({
@@ -262,7 +264,7 @@ def certificate_schema() -> Schema:
                                        "so 'verify' rebuilds them from the report alone)"}},
         ["wagers", "paytable", "shoe", "sensitivity_decks", "effects_of_removal"])
     top = _obj({
-        "report": {"const": "exactodds certification report"}, "schema": {"const": 2}, "inputs": inputs,
+        "report": {"const": "exactodds certification report"}, "schema": {"const": SCHEMA}, "inputs": inputs,
         "shoe": {"type": "object", "properties": {"description": {"type": "string"}},
                  "required": ["cards", "description"]},
         "method": {"type": "string"}, "readings": {"type": "array", "items": {"type": "string"}},

@@ -7,6 +7,7 @@ no numpy simulation code.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final
 
@@ -78,6 +79,13 @@ def simulation_json(sim: Simulation, pairs: list[tuple[str, str]], skipped: list
     return doc
 
 
+SUMMARY_WRAP: Final = (18, 12, 10, 9, 22, 10, 6)
+"""Widest each column of the simulation summary may be in a table, so that it fits 100 columns."""
+
+CROSSCHECK_WRAP: Final = (16, 6, 10, 5, 11, 12, 9, 10, 4)
+"""Widest each column of the cross-check tables may be in a table, so that they fit 100 columns."""
+
+
 def _simulation_blocks(sim: Simulation, doc: dict[str, Any], skipped: list[str]) -> list[Block]:
     """The simulation as text: one summary table (observed return, standard error, 95 %
     interval, exact return, z per wager and paytable), then each wager's outcome counts."""
@@ -102,7 +110,8 @@ def _simulation_blocks(sim: Simulation, doc: dict[str, Any], skipped: list[str])
                      f"{100 * item['standard_error']:.4f}%", f"{100 * low:.4f}% to {100 * high:.4f}%",
                      percent(Fraction(item["exact_return"]), 4), "-" if item["z"] is None else f"{item['z']:+.2f}"])
     lines.append(Table(["Wager", "Paytable", "Observed return", "Std. error", "95% interval", "Exact return", "z"],
-                       rows, ("left", "left", "right", "right", "right", "right", "right")))
+                       rows, ("left", "left", "right", "right", "right", "right", "right"), wrap=SUMMARY_WRAP))
+    lines.append("")
     lines.append("z = (observed - exact) / (exact standard deviation / sqrt(rounds)); |z| > 3 is unusual "
                  "for a correct simulator (about 1 wager in 370).")
     lines.append("")
@@ -114,25 +123,52 @@ def _simulation_blocks(sim: Simulation, doc: dict[str, Any], skipped: list[str])
         extra = f"; {item['dealt_from']}" if "dealt_from" in item else ""
         lines.append(f"{item['wager']} ({item['paytable']}), level {item['level']}{extra}")
         lines.append(Table(["Outcome", "Rounds", "Frequency"], rows, ("left", "right", "right")))
+        lines.append("")
         if "all_rounds" in item and item["all_rounds"]["observed_return"] is not None:
             lines.append(f"Observed return, all rounds: {percent(Fraction(item['all_rounds']['observed_return']), 4)}")
-        lines.append("")
+            lines.append("")
     lines += skipped
     while lines and lines[-1] == "":
         lines.pop()
     return lines
 
 
+SIMULATION_CSV: Final = ("wager", "paytable", "level", "outcome", "count", "frequency", "rounds_compared",
+                         "observed_return", "standard_error_decimal", "interval_95_low", "interval_95_high",
+                         "exact_return", "z")
+"""The simulation CSV's columns: one row per wager, paytable and outcome (``count`` over every
+round, ``frequency`` = count / the wager's rounds), the wager's return estimate beside each
+(``rounds_compared`` rounds: every round fresh, the comparable ones in shoe mode); the
+dispatch adds ``observed_return_decimal`` and ``exact_return_decimal``."""
+
+
+def simulation_csv(doc: dict[str, Any]) -> list[list[Any]]:
+    """The simulation as one tidy table (header first, :data:`SIMULATION_CSV`), from
+    :func:`simulation_json`'s document: exact returns as ``p/q``, statistics as decimals."""
+    rows: list[list[Any]] = [list(SIMULATION_CSV)]
+    for item in doc["wagers"]:
+        n = sum(item["counts"].values())
+        low, high = item.get("interval_95") or ("", "")
+        z = item.get("z")
+        estimate = [item["rounds"], item.get("observed_return", ""), item.get("standard_error_decimal", ""),
+                    low, high, item.get("exact_return", ""), "" if z is None else z]
+        for outcome, count in item["counts"].items():
+            rows.append([item["wager"], item["paytable"], item["level"], outcome, count,
+                         f"{count / n:.15g}" if n else "", *estimate])
+    return rows
+
+
 def simulation_view(sim: Simulation, pairs: list[tuple[str, str]], skipped: list[str]) -> View:
-    """The simulation: :func:`simulation_json` and its text (no CSV: ``--counts`` writes the counts)."""
+    """The simulation: :func:`simulation_json`, its text (table, Markdown) and its CSV
+    (:func:`simulation_csv`); ``--counts`` writes the bare counts for ``crosscheck``."""
     doc: dict[str, Any] = {}
 
-    def document() -> dict[str, Any]:  # computed once, shared by both forms
+    def document() -> dict[str, Any]:  # computed once, shared by every form
         if not doc:
             doc.update(simulation_json(sim, pairs, skipped))
         return doc
 
-    return View(document, lambda: _simulation_blocks(sim, document(), skipped))
+    return View(document, lambda: _simulation_blocks(sim, document(), skipped), lambda: simulation_csv(document()))
 
 
 def render_simulation(sim: Simulation, pairs: list[tuple[str, str]], skipped: list[str]) -> str:
@@ -146,7 +182,7 @@ def _family_json(f: FamilyTest, adjusted: dict[tuple[Any, ...], float] | None = 
     adj = adjusted or {}
     return {
         "wager": f.wager, "paytable": f.paytable, "rounds": f.rounds,
-        "outcomes": [{"name": c.name, "observed": c.observed, "probability": ratio(c.probability),
+        "outcomes": [{"outcome": c.name, "observed": c.observed, "probability": ratio(c.probability),
                       "expected": ratio(c.expected), "expected_decimal": decimal(c.expected, 4), "z": c.z}
                      for c in f.cells],
         "chi_square": {"statistic": f.chi_square.statistic, "df": f.chi_square.df, "p_value": f.chi_square.p_value,
@@ -230,11 +266,11 @@ def _crosscheck_blocks(r: CrossCheck, show: int) -> list[Block]:
     out.append(f"Statistics: {r.tests} distinct tests (identical ones counted once), Holm's correction at "
                f"alpha {r.alpha:g} (the first at {r.threshold:.3g}); CI level {1 - r.alpha:.3%}"
                + (f"; {r.inconclusive_tests} test(s) not made, too few rounds" if r.inconclusive_tests else ""))
-    out.append(Table(HEADERS, _family_rows(r.comparable, r)))
+    out.append(Table(HEADERS, _family_rows(r.comparable, r), wrap=CROSSCHECK_WRAP))
     if r.not_comparable is not None and r.not_comparable.rounds:
         out += ["", (f"Not directly comparable (later rounds of each shoe, cut-card effect), "
                     f"{r.not_comparable.rounds:,} rounds, for information only:"),
-                Table(HEADERS, _family_rows(r.not_comparable, None))]
+                Table(HEADERS, _family_rows(r.not_comparable, None), wrap=CROSSCHECK_WRAP)]
     out += [""] + [f"Note: {n}" for n in r.notes] + [f"Note: {s}" for s in r.skipped]
     fails = r.failures()
     if fails:
@@ -248,9 +284,66 @@ def _crosscheck_blocks(r: CrossCheck, show: int) -> list[Block]:
     return out
 
 
+TIDY_KEYS: Final = ("wager", "paytable", "outcome")
+"""Members that name what a figure is about; :func:`tidy_rows` lifts them into columns."""
+
+TIDY_CSV: Final = ("section", *TIDY_KEYS, "figure", "value", "value_decimal")
+
+
+def tidy_rows(doc: dict[str, Any]) -> list[list[Any]]:
+    """A JSON report as one long tidy table: a row per figure, ``section`` (the top-level
+    member), the wager, paytable and outcome it is about, ``figure`` (its path below them,
+    list positions as numbers) and ``value``, with ``value_decimal`` beside an exact ``p/q``.
+
+    Generic over the document, so a test added to the report is a CSV row without a change
+    here; decimal twins (``KEY_decimal``) are left out, ``value_decimal`` standing for them.
+
+    >>> for row in tidy_rows({"alpha": 0.001, "families": [{"wager": "tie", "paytable": "8to1",
+    ...                        "outcomes": [{"outcome": "Tie", "p": "1/3", "p_decimal": "0.33"}]}]}):
+    ...     print(row)
+    ['section', 'wager', 'paytable', 'outcome', 'figure', 'value', 'value_decimal']
+    ['alpha', '', '', '', '', 0.001, '']
+    ['families', 'tie', '8to1', 'Tie', 'outcomes.p', '1/3', '0.333333333333333']
+    """
+    from exactodds.report.spreadsheet import decimal_cell
+
+    out: list[list[Any]] = [list(TIDY_CSV)]
+
+    def walk(section: str, node: Any, about: dict[str, Any], path: list[str]) -> None:
+        if isinstance(node, dict):
+            about = {**about, **{k: node[k] for k in TIDY_KEYS if isinstance(node.get(k), str)}}
+            for k, v in node.items():
+                twin = k.endswith("_decimal") and k[: -len("_decimal")] in node
+                if not (twin or (k in TIDY_KEYS and isinstance(v, str))):
+                    walk(section, v, about, [*path, str(k)])
+        elif isinstance(node, list):
+            for i, v in enumerate(node):  # items named by a wager/outcome need no position
+                named = isinstance(v, dict) and any(isinstance(v.get(k), str) for k in TIDY_KEYS)
+                walk(section, v, about, path if named else [*path, str(i)])
+        else:
+            exact = isinstance(node, str) and _EXACT.fullmatch(node) is not None
+            out.append([section, *(about.get(k, "") for k in TIDY_KEYS), ".".join(path),
+                        "" if node is None else node, decimal_cell(Fraction(node)) if exact else ""])
+
+    for key, value in doc.items():
+        walk(key, value, {}, [])
+    return out
+
+
+_EXACT: Final = re.compile(r"-?\d+/0*[1-9]\d*")
+
+
 def crosscheck_view(r: CrossCheck, show: int = 20) -> View:
-    """The cross-check: :func:`crosscheck_json` and its text (``show`` rule violations listed)."""
-    return View(lambda: crosscheck_json(r), lambda: _crosscheck_blocks(r, show))
+    """The cross-check: :func:`crosscheck_json`, its text (``show`` rule violations listed)
+    and its CSV, the JSON document as one tidy table (:func:`tidy_rows`)."""
+    doc: dict[str, Any] = {}
+
+    def document() -> dict[str, Any]:  # computed once, shared by JSON and CSV
+        if not doc:
+            doc.update(crosscheck_json(r))
+        return doc
+
+    return View(document, lambda: _crosscheck_blocks(r, show), lambda: tidy_rows(document()))
 
 
 def render_crosscheck(r: CrossCheck, show: int = 20) -> str:
@@ -258,5 +351,5 @@ def render_crosscheck(r: CrossCheck, show: int = 20) -> str:
     return render_view(crosscheck_view(r, show), "table")
 
 
-__all__ = ["crosscheck_json", "crosscheck_view", "render_crosscheck", "render_simulation", "simulation_json",
-           "simulation_view"]
+__all__ = ["SIMULATION_CSV", "TIDY_CSV", "crosscheck_json", "crosscheck_view", "render_crosscheck", "render_simulation", "simulation_json",
+           "simulation_csv", "simulation_view", "tidy_rows"]

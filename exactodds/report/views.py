@@ -61,8 +61,8 @@ class Table:
     colalign: tuple[str, ...] | None = None
     plain: bool = False
     wrap: tuple[int | None, ...] | None = None
-    """Table format only: the widest each column may be, its text wrapped onto more lines
-    (so a wide table fits 100 columns); Markdown keeps one line per row."""
+    """Table format only: the widest each column (and its header) may be, its text wrapped onto
+    more lines (so a wide table fits 100 columns); Markdown keeps one line per row."""
 
 
 @dataclass(frozen=True)
@@ -264,9 +264,27 @@ def render_table(t: Table, markdown: bool) -> str:
         headers = [_markdown_cell(h) for h in headers]
         rows = [[_markdown_cell(c) for c in row] for row in rows]
     elif t.wrap is not None:
-        extra["maxcolwidths"] = list(t.wrap)
+        # a header is wrapped 2 narrower: tabulate pads each header by 2, so the column is
+        # then as wide as its widest cell, never wider
+        headers = _wrapped(headers, [None if w is None else max(w - 2, 1) for w in t.wrap], whole_words=True)
+        rows = [_wrapped(r, t.wrap) for r in rows]
     return tabulate(rows, headers=headers, tablefmt="github" if markdown else "simple",
                     disable_numparse=True, **extra)
+
+
+def _wrapped(cells: Sequence[Any], widths: Sequence[int | None], whole_words: bool = False) -> list[Any]:
+    """Each text cell wider than its column's width broken onto lines at spaces (a word
+    longer than the width is broken too, unless ``whole_words``), so a table fits its width. Done here rather than
+    by tabulate's ``maxcolwidths``, which re-reads cells as numbers (``2,480`` fails).
+
+    >>> _wrapped(["-30.1162% to 13.2495%", "ok", 5], [13, None, 3])
+    ['-30.1162% to\\n13.2495%', 'ok', 5]
+    """
+    import textwrap
+
+    return [("\n".join(textwrap.wrap(c, w, break_on_hyphens=False, break_long_words=not whole_words)) or c)
+            if isinstance(c, str) and w is not None and len(c) > w else c
+            for c, w in zip(cells, [*widths, *[None] * (len(cells) - len(widths))])]
 
 
 def render_block(b: Block, markdown: bool) -> str | None:

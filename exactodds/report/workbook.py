@@ -89,10 +89,10 @@ def _entry_sheet(sh: _Sheet, x: dict[str, Any]) -> None:
     if x["player_advantage"]:
         sh.line(["PLAYER ADVANTAGE", "this paytable's return is above 0: it favours the player"], bold=True)
     sh.heading("Outcomes")
-    sh.line(["Event", "Pays", "Pays (exact)", "Combinations", "Probability", "Probability (exact)", "Return",
+    sh.line(["Outcome", "Pays", "Pays (exact)", "Combinations", "Probability", "Probability (exact)", "Return",
              "Return (exact)"], bold=True)
     for o in a["outcomes"]:
-        sh.line([o["name"], *_ex(o["pays"]), o["count"], *_ex(o["probability"]), *_ex(o["return"])])
+        sh.line([o["outcome"], *_ex(o["pays"]), o["count"], *_ex(o["probability"]), *_ex(o["return"])])
     sh.line(["Total", None, None, a["total"]], bold=True)
     sh.heading("Figures")
     sh.line(["Figure", "Value", "Exact"], bold=True)

@@ -21,7 +21,7 @@ tests use to build buggy simulators).
 
 Reproducibility: round batch ``i`` draws from ``SeedSequence(seed, spawn_key=(i,))``,
 so the same ``(seed, rounds, mode, shoe, cover)`` give the same result whatever the
-number of worker threads. A seed is a whole number ``0 <= seed < 2**63``.
+number of worker processes (:func:`exactodds.parallel.ordered_map`, batches taken back in order). A seed is a whole number ``0 <= seed < 2**63``.
 
 Memory: rounds are dealt batch by batch and each batch's cards go to an ``on_hands``
 callback (which writes them to a hand log) and are dropped, so memory is bounded by
@@ -33,9 +33,10 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import numpy as np
@@ -46,6 +47,7 @@ from exactodds.errors import InputError
 from exactodds.game import rules
 from exactodds.game.cards import FACES, Shoe
 from exactodds.game.rules import Coup
+from exactodds.parallel import check_workers, ordered_map
 from exactodds.report.progress import Progress
 
 if TYPE_CHECKING:
@@ -356,7 +358,7 @@ def _shoe_batch(shoe_faces: npt.NDArray[np.uint8], table: npt.NDArray[np.uint16]
     rng = _batch_rng(seed, index)
     deck = rng.permuted(np.broadcast_to(shoe_faces, (shoes, shoe_faces.size)), axis=1)
     shoe_of, round_of, codes, faces = deal_shoes(deck, cover, table, keep)
-    return shoe_of + index * SHOE_BATCH, round_of, codes, faces
+    return shoe_of + index * shoes, round_of, codes, faces
 
 
 # -- the simulator ----------------------------------------------------------------------
@@ -369,8 +371,8 @@ def simulate(rounds: int, mode: Mode = "fresh", shoe: Shoe | None = None, seed: 
     ``on_hands`` receives every batch of dealt rounds, in round order, as a
     :class:`HandLog` (to write a hand log as it goes; memory stays bounded by the batch).
     ``keep_hands`` keeps every round's cards in ``Simulation.log`` instead (memory:
-    about 8 bytes a round; for small runs). ``workers`` threads share the batches; the
-    result does not depend on it. ``progress(done, total, label)`` is told the rounds dealt.
+    about 8 bytes a round; for small runs). ``workers`` processes deal the batches
+    (:func:`exactodds.parallel.ordered_map`); the result does not depend on it. ``progress(done, total, label)`` is told the rounds dealt.
     ``settler`` (:class:`~exactodds.simulation.settle.RoundSettler`) settles every round for
     its wagers, whatever their level: baccarat levels from the dealt rounds, a level that is
     not a baccarat round (Spanish 21) from ``rounds`` fresh deals of its own shoe.
@@ -380,8 +382,7 @@ def simulate(rounds: int, mode: Mode = "fresh", shoe: Shoe | None = None, seed: 
         raise InputError(f"--rounds must be a whole number of at least 1, got {rounds!r}")
     if mode not in MODES:
         raise InputError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
-    if workers < 1:
-        raise InputError(f"--workers must be at least 1, got {workers}")
+    check_workers(workers)
     shoe = shoe if shoe is not None else Shoe.standard(8)
     if shoe.size < 6:
         raise InputError(f"the shoe holds {shoe.size} cards; a simulated round needs 6")
@@ -455,35 +456,31 @@ def _settle_fresh_level(settler: RoundSettler, level: Any, shoe: Shoe, seed: int
         settler.feed_level(level, sequence_slots(np.ascontiguousarray(faces[pos].T)))
 
 
-def _map(workers: int, fn: Callable[[int], Any], jobs: range) -> list[Any]:
-    if workers == 1 or len(jobs) == 1:
-        return [fn(i) for i in jobs]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(fn, jobs))
+def _fresh_job(shoe_faces: npt.NDArray[np.uint8], table: npt.NDArray[np.uint16], seed: int, rounds: int,
+               keep: bool, batch: int, index: int) -> tuple[npt.NDArray[np.int64], HandLog | None]:
+    """Fresh-mode batch ``index`` (of ``batch`` rounds) of a ``rounds``-round run (a
+    module-level function, so a worker process can be sent it with every parameter)."""
+    size = min(batch, rounds - index * batch)
+    return _fresh_batch(shoe_faces, FACE_VALUE[shoe_faces], table, seed, index, size, keep)
 
 
 def _simulate_fresh(rounds: int, shoe: Shoe, seed: int, shoe_faces: npt.NDArray[np.uint8],
                     table: npt.NDArray[np.uint16], sink: HandSink | None, workers: int,
                     progress: Progress | None) -> Simulation:
-    shoe_values = FACE_VALUE[shoe_faces]
     batch = FRESH_BATCH
     batches = -(-rounds // batch)
     counts = np.zeros(NCODES, dtype=np.int64)
-
-    def job(i: int) -> tuple[npt.NDArray[np.int64], HandLog | None]:
-        size = min(batch, rounds - i * batch)
-        return _fresh_batch(shoe_faces, shoe_values, table, seed, i, size, sink is not None)
-
-    # ``workers`` batches at a time, so at most that many batches are ever held
-    for group in range(0, batches, workers):
-        for i, (c, log) in zip(range(group, batches), _map(workers, job, range(group, min(group + workers, batches)))):
+    job = partial(_fresh_job, shoe_faces, table, seed, rounds, sink is not None, batch)
+    # batches come back in order, at most 2 per worker held at a time
+    with closing(ordered_map(job, range(batches), min(workers, batches))) as parts:
+        for i, (c, log) in enumerate(parts):
             counts += c
             if sink is not None:
                 assert log is not None
                 log.first = i * batch
                 sink(log)
-        if progress is not None:
-            progress(min(rounds, (group + workers) * batch), rounds, "rounds")
+            if progress is not None:
+                progress(min(rounds, (i + 1) * batch), rounds, "rounds")
     return Simulation("fresh", rounds, seed, shoe, counts)
 
 
@@ -494,19 +491,16 @@ def _simulate_shoe(rounds: int, shoe: Shoe, seed: int, shoe_faces: npt.NDArray[n
     counts = np.zeros(NCODES, dtype=np.int64)
     comparable = np.zeros(NCODES, dtype=np.int64)
     got = 0
-    index = 0
     shoes_used = 0
     keep = sink is not None
-    while got < rounds:
-        # each shoe deals at least k rounds: enough batches for the rest, dealt in parallel
-        need = -(-(rounds - got) // (k * SHOE_BATCH))
-        jobs = range(index, index + max(1, min(need, workers)))
-        parts = _map(workers, lambda i: _shoe_batch(shoe_faces, table, seed, i, SHOE_BATCH, cover, keep), jobs)
-        index = jobs.stop
+    job = partial(_shoe_batch, shoe_faces, table, seed, shoes=SHOE_BATCH, cover=cover, keep=keep)
+    # batch after batch, in order, until enough rounds are dealt: every shoe deals at least
+    # k rounds, so ``most`` batches always suffice; batches dealt ahead and not needed are
+    # dropped (each is a pure function of its index, so nothing depends on them)
+    most = -(-rounds // (k * SHOE_BATCH))
+    with closing(ordered_map(job, range(most), min(workers, most))) as parts:
         for shoe_of, round_of, codes, faces in parts:
             take = min(codes.size, rounds - got)
-            if take <= 0:
-                break
             shoe_of, round_of, codes = shoe_of[:take], round_of[:take], codes[:take]
             counts += np.bincount(codes, minlength=NCODES)
             comparable += np.bincount(codes[round_of < k], minlength=NCODES)
@@ -515,9 +509,10 @@ def _simulate_shoe(rounds: int, shoe: Shoe, seed: int, shoe_faces: npt.NDArray[n
                 assert faces is not None
                 sink(HandLog(faces[:take], codes, shoe_of, got))
             got += take
-        del parts
-        if progress is not None:
-            progress(got, rounds, "rounds")
+            if progress is not None:
+                progress(got, rounds, "rounds")
+            if got >= rounds:
+                break
     return Simulation("shoe", rounds, seed, shoe, counts, cover=cover, comparable=comparable,
                       shoes=shoes_used, meta={"guaranteed_rounds": k})
 

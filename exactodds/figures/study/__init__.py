@@ -80,7 +80,6 @@ from exactodds.figures.study.run import (
     bench_study,
     check_scheduler,
     check_workers,
-    max_workers,
     probe_scheduler,
     run_spec,
     run_study,
@@ -98,13 +97,11 @@ from exactodds.figures.study.spec import (
     MAX_DECKS,
     MAX_SHOES,
     MAX_TAG,
-    MAX_WORKERS,
     PLOT_SAMPLE_SHOES,
     RC_SPAN,
     STRATEGIES,
     TC_GRID,
     TRACE_RANKS,
-    WORKERS_PER_CPU,
     Progress,
     Strategy,
     StudySpec,
@@ -117,6 +114,7 @@ from exactodds.figures.study.spec import (
     parse_trigger,
     parse_wager_spec,
 )
+from exactodds.parallel import MAX_WORKERS, WORKERS_PER_CPU, max_workers  # one --workers for every command
 
 __all__ = [
     "BUCKET_HIGH",

@@ -8,6 +8,7 @@ from collections import deque
 from collections.abc import Generator, Sequence
 from contextlib import ExitStack, closing
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
@@ -23,8 +24,6 @@ from exactodds.figures.study.spec import (
     BUCKET_LOW,
     CHUNK_SHOES,
     CONNECT_SECONDS,
-    MAX_WORKERS,
-    WORKERS_PER_CPU,
     Progress,
     StudySpec,
     _priced,
@@ -32,32 +31,20 @@ from exactodds.figures.study.spec import (
 )
 from exactodds.game.cards import Shoe
 from exactodds.inputs import shown
+from exactodds.parallel import check_workers as check_local_workers
+from exactodds.parallel import ordered_map
 from exactodds.report.files import atomic_writer, check_writable
 
 
 def _chunks(spec: StudySpec, workers: int, scheduler: str | None) -> Generator[ChunkResult, None, None]:
-    """Chunk results in chunk order, with at most a few chunks per worker in flight."""
+    """Chunk results in chunk order, with at most a few chunks per worker in flight
+    (:func:`exactodds.parallel.ordered_map`, the mechanism ``simulate --workers`` shares)."""
     n = spec.chunks
     if scheduler is not None:
         yield from _dask_chunks(spec, scheduler)
-    elif workers == 1 or n == 1:
-        for i in range(n):
-            yield study_chunk(spec, i)
     else:
-        import multiprocessing
-        from concurrent.futures import Future, ProcessPoolExecutor
-
-        pool = ProcessPoolExecutor(max_workers=min(workers, n), mp_context=multiprocessing.get_context("spawn"))
-        try:
-            window: deque[Future[ChunkResult]] = deque()
-            nxt = 0
-            while nxt < n or window:
-                while nxt < n and len(window) < 2 * workers:
-                    window.append(pool.submit(study_chunk, spec, nxt))
-                    nxt += 1
-                yield window.popleft().result()
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+        with closing(ordered_map(partial(study_chunk, spec), range(n), min(workers, n))) as chunks:
+            yield from chunks
 
 
 def check_scheduler(address: str) -> None:
@@ -168,24 +155,9 @@ def _dask_chunks(spec: StudySpec, address: str) -> Generator[ChunkResult, None, 
 
 
 # -- the study ----------------------------------------------------------------------------------------
-def max_workers() -> int:
-    """Local processes allowed here: :data:`WORKERS_PER_CPU` per CPU this process may use,
-    at most :data:`MAX_WORKERS` (the result never depends on the number)."""
-    import os
-
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(MAX_WORKERS, WORKERS_PER_CPU * cpus))
-
-
 def check_workers(workers: int, scheduler: str | None) -> None:
-    """``workers`` from 1 to :data:`MAX_WORKERS`, not with ``scheduler``; a well-formed address."""
-    cap = max_workers()
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= cap:
-        raise InputError(f"--workers (local processes) must be from 1 to {cap} on this machine "
-                         f"({WORKERS_PER_CPU} per CPU, at most {MAX_WORKERS}), got {workers!r}")
+    """``workers`` from 1 to :func:`~exactodds.parallel.max_workers`, not with ``scheduler``; a well-formed address."""
+    check_local_workers(workers)
     if scheduler is not None and workers != 1:
         raise InputError("give --workers or --scheduler, not both")
     if scheduler is not None:

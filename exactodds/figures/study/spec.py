@@ -33,10 +33,6 @@ MAX_SHOES: Final = 10**9
 """Most shoes one study deals (a 10M-shoe study is the documented cluster example)."""
 MAX_DECKS: Final = 27
 """Most decks: up to here every exact count of a round fits int64 (the engine's bound)."""
-MAX_WORKERS: Final = 64
-"""Most local processes, whatever the machine (each holds a copy of the shape tables)."""
-WORKERS_PER_CPU: Final = 2
-"""Local processes allowed per CPU: more only queue for the cores and hold memory."""
 MAX_COUNT: Final = 10**6
 """Largest absolute initial count, trigger or tag denominator accepted."""
 MAX_TAG: Final = 100
