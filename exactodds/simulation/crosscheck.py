@@ -1159,9 +1159,7 @@ def crosscheck_log(log: LogFile, shoe: Shoe, cover: int, alpha: float = DEFAULT_
         checked = ", ".join(f"{c.name} ({c.checked:,} shoes, {c.failed:,} broken)" for c in result.accounting)
         result.notes.append(f"accounting, shoe by shoe (the last shoe, {open_rounds:,} round(s), may be cut short by "
                             f"the end of the log and is not checked): {checked}")
-        repeat = shoes.repeat_note()
-        if repeat:
-            result.notes.append(repeat)
+        result.notes += [n for n in (shoes.cover_note(), shoes.repeat_note()) if n]
     order = log.order
     if order is not None and order.missing and order.first_gap is not None:
         line, before, after = order.first_gap

@@ -38,7 +38,10 @@ shoes only: the log's last shoe may be cut short by the end of the log):
 
 * **composition**: no shoe logs more copies of a card (or rank) than the shoe holds;
 * **rounds per shoe against the cover card** (§ 629a.9(d)): some burn of 2-11 cards
-  (§ 629a.5(f)) puts the cover card in the second-to-last logged round of the shoe;
+  (§ 629a.5(f)) puts the cover card in the second-to-last logged round of the shoe (or
+  at the start of the last: some dealers, PyBaccarat among them, end the shoe with the
+  round the cover card starts; such shoes are counted in a note, not failed, since they
+  move no comparable round);
 * **burn against the exposed card** (§ 629a.5(f)): for one such burn size, a card
   whose value makes that burn (an ace for 2, ..., a ten-count for 11) is among the cards
   the shoe did not log.
@@ -167,13 +170,16 @@ class ShoeTally:
         self.hashed = 0
         self.repeats = 0
         self.first_repeat: tuple[int, int] | None = None
+        self.last_at_cover = 0  # shoes that fit only if the round the cover card starts is the last
+        self.last_at_cover_first: str | None = None
         self.checks = {
             "composition": AccountingCheck(
                 "composition", "no shoe logs more copies of a card, or of a rank, than the shoe holds"),
             "cover": AccountingCheck(
                 "rounds per shoe against the cover card",
                 f"some burn of 2-{MAX_BURN} cards (§ 629a.5(f)) puts the cover card ({cover} cards from the bottom, "
-                "§ 629a.5(d)) in the second-to-last round of the shoe, and one more round follows (§ 629a.9(d))"),
+                "§ 629a.5(d)) in the second-to-last round of the shoe, one more round following (§ 629a.9(d)), or at "
+                "the start of the last round (a reading that deals one hand fewer, stated in a note)"),
             "burn": AccountingCheck(
                 "burn against the exposed card",
                 "for such a burn size, a card whose value makes that burn (ace: 2 cards, ..., ten-count: 11) is "
@@ -221,7 +227,7 @@ class ShoeTally:
         card_shoe = np.repeat(np.arange(nshoes), dealt)
         per = np.bincount(card_shoe * _KEY + flat, minlength=nshoes * _KEY).reshape(nshoes, _KEY)
         ranks = per[:, :65].reshape(nshoes, 13, 5).sum(axis=2)
-        self._accounting(per, ranks, dealt, u_last, u_pen, shoe[starts], line[starts])
+        self._accounting(per, ranks, dealt, rounds, u_last, u_pen, shoe[starts], line[starts])
         if not self.suitless and (CODE_SUIT[flat] == NO_SUIT).any():
             self.suitless = True
         self._repeats(flat, first_card, dealt, shoe[starts])
@@ -232,8 +238,8 @@ class ShoeTally:
             self._windows(win, contiguous=bool(full.size == nshoes))
 
     def _accounting(self, per: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64], dealt: npt.NDArray[np.int64],
-                    u_last: npt.NDArray[np.int64], u_pen: npt.NDArray[np.int64], numbers: npt.NDArray[np.int64],
-                    lines: npt.NDArray[np.int64]) -> None:
+                    rounds: npt.NDArray[np.int64], u_last: npt.NDArray[np.int64], u_pen: npt.NDArray[np.int64],
+                    numbers: npt.NDArray[np.int64], lines: npt.NDArray[np.int64]) -> None:
         nshoes = dealt.size
 
         def where(i: int) -> str:
@@ -247,21 +253,30 @@ class ShoeTally:
         cut = self.n - self.cover
         lo = np.maximum(cut - dealt + u_last + 1, 2)
         hi = np.minimum(cut - dealt + u_last + u_pen, MAX_BURN)
-        fits = (hi >= lo) & (u_pen > 0)
-        bad = np.flatnonzero(~fits)
-        self.checks["cover"].add(nshoes, [f"{where(i)} logs {int(dealt[i])} cards in its rounds: no burn of 2-"
-                                          f"{MAX_BURN} cards puts the cover card in its second-to-last round"
-                                          for i in bad[:3].tolist()], int(bad.size))
+        at_start = cut - dealt + u_last  # the burn for which the last round starts at the cover card
         unlogged = self.rank_n[None, :] - ranks
-        ok = np.zeros(nshoes, dtype=bool)
+        strict = np.zeros(nshoes, dtype=bool)
+        variant = np.zeros(nshoes, dtype=bool)
+        sized = (hi >= lo) & (u_pen > 0)
         for b in range(2, MAX_BURN + 1):
             rank_cols = [0] if b == 2 else [b - 2] if b <= 10 else [9, 10, 11, 12]
             avail = (unlogged[:, rank_cols] > 0).any(axis=1)
-            ok |= (lo <= b) & (b <= hi) & avail
-        bad = np.flatnonzero(fits & ~ok)
-        self.checks["burn"].add(int(fits.sum()), [f"{where(i)}: every burn size that fits its rounds needs an "
-                                                  "exposed card the shoe logged in full" for i in bad[:3].tolist()],
+            strict |= (lo <= b) & (b <= hi) & (u_pen > 0) & avail
+            variant |= (at_start == b) & avail
+            sized |= at_start == b
+        bad = np.flatnonzero(~sized)
+        self.checks["cover"].add(nshoes, [f"{where(i)} logs {int(dealt[i])} cards in {int(rounds[i])} rounds: no "
+                                          f"burn of 2-{MAX_BURN} cards puts the cover card in its second-to-last "
+                                          "round (or at the start of its last)" for i in bad[:3].tolist()],
+                                 int(bad.size))
+        bad = np.flatnonzero(sized & ~strict & ~variant)
+        self.checks["burn"].add(int(sized.sum()), [f"{where(i)}: every burn size that fits its rounds needs an "
+                                                   "exposed card the shoe logged in full" for i in bad[:3].tolist()],
                                 int(bad.size))
+        late = np.flatnonzero(~strict & variant)
+        self.last_at_cover += int(late.size)
+        if late.size and self.last_at_cover_first is None:
+            self.last_at_cover_first = where(int(late[0]))
 
     def _repeats(self, flat: npt.NDArray[np.int64], first_card: npt.NDArray[np.int64],
                  dealt: npt.NDArray[np.int64], numbers: npt.NDArray[np.int64]) -> None:
@@ -396,6 +411,16 @@ class ShoeTally:
         cell = Cell("shoes repeating an earlier shoe", self.repeats, one, Fraction(0), None)
         return FamilyTest(SHOE_WAGER, name, m, (cell,),
                           ChiSquare(float(self.repeats), 1, p, 1, (), (), m >= 2, key, "repeat bound"), None)
+
+    def cover_note(self) -> str | None:
+        """Shoes ended by the round the cover card starts, a reading of § 629a.9(d) that
+        deals one hand fewer (not held against the verdict: it moves no comparable round)."""
+        if not self.last_at_cover:
+            return None
+        return (f"accounting, cover card at the start of a round: {self.last_at_cover:,} shoe(s) (first: "
+                f"{self.last_at_cover_first}) fit the cover card only if the round it starts is the shoe's last; "
+                "§ 629a.9(d) completes that hand and deals one more. This moves only rounds after the comparable "
+                "prefix, so it is stated, not failed")
 
     def repeat_note(self) -> str | None:
         """Where the first repeated shoe is, if any."""
