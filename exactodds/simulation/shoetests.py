@@ -23,6 +23,9 @@ Tests (each a p-value entering the verdict's Holm family):
   (too few riffles) keeps adjacent cards adjacent.
 * **same-rank neighbours** and **value serial correlation** within the window
   (i.i.d. across shoes, exact per-shoe means, self-normalised ``z``);
+* **neighbours' rank step**: the rank of each window card minus the one before, mod 13
+  (13 cells, exact ``Σ n_r(n_{r+k} - [k=0]) / (N(N-1))``), Pearson's chi-square: a shuffle
+  that leaves traces of new-deck order (the naive swap) shifts it;
 * **rank (and suit) by position in the shoe**: the window's thirds (early, middle,
   late) against each other, a contingency chi-square (given the window's cards, their
   split into thirds is uniform);
@@ -65,6 +68,8 @@ from exactodds.simulation.crosscheck import (
     Cell,
     ChiSquare,
     FamilyTest,
+    chi_square,
+    make_cells,
 )
 from exactodds.simulation.handlog import (
     CODE_RANK,
@@ -165,6 +170,7 @@ class ShoeTally:
         self.same = [0, 0, 0]  # shoes, sum G, sum E²
         self.value = [0, 0, 0]
         self.rank_third = np.zeros((3, 13), dtype=np.int64)
+        self.steps = np.zeros(13, dtype=np.int64)  # neighbours' rank difference, mod 13
         self.suit_third = np.zeros((3, 4), dtype=np.int64)
         self.seen: dict[bytes, int] = {}
         self.hashed = 0
@@ -304,6 +310,7 @@ class ShoeTally:
             su = CODE_SUIT[win].astype(np.int64)
             self.suit_third += np.bincount((third * 4 + np.minimum(su, 3)).ravel(), minlength=12).reshape(3, 4)
         # neighbours within a window (i.i.d. across shoes)
+        self.steps += np.bincount(((rk[:, 1:] - rk[:, :-1]) % 13).ravel(), minlength=13)
         g = (rk[:, 1:] == rk[:, :-1]).sum(axis=1)
         e = g * self.nn1 - (f - 1) * self.same_rank_mean
         self._acc(self.same, g, e)
@@ -353,6 +360,12 @@ class ShoeTally:
                       self.value[1], Fraction(self.value[0] * (f - 1) * self.value_mean, nn1), self.value[2], nn1,
                       self.value[0], "sum of value products"),
         ]
+        n = self.rank_n
+        steps = {f"+{k}": Fraction(int(sum(n[r] * (n[(r + k) % 13] - (k == 0)) for r in range(13))), nn1)
+                 for k in range(13)}
+        cells = make_cells({f"+{k}": int(self.steps[k]) for k in range(13)}, steps)
+        out.append(FamilyTest(SHOE_WAGER, f"neighbours' rank step (rank of the next card minus this one's, mod 13) "
+                              f"in a shoe's first {f} cards", self.windows, tuple(cells), chi_square(cells), None))
         out.append(self._position("rank", self.rank_third, RANKS))
         out.append(self._composition("rank", self.rank_third.sum(axis=0), self.rank_n, RANKS))
         if not self.suitless:
