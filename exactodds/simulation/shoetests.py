@@ -56,6 +56,7 @@ shoe; every statistic is a running sum.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
@@ -443,3 +444,59 @@ class ShoeTally:
         return (f"shoe {a} repeats shoe {b}: their first {RUN} logged cards are the same, in order "
                 f"({self.repeats:,} repeated shoe(s) in all); a uniform shuffle repeats with probability below "
                 "the bound in the test's p-value")
+
+
+INFER_SHOES: Final = 50
+"""Complete shoes read to infer the deck count of a log that does not state it."""
+
+
+def infer_decks(log: Iterable[LogChunk]) -> tuple[int, str] | None:
+    """The smallest standard shoe a shoe-mode log fits, and the inference in words, from
+    its first :data:`INFER_SHOES` complete shoes: at least as many decks as the most
+    copies of one card (suits logged) in one shoe, and enough cards for the most cards
+    logged in one shoe plus a burn of at least 2 (§ 629a.5(f)) and a card under the cover.
+    ``None`` when the log shows no complete shoe.
+
+    The rule audit and the shoe accounting then check the inference: a log from a larger
+    shoe than inferred breaks "rounds per shoe against the cover card" in most shoes.
+    """
+    copies = 0
+    most = 0
+    shoes = 0
+    current: int | None = None
+    counts = np.zeros(_KEY, dtype=np.int64)
+    cards = 0
+    for ch in log:
+        assert ch.shoe is not None
+        for j in range(len(ch)):
+            number = int(ch.shoe[j])
+            if number != current:
+                if current is not None:
+                    shoes += 1
+                    copies = max(copies, int(counts[:65][np.arange(65) % 5 != NO_SUIT].max()))
+                    most = max(most, cards)
+                    if shoes >= INFER_SHOES:
+                        break
+                current, cards = number, 0
+                counts[:] = 0
+            row = [int(c) for c in ch.player[j]] + [int(c) for c in ch.banker[j]]
+            for c in row:
+                if c != NO_CARD:
+                    counts[c] += 1
+                    cards += 1
+        else:
+            continue
+        break
+    if not shoes:
+        return None
+    by_cards = -(-(most + MAX_BURN_MIN + 1) // 52)
+    decks = max(copies, by_cards, 1)
+    return decks, (f"decks: {decks} inferred from the log (no --decks option and no '# decks=' comment): in its first "
+                   f"{shoes:,} complete shoe(s) one card appears up to {copies} time(s) in a shoe and a shoe logs up to "
+                   f"{most:,} cards, which with a burn of at least {MAX_BURN_MIN} cards (§ 629a.5(f)) and a card left "
+                   f"under the cover need {by_cards} deck(s); the smallest such shoe is used, and the shoe accounting "
+                   "below checks it. Give --decks if the shoe differs")
+
+
+MAX_BURN_MIN: Final = 2
+"""The smallest burn: the exposed card and one more (an ace, § 629a.5(f))."""
