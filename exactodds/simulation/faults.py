@@ -206,7 +206,8 @@ def deal_bottom(deck: npt.NDArray[np.uint8], cover: int, table: npt.NDArray[np.u
 
     Exact model: taking the bottom card out and dealing it at the third card's place is the
     same as moving it there in the deck, and the cover card then lies one card less above
-    the bottom. Each pass deals every shoe, finds each shoe's next such round after those
+    the bottom. Bottom deals stop while fewer than 12 cards are under the cover (so the shoe
+    can still finish: at 1 % that is 3 per shoe, far more than happen). Each pass deals every shoe, finds each shoe's next such round after those
     already done, moves the card, and deals again (rounds before are unchanged)."""
     deck = deck.copy()
     shoes, n = deck.shape
@@ -218,7 +219,8 @@ def deal_bottom(deck: npt.NDArray[np.uint8], cover: int, table: npt.NDArray[np.u
         start = _round_starts(deck, shoe_of, codes)
         drew = (codes.astype(np.int64) >> 1 & 1).astype(bool)
         above = start + cards_used(codes) <= n - covers[shoe_of]
-        hit = drew & above & chance[shoe_of, round_of] & (round_of > done[shoe_of])
+        room = covers[shoe_of] > 11  # the cards under the cover still finish two rounds (at most 11 cards)
+        hit = drew & above & room & chance[shoe_of, round_of] & (round_of > done[shoe_of])
         idx = np.flatnonzero(hit)
         if not idx.size:
             return shoe_of, round_of, codes, faces
@@ -242,12 +244,13 @@ def _drop_natural_nines(shoe_of: npt.NDArray[np.int64], codes: npt.NDArray[np.ui
 
 
 def shoe_rounds(rounds: int, fault: str, seed: int, shoe: Shoe | None = None, cover: int = MIN_COVER,
-                batch: int = 256) -> Iterator[HandLog]:
+                batch: int = 256, rate: float | None = None) -> Iterator[HandLog]:
     """``rounds`` rounds dealt through the shoe (§ 629a.5, § 629a.9(d)) by the dealer
     ``fault`` of :data:`SHOE_FAULTS`, as hand-log batches (shoes numbered from 0, rounds
     consecutively). Shoes are shuffled in order, each from the previous one's discards
     where the fault says so; every shoe is dealt by ``deal_shoes``. Seeded: the same
-    arguments give the same log."""
+    arguments give the same log. ``rate`` replaces the default rate of ``bottom``,
+    ``drop9`` and ``replay`` (tests use strong defects on small logs)."""
     if fault not in SHOE_FAULTS:
         raise ValueError(f"unknown fault {fault!r}; one of {', '.join(SHOE_FAULTS)}")
     shoe = shoe if shoe is not None else Shoe.standard(8)
@@ -255,6 +258,9 @@ def shoe_rounds(rounds: int, fault: str, seed: int, shoe: Shoe | None = None, co
     table = code_table(STANDARD_RULES)
     base = factory_order(shoe)
     states = lcg_states(seed) if fault == "lcg16" else None
+    bottom = BOTTOM_RATE if rate is None else rate
+    drop = DROP_RATE if rate is None else rate
+    replay = REPLAY_RATE if rate is None else rate
     prev = rng.permutation(base)  # the discards of the shoe before the log starts
     done = 0
     first_shoe = 0
@@ -274,7 +280,7 @@ def shoe_rounds(rounds: int, fault: str, seed: int, shoe: Shoe | None = None, co
                     row = riffles(prev[None, :], times, rng)[0]
                     if fault == "riffle1strip":
                         row = strip_cut(row, rng)
-                elif fault == "replay" and s % 2 == 0 and s and rng.random() < 2 * REPLAY_RATE:
+                elif fault == "replay" and s % 2 == 0 and s and rng.random() < 2 * replay:
                     row = prev  # a copy of shoe s - 1, which is in the pair before s's
                 else:
                     row = rng.permutation(base)
@@ -282,12 +288,12 @@ def shoe_rounds(rounds: int, fault: str, seed: int, shoe: Shoe | None = None, co
                 prev = row
             deck = np.stack(rows)
         if fault == "bottom":
-            shoe_of, _round, codes, faces = deal_bottom(deck, cover, table, BOTTOM_RATE, rng)
+            shoe_of, _round, codes, faces = deal_bottom(deck, cover, table, bottom, rng)
         else:
             shoe_of, _round, codes, faces = deal_shoes(deck, cover, table, keep=True)
         assert faces is not None
         if fault == "drop9":
-            shoe_of, codes, faces = _drop_natural_nines(shoe_of, codes, faces, DROP_RATE, rng)
+            shoe_of, codes, faces = _drop_natural_nines(shoe_of, codes, faces, drop, rng)
         take = min(codes.size, rounds - done)
         yield HandLog(faces[:take], codes[:take], shoe_of[:take] + first_shoe, done)
         done += take
