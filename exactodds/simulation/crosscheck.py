@@ -264,7 +264,10 @@ class _Auditor:
 
     def _composition(self, pc: npt.NDArray[np.int16], bc: npt.NDArray[np.int16],
                      pn: npt.NDArray[np.int16], bn: npt.NDArray[np.int16]) -> npt.NDArray[np.bool_]:
-        """Rounds holding more copies of a face, or of a rank, than the shoe has."""
+        """Rounds holding more copies of a face, or of a rank, than the shoe has (none can
+        when the shoe holds at least 6 of every face and rank: a round has at most 6 cards)."""
+        if self.face_limit.min() >= 6 and self.rank_limit.min() >= 6:
+            return np.zeros(pc.shape[0], dtype=bool)
         cards = np.concatenate([pc, bc], axis=1).astype(np.int64)
         valid = cards != NO_CARD
         suited = valid & (CODE_SUIT[cards] != NO_SUIT)
@@ -1047,8 +1050,15 @@ class CrossCheck:
 
     @property
     def adjusted(self) -> dict[tuple[Any, ...], float]:
-        """Holm-adjusted p-value of every distinct conclusive test behind the verdict."""
-        return holm((t for f in self.comparable.families for t in f.tests()), self.alpha)
+        """Holm-adjusted p-value of every distinct conclusive test behind the verdict
+        (computed once for the families as they are)."""
+        tag = (self.alpha, tuple(id(f) for f in self.comparable.families))
+        cached = self.__dict__.get("_holm")
+        if cached is None or cached[0] != tag:
+            cached = (tag, holm((t for f in self.comparable.families for t in f.tests()), self.alpha))
+            self.__dict__["_holm"] = cached
+        out: dict[tuple[Any, ...], float] = cached[1]
+        return out
 
     @property
     def tests(self) -> int:

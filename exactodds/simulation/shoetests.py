@@ -327,11 +327,14 @@ class ShoeTally:
             return
         prev, cur = both[:-1], both[1:]
         t = prev.shape[0]
-        offset = (np.arange(t, dtype=np.int64) * _KEY * _KEY)[:, None]
+        square = _KEY * _KEY
+        offset = (np.arange(t, dtype=np.int64) * square)[:, None]
         pk = (prev[:, :-1] * _KEY + prev[:, 1:] + offset).ravel()
-        ck = (cur[:, :-1] * _KEY + cur[:, 1:] + offset).ravel()
-        pk.sort()
-        hits = (np.searchsorted(pk, ck, "right") - np.searchsorted(pk, ck, "left")).reshape(t, -1).sum(axis=1)
+        ck = np.sort((cur[:, :-1] * _KEY + cur[:, 1:] + offset).ravel())
+        keys, copies = np.unique(pk, return_counts=True)
+        at = np.minimum(np.searchsorted(keys, ck), keys.size - 1)
+        match = keys[at] == ck
+        hits = np.bincount(ck[match] // square, weights=copies[at[match]], minlength=t).astype(np.int64)
         c = self.copies
         q = (c[prev[:, :-1]] * (c[prev[:, 1:]] - (prev[:, :-1] == prev[:, 1:]))).sum(axis=1)
         e = hits * self.nn1 - (f - 1) * q
