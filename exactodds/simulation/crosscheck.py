@@ -1241,9 +1241,10 @@ def crosscheck_counts(counts: CountsFile, shoe: Shoe, alpha: float = DEFAULT_ALP
     return result
 
 
-def bench_crosscheck(rounds: int = 2_000_000, path: str | None = None) -> float:
-    """Rounds per second (CPU time) of reading, auditing and testing a fresh-mode hand log
-    of ``rounds`` rounds (written first to ``path`` or a temporary file, not timed)."""
+def bench_crosscheck(rounds: int = 2_000_000, path: str | None = None, mode: str = "fresh") -> float:
+    """Rounds per second (CPU time) of reading, auditing and testing a hand log of
+    ``rounds`` rounds dealt in ``mode`` (``"shoe"``: every shoe-level test and accounting
+    check on), written first to ``path`` or a temporary file, not timed."""
     import os
     import tempfile
 
@@ -1254,10 +1255,10 @@ def bench_crosscheck(rounds: int = 2_000_000, path: str | None = None) -> float:
     fd, tmp = tempfile.mkstemp(suffix=".csv") if path is None else (None, path)
     try:
         with open(tmp, "wb") as fh:
-            fh.write(log_header({"decks": 8}, False))
+            fh.write(log_header({"decks": 8, "cover": 14}, mode == "shoe"))
             def sink(batch: HandLog) -> None:
                 fh.write(render_log_chunk(batch))
-            simulate(rounds, "fresh", shoe, seed=2024, on_hands=sink)
+            simulate(rounds, "shoe" if mode == "shoe" else "fresh", shoe, seed=2024, on_hands=sink)
         if fd is not None:
             os.close(fd)
         crosscheck_log(_open_log(tmp), shoe, 14)  # warm the caches (exact figures, hands)
