@@ -198,7 +198,7 @@ class ShoeTally:
         assert ch.shoe is not None
         cards = np.stack([ch.player[:, 0], ch.banker[:, 0], ch.player[:, 1], ch.banker[:, 1],
                           ch.player[:, 2], ch.banker[:, 2]], axis=1).astype(np.int64)
-        rows = (cards, ch.shoe.astype(np.int64), ch.line.astype(np.int64))
+        rows: tuple[npt.NDArray[np.int64], ...] = (cards, ch.shoe.astype(np.int64), ch.line.astype(np.int64))
         if self.pending:
             rows = tuple(np.concatenate([p[i] for p in self.pending] + [rows[i]]) for i in range(3))
             self.pending = []
@@ -212,7 +212,7 @@ class ShoeTally:
     def finish(self) -> int:
         """Ends the log; the open shoe is left out of the accounting (it may be cut short).
         Returns the rounds of that shoe."""
-        left = sum(p[0].shape[0] for p in self.pending)
+        left = sum(int(p[0].shape[0]) for p in self.pending)
         self.pending = []
         return left
 
