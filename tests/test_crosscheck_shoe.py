@@ -63,7 +63,7 @@ def correct(tmp_path_factory: pytest.TempPathFactory) -> CrossCheck:
 def test_correct_shoe_log_passes_every_new_test(correct: CrossCheck) -> None:
     assert correct.consistent, correct.failures()
     assert accounting(correct) == {"composition": 0, "rounds per shoe against the cover card": 0,
-                                   "burn against the exposed card": 0}
+                                   "burn against the exposed card": 0, "round numbers": 0}
     assert all(c.checked > 400 for c in correct.accounting)
     shoe = [f for f in correct.comparable.families if f.wager == SHOE_WAGER]
     focused = [f for f in correct.comparable.families if f.wager == FOCUSED_WAGER]
@@ -234,3 +234,14 @@ def test_correct_logs_never_break_the_accounting(tmp_path_factory: pytest.TempPa
     r = check(path, shoe, cover)
     assert not any(c.failed for c in r.accounting), r.failures()
     assert not any(n.startswith("accounting, cover card at the start") for n in r.notes)
+
+
+def test_missing_round_numbers_fail_the_accounting(tmp_path: Path) -> None:
+    path = write(tmp_path / "log.csv", faults.shoe_rounds(3_000, "none", 8))
+    lines = path.read_text().splitlines()
+    gap = tmp_path / "gap.csv"
+    gap.write_text("\n".join(lines[:500] + lines[501:]) + "\n")  # one round left out, numbers not redone
+    r = check(gap)
+    assert accounting(r)["round numbers"] == 1
+    assert any(f.startswith("accounting, round numbers: 1 of") for f in r.failures())
+    assert accounting(check(path))["round numbers"] == 0

@@ -179,8 +179,8 @@ def crosscheck_json(r: CrossCheck) -> dict[str, Any]:
             "correction": "holm", "inconclusive_tests": r.inconclusive_tests,
             "per_test_threshold": r.threshold, "verdict": r.verdict, "consistent": r.consistent,
             "failures": r.failures(),
-            "accounting": [{"check": c.name, "rule": c.rule, "shoes_checked": c.checked, "shoes_broken": c.failed,
-                            "examples": c.examples} for c in r.accounting],
+            "accounting": [{"check": c.name, "rule": c.rule, "unit": c.unit, "checked": c.checked,
+                            "broken": c.failed, "examples": c.examples} for c in r.accounting],
             "audit": audit, "comparable": _section_json(r.comparable, r.adjusted),
             "not_comparable": _section_json(r.not_comparable), "skipped": r.skipped, "notes": r.notes,
             "version": __version__}
@@ -231,8 +231,8 @@ def _crosscheck_blocks(r: CrossCheck, show: int) -> list[Block]:
                        f"{len(a.violations):,}); by rule:")
             out += [f"    {n:,} x {m}" for m, n in a.by_message.most_common(10)]
     if r.accounting:
-        out.append("Accounting, shoe by shoe (§ 629a.5, § 629a.9(d)): " + "; ".join(
-            f"{c.name}: {c.failed:,} of {c.checked:,} shoes broken" for c in r.accounting))
+        out.append("Accounting (§ 629a.5, § 629a.9(d)): " + "; ".join(
+            f"{c.name}: {c.failed:,} of {c.checked:,} {c.unit}s broken" for c in r.accounting))
     out.append("")
     out.append(f"Statistics: {r.tests} distinct tests (identical ones counted once), Holm's correction at "
                f"alpha {r.alpha:g} (the first at {r.threshold:.3g}); CI level {1 - r.alpha:.3%}"

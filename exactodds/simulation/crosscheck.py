@@ -1094,7 +1094,7 @@ class CrossCheck:
             out.append(f"{self.audit.violating_rounds} round(s) break the drawing rules (§ 629a.8-629a.10)")
         for check in self.accounting:
             if check.failed:
-                out.append(f"accounting, {check.name}: {check.failed:,} of {check.checked:,} shoe(s) break it "
+                out.append(f"accounting, {check.name}: {check.failed:,} of {check.checked:,} {check.unit}(s) break it "
                            f"({check.rule}); first: {'; '.join(check.examples)}")
         adj = self.adjusted
         for f in self.comparable.families:
@@ -1171,6 +1171,16 @@ def crosscheck_log(log: LogFile, shoe: Shoe, cover: int, alpha: float = DEFAULT_
                             f"the end of the log and is not checked): {checked}")
         result.notes += [n for n in (shoes.cover_note(), shoes.repeat_note()) if n]
     order = log.order
+    if order is not None:
+        from exactodds.simulation.shoetests import AccountingCheck
+
+        gaps = AccountingCheck("round numbers", "round numbers follow on without gaps" +
+                               (" within each shoe" if log.has_shoes else ""), unit="round number")
+        gaps.checked = order.rounds + order.missing
+        gaps.failed = order.missing
+        if order.first_gap is not None:
+            gaps.examples.append("round {2} follows round {1} at line {0}".format(*order.first_gap))
+        result.accounting.append(gaps)
     if order is not None and order.missing and order.first_gap is not None:
         line, before, after = order.first_gap
         within = " within a shoe" if log.has_shoes else ""

@@ -103,6 +103,7 @@ class AccountingCheck:
     checked: int = 0
     failed: int = 0
     examples: list[str] = field(default_factory=list)
+    unit: str = "shoe"
 
     def add(self, checked: int, bad: list[str], total_bad: int) -> None:
         self.checked += checked
