@@ -133,11 +133,12 @@ def shoe_power(alpha: float, seeds: int, cap: int, lcg: bool) -> None:
             per_shoe = None
             out = []
             for shoes in (1 << 16, (1 << 16) + 1):
-                # rounds through shoe ``shoes - 1`` (numbered from 0): count them from the dealer itself
+                # every round of shoes 0 .. shoes-2 and the first 6 rounds (at least 24 cards) of the last
                 rounds = 0
                 for b in shoe_rounds(90 * shoes, "lcg16", 1, batch=4096):
                     assert b.shoe is not None
-                    rounds += int((b.shoe < shoes).sum())
+                    rounds += int((b.shoe < shoes - 1).sum())
+                rounds += 6
                 per_shoe = rounds
                 shoe_write(path, rounds, "lcg16", 1)
                 flagged, fails = shoe_check(path, alpha)

@@ -245,3 +245,16 @@ def test_missing_round_numbers_fail_the_accounting(tmp_path: Path) -> None:
     assert accounting(r)["round numbers"] == 1
     assert any(f.startswith("accounting, round numbers: 1 of") for f in r.failures())
     assert accounting(check(path))["round numbers"] == 0
+
+
+def test_a_repeat_is_flagged_in_the_last_open_shoe(tmp_path: Path) -> None:
+    """The log ends 6 rounds into a shoe that replays an earlier one: flagged at once."""
+    [b] = list(faults.shoe_rounds(3_000, "none", 12, batch=40))
+    first = b.shoe == b.shoe[0]
+    head = np.flatnonzero(first)[:6]
+    log = HandLog(np.concatenate([b.faces, b.faces[head]]), np.concatenate([b.codes, b.codes[head]]),
+                  np.concatenate([b.shoe, np.full(6, int(b.shoe[-1]) + 1)]))
+    r = check(write(tmp_path / "replay.csv", [log]))
+    p, failed = family(r, "repeated shoes")
+    assert failed and p < 1e-20
+    assert not family(check(write(tmp_path / "clean.csv", [b])), "repeated shoes")[1]

@@ -211,9 +211,15 @@ class ShoeTally:
         self.pending = [tuple(r[last:] for r in rows)]
 
     def finish(self) -> int:
-        """Ends the log; the open shoe is left out of the accounting (it may be cut short).
+        """Ends the log; the open shoe is left out of the accounting and the window tests
+        (it may be cut short) but hashed for repeats, which need only its first cards.
         Returns the rounds of that shoe."""
         left = sum(int(p[0].shape[0]) for p in self.pending)
+        if left:  # a repeat needs only the shoe's first cards: hash the open shoe too
+            cards = np.concatenate([p[0] for p in self.pending])
+            flat = cards[cards != NO_CARD]
+            number = int(self.pending[0][1][0])
+            self._repeats(flat, np.zeros(1, dtype=np.int64), np.array([flat.size]), np.array([number]))
         self.pending = []
         return left
 
