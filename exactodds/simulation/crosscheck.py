@@ -14,6 +14,12 @@ Library functions a notebook can call; every result is a dataclass.
 * Card-sequence tests (:func:`sequence_tests`) look at the dealt cards themselves, which
   outcome frequencies cannot: consecutive-rank transitions, rank by dealing position,
   and shoe-to-shoe (round-to-round) dependence.
+* :func:`focused_tests`: one binomial test per outcome class (naturals by total, each
+  main wager's winning event, third-card draws by total), exact ``p`` from the engine, so
+  a small concentrated fault is not diluted in the omnibus chi-square.
+* Logs with a ``shoe`` column also get the shoe-level tests and the shoe accounting of
+  :mod:`exactodds.simulation.shoetests` (carry-over between shoes, neighbours, position in
+  the shoe, repeated shoes; composition, rounds per shoe against the cover card, burn).
 * :func:`crosscheck_log` and :func:`crosscheck_counts` put these together with Holm's
   step-down correction over every distinct test (identical tests counted once), so the
   chance of a false alarm is at most ``alpha``, and give a verdict: consistent,
