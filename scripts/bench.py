@@ -355,9 +355,38 @@ def simulation() -> None:
 
     rate = bench_crosscheck()
     report("crosscheck, reading and auditing a 2M-round log", rate / 1e3, "k rounds/s", ">= 500", rate >= 500e3)
+    rate = bench_crosscheck(2_000_000, mode="shoe")
+    report("crosscheck, 2M-round shoe log, every shoe test on (issue 18)", rate / 1e3, "k rounds/s", ">= 300",
+           rate >= 300e3)
 
 
 FIGURES.append((simulation, True))
+
+
+def crosscheck_memory() -> None:
+    """Issue 18 item 6: peak memory of ``exactodds crosscheck`` on a 10^7-round shoe log
+    (streaming: sufficient statistics per shoe), a child process's maximum resident set."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "shoe.csv")
+        subprocess.run([sys.executable, "-m", "exactodds", "simulate", "--rounds", "10000000", "--mode", "shoe",
+                        "--seed", "18", "-w", "banker", "--log", log], check=True, capture_output=True)
+        # the crosscheck in a process of its own, which reports its own peak and CPU time
+        probe = ("import resource, runpy, sys\n"
+                 f"sys.argv = ['exactodds', 'crosscheck', {log!r}, '-o', {os.path.join(d, 'r.txt')!r}]\n"
+                 "try:\n    runpy.run_module('exactodds', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+                 "u = resource.getrusage(resource.RUSAGE_SELF)\n"
+                 "print(u.ru_maxrss, u.ru_utime + u.ru_stime)\n")
+        out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
+    rss, cpu_text = out.split()[-2:]
+    cpu = float(cpu_text)
+    mb = int(rss) / 1024
+    report("crosscheck, 10^7-round shoe log: peak memory", mb, "MB", "<= 200", mb <= 200,
+           f"whole process, {1e7 / cpu / 1e3:.0f}k rounds per CPU-s")
+
+
+FIGURES.append((crosscheck_memory, True))
 
 
 def study() -> None:

@@ -7,6 +7,13 @@ figure reported is the smallest number of rounds at which most seeds are caught.
 faults are measured twice: by the whole cross-check (the rule audit names the first
 wrong round) and by the statistics alone (what a counts file or a log without the audit
 would show). Printed, never asserted. Run: ``python scripts/power.py [--quick]``.
+
+``--shoe`` measures instead the shoe-mode dealers of ``faults.shoe_rounds`` (issue 18):
+for each defect class, the rounds (from a list of sizes up to its target) at which the
+cross-check flags it at ``--alpha`` with Holm's correction, on 8-deck § 629a.5 logs
+(burn, cover card 14 from the bottom, one more round); the 16-bit LCG at its first
+repeated shoe (65,536 shoes). ``--false-alarms N`` cross-checks ``N`` correct shoe-mode
+logs of ``--rounds`` rounds (seeds 0..N-1) and prints how many are flagged.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from exactodds.game import rules
 from exactodds.game.cards import Shoe
 from exactodds.simulation.crosscheck import crosscheck_log
-from exactodds.simulation.faults import faulty_rounds
+from exactodds.simulation.faults import faulty_rounds, shoe_rounds
 from exactodds.simulation.handlog import (
     LogFile,
     log_header,
@@ -76,12 +83,104 @@ def rounds_needed(make: Callable[[int, int], list[HandLog]], alpha: float, seeds
     return None, time.process_time() - t
 
 
+SHOE_TARGETS: list[tuple[str, str, list[int]]] = [
+    ("riffle7", "7 GSR riffles of the previous shoe's discards", [10_000, 30_000, 100_000]),
+    ("riffle3", "3 GSR riffles of the previous shoe's discards", [10_000, 30_000, 100_000]),
+    ("riffle1strip", "1 GSR riffle of the discards + strip cut", [10_000, 30_000, 100_000]),
+    ("replay", "1 in 100 shoes a replay of the shoe before (straddling pairs)", [10_000, 30_000, 100_000]),
+    ("bottom", "Player's third card from the bottom 1 % of the time", [30_000, 100_000, 300_000, 1_000_000]),
+    ("drop9", "1 in 200 Banker natural-9 wins dropped (renumbered)", [100_000, 300_000, 1_000_000, 3_000_000]),
+    ("naive", "naive swap shuffle of factory order", [300_000, 1_000_000, 3_000_000, 10_000_000]),
+]
+
+
+def shoe_write(path: str, rounds: int, fault: str, seed: int) -> None:
+    with open(path, "wb") as fh:
+        fh.write(log_header({"decks": 8, "cover": 14}, True))
+        for b in shoe_rounds(rounds, fault, seed, batch=2048):
+            fh.write(render_log_chunk(b))
+
+
+def shoe_check(path: str, alpha: float) -> tuple[bool, list[str]]:
+    data = read_file(path)
+    assert isinstance(data, LogFile)
+    r = crosscheck_log(data, EIGHT, 14, alpha)
+    return not r.consistent, r.failures()
+
+
+def shoe_power(alpha: float, seeds: int, cap: int, lcg: bool) -> None:
+    print(f"Shoe-mode logs, 8 decks, cover 14: rounds at which crosscheck flags each defect at alpha {alpha:g} "
+          f"(Holm), majority of {seeds} seed(s):", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "log.csv")
+        for fault, name, sizes in SHOE_TARGETS:
+            t = time.process_time()
+            found, why = None, ""
+            for n in [s for s in sizes if s <= cap]:
+                hits = 0
+                for seed in range(seeds):
+                    shoe_write(path, n, fault, seed)
+                    flagged, fails = shoe_check(path, alpha)
+                    hits += flagged
+                    why = why or (fails[0][:90] if fails else "")
+                if hits * 2 > seeds:
+                    found = n
+                    break
+            text = f"{found:,}" if found else f"not flagged up to {min(cap, sizes[-1]):,}"
+            print(f"  {name:62s} {text:>24s}  by: {why}  ({time.process_time() - t:.0f} s CPU)", flush=True)
+        if lcg:
+            t = time.process_time()
+            per_shoe = None
+            out = []
+            for shoes in (1 << 16, (1 << 16) + 1):
+                # every round of shoes 0 .. shoes-2 and the first 6 rounds (at least 24 cards) of the last
+                rounds = 0
+                for b in shoe_rounds(90 * shoes, "lcg16", 1, batch=4096):
+                    assert b.shoe is not None
+                    rounds += int((b.shoe < shoes - 1).sum())
+                rounds += 6
+                per_shoe = rounds
+                shoe_write(path, rounds, "lcg16", 1)
+                flagged, fails = shoe_check(path, alpha)
+                out.append((shoes, rounds, flagged, fails[0][:90] if fails else ""))
+            for shoes, rounds, flagged, why in out:
+                print(f"  16-bit LCG + Fisher-Yates, {shoes:,} shoes ({rounds:,} rounds): "
+                      f"{'flagged by: ' + why if flagged else 'not flagged'}", flush=True)
+            print(f"  ({time.process_time() - t:.0f} s CPU; {per_shoe:,} rounds)", flush=True)
+
+
+def false_alarms(logs: int, rounds: int, alpha: float) -> None:
+    flagged = 0
+    t = time.process_time()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "log.csv")
+        for seed in range(logs):
+            shoe_write(path, rounds, "none", 10_000 + seed)
+            bad, fails = shoe_check(path, alpha)
+            if bad:
+                flagged += 1
+                print(f"  seed {10_000 + seed}: flagged: {fails}", flush=True)
+    print(f"False alarms: {flagged} of {logs} correct shoe-mode logs of {rounds:,} rounds flagged at alpha {alpha:g} "
+          f"(expected at most {alpha * logs:g}); {time.process_time() - t:.0f} s CPU", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--alpha", type=float, default=0.001)
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="lower caps")
+    ap.add_argument("--shoe", action="store_true", help="shoe-mode defects (issue 18)")
+    ap.add_argument("--cap", type=int, default=10_000_000, help="--shoe: largest log tried")
+    ap.add_argument("--lcg", action="store_true", help="--shoe: also the 16-bit LCG at its period (~11 M rounds)")
+    ap.add_argument("--false-alarms", type=int, default=0, metavar="N", help="cross-check N correct shoe-mode logs")
+    ap.add_argument("--rounds", type=int, default=100_000, help="--false-alarms: rounds per log")
     args = ap.parse_args()
+    if args.false_alarms:
+        false_alarms(args.false_alarms, args.rounds, args.alpha)
+        return
+    if args.shoe:
+        shoe_power(args.alpha, args.seeds, args.cap, args.lcg)
+        return
     cap_slow = 1 << 17 if args.quick else 1 << 20
     faults: list[tuple[str, Callable[[int, int], list[HandLog]], int, int, bool]] = [
         ("Banker 3 draws v. a Player 8 (whole cross-check)", rule_fault, 250, 1 << 16, False),

@@ -250,8 +250,20 @@ def register(app: typer.Typer) -> None:
         mapping = parse_columns(columns) if columns is not None else None
         _check_targets(output)
         data = read_file(file, mapping)
+        inferred: str | None = None
         try:
             stated = decks if decks is not None else _meta_int(data.meta, "decks", file)
+            if stated is None and isinstance(data, LogFile) and data.has_shoes:
+                from exactodds.simulation.shoetests import infer_decks
+
+                again = read_file(file, mapping)
+                assert isinstance(again, LogFile)
+                try:
+                    found = infer_decks(again.chunks())
+                finally:
+                    again.close()
+                if found is not None:
+                    stated, inferred = found
             d = stated or 8
             shoe = resolve_shoe(d)
             if isinstance(data, LogFile):
@@ -268,9 +280,12 @@ def register(app: typer.Typer) -> None:
         finally:
             if isinstance(data, LogFile):
                 data.close()
-        if stated is None:  # never a silent default: the report says what was assumed and why
-            result.notes.insert(0, "decks: 8 assumed (no --decks option and no '# decks=' comment in the file); "
-                                   "every expectation depends on it, so give --decks if the shoe differs")
+        if inferred is not None:  # never a silent default: the report says what was inferred and how
+            result.notes.insert(0, inferred)
+        elif stated is None:
+            result.notes.insert(0, "decks: 8 assumed (no --decks option and no '# decks=' comment in the file, and "
+                                   "a log without a shoe column cannot show the shoe's size); every expectation "
+                                   "depends on it, so give --decks if the shoe differs")
         from exactodds.report.simulation import crosscheck_view
         from exactodds.report.views import render_view
 

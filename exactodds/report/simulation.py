@@ -185,7 +185,7 @@ def _family_json(f: FamilyTest, adjusted: dict[tuple[Any, ...], float] | None = 
         "outcomes": [{"outcome": c.name, "observed": c.observed, "probability": ratio(c.probability),
                       "expected": ratio(c.expected), "expected_decimal": decimal(c.expected, 4), "z": c.z}
                      for c in f.cells],
-        "chi_square": {"statistic": f.chi_square.statistic, "df": f.chi_square.df, "p_value": f.chi_square.p_value,
+        "chi_square": {"method": f.chi_square.method, "statistic": f.chi_square.statistic, "df": f.chi_square.df, "p_value": f.chi_square.p_value,
                        "cells": f.chi_square.groups, "merged": [list(m) for m in f.chi_square.merged],
                        "impossible": list(f.chi_square.impossible), "conclusive": f.chi_square.conclusive,
                        "holm_p_value": adj.get(f.chi_square.key)},
@@ -215,6 +215,8 @@ def crosscheck_json(r: CrossCheck) -> dict[str, Any]:
             "correction": "holm", "inconclusive_tests": r.inconclusive_tests,
             "per_test_threshold": r.threshold, "verdict": r.verdict, "consistent": r.consistent,
             "failures": r.failures(),
+            "accounting": [{"check": c.name, "rule": c.rule, "unit": c.unit, "checked": c.checked,
+                            "broken": c.failed, "examples": c.examples} for c in r.accounting],
             "audit": audit, "comparable": _section_json(r.comparable, r.adjusted),
             "not_comparable": _section_json(r.not_comparable), "skipped": r.skipped, "notes": r.notes,
             "version": __version__}
@@ -234,7 +236,9 @@ def _family_rows(s: Section, r: CrossCheck | None) -> list[list[str]]:
         worst = max((c for c in f.cells if c.z is not None), key=lambda c: abs(c.z or 0), default=None)
         rows.append([
             f"{f.wager} ({f.paytable})", f"{f.rounds:,}",
-            f"{chi.statistic:.2f}/{chi.df}" + (" impossible!" if chi.impossible else ""),
+            (f"{chi.statistic:.2f}/{chi.df}" if chi.method == "chi-square" else
+             f"z² {chi.statistic:.2f}/1" if chi.method == "z" else f"{chi.statistic:.0f} repeat(s)")
+            + (" impossible!" if chi.impossible else ""),
             f"{chi.p_value:.3g}" if chi.conclusive else "-",
             f"{worst.z:+.2f} {worst.name}" if worst is not None else "",
             "" if rt is None else f"{percent(rt.observed, 4)} [{rt.ci_low * 100:.4f}%, {rt.ci_high * 100:.4f}%]",
@@ -244,7 +248,7 @@ def _family_rows(s: Section, r: CrossCheck | None) -> list[list[str]]:
     return rows
 
 
-HEADERS: Final = ["Wager (paytable)", "Rounds", "Chi2/df", "p", "Largest z (outcome)", "Observed return [CI]",
+HEADERS: Final = ["Test: wager (paytable), shoe or outcome class", "Rounds", "Chi2/df", "p", "Largest z (outcome)", "Observed return [CI]",
            "Exact return", "p (return)", ""]
 
 
@@ -262,6 +266,9 @@ def _crosscheck_blocks(r: CrossCheck, show: int) -> list[Block]:
             out.append(f"  ... and {total - min(show, len(a.violations)):,} more (--show; --format json lists "
                        f"{len(a.violations):,}); by rule:")
             out += [f"    {n:,} x {m}" for m, n in a.by_message.most_common(10)]
+    if r.accounting:
+        out.append("Accounting (§ 629a.5, § 629a.9(d)): " + "; ".join(
+            f"{c.name}: {c.failed:,} of {c.checked:,} {c.unit}s broken" for c in r.accounting))
     out.append("")
     out.append(f"Statistics: {r.tests} distinct tests (identical ones counted once), Holm's correction at "
                f"alpha {r.alpha:g} (the first at {r.threshold:.3g}); CI level {1 - r.alpha:.3%}"

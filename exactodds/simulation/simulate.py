@@ -303,7 +303,8 @@ def check_cover(n_cards: int, cover: int) -> None:
                          f"(at most {n_cards - MAX_BURN - 1})")
 
 
-def deal_shoes(deck: npt.NDArray[np.uint8], cover: int, table: npt.NDArray[np.uint16], keep: bool = False,
+def deal_shoes(deck: npt.NDArray[np.uint8], cover: int | npt.NDArray[np.int64], table: npt.NDArray[np.uint16],
+               keep: bool = False,
                ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.uint16],
                           npt.NDArray[np.uint8] | None]:
     """Deal every shoe of ``deck`` (one shuffled shoe of face indices a row) to its end.
@@ -312,7 +313,8 @@ def deal_shoes(deck: npt.NDArray[np.uint8], cover: int, table: npt.NDArray[np.ui
     as ten (§ 629a.5(f)); the cover card lies above the last ``cover`` cards
     (§ 629a.5(d)); the round in which it appears -- or which it starts -- is finished,
     one more round is dealt, and the shoe is done (§ 629a.9(d)). All shoes are dealt
-    side by side, one round of each per step.
+    side by side, one round of each per step. ``cover`` is one number, or one per shoe
+    (the faulty dealers of :mod:`~exactodds.simulation.faults` move it).
 
     Returns, for every round in shoe-major order: its shoe (row), its index within the
     shoe (from 0), its coup code, and (``keep``) the faces of its first six cards.
@@ -322,7 +324,7 @@ def deal_shoes(deck: npt.NDArray[np.uint8], cover: int, table: npt.NDArray[np.ui
     values = FACE_VALUE[padded]
     rows = np.arange(shoes)
     pos = 1 + BURN_COUNT[deck[:, 0]].astype(np.int64)          # § 629a.5(f)
-    cut = n - cover                                              # first card under the cover
+    cut = n - np.broadcast_to(np.asarray(cover, dtype=np.int64), (shoes,))  # first card under the cover
     active = np.ones(shoes, dtype=bool)
     last = np.zeros(shoes, dtype=bool)
     out_shoe, out_round, out_code, out_faces = [], [], [], []
@@ -338,7 +340,7 @@ def deal_shoes(deck: npt.NDArray[np.uint8], cover: int, table: npt.NDArray[np.ui
         out_code.append(codes)
         if keep:
             out_faces.append(padded[live[:, None], cols])
-        appeared = (p <= cut) & (cut < p + used)                 # § 629a.9(d)
+        appeared = (p <= cut[live]) & (cut[live] < p + used)     # § 629a.9(d)
         active[live[last[live]]] = False
         last[live[appeared]] = True
         pos[live] = p + used
