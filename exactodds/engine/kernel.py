@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from exactodds.engine.cells import face_cells
 
-LANES: Final = 16
+LANES: Final = 32
 """Shoes priced side by side: enough for the compiler to vectorise the loops over them, few
 enough that a group sum per lane block (groups × lanes × 8 bytes) stays in the core's L2."""
 
@@ -61,6 +61,11 @@ class Walk:
     keeps only one product per depth alive, so no table of node products is ever written:
     each node's product goes straight into the group sums, which are the one array that
     stays in memory (and in cache).
+
+    An entry that is its result's only term (one pair, one group, one entry: every entry
+    of a face level) is *direct* instead: ``direct_ptr[i]:direct_ptr[i+1]`` of node ``i``,
+    its result written at once as ``und[direct_cards] × direct_mult × value``, and
+    :func:`_finish` skips the results marked ``alone``.
     """
 
     depth: npt.NDArray[np.uint32]
@@ -71,12 +76,19 @@ class Walk:
     cell: npt.NDArray[np.uint32]
     row_of: npt.NDArray[np.int64]
     """The multiset of each visited node, ``-1`` for a node that is only a prefix."""
+    direct_ptr: npt.NDArray[np.uint32]
+    direct_result: npt.NDArray[np.uint32]
+    direct_mult: npt.NDArray[np.int64]
+    direct_cards: npt.NDArray[np.uint32]
+    alone: npt.NDArray[np.uint8]
+    """Per result: 1 when its one entry is direct."""
 
 
 @lru_cache(maxsize=64)
 def walk(t: Any, p: Any, cells: int = 1) -> Walk:
     """The :class:`Walk` of trie ``t`` and plan ``p`` whose value slots are ``cells ×
-    multiset + cell`` (``cells = 1``: the slots are the tree's nodes themselves)."""
+    multiset + cell`` (``cells = 1``: the slots are the tree's nodes themselves, and an
+    entry alone in its result is direct; ``cells > 1``: every entry is summed)."""
     nodes = len(t.parent)
     depth = np.zeros(nodes, np.int64)
     for level in t.levels:
@@ -90,18 +102,28 @@ def walk(t: Any, p: Any, cells: int = 1) -> Walk:
     position = np.empty(nodes, np.int64)
     position[order] = np.arange(len(order))
     group = np.repeat(np.arange(len(p.mult)), np.diff(p.slot_ptr))
+    pair = np.repeat(np.arange(len(p.cards)), np.diff(p.group_ptr))[group]
+    results = len(p.pair_ptr) - 1
+    result = np.repeat(np.arange(results), np.diff(p.pair_ptr))[pair]
+    terms = np.bincount(result, minlength=results)
+    alone = ((terms == 1) if cells == 1 else np.zeros(results, bool)).astype(np.uint8)
     if cells == 1:
         node, cell = p.slot, np.zeros(len(p.slot), np.int64)
     else:
         node, cell = t.row_node[p.slot // cells], p.slot % cells
     at = position[node]
-    entries = np.lexsort((group, cell, at))
+    direct = alone[result] == 1
+    summed = np.flatnonzero(~direct)[np.lexsort((group[~direct], cell[~direct], at[~direct]))]
+    single = np.flatnonzero(direct)[np.argsort(at[direct], kind="stable")]
     row_of = np.full(len(order), -1, np.int64)
     row_of[position[t.row_node]] = np.arange(len(t.row_node))
     u32 = np.uint32
+    every = np.arange(len(order) + 1)
     return Walk(depth[order].astype(u32), t.cls[order].astype(u32), t.prior[order].astype(u32),
-                np.searchsorted(at[entries], np.arange(len(order) + 1)).astype(u32),
-                group[entries].astype(u32), cell[entries].astype(u32), row_of)
+                np.searchsorted(at[summed], every).astype(u32), group[summed].astype(u32),
+                cell[summed].astype(u32), row_of,
+                np.searchsorted(at[single], every).astype(u32), result[single].astype(u32),
+                p.mult[group[single]].astype(np.int64), p.cards[pair[single]].astype(u32), alone)
 
 
 def _factors(nT: Any, b0: int, deepest: int, fac: Any) -> None:  # pragma: no cover
@@ -117,14 +139,17 @@ def _factors(nT: Any, b0: int, deepest: int, fac: Any) -> None:  # pragma: no co
 _factors_c = _jit(_factors)
 
 
-def _finish(acc: Any, undT: Any, b0: int, mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any,
+def _finish(acc: Any, undT: Any, b0: int, mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any, alone: Any,
             out: Any) -> None:  # pragma: no cover
     """Counts of lanes ``b0 ..`` from the group sums ``acc``: per group times ``μ``, per pair
-    times the undealt factor, per result the sum of its pairs (every ``out`` cell written)."""
+    times the undealt factor, per result the sum of its pairs (every ``out`` cell written
+    but those of results ``alone``, which the walk wrote)."""
     lanes = acc.shape[1]
     tot = np.empty(lanes, np.int64)
     grp = np.empty(lanes, np.int64)
     for q in range(pair_ptr.shape[0] - 1):
+        if alone[q]:
+            continue
         tot[:] = 0
         for j in range(pair_ptr[q], pair_ptr[q + 1]):
             und = undT[cards[j]]
@@ -143,29 +168,34 @@ def _finish(acc: Any, undT: Any, b0: int, mult: Any, group_ptr: Any, cards: Any,
 _finish_c = _jit(_finish)
 
 
-def _price(nT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, group: Any, mult: Any,
-           group_ptr: Any, cards: Any, pair_ptr: Any, out: Any) -> None:  # pragma: no cover
+def _price(nT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, group: Any, direct_ptr: Any,
+           direct_result: Any, direct_mult: Any, direct_cards: Any, alone: Any, mult: Any, group_ptr: Any, cards: Any,
+           pair_ptr: Any, out: Any, lanes: int) -> None:  # pragma: no cover
     """Per lane block: the depth-first walk, each node's product ``stack[d] = stack[d − 1] ×
     max(n_c − prior, 0)`` added at once to the sums of its entries' groups; then
     :func:`_finish`."""
     deepest = depth.max() if depth.shape[0] else 0
-    stack = np.empty((deepest + 1, LANES), np.int64)
-    fac = np.empty((nT.shape[0], deepest, LANES), np.int64)
-    acc = np.empty((mult.shape[0], LANES), np.int64)
-    for b0 in range(0, out.shape[1], LANES):
+    stack = np.empty((deepest + 1, lanes), np.int64)
+    fac = np.empty((nT.shape[0], deepest, lanes), np.int64)
+    acc = np.empty((mult.shape[0], lanes), np.int64)
+    for b0 in range(0, out.shape[1], lanes):
         _factors_c(nT, b0, deepest, fac)
         acc[:] = 0
         stack[0, :] = 1
         for i in range(depth.shape[0]):
             d = depth[i]
             src, f, dst = stack[d - 1], fac[cls[i], prior[i]], stack[d]
-            for lane in range(LANES):
+            for lane in range(lanes):
                 dst[lane] = src[lane] * f[lane]
+            for e in range(direct_ptr[i], direct_ptr[i + 1]):
+                o, und, mu = out[direct_result[e]], undT[direct_cards[e]], direct_mult[e]
+                for lane in range(lanes):
+                    o[b0 + lane] = und[b0 + lane] * (mu * dst[lane])
             for e in range(node_ptr[i], node_ptr[i + 1]):
                 a = acc[group[e]]
-                for lane in range(LANES):
+                for lane in range(lanes):
                     a[lane] += dst[lane]
-        _finish_c(acc, undT, b0, mult, group_ptr, cards, pair_ptr, out)
+        _finish_c(acc, undT, b0, mult, group_ptr, cards, pair_ptr, alone, out)
 
 
 _price_c = _jit(_price)
@@ -203,8 +233,9 @@ def price_int64(n: npt.NDArray[np.int64], und: npt.NDArray[np.int64], t: Any, p:
     w = walk(t, p)
     nT, undT = _lanes(n), _lanes(und)
     out = np.empty((len(p.pair_ptr) - 1, nT.shape[1]), np.int64)
-    _price_c(nT, undT, w.depth, w.cls, w.prior, w.node_ptr, w.group, p.mult, *_indices(p.group_ptr, p.cards, p.pair_ptr),
-             out)
+    _price_c(nT, undT, w.depth, w.cls, w.prior, w.node_ptr, w.group, w.direct_ptr, w.direct_result, w.direct_mult,
+             w.direct_cards, w.alone, p.mult, *_indices(p.group_ptr, p.cards, p.pair_ptr),
+             out, LANES)
     return out[:, :len(n)].T
 
 
@@ -213,18 +244,19 @@ _face_cells = _jit(face_cells)
 
 def _deal_faces(derivedT: Any, ranksT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, group: Any,
                 cell: Any, row_of: Any, row_cards: Any, single: Any, mult: Any, group_ptr: Any, cards: Any,
-                pair_ptr: Any, out: Any) -> None:  # pragma: no cover
+                pair_ptr: Any, out: Any, lanes: int) -> None:  # pragma: no cover
+    alone = np.zeros(pair_ptr.shape[0] - 1, np.uint8)          # every result from its group sums
     """Per lane block: the depth-first walk with the 7 derived products of every node side
     by side; at a node that is a multiset, its six cells (:func:`face_cells`), each added
     at once to the sums of the groups that read it; then :func:`_finish`."""
     kinds = derivedT.shape[0]
     deepest = depth.max() if depth.shape[0] else 0
-    stack = np.empty((kinds, deepest + 1, FACE_LANES), np.int64)
-    fac = np.empty((kinds, derivedT.shape[1], deepest, FACE_LANES), np.int64)
-    acc = np.empty((mult.shape[0], FACE_LANES), np.int64)
-    cellv = np.empty((6, FACE_LANES), np.int64)
+    stack = np.empty((kinds, deepest + 1, lanes), np.int64)
+    fac = np.empty((kinds, derivedT.shape[1], deepest, lanes), np.int64)
+    acc = np.empty((mult.shape[0], lanes), np.int64)
+    cellv = np.empty((6, lanes), np.int64)
     zero = np.int64(0)
-    for b0 in range(0, out.shape[1], FACE_LANES):
+    for b0 in range(0, out.shape[1], lanes):
         for j in range(kinds):
             _factors_c(derivedT[j], b0, deepest, fac[j])
         acc[:] = 0
@@ -233,7 +265,7 @@ def _deal_faces(derivedT: Any, ranksT: Any, undT: Any, depth: Any, cls: Any, pri
             d, c, pr = depth[i], cls[i], prior[i]
             for j in range(kinds):
                 src, f, dst = stack[j, d - 1], fac[j, c, pr], stack[j, d]
-                for lane in range(FACE_LANES):
+                for lane in range(lanes):
                     dst[lane] = src[lane] * f[lane]
             if node_ptr[i + 1] == node_ptr[i]:
                 continue
@@ -244,21 +276,21 @@ def _deal_faces(derivedT: Any, ranksT: Any, undT: Any, depth: Any, cls: Any, pri
             k0, k1, k2, k3, k4, k5 = cellv[0], cellv[1], cellv[2], cellv[3], cellv[4], cellv[5]
             if v >= 0:
                 rk, rs, rc = ranksT[0, v, m], ranksT[1, v, m], ranksT[2, v, m]
-                for lane in range(FACE_LANES):
+                for lane in range(lanes):
                     x0, x1, x2, x3, x4, x5 = _face_cells(t[lane], s1[lane] + s2[lane] + s3[lane] + s4[lane],
                                                          c1[lane] + c2[lane], rk[b0 + lane], rs[b0 + lane],
                                                          rc[b0 + lane])
                     k0[lane], k1[lane], k2[lane], k3[lane], k4[lane], k5[lane] = x0, x1, x2, x3, x4, x5
             else:
-                for lane in range(FACE_LANES):
+                for lane in range(lanes):
                     x0, x1, x2, x3, x4, x5 = _face_cells(t[lane], s1[lane] + s2[lane] + s3[lane] + s4[lane],
                                                          c1[lane] + c2[lane], zero, zero, zero)
                     k0[lane], k1[lane], k2[lane], k3[lane], k4[lane], k5[lane] = x0, x1, x2, x3, x4, x5
             for e in range(node_ptr[i], node_ptr[i + 1]):
                 a, x = acc[group[e]], cellv[cell[e]]
-                for lane in range(FACE_LANES):
+                for lane in range(lanes):
                     a[lane] += x[lane]
-        _finish_c(acc, undT, b0, mult, group_ptr, cards, pair_ptr, out)
+        _finish_c(acc, undT, b0, mult, group_ptr, cards, pair_ptr, alone, out)
 
 
 _deal_faces_c = _jit(_deal_faces)
@@ -295,5 +327,5 @@ def deal_faces_int64(derived: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64
     undT = _lanes(und, FACE_LANES)
     out = np.empty((len(p.pair_ptr) - 1, undT.shape[1]), np.int64)
     _deal_faces_c(derivedT, np.ascontiguousarray(ranksT), undT, w.depth, w.cls, w.prior, w.node_ptr, w.group, w.cell,
-                  w.row_of, row_cards, single, p.mult, *_indices(p.group_ptr, p.cards, p.pair_ptr), out)
+                  w.row_of, row_cards, single, p.mult, *_indices(p.group_ptr, p.cards, p.pair_ptr), out, FACE_LANES)
     return out[:, :b].T

@@ -29,7 +29,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +38,9 @@ from exactodds.engine.pricing import Counts, exact_dtype, price
 from exactodds.game.cards import FACES, Card, Shoe, falling_factorial
 from exactodds.game.rules import deal_round
 from exactodds.game.walk import ShapeTable
+
+_EACH_FACE: Final = tuple(range(len(FACES)))
+"""The ``face_class`` of a level whose classes are the 52 faces."""
 
 Suits = Literal["blind", "symmetric", "read"]
 """How a level's results depend on suits: not at all; only through relabellings that
@@ -132,6 +135,15 @@ class Level:
         out[np.arange(len(FACES)), self.face_class] = 1
         return out
 
+    def class_counts(self, comp: npt.NDArray[Any], dtype: type) -> npt.NDArray[Any]:
+        """Class counts ``(B, classes)`` of face counts ``comp`` (``(B, 52)``), in ``dtype``: the
+        faces themselves when every face is its own class (a copy, no product), else
+        ``comp @ projection``."""
+        if self.face_class == _EACH_FACE:
+            return comp.astype(dtype)
+        n: npt.NDArray[Any] = comp.astype(dtype) @ self.projection.astype(dtype)
+        return n
+
     # -- pricing --------------------------------------------------------------------------
     def dealt_shoe(self, shoe: Shoe) -> Shoe:
         """The shoe the level deals from (``shoe`` itself for baccarat levels)."""
@@ -176,7 +188,7 @@ class Level:
     def _price_full(self, comp: npt.NDArray[Any], totals: npt.NDArray[Any], dtype: type,
                     compiled: bool | None) -> Counts:
         """Counts of shoes of at least ``depth`` cards (face counts ``comp``)."""
-        n: npt.NDArray[Any] = comp.astype(dtype) @ self.projection.astype(dtype)
+        n = self.class_counts(comp, dtype)
         if compiled is None:
             return self.price_classes(n, totals, dtype)
         return self.price_classes(n, totals, dtype, compiled)
@@ -203,7 +215,7 @@ class Level:
         table = self._coarse.get(key)
         if table is None:
             table = self._coarse[key] = self.table.coarsen(classes)
-        n: npt.NDArray[Any] = comp.astype(dtype) @ self.projection.astype(dtype)
+        n = self.class_counts(comp, dtype)
         counts = price(table, n, totals, self.depth, dtype, compiled)
         return Priced(universes(totals, self.depth), counts, (0,) * len(comp))
 
