@@ -1,16 +1,22 @@
 """The compiled forms of :func:`exactodds.engine.pricing.price` (:func:`price_int64`) and of
 the ``deal-faces`` level's cells (:func:`deal_faces_int64`) for large int64 batches.
 
-The same arithmetic as the numpy path -- the prefix tree's one product per node, then
-the sums of a :class:`~exactodds.engine.pricing.Plan` (one addition per entry, one
-product per group) -- written as loops that numba compiles. Shoes are priced
-:data:`LANES` at a time, side by side: every node and every entry is one short loop over
-the lanes, which the compiler turns into vector instructions, and no temporary is the
-size of ``batch × entries``. Used only for int64 batches (where the bound of
-:mod:`exactodds.engine.pricing` proves int64 exact) and only when numba is installed
-(the optional ``fast`` extra); the tests hold it equal to the numpy path and to the
-exact Python-int path. Imported only by batch work: numba's import and compile cost is
-never paid by a single analysis.
+The same sums as the numpy path -- the prefix tree's one product per node, then the
+sums of a :class:`~exactodds.engine.pricing.Plan` (one addition per entry, one product
+per group and per pair) -- in another order. The numpy path writes every node's product
+for every shoe into a table and then gathers the entries from it; at 8 decks that table
+is megabytes per block of shoes, so reading it dominated the kernel. Here the tree is
+walked depth first (:class:`Walk`): one product per depth is alive, and each node's
+product is added at once to the sums of the groups its entries belong to (or, for a
+result of one entry, written at once), so the only array the walk keeps is the group
+sums. Shoes are priced :data:`LANES` at a time, side by side: every node and every entry
+is one short loop over the lanes, which the compiler turns into vector instructions (the
+lane count is a run-time value, so it checks aliasing once per loop instead of giving up).
+Used only for int64 batches (where the bound of :mod:`exactodds.engine.pricing` proves
+int64 exact) and only when numba is installed (the optional ``fast`` extra); the tests
+hold it equal to the numpy path and to the exact Python-int path, and replay the walk.
+Imported only by batch work: numba's import and compile cost is never paid by a single
+analysis.
 
 Numba's on-disk cache is used where the process may write it (beside this file, or
 numba's user cache folder, or ``NUMBA_CACHE_DIR``); a user who can write none of them
@@ -33,9 +39,10 @@ from exactodds.engine.cells import face_cells
 
 LANES: Final = 32
 """Shoes priced side by side: enough for the compiler to vectorise the loops over them, few
-enough that a group sum per lane block (groups × lanes × 8 bytes) stays in the core's L2."""
+enough that the group sums (groups × lanes × 8 bytes: 0.8 MB for the coup table) stay near
+the core's caches (16 and 64 lanes measured slower on the coup level)."""
 
-FACE_LANES: Final = 16
+FACE_LANES: Final = 32
 """Shoes side by side in the ``deal-faces`` kernel."""
 
 

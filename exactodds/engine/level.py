@@ -141,7 +141,7 @@ class Level:
         ``comp @ projection``."""
         if self.face_class == _EACH_FACE:
             return comp.astype(dtype)
-        n: npt.NDArray[Any] = comp.astype(dtype) @ self.projection.astype(dtype)
+        n: npt.NDArray[Any] = comp.astype(dtype, copy=False) @ self.projection.astype(dtype, copy=False)
         return n
 
     # -- pricing --------------------------------------------------------------------------
@@ -247,14 +247,9 @@ class Level:
 
 def universes(totals: npt.NDArray[Any], depth: int) -> tuple[int, ...]:
     """``ff(N_b, min(N_b, depth))`` per shoe (Python ints), computed once per distinct total."""
-    memo: dict[int, int] = {}
-    out = []
-    for t in totals.tolist():
-        u = memo.get(t)
-        if u is None:
-            u = memo[t] = falling_factorial(int(t), min(int(t), depth))
-        out.append(u)
-    return tuple(out)
+    listed = totals.tolist()
+    memo = {t: falling_factorial(int(t), min(int(t), depth)) for t in set(listed)}
+    return tuple(map(memo.__getitem__, listed))
 
 
 @lru_cache(maxsize=256)
