@@ -500,7 +500,12 @@ def test_bench_study_reports_rates() -> None:
     from exactodds.figures.study import bench_study
 
     figures = bench_study(shoes=4, workers=1, other_shoes=1)
+    start_up = figures.pop("core_worker_start_up_cpu_seconds")
     assert all(v > 0 for v in figures.values())
+    # one worker, this process, warmed first: no start-up left, so both extrapolations agree
+    assert start_up == 0
+    assert figures["core_100k_shoes_minutes_on_free_cores_warm"] == pytest.approx(
+        figures["core_100k_shoes_minutes_on_free_cores"])
     assert figures["core_100k_shoes_minutes_extrapolated"] == pytest.approx(
         figures["core_seconds"] * 100_000 / 4 / 60)
 
