@@ -93,7 +93,8 @@ def test_depth_first_walk_visits_every_multiset_and_entry_once(level: Level) -> 
     """The compiled kernel's walk (:func:`exactodds.engine.kernel.walk`), replayed here card by
     card: each node extends the path of its depth's parent by its class, in sorted order
     with the right prior count; each multiset of the table is one node, with exactly its
-    card counts; and the entries met on the walk, summed or direct, are the plan's entries
+    card counts; and the entries met on the walk -- summed, direct, or (deal-faces) summed as
+    a row set's triple and filled into each group of that row set -- are the plan's entries
     (multiset, cell, result, multiplicity, cards), each once."""
     kernel = pytest.importorskip("exactodds.engine.kernel")
     faces = level is DEAL_FACES
@@ -113,6 +114,7 @@ def test_depth_first_walk_visits_every_multiset_and_entry_once(level: Level) -> 
     met: Counter[tuple[int, ...]] = Counter()
     path: list[int] = []
     rows = []
+    row_sets: dict[int, list[int]] = {}
     for i in range(len(w.depth)):
         depth, cls = int(w.depth[i]), int(w.cls[i])
         del path[depth - 1:]
@@ -130,6 +132,14 @@ def test_depth_first_walk_visits_every_multiset_and_entry_once(level: Level) -> 
         for e in range(int(w.direct_ptr[i]), int(w.direct_ptr[i + 1])):
             met[(row, 0, int(w.direct_result[e]), int(w.direct_mult[e]), int(w.direct_cards[e]))] += 1
             assert w.alone[int(w.direct_result[e])] == 1
+        for e in range(int(w.triple_ptr[i]), int(w.triple_ptr[i + 1])):
+            assert (table.k[row] > 0).sum() > 1                 # a multiset of several values
+            row_sets.setdefault(int(w.triple[e]), []).append(row)
+    for g, source, cell in zip(w.fill_group.tolist(), w.fill_source.tolist(), w.fill_cell.tolist()):
+        assert cell in (1, 3, 5)                                # not one rank: S, C - S, T - C
+        j = int(group_pair[g])
+        for row in row_sets[source]:
+            met[(row, cell, int(pair_result[j]), int(p.mult[g]), int(p.cards[j]))] += 1
     assert sorted(rows) == list(range(len(table.k)))
     assert met == expected and max(met.values()) == 1
 

@@ -89,6 +89,16 @@ class Walk:
     direct_cards: npt.NDArray[np.uint32]
     alone: npt.NDArray[np.uint8]
     """Per result: 1 when its one entry is direct."""
+    triple_ptr: npt.NDArray[np.uint32]
+    """``deal-faces`` only: node ``i``'s *triple* entries ``triple_ptr[i]:triple_ptr[i+1]``.
+    A multiset of several values has only the cells {suit, colour, mixed} × not one rank,
+    ``S, C − S, T − C``; its entries are summed as one ``(T, S, C)`` triple into the sums
+    of row set ``triple[e]`` (the groups that sum the same multisets share it), and each
+    such group is then filled from its row set's sums (``fill_*``)."""
+    triple: npt.NDArray[np.uint32]
+    fill_group: npt.NDArray[np.uint32]
+    fill_source: npt.NDArray[np.uint32]
+    fill_cell: npt.NDArray[np.uint32]
 
 
 @lru_cache(maxsize=64)
@@ -120,7 +130,23 @@ def walk(t: Any, p: Any, cells: int = 1) -> Walk:
         node, cell = t.row_node[p.slot // cells], p.slot % cells
     at = position[node]
     direct = alone[result] == 1
-    summed = np.flatnonzero(~direct)[np.lexsort((group[~direct], cell[~direct], at[~direct]))]
+    several = np.zeros(len(at), bool) if cells == 1 else t.prior[node] < depth[node] - 1   # several values
+    triples: list[tuple[int, int]] = []                   # (walk position, row set)
+    fills: list[tuple[int, int, int]] = []                # (group, row set, cell)
+    if several.any():
+        sets: dict[tuple[int, ...], int] = {}
+        for g in np.unique(group[several]).tolist():
+            span = slice(int(p.slot_ptr[g]), int(p.slot_ptr[g + 1]))
+            members = tuple(sorted(set(at[span].tolist())))
+            if members not in sets:
+                sets[members] = len(sets)
+                triples.extend((a, sets[members]) for a in members)
+            fills.append((g, sets[members], int(cell[span.start])))
+    tri = np.array(sorted(triples), np.int64).reshape(-1, 2)
+    fill = np.array(fills, np.int64).reshape(-1, 3)
+    direct &= ~several
+    rest = ~direct & ~several
+    summed = np.flatnonzero(rest)[np.lexsort((group[rest], cell[rest], at[rest]))]
     single = np.flatnonzero(direct)[np.argsort(at[direct], kind="stable")]
     row_of = np.full(len(order), -1, np.int64)
     row_of[position[t.row_node]] = np.arange(len(t.row_node))
@@ -130,7 +156,9 @@ def walk(t: Any, p: Any, cells: int = 1) -> Walk:
                 np.searchsorted(at[summed], every).astype(u32), group[summed].astype(u32),
                 cell[summed].astype(u32), row_of,
                 np.searchsorted(at[single], every).astype(u32), result[single].astype(u32),
-                p.mult[group[single]].astype(np.int64), p.cards[pair[single]].astype(u32), alone)
+                p.mult[group[single]].astype(np.int64), p.cards[pair[single]].astype(u32), alone,
+                np.searchsorted(tri[:, 0], every).astype(u32), tri[:, 1].astype(u32),
+                fill[:, 0].astype(u32), fill[:, 1].astype(u32), fill[:, 2].astype(u32))
 
 
 def _factors(nT: Any, b0: int, deepest: int, fac: Any) -> None:  # pragma: no cover
@@ -250,23 +278,30 @@ _face_cells = _jit(face_cells)
 
 
 def _deal_faces(derivedT: Any, ranksT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, group: Any,
-                cell: Any, row_of: Any, row_cards: Any, single: Any, mult: Any, group_ptr: Any, cards: Any,
-                pair_ptr: Any, out: Any, lanes: int) -> None:  # pragma: no cover
-    alone = np.zeros(pair_ptr.shape[0] - 1, np.uint8)          # every result from its group sums
+                cell: Any, row_of: Any, triple_ptr: Any, triple: Any, fill_group: Any, fill_source: Any,
+                fill_cell: Any, row_cards: Any, single: Any, mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any,
+                out: Any, lanes: int) -> None:  # pragma: no cover
     """Per lane block: the depth-first walk with the 7 derived products of every node side
-    by side; at a node that is a multiset, its six cells (:func:`face_cells`), each added
-    at once to the sums of the groups that read it; then :func:`_finish`."""
+    by side; at a multiset of several values its ``(T, S, C)`` added to its row sets' sums;
+    at a multiset of one value its six cells (:func:`face_cells`), each added to the sums
+    of the groups that read it; then the groups of row sets filled (``S``, ``C − S``,
+    ``T − C``: :func:`face_cells` with no rank terms) and :func:`_finish`."""
+    alone = np.zeros(pair_ptr.shape[0] - 1, np.uint8)          # every result from its group sums
     kinds = derivedT.shape[0]
     deepest = depth.max() if depth.shape[0] else 0
     stack = np.empty((kinds, deepest + 1, lanes), np.int64)
     fac = np.empty((kinds, derivedT.shape[1], deepest, lanes), np.int64)
     acc = np.empty((mult.shape[0], lanes), np.int64)
+    sets = triple.max() + 1 if triple.shape[0] else 0
+    acc3 = np.empty((sets, 3 * lanes), np.int64)
+    tsc = np.empty(3 * lanes, np.int64)
     cellv = np.empty((6, lanes), np.int64)
     zero = np.int64(0)
     for b0 in range(0, out.shape[1], lanes):
         for j in range(kinds):
             _factors_c(derivedT[j], b0, deepest, fac[j])
         acc[:] = 0
+        acc3[:] = 0
         stack[:, 0, :] = 1
         for i in range(depth.shape[0]):
             d, c, pr = depth[i], cls[i], prior[i]
@@ -274,12 +309,21 @@ def _deal_faces(derivedT: Any, ranksT: Any, undT: Any, depth: Any, cls: Any, pri
                 src, f, dst = stack[j, d - 1], fac[j, c, pr], stack[j, d]
                 for lane in range(lanes):
                     dst[lane] = src[lane] * f[lane]
+            t, s1, s2, s3, s4, c1, c2 = stack[0, d], stack[1, d], stack[2, d], stack[3, d], stack[4, d], \
+                stack[5, d], stack[6, d]
+            if triple_ptr[i + 1] > triple_ptr[i]:
+                for lane in range(lanes):
+                    tsc[lane] = t[lane]
+                    tsc[lanes + lane] = s1[lane] + s2[lane] + s3[lane] + s4[lane]
+                    tsc[2 * lanes + lane] = c1[lane] + c2[lane]
+                for e in range(triple_ptr[i], triple_ptr[i + 1]):
+                    a3 = acc3[triple[e]]
+                    for x in range(3 * lanes):
+                        a3[x] += tsc[x]
             if node_ptr[i + 1] == node_ptr[i]:
                 continue
             r = row_of[i]
             m, v = row_cards[r], single[r]
-            t, s1, s2, s3, s4, c1, c2 = stack[0, d], stack[1, d], stack[2, d], stack[3, d], stack[4, d], \
-                stack[5, d], stack[6, d]
             k0, k1, k2, k3, k4, k5 = cellv[0], cellv[1], cellv[2], cellv[3], cellv[4], cellv[5]
             if v >= 0:
                 rk, rs, rc = ranksT[0, v, m], ranksT[1, v, m], ranksT[2, v, m]
@@ -297,6 +341,12 @@ def _deal_faces(derivedT: Any, ranksT: Any, undT: Any, depth: Any, cls: Any, pri
                 a, x = acc[group[e]], cellv[cell[e]]
                 for lane in range(lanes):
                     a[lane] += x[lane]
+        for k in range(fill_group.shape[0]):
+            a, src3, which = acc[fill_group[k]], acc3[fill_source[k]], fill_cell[k]
+            for lane in range(lanes):
+                tt, ss, cc = src3[lane], src3[lanes + lane], src3[2 * lanes + lane]
+                x0, x1, x2, x3, x4, x5 = _face_cells(tt, ss, cc, zero, zero, zero)
+                a[lane] = x1 if which == 1 else x3 if which == 3 else x5
         _finish_c(acc, undT, b0, mult, group_ptr, cards, pair_ptr, alone, out)
 
 
@@ -334,5 +384,5 @@ def deal_faces_int64(derived: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64
     undT = _lanes(und, FACE_LANES)
     out = np.empty((len(p.pair_ptr) - 1, undT.shape[1]), np.int64)
     _deal_faces_c(derivedT, np.ascontiguousarray(ranksT), undT, w.depth, w.cls, w.prior, w.node_ptr, w.group, w.cell,
-                  w.row_of, row_cards, single, p.mult, *_indices(p.group_ptr, p.cards, p.pair_ptr), out, FACE_LANES)
+                  w.row_of, w.triple_ptr, w.triple, w.fill_group, w.fill_source, w.fill_cell, row_cards, single, p.mult, *_indices(p.group_ptr, p.cards, p.pair_ptr), out, FACE_LANES)
     return out[:, :b].T
