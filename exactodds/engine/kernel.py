@@ -362,18 +362,23 @@ def deal_faces_int64(derived: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64
     :meth:`exactodds.engine.deal_faces.DealFacesLevel.price_classes`. Per lane block, the
     depth-first :class:`Walk` of the coup table's prefix tree with the products of each
     of the 7 derived value-count vectors ``derived[b]`` side by side; at multiset ``r``'s
-    node the counts ``T, S, C``, the rank terms ``R, RS, RC`` from ``ranks[b, :, v, m]``
-    when it is ``m = row_cards[r]`` cards of the one value ``v = single[r]`` (else 0),
-    and the six cells by the same :func:`~exactodds.engine.cells.face_cells`, each added
-    to the sums of the plan's groups that read it (slot ``6 r + cell``); then the plan's
-    products per group and per pair.
+    node the counts ``T, S, C``. A multiset of several values has only the three cells
+    ``S, C − S, T − C`` (no rank terms), and every group that reads one of them reads the
+    same set of multisets for the other two: so its ``(T, S, C)`` is added once to the
+    sums of each such row set (:attr:`Walk.triple`), and each group is filled from its row
+    set's sums by the same :func:`~exactodds.engine.cells.face_cells` -- a third of the
+    additions of summing every cell. A multiset of ``m = row_cards[r]`` cards of the one
+    value ``v = single[r]`` adds its six cells, with the rank terms ``R, RS, RC`` from
+    ``ranks[b, :, v, m]``, to the sums of the plan's groups that read them (slot
+    ``6 r + cell``). Then the plan's products per group and per pair.
 
     int64 is exact here under the level's bound (``headroom × universe < 2^63``):
     every tree product is the ordered ways to deal a multiset's prefix from part of the
     shoe, so at most ``ff(N, d) ≤`` universe; ``S, C, R, RS, RC`` count subsets of the
     ``T`` sequences (their sums of 4 or 2 terms are those counts); the differences of
     ``face_cells`` stay within ``[−T, T]``; and the plan's partial sums are at most the
-    universe (:class:`~exactodds.engine.pricing.Plan`). No intermediate exceeds the
+    universe (:class:`~exactodds.engine.pricing.Plan`), as are a row set's sums of ``T``
+    (sequences of disjoint multisets), hence of ``S ≤ C ≤ T``. No intermediate exceeds the
     universe in absolute value (headroom 1 would do; the level declares 4).
     """
     w = walk(t, p, 6)
