@@ -71,8 +71,9 @@ class Walk:
 
     An entry that is its result's only term (one pair, one group, one entry: every entry
     of a face level) is *direct* instead: ``direct_ptr[i]:direct_ptr[i+1]`` of node ``i``,
-    its result written at once as ``und[direct_cards] × direct_mult × value``, and
-    :func:`_finish` skips the results marked ``alone``.
+    its result written at once as ``direct_mult × (und[m] × value)`` (``m = direct_cards``,
+    the node's depth: one undealt product per node), and :func:`_finish` skips the results
+    marked ``alone``.
     """
 
     depth: npt.NDArray[np.uint32]
@@ -148,6 +149,7 @@ def walk(t: Any, p: Any, cells: int = 1) -> Walk:
     rest = ~direct & ~several
     summed = np.flatnonzero(rest)[np.lexsort((group[rest], cell[rest], at[rest]))]
     single = np.flatnonzero(direct)[np.argsort(at[direct], kind="stable")]
+    assert (p.cards[pair[single]] == depth[node[single]]).all()    # a direct entry's m: its node's depth
     row_of = np.full(len(order), -1, np.int64)
     row_of[position[t.row_node]] = np.arange(len(t.row_node))
     u32 = np.uint32
@@ -213,6 +215,7 @@ def _price(nT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, 
     stack = np.empty((deepest + 1, lanes), np.int64)
     fac = np.empty((nT.shape[0], deepest, lanes), np.int64)
     acc = np.empty((mult.shape[0], lanes), np.int64)
+    weighted = np.empty(lanes, np.int64)
     for b0 in range(0, out.shape[1], lanes):
         _factors_c(nT, b0, deepest, fac)
         acc[:] = 0
@@ -222,10 +225,18 @@ def _price(nT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, 
             src, f, dst = stack[d - 1], fac[cls[i], prior[i]], stack[d]
             for lane in range(lanes):
                 dst[lane] = src[lane] * f[lane]
-            for e in range(direct_ptr[i], direct_ptr[i + 1]):
-                o, und, mu = out[direct_result[e]], undT[direct_cards[e]], direct_mult[e]
+            if direct_ptr[i + 1] > direct_ptr[i]:       # the node's multiset: m = its depth cards
+                und = undT[direct_cards[direct_ptr[i]]]
                 for lane in range(lanes):
-                    o[b0 + lane] = und[b0 + lane] * (mu * dst[lane])
+                    weighted[lane] = und[b0 + lane] * dst[lane]
+                for e in range(direct_ptr[i], direct_ptr[i + 1]):
+                    o, mu = out[direct_result[e]], direct_mult[e]
+                    if mu == 1:
+                        for lane in range(lanes):
+                            o[b0 + lane] = weighted[lane]
+                    else:
+                        for lane in range(lanes):
+                            o[b0 + lane] = mu * weighted[lane]
             for e in range(node_ptr[i], node_ptr[i + 1]):
                 a = acc[group[e]]
                 for lane in range(lanes):
