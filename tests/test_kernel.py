@@ -11,6 +11,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from hypothesis import strategies as st
 
 from exactodds.engine.level import Level
 from exactodds.engine.levels import COUP, DEAL_FACES, LEVELS
-from exactodds.engine.pricing import exact_dtype, plan
+from exactodds.engine.pricing import exact_dtype, plan, trie
 from exactodds.game.cards import falling_factorial
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,6 +85,63 @@ def test_plan_sums_every_entry_once(level: Level) -> None:
     per_group_mult = np.repeat(p.mult, sizes)
     assert int(per_group_mult.sum()) == int(table.mult.sum())
     assert p.pair_ptr[-1] == len(p.cards) and p.group_ptr[-1] == len(p.mult)
+
+
+@pytest.mark.parametrize("level", [COUP, DEAL_FACES, LEVELS["opening-player-faces"], LEVELS["opening-rank-pattern"]],
+                         ids=lambda lv: lv.name)
+def test_depth_first_walk_visits_every_multiset_and_entry_once(level: Level) -> None:
+    """The compiled kernel's walk (:func:`exactodds.engine.kernel.walk`), replayed here card by
+    card: each node extends the path of its depth's parent by its class, in sorted order
+    with the right prior count; each multiset of the table is one node, with exactly its
+    card counts; and the entries met on the walk -- summed, direct, or (deal-faces) summed as
+    a row set's triple and filled into each group of that row set -- are the plan's entries
+    (multiset, cell, result, multiplicity, cards), each once."""
+    kernel = pytest.importorskip("exactodds.engine.kernel")
+    faces = level is DEAL_FACES
+    table = level.coup.table if faces else level.table  # type: ignore[attr-defined]
+    t = trie(table)
+    p = level._plan if faces else plan(table)  # type: ignore[attr-defined]
+    w = kernel.walk(t, p, 6 if faces else 1)
+    group_pair = np.repeat(np.arange(len(p.cards)), np.diff(p.group_ptr))
+    pair_result = np.repeat(np.arange(len(p.pair_ptr) - 1), np.diff(p.pair_ptr))
+    node_row = {int(node): r for r, node in enumerate(t.row_node)}
+    expected: Counter[tuple[int, ...]] = Counter()
+    for g in range(len(p.mult)):
+        j = int(group_pair[g])
+        for slot in p.slot[p.slot_ptr[g]:p.slot_ptr[g + 1]].tolist():
+            row, cell = (slot // 6, slot % 6) if faces else (node_row[slot], 0)
+            expected[(row, cell, int(pair_result[j]), int(p.mult[g]), int(p.cards[j]))] += 1
+    met: Counter[tuple[int, ...]] = Counter()
+    path: list[int] = []
+    rows = []
+    row_sets: dict[int, list[int]] = {}
+    for i in range(len(w.depth)):
+        depth, cls = int(w.depth[i]), int(w.cls[i])
+        del path[depth - 1:]
+        assert len(path) == depth - 1 and (not path or path[-1] <= cls)
+        assert int(w.prior[i]) == path.count(cls)
+        path.append(cls)
+        row = int(w.row_of[i])
+        if row >= 0:
+            rows.append(row)
+            assert np.bincount(path, minlength=table.classes).tolist() == table.k[row].tolist()
+        for e in range(int(w.node_ptr[i]), int(w.node_ptr[i + 1])):
+            g = int(w.group[e])
+            j = int(group_pair[g])
+            met[(row, int(w.cell[e]), int(pair_result[j]), int(p.mult[g]), int(p.cards[j]))] += 1
+        for e in range(int(w.direct_ptr[i]), int(w.direct_ptr[i + 1])):
+            met[(row, 0, int(w.direct_result[e]), int(w.direct_mult[e]), int(w.direct_cards[e]))] += 1
+            assert w.alone[int(w.direct_result[e])] == 1
+        for e in range(int(w.triple_ptr[i]), int(w.triple_ptr[i + 1])):
+            assert (table.k[row] > 0).sum() > 1                 # a multiset of several values
+            row_sets.setdefault(int(w.triple[e]), []).append(row)
+    for g, source, cell in zip(w.fill_group.tolist(), w.fill_source.tolist(), w.fill_cell.tolist()):
+        assert cell in (1, 3, 5)                                # not one rank: S, C - S, T - C
+        j = int(group_pair[g])
+        for row in row_sets[source]:
+            met[(row, cell, int(pair_result[j]), int(p.mult[g]), int(p.cards[j]))] += 1
+    assert sorted(rows) == list(range(len(table.k)))
+    assert met == expected and max(met.values()) == 1
 
 
 def test_the_engine_prices_exactly_without_numba() -> None:

@@ -500,7 +500,12 @@ def test_bench_study_reports_rates() -> None:
     from exactodds.figures.study import bench_study
 
     figures = bench_study(shoes=4, workers=1, other_shoes=1)
+    start_up = figures.pop("core_worker_start_up_cpu_seconds")
     assert all(v > 0 for v in figures.values())
+    # one worker, this process, warmed first: no start-up left, so both extrapolations agree
+    assert start_up == 0
+    assert figures["core_100k_shoes_minutes_on_free_cores_warm"] == pytest.approx(
+        figures["core_100k_shoes_minutes_on_free_cores"])
     assert figures["core_100k_shoes_minutes_extrapolated"] == pytest.approx(
         figures["core_seconds"] * 100_000 / 4 / 60)
 
@@ -525,3 +530,23 @@ def test_the_command_line_starts_without_the_study_libraries() -> None:
             "+ [m for m in sys.modules if m == 'exactodds.figures.study'])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=6), st.integers(0, 2**32 - 1))
+def test_cards_before_each_round_and_composition_by_plain_sums(rounds: list[int], seed: int) -> None:
+    """The composition before each round (dealing stage), against the definition summed
+    round by round: the cards removed by the same shoe's earlier rounds, and the shoe less
+    its burn less those."""
+    from exactodds.figures.study.dealing import _before_and_left
+
+    rng = np.random.default_rng(seed)
+    shoe = np.repeat(np.arange(len(rounds)), rounds)
+    removed = rng.integers(0, 3, (len(shoe), 52))
+    left = rng.integers(20, 60, (len(rounds), 52))
+    before, composition = _before_and_left(removed, shoe, left)
+    for r in range(len(shoe)):
+        earlier = [removed[x] for x in range(r) if shoe[x] == shoe[r]]
+        expected = [sum(int(e[f]) for e in earlier) for f in range(52)]
+        assert before[r].tolist() == expected
+        assert composition[r].tolist() == [int(left[shoe[r], f]) - expected[f] for f in range(52)]

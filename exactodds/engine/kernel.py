@@ -1,16 +1,22 @@
 """The compiled forms of :func:`exactodds.engine.pricing.price` (:func:`price_int64`) and of
 the ``deal-faces`` level's cells (:func:`deal_faces_int64`) for large int64 batches.
 
-The same arithmetic as the numpy path -- the prefix tree's one product per node, then
-the sums of a :class:`~exactodds.engine.pricing.Plan` (one addition per entry, one
-product per group) -- written as loops that numba compiles. Shoes are priced
-:data:`LANES` at a time, side by side: every node and every entry is one short loop over
-the lanes, which the compiler turns into vector instructions, and no temporary is the
-size of ``batch × entries``. Used only for int64 batches (where the bound of
-:mod:`exactodds.engine.pricing` proves int64 exact) and only when numba is installed
-(the optional ``fast`` extra); the tests hold it equal to the numpy path and to the
-exact Python-int path. Imported only by batch work: numba's import and compile cost is
-never paid by a single analysis.
+The same sums as the numpy path -- the prefix tree's one product per node, then the
+sums of a :class:`~exactodds.engine.pricing.Plan` (one addition per entry, one product
+per group and per pair) -- in another order. The numpy path writes every node's product
+for every shoe into a table and then gathers the entries from it; at 8 decks that table
+is megabytes per block of shoes, so reading it dominated the kernel. Here the tree is
+walked depth first (:class:`Walk`): one product per depth is alive, and each node's
+product is added at once to the sums of the groups its entries belong to (or, for a
+result of one entry, written at once), so the only array the walk keeps is the group
+sums. Shoes are priced :data:`LANES` at a time, side by side: every node and every entry
+is one short loop over the lanes, which the compiler turns into vector instructions (the
+lane count is a run-time value, so it checks aliasing once per loop instead of giving up).
+Used only for int64 batches (where the bound of :mod:`exactodds.engine.pricing` proves
+int64 exact) and only when numba is installed (the optional ``fast`` extra); the tests
+hold it equal to the numpy path and to the exact Python-int path, and replay the walk.
+Imported only by batch work: numba's import and compile cost is never paid by a single
+analysis.
 
 Numba's on-disk cache is used where the process may write it (beside this file, or
 numba's user cache folder, or ``NUMBA_CACHE_DIR``); a user who can write none of them
@@ -21,6 +27,8 @@ compiled in memory, never an error (:func:`_jit`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Final
 
 import numba
@@ -29,12 +37,13 @@ import numpy.typing as npt
 
 from exactodds.engine.cells import face_cells
 
-LANES: Final = 64
-"""Shoes priced side by side: enough for the compiler to vectorise the loops over them."""
+LANES: Final = 32
+"""Shoes priced side by side: enough for the compiler to vectorise the loops over them, few
+enough that the group sums (groups × lanes × 8 bytes: 0.8 MB for the coup table) stay near
+the core's caches (16 and 64 lanes measured slower on the coup level)."""
 
-FACE_LANES: Final = 16
-"""Shoes side by side in the ``deal-faces`` kernel, whose cells (6 per multiset) would
-otherwise leave the caches."""
+FACE_LANES: Final = 32
+"""Shoes side by side in the ``deal-faces`` kernel."""
 
 
 def _jit(fn: Callable[..., Any]) -> Any:
@@ -45,6 +54,113 @@ def _jit(fn: Callable[..., Any]) -> Any:
         return numba.njit(cache=True, nogil=True)(fn)
     except RuntimeError:
         return numba.njit(cache=False, nogil=True)(fn)
+
+
+@dataclass(frozen=True, eq=False)
+class Walk:
+    """A plan's prefix tree in depth-first order, each node with the groups its values join.
+
+    Node ``i`` (root excluded) is at ``depth[i]``, extends the last node visited at depth
+    ``depth[i] − 1`` by one card of class ``cls[i]`` (of which that node holds
+    ``prior[i]``). Its entries are ``node_ptr[i]:node_ptr[i+1]``: entry ``e`` adds value
+    ``cell[e]`` of the node (0 for a plain plan; one of the six face cells for
+    ``deal-faces``) to the sum of group ``group[e]``. Walking the nodes in this order
+    keeps only one product per depth alive, so no table of node products is ever written:
+    each node's product goes straight into the group sums, which are the one array that
+    stays in memory (and in cache).
+
+    An entry that is its result's only term (one pair, one group, one entry: every entry
+    of a face level) is *direct* instead: ``direct_ptr[i]:direct_ptr[i+1]`` of node ``i``,
+    its result written at once as ``direct_mult × (und[m] × value)`` (``m = direct_cards``,
+    the node's depth: one undealt product per node), and :func:`_finish` skips the results
+    marked ``alone``.
+    """
+
+    depth: npt.NDArray[np.uint32]
+    cls: npt.NDArray[np.uint32]
+    prior: npt.NDArray[np.uint32]
+    node_ptr: npt.NDArray[np.uint32]
+    group: npt.NDArray[np.uint32]
+    cell: npt.NDArray[np.uint32]
+    row_of: npt.NDArray[np.int64]
+    """The multiset of each visited node, ``-1`` for a node that is only a prefix."""
+    direct_ptr: npt.NDArray[np.uint32]
+    direct_result: npt.NDArray[np.uint32]
+    direct_mult: npt.NDArray[np.int64]
+    direct_cards: npt.NDArray[np.uint32]
+    alone: npt.NDArray[np.uint8]
+    """Per result: 1 when its one entry is direct."""
+    triple_ptr: npt.NDArray[np.uint32]
+    """``deal-faces`` only: node ``i``'s *triple* entries ``triple_ptr[i]:triple_ptr[i+1]``.
+    A multiset of several values has only the cells {suit, colour, mixed} × not one rank,
+    ``S, C − S, T − C``; its entries are summed as one ``(T, S, C)`` triple into the sums
+    of row set ``triple[e]`` (the groups that sum the same multisets share it), and each
+    such group is then filled from its row set's sums (``fill_*``)."""
+    triple: npt.NDArray[np.uint32]
+    fill_group: npt.NDArray[np.uint32]
+    fill_source: npt.NDArray[np.uint32]
+    fill_cell: npt.NDArray[np.uint32]
+
+
+@lru_cache(maxsize=64)
+def walk(t: Any, p: Any, cells: int = 1) -> Walk:
+    """The :class:`Walk` of trie ``t`` and plan ``p`` whose value slots are ``cells ×
+    multiset + cell`` (``cells = 1``: the slots are the tree's nodes themselves, and an
+    entry alone in its result is direct; ``cells > 1``: every entry is summed)."""
+    nodes = len(t.parent)
+    depth = np.zeros(nodes, np.int64)
+    for level in t.levels:
+        depth[level] = depth[t.parent[level]] + 1
+    deepest = int(depth.max(initial=0))
+    base = int(t.cls.max(initial=0)) + 2
+    key = np.zeros(nodes, np.int64)                       # digits cls + 1, padded: preorder
+    for level in t.levels:
+        key[level] = key[t.parent[level]] + (t.cls[level] + 1) * base ** (deepest - depth[level])
+    order = np.argsort(key, kind="stable")[1:]            # the root first, then dropped
+    position = np.empty(nodes, np.int64)
+    position[order] = np.arange(len(order))
+    group = np.repeat(np.arange(len(p.mult)), np.diff(p.slot_ptr))
+    pair = np.repeat(np.arange(len(p.cards)), np.diff(p.group_ptr))[group]
+    results = len(p.pair_ptr) - 1
+    result = np.repeat(np.arange(results), np.diff(p.pair_ptr))[pair]
+    terms = np.bincount(result, minlength=results)
+    alone = ((terms == 1) if cells == 1 else np.zeros(results, bool)).astype(np.uint8)
+    if cells == 1:
+        node, cell = p.slot, np.zeros(len(p.slot), np.int64)
+    else:
+        node, cell = t.row_node[p.slot // cells], p.slot % cells
+    at = position[node]
+    direct = alone[result] == 1
+    several = np.zeros(len(at), bool) if cells == 1 else t.prior[node] < depth[node] - 1   # several values
+    triples: list[tuple[int, int]] = []                   # (walk position, row set)
+    fills: list[tuple[int, int, int]] = []                # (group, row set, cell)
+    if several.any():
+        sets: dict[tuple[int, ...], int] = {}
+        for g in np.unique(group[several]).tolist():
+            span = slice(int(p.slot_ptr[g]), int(p.slot_ptr[g + 1]))
+            members = tuple(sorted(set(at[span].tolist())))
+            if members not in sets:
+                sets[members] = len(sets)
+                triples.extend((a, sets[members]) for a in members)
+            fills.append((g, sets[members], int(cell[span.start])))
+    tri = np.array(sorted(triples), np.int64).reshape(-1, 2)
+    fill = np.array(fills, np.int64).reshape(-1, 3)
+    direct &= ~several
+    rest = ~direct & ~several
+    summed = np.flatnonzero(rest)[np.lexsort((group[rest], cell[rest], at[rest]))]
+    single = np.flatnonzero(direct)[np.argsort(at[direct], kind="stable")]
+    assert (p.cards[pair[single]] == depth[node[single]]).all()    # a direct entry's m: its node's depth
+    row_of = np.full(len(order), -1, np.int64)
+    row_of[position[t.row_node]] = np.arange(len(t.row_node))
+    u32 = np.uint32
+    every = np.arange(len(order) + 1)
+    return Walk(depth[order].astype(u32), t.cls[order].astype(u32), t.prior[order].astype(u32),
+                np.searchsorted(at[summed], every).astype(u32), group[summed].astype(u32),
+                cell[summed].astype(u32), row_of,
+                np.searchsorted(at[single], every).astype(u32), result[single].astype(u32),
+                p.mult[group[single]].astype(np.int64), p.cards[pair[single]].astype(u32), alone,
+                np.searchsorted(tri[:, 0], every).astype(u32), tri[:, 1].astype(u32),
+                fill[:, 0].astype(u32), fill[:, 1].astype(u32), fill[:, 2].astype(u32))
 
 
 def _factors(nT: Any, b0: int, deepest: int, fac: Any) -> None:  # pragma: no cover
@@ -60,65 +176,72 @@ def _factors(nT: Any, b0: int, deepest: int, fac: Any) -> None:  # pragma: no co
 _factors_c = _jit(_factors)
 
 
-def _tree(fac: Any, parent: Any, cls: Any, prior: Any, ways: Any) -> None:  # pragma: no cover
-    """``ways[i, l]``: the prefix-tree products of lane ``l``, node by node (parents first)."""
-    lanes = ways.shape[1]
-    for lane in range(lanes):
-        ways[0, lane] = 1
-    for i in range(1, parent.shape[0]):
-        w, f, out = ways[parent[i]], fac[cls[i], prior[i]], ways[i]
-        for lane in range(lanes):
-            out[lane] = w[lane] * f[lane]
-
-
-_tree_c = _jit(_tree)
-
-
-def _settle(values: Any, undT: Any, b0: int, slot: Any, slot_ptr: Any, mult: Any, group_ptr: Any, cards: Any,
-            pair_ptr: Any, out: Any) -> None:  # pragma: no cover
-    """The plan's sums for lanes ``b0 .. b0 + LANES`` (see :class:`~exactodds.engine.pricing.Plan`):
-    per group the sum of its values (additions only), times ``μ``; per pair times the
-    undealt factor; per result the sum of its pairs (``out``, zeros on entry, is
-    ``(results, lanes)``). A pair of one entry (every pair of a face level) is one product."""
-    lanes = values.shape[1]
-    acc = np.empty(lanes, np.int64)
+def _finish(acc: Any, undT: Any, b0: int, mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any, alone: Any,
+            out: Any) -> None:  # pragma: no cover
+    """Counts of lanes ``b0 ..`` from the group sums ``acc``: per group times ``μ``, per pair
+    times the undealt factor, per result the sum of its pairs (every ``out`` cell written
+    but those of results ``alone``, which the walk wrote)."""
+    lanes = acc.shape[1]
+    tot = np.empty(lanes, np.int64)
     grp = np.empty(lanes, np.int64)
     for q in range(pair_ptr.shape[0] - 1):
-        tot = out[q]
+        if alone[q]:
+            continue
+        tot[:] = 0
         for j in range(pair_ptr[q], pair_ptr[q + 1]):
             und = undT[cards[j]]
-            first = group_ptr[j]
-            if group_ptr[j + 1] - first == 1 and slot_ptr[first + 1] - slot_ptr[first] == 1:
-                row, mu = values[slot[slot_ptr[first]]], mult[first]
-                for lane in range(lanes):
-                    tot[b0 + lane] += und[b0 + lane] * (mu * row[lane])
-                continue
             grp[:] = 0
-            for g in range(first, group_ptr[j + 1]):
-                acc[:] = 0
-                for e in range(slot_ptr[g], slot_ptr[g + 1]):
-                    row = values[slot[e]]
-                    for lane in range(lanes):
-                        acc[lane] += row[lane]
-                mu = mult[g]
+            for g in range(group_ptr[j], group_ptr[j + 1]):
+                mu, a = mult[g], acc[g]
                 for lane in range(lanes):
-                    grp[lane] += mu * acc[lane]
+                    grp[lane] += mu * a[lane]
             for lane in range(lanes):
-                tot[b0 + lane] += und[b0 + lane] * grp[lane]
+                tot[lane] += und[b0 + lane] * grp[lane]
+        o = out[q]
+        for lane in range(lanes):
+            o[b0 + lane] = tot[lane]
 
 
-_settle_c = _jit(_settle)
+_finish_c = _jit(_finish)
 
 
-def _price(nT: Any, undT: Any, parent: Any, cls: Any, prior: Any, slot: Any, slot_ptr: Any, mult: Any,
-           group_ptr: Any, cards: Any, pair_ptr: Any, out: Any) -> None:  # pragma: no cover
-    ways = np.empty((parent.shape[0], LANES), np.int64)
-    deepest = prior.max() + 1
-    fac = np.empty((nT.shape[0], deepest, LANES), np.int64)
-    for b0 in range(0, out.shape[1], LANES):
+def _price(nT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, group: Any, direct_ptr: Any,
+           direct_result: Any, direct_mult: Any, direct_cards: Any, alone: Any, mult: Any, group_ptr: Any, cards: Any,
+           pair_ptr: Any, out: Any, lanes: int) -> None:  # pragma: no cover
+    """Per lane block: the depth-first walk, each node's product ``stack[d] = stack[d − 1] ×
+    max(n_c − prior, 0)`` added at once to the sums of its entries' groups; then
+    :func:`_finish`."""
+    deepest = depth.max() if depth.shape[0] else 0
+    stack = np.empty((deepest + 1, lanes), np.int64)
+    fac = np.empty((nT.shape[0], deepest, lanes), np.int64)
+    acc = np.empty((mult.shape[0], lanes), np.int64)
+    weighted = np.empty(lanes, np.int64)
+    for b0 in range(0, out.shape[1], lanes):
         _factors_c(nT, b0, deepest, fac)
-        _tree_c(fac, parent, cls, prior, ways)
-        _settle_c(ways, undT, b0, slot, slot_ptr, mult, group_ptr, cards, pair_ptr, out)
+        acc[:] = 0
+        stack[0, :] = 1
+        for i in range(depth.shape[0]):
+            d = depth[i]
+            src, f, dst = stack[d - 1], fac[cls[i], prior[i]], stack[d]
+            for lane in range(lanes):
+                dst[lane] = src[lane] * f[lane]
+            if direct_ptr[i + 1] > direct_ptr[i]:       # the node's multiset: m = its depth cards
+                und = undT[direct_cards[direct_ptr[i]]]
+                for lane in range(lanes):
+                    weighted[lane] = und[b0 + lane] * dst[lane]
+                for e in range(direct_ptr[i], direct_ptr[i + 1]):
+                    o, mu = out[direct_result[e]], direct_mult[e]
+                    if mu == 1:
+                        for lane in range(lanes):
+                            o[b0 + lane] = weighted[lane]
+                    else:
+                        for lane in range(lanes):
+                            o[b0 + lane] = mu * weighted[lane]
+            for e in range(node_ptr[i], node_ptr[i + 1]):
+                a = acc[group[e]]
+                for lane in range(lanes):
+                    a[lane] += dst[lane]
+        _finish_c(acc, undT, b0, mult, group_ptr, cards, pair_ptr, alone, out)
 
 
 _price_c = _jit(_price)
@@ -147,57 +270,95 @@ def price_int64(n: npt.NDArray[np.int64], und: npt.NDArray[np.int64], t: Any, p:
     """Counts per result, ``(batch, results)`` int64, of class counts ``n`` with undealt
     factors ``und``: ``t`` a :class:`~exactodds.engine.pricing.Trie`, ``p`` a
     :class:`~exactodds.engine.pricing.Plan` (taken as plain records of arrays, so that
-    this module imports nothing of the engine but the cell formula)."""
+    this module imports nothing of the engine but the cell formula).
+
+    The same sums as the plan's: each group's sum gathers the same node products, by the
+    depth-first :class:`Walk` instead of from a table of them; int64 is exact under the
+    same bound (:class:`~exactodds.engine.pricing.Plan`: every partial sum is at most the
+    universe)."""
+    w = walk(t, p)
     nT, undT = _lanes(n), _lanes(und)
-    out = np.zeros((len(p.pair_ptr) - 1, nT.shape[1]), np.int64)
-    _price_c(nT, undT, *_indices(t.parent, t.cls, t.prior, p.slot), p.slot_ptr, p.mult, p.group_ptr,
-             _index(p.cards), p.pair_ptr, out)
+    out = np.empty((len(p.pair_ptr) - 1, nT.shape[1]), np.int64)
+    _price_c(nT, undT, w.depth, w.cls, w.prior, w.node_ptr, w.group, w.direct_ptr, w.direct_result, w.direct_mult,
+             w.direct_cards, w.alone, p.mult, *_indices(p.group_ptr, p.cards, p.pair_ptr),
+             out, LANES)
     return out[:, :len(n)].T
 
 
 _face_cells = _jit(face_cells)
 
 
-def _deal_faces(derivedT: Any, ranksT: Any, undT: Any, parent: Any, cls: Any, prior: Any, row_node: Any,
-                row_cards: Any, single: Any, slot: Any, slot_ptr: Any, mult: Any, group_ptr: Any, cards: Any,
-                pair_ptr: Any, out: Any) -> None:  # pragma: no cover
-    nodes, kinds, rows = parent.shape[0], derivedT.shape[0], row_node.shape[0]
-    ways = np.empty((nodes, FACE_LANES), np.int64)
-    deepest = prior.max() + 1
-    fac = np.empty((derivedT.shape[1], deepest, FACE_LANES), np.int64)
-    terms = np.zeros((3, rows, FACE_LANES), np.int64)         # T, S (sum over suits), C (over colours)
-    cells = np.empty((rows * 6, FACE_LANES), np.int64)
+def _deal_faces(derivedT: Any, ranksT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, group: Any,
+                cell: Any, row_of: Any, triple_ptr: Any, triple: Any, fill_group: Any, fill_source: Any,
+                fill_cell: Any, row_cards: Any, single: Any, mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any,
+                out: Any, lanes: int) -> None:  # pragma: no cover
+    """Per lane block: the depth-first walk with the 7 derived products of every node side
+    by side; at a multiset of several values its ``(T, S, C)`` added to its row sets' sums;
+    at a multiset of one value its six cells (:func:`face_cells`), each added to the sums
+    of the groups that read it; then the groups of row sets filled (``S``, ``C − S``,
+    ``T − C``: :func:`face_cells` with no rank terms) and :func:`_finish`."""
+    alone = np.zeros(pair_ptr.shape[0] - 1, np.uint8)          # every result from its group sums
+    kinds = derivedT.shape[0]
+    deepest = depth.max() if depth.shape[0] else 0
+    stack = np.empty((kinds, deepest + 1, lanes), np.int64)
+    fac = np.empty((kinds, derivedT.shape[1], deepest, lanes), np.int64)
+    acc = np.empty((mult.shape[0], lanes), np.int64)
+    sets = triple.max() + 1 if triple.shape[0] else 0
+    acc3 = np.empty((sets, 3 * lanes), np.int64)
+    tsc = np.empty(3 * lanes, np.int64)
+    cellv = np.empty((6, lanes), np.int64)
     zero = np.int64(0)
-    for b0 in range(0, out.shape[1], FACE_LANES):
+    for b0 in range(0, out.shape[1], lanes):
         for j in range(kinds):
-            _factors_c(derivedT[j], b0, deepest, fac)
-            _tree_c(fac, parent, cls, prior, ways)
-            term = terms[0 if j == 0 else 1 if j <= 4 else 2]
-            first = j in (0, 1, 5)
-            for r in range(rows):
-                w, t = ways[row_node[r]], term[r]
-                if first:
-                    for lane in range(FACE_LANES):
-                        t[lane] = w[lane]
-                else:
-                    for lane in range(FACE_LANES):
-                        t[lane] += w[lane]
-        for r in range(rows):
+            _factors_c(derivedT[j], b0, deepest, fac[j])
+        acc[:] = 0
+        acc3[:] = 0
+        stack[:, 0, :] = 1
+        for i in range(depth.shape[0]):
+            d, c, pr = depth[i], cls[i], prior[i]
+            for j in range(kinds):
+                src, f, dst = stack[j, d - 1], fac[j, c, pr], stack[j, d]
+                for lane in range(lanes):
+                    dst[lane] = src[lane] * f[lane]
+            t, s1, s2, s3, s4, c1, c2 = stack[0, d], stack[1, d], stack[2, d], stack[3, d], stack[4, d], \
+                stack[5, d], stack[6, d]
+            if triple_ptr[i + 1] > triple_ptr[i]:
+                for lane in range(lanes):
+                    tsc[lane] = t[lane]
+                    tsc[lanes + lane] = s1[lane] + s2[lane] + s3[lane] + s4[lane]
+                    tsc[2 * lanes + lane] = c1[lane] + c2[lane]
+                for e in range(triple_ptr[i], triple_ptr[i + 1]):
+                    a3 = acc3[triple[e]]
+                    for x in range(3 * lanes):
+                        a3[x] += tsc[x]
+            if node_ptr[i + 1] == node_ptr[i]:
+                continue
+            r = row_of[i]
             m, v = row_cards[r], single[r]
-            t, su, co = terms[0, r], terms[1, r], terms[2, r]
-            k0, k1, k2, k3, k4, k5 = cells[6 * r], cells[6 * r + 1], cells[6 * r + 2], cells[6 * r + 3], \
-                cells[6 * r + 4], cells[6 * r + 5]
+            k0, k1, k2, k3, k4, k5 = cellv[0], cellv[1], cellv[2], cellv[3], cellv[4], cellv[5]
             if v >= 0:
                 rk, rs, rc = ranksT[0, v, m], ranksT[1, v, m], ranksT[2, v, m]
-                for lane in range(FACE_LANES):
-                    c0, c1, c2, c3, c4, c5 = _face_cells(t[lane], su[lane], co[lane], rk[b0 + lane], rs[b0 + lane],
+                for lane in range(lanes):
+                    x0, x1, x2, x3, x4, x5 = _face_cells(t[lane], s1[lane] + s2[lane] + s3[lane] + s4[lane],
+                                                         c1[lane] + c2[lane], rk[b0 + lane], rs[b0 + lane],
                                                          rc[b0 + lane])
-                    k0[lane], k1[lane], k2[lane], k3[lane], k4[lane], k5[lane] = c0, c1, c2, c3, c4, c5
+                    k0[lane], k1[lane], k2[lane], k3[lane], k4[lane], k5[lane] = x0, x1, x2, x3, x4, x5
             else:
-                for lane in range(FACE_LANES):
-                    c0, c1, c2, c3, c4, c5 = _face_cells(t[lane], su[lane], co[lane], zero, zero, zero)
-                    k0[lane], k1[lane], k2[lane], k3[lane], k4[lane], k5[lane] = c0, c1, c2, c3, c4, c5
-        _settle_c(cells, undT, b0, slot, slot_ptr, mult, group_ptr, cards, pair_ptr, out)
+                for lane in range(lanes):
+                    x0, x1, x2, x3, x4, x5 = _face_cells(t[lane], s1[lane] + s2[lane] + s3[lane] + s4[lane],
+                                                         c1[lane] + c2[lane], zero, zero, zero)
+                    k0[lane], k1[lane], k2[lane], k3[lane], k4[lane], k5[lane] = x0, x1, x2, x3, x4, x5
+            for e in range(node_ptr[i], node_ptr[i + 1]):
+                a, x = acc[group[e]], cellv[cell[e]]
+                for lane in range(lanes):
+                    a[lane] += x[lane]
+        for k in range(fill_group.shape[0]):
+            a, src3, which = acc[fill_group[k]], acc3[fill_source[k]], fill_cell[k]
+            for lane in range(lanes):
+                tt, ss, cc = src3[lane], src3[lanes + lane], src3[2 * lanes + lane]
+                x0, x1, x2, x3, x4, x5 = _face_cells(tt, ss, cc, zero, zero, zero)
+                a[lane] = x1 if which == 1 else x3 if which == 3 else x5
+        _finish_c(acc, undT, b0, mult, group_ptr, cards, pair_ptr, alone, out)
 
 
 _deal_faces_c = _jit(_deal_faces)
@@ -209,29 +370,35 @@ def deal_faces_int64(derived: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64
     """Counts per result of the ``deal-faces`` level, ``(batch, results)`` int64.
 
     The compiled form of
-    :meth:`exactodds.engine.deal_faces.DealFacesLevel.price_classes`. Per lane block: the
-    prefix tree's products for each of the 7 derived value-count vectors ``derived[b]``;
-    per multiset ``r`` the counts ``T, S, C`` read off its node, the rank terms
-    ``R, RS, RC`` from ``ranks[b, :, v, m]`` when it is ``m = row_cards[r]`` cards of the
-    one value ``v = single[r]`` (else 0), and the six cells by the same
-    :func:`~exactodds.engine.cells.face_cells`; then the plan's sums over the cells
-    (slot ``6 r + cell``), with the undealt factor applied per group.
+    :meth:`exactodds.engine.deal_faces.DealFacesLevel.price_classes`. Per lane block, the
+    depth-first :class:`Walk` of the coup table's prefix tree with the products of each
+    of the 7 derived value-count vectors ``derived[b]`` side by side; at multiset ``r``'s
+    node the counts ``T, S, C``. A multiset of several values has only the three cells
+    ``S, C − S, T − C`` (no rank terms), and every group that reads one of them reads the
+    same set of multisets for the other two: so its ``(T, S, C)`` is added once to the
+    sums of each such row set (:attr:`Walk.triple`), and each group is filled from its row
+    set's sums by the same :func:`~exactodds.engine.cells.face_cells` -- a third of the
+    additions of summing every cell. A multiset of ``m = row_cards[r]`` cards of the one
+    value ``v = single[r]`` adds its six cells, with the rank terms ``R, RS, RC`` from
+    ``ranks[b, :, v, m]``, to the sums of the plan's groups that read them (slot
+    ``6 r + cell``). Then the plan's products per group and per pair.
 
     int64 is exact here under the level's bound (``headroom × universe < 2^63``):
     every tree product is the ordered ways to deal a multiset's prefix from part of the
     shoe, so at most ``ff(N, d) ≤`` universe; ``S, C, R, RS, RC`` count subsets of the
     ``T`` sequences (their sums of 4 or 2 terms are those counts); the differences of
     ``face_cells`` stay within ``[−T, T]``; and the plan's partial sums are at most the
-    universe (:class:`~exactodds.engine.pricing.Plan`). No intermediate exceeds the
+    universe (:class:`~exactodds.engine.pricing.Plan`), as are a row set's sums of ``T``
+    (sequences of disjoint multisets), hence of ``S ≤ C ≤ T``. No intermediate exceeds the
     universe in absolute value (headroom 1 would do; the level declares 4).
     """
+    w = walk(t, p, 6)
     derivedT = np.ascontiguousarray(np.stack([_lanes(derived[:, j, :], FACE_LANES) for j in range(derived.shape[1])]))
     b = len(derived)
     flat = ranks.reshape(b, -1)
     ranksT = _lanes(flat, FACE_LANES).reshape(ranks.shape[1:] + (-1,))
     undT = _lanes(und, FACE_LANES)
-    out = np.zeros((len(p.pair_ptr) - 1, undT.shape[1]), np.int64)
-    _deal_faces_c(derivedT, np.ascontiguousarray(ranksT), undT, *_indices(t.parent, t.cls, t.prior, t.row_node),
-                  row_cards, single, _index(p.slot), p.slot_ptr, p.mult, p.group_ptr, _index(p.cards), p.pair_ptr,
-                  out)
+    out = np.empty((len(p.pair_ptr) - 1, undT.shape[1]), np.int64)
+    _deal_faces_c(derivedT, np.ascontiguousarray(ranksT), undT, w.depth, w.cls, w.prior, w.node_ptr, w.group, w.cell,
+                  w.row_of, w.triple_ptr, w.triple, w.fill_group, w.fill_source, w.fill_cell, row_cards, single, p.mult, *_indices(p.group_ptr, p.cards, p.pair_ptr), out, FACE_LANES)
     return out[:, :b].T

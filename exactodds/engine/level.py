@@ -49,6 +49,9 @@ SHAPES: Final = Path(__file__).resolve().parent / "shapes"
 """The shipped shape tables (``scripts/build_shapes.py``), beside this module (a path, not
 :mod:`importlib.resources`, whose import a process need not pay)."""
 
+_EACH_FACE: Final = tuple(range(len(FACES)))
+"""The ``face_class`` of a level whose classes are the 52 faces."""
+
 Suits = Literal["blind", "symmetric", "read"]
 """How a level's results depend on suits: not at all; only through relabellings that
 carry any suit to any other (so one face per rank stands for its rank when the shoe's
@@ -142,6 +145,15 @@ class Level:
         out[np.arange(len(FACES)), self.face_class] = 1
         return out
 
+    def class_counts(self, comp: npt.NDArray[Any], dtype: type) -> npt.NDArray[Any]:
+        """Class counts ``(B, classes)`` of face counts ``comp`` (``(B, 52)``), in ``dtype``: the
+        faces themselves when every face is its own class (a copy, no product), else
+        ``comp @ projection``."""
+        if self.face_class == _EACH_FACE:
+            return comp.astype(dtype)
+        n: npt.NDArray[Any] = comp.astype(dtype, copy=False) @ self.projection.astype(dtype, copy=False)
+        return n
+
     # -- pricing --------------------------------------------------------------------------
     def dealt_shoe(self, shoe: Shoe) -> Shoe:
         """The shoe the level deals from (``shoe`` itself for baccarat levels)."""
@@ -186,7 +198,7 @@ class Level:
     def _price_full(self, comp: npt.NDArray[Any], totals: npt.NDArray[Any], dtype: type,
                     compiled: bool | None) -> Counts:
         """Counts of shoes of at least ``depth`` cards (face counts ``comp``)."""
-        n: npt.NDArray[Any] = comp.astype(dtype) @ self.projection.astype(dtype)
+        n = self.class_counts(comp, dtype)
         if compiled is None:
             return self.price_classes(n, totals, dtype)
         return self.price_classes(n, totals, dtype, compiled)
@@ -213,7 +225,7 @@ class Level:
         table = self._coarse.get(key)
         if table is None:
             table = self._coarse[key] = self.table.coarsen(classes)
-        n: npt.NDArray[Any] = comp.astype(dtype) @ self.projection.astype(dtype)
+        n = self.class_counts(comp, dtype)
         counts = price(table, n, totals, self.depth, dtype, compiled)
         return Priced(universes(totals, self.depth), counts, (0,) * len(comp))
 
@@ -275,14 +287,9 @@ class Level:
 
 def universes(totals: npt.NDArray[Any], depth: int) -> tuple[int, ...]:
     """``ff(N_b, min(N_b, depth))`` per shoe (Python ints), computed once per distinct total."""
-    memo: dict[int, int] = {}
-    out = []
-    for t in totals.tolist():
-        u = memo.get(t)
-        if u is None:
-            u = memo[t] = falling_factorial(int(t), min(int(t), depth))
-        out.append(u)
-    return tuple(out)
+    listed = totals.tolist()
+    memo = {t: falling_factorial(int(t), min(int(t), depth)) for t in set(listed)}
+    return tuple(map(memo.__getitem__, listed))
 
 
 @lru_cache(maxsize=256)

@@ -62,7 +62,11 @@ def int64_exact(universe: int, headroom: int = 1) -> bool:
 
 def exact_dtype(totals: npt.ArrayLike, depth: int, headroom: int = 1) -> type:
     """``np.int64`` if every shoe of ``totals`` (cards) passes the bound, else ``object``."""
-    largest = max((int(t) for t in np.ravel(totals)), default=0)
+    flat = np.ravel(totals)
+    if flat.dtype == object:
+        largest = max((int(t) for t in flat), default=0)
+    else:
+        largest = int(flat.max()) if flat.size else 0
     return np.int64 if int64_exact(falling_factorial(largest, depth), headroom) else object
 
 

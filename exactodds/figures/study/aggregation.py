@@ -178,6 +178,13 @@ class StudyResult:
     worker_cpu_seconds: float = 0.0
     """CPU seconds of the processes that ran the chunks, added up (free of other load)."""
     plot_data: dict[str, tuple[npt.NDArray[np.int64] | None, list[Any]]] = field(default_factory=dict, repr=False)
+    warm_cpu_seconds: float = 0.0
+    """The part of :attr:`worker_cpu_seconds` spent on chunks run by an already started
+    process (:attr:`~exactodds.figures.study.pricing.ChunkResult.warm`)."""
+    warm_shoes: int = 0
+    """Shoes of those chunks."""
+    warm_pricing_cpu_seconds: float = 0.0
+    """The part of :attr:`warm_cpu_seconds` spent pricing compositions."""
 
 
 def _universes(cards: int, depth: int) -> list[int]:

@@ -57,6 +57,23 @@ def _segment_before(values: npt.NDArray[Any], shoe: npt.NDArray[np.int64]) -> np
     return out
 
 
+def _before_and_left(removed: npt.NDArray[np.int64], shoe: npt.NDArray[np.int64],
+                     left: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Per round (rows shoe-major): the cards ``removed`` by the shoe's earlier rounds, and
+    the composition before the round, ``left[shoe]`` (the shoe less its burn) less them.
+    The same as :func:`_segment_before` and a subtraction, shoe by shoe in place: two
+    arrays of ``(rounds, 52)`` written once each instead of five temporaries."""
+    before = np.cumsum(removed, axis=0)
+    before -= removed
+    composition = np.empty_like(before)
+    bounds = np.flatnonzero(np.r_[True, shoe[1:] != shoe[:-1], True]).tolist()
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        segment = before[a:b]
+        segment -= segment[0].copy()
+        np.subtract(left[shoe[a]], segment, out=composition[a:b])
+    return before, composition
+
+
 def deal_chunk(counts: Sequence[int], seed: int, cover: int, start: int, stop: int) -> Dealt:
     """Deal shoes ``start..stop-1`` by § 629a.5 (one dealer: :func:`deal_shoes`) and derive,
     from its outputs, the composition before every round."""
@@ -75,8 +92,7 @@ def deal_chunk(counts: Sequence[int], seed: int, cover: int, start: int, stop: i
     bcell = (np.broadcast_to(np.arange(len(deck))[:, None], bmask.shape)[bmask] * nf
              + deck[:, :MAX_BURN][bmask]).astype(np.int64)
     burned = np.bincount(bcell, minlength=len(deck) * nf).astype(np.int64).reshape(len(deck), nf)
-    before = _segment_before(removed, shoe)
-    composition = np.asarray(counts, np.int64) - burned[shoe] - before
+    before, composition = _before_and_left(removed, shoe, np.asarray(counts, np.int64) - burned)
     return Dealt(start, deck, shoe, rnd, code, faces, burn, position, composition, before)
 
 

@@ -82,6 +82,12 @@ class ChunkResult:
     trace: str | None
     seconds: float
     cpu_seconds: float = 0.0
+    pricing_cpu_seconds: float = 0.0
+    """The part of :attr:`cpu_seconds` spent pricing compositions (the rest is the study's
+    own dealing, counting and aggregation)."""
+    warm: bool = False
+    """Whether the process had run a chunk before (its start-up -- numba's import, the
+    tables, plans and settlements -- then paid already): what the benchmark extrapolates."""
 
 
 def _price_level(level: Level, comp: npt.NDArray[np.int64],
@@ -141,14 +147,16 @@ def _numerators(p: _Priced, counts: npt.NDArray[Any], first: npt.NDArray[np.intp
 def group_sum(keys: npt.NDArray[np.int64], values: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64],
                                                                                    npt.NDArray[np.int64]]:
     """The distinct ``keys`` (ascending) and the sum of ``values`` rows per key, in exact int64
-    arithmetic (sort, then ``np.add.reduceat``: no float, and faster than ``np.add.at``).
+    arithmetic (sort, then ``np.add.reduceat``: no float, and faster than ``np.add.at``; keys
+    below 2^16 sorted as 16-bit, which numpy's stable sort does by radix).
 
     >>> import numpy as np
     >>> k, v = group_sum(np.array([3, 1, 3]), np.array([[1, 2], [3, 4], [5, 6]]))
     >>> k.tolist(), v.tolist()
     ([1, 3], [[3, 4], [6, 8]])
     """
-    order = np.argsort(keys, kind="stable")
+    narrow = keys.size and 0 <= int(keys.min()) and int(keys.max()) < 2**16   # a radix sort then
+    order = np.argsort(keys.astype(np.uint16) if narrow else keys, kind="stable")
     sk = keys[order]
     if not sk.size:
         return sk.astype(np.int64), values[:0].astype(np.int64)
@@ -219,10 +227,16 @@ def _float_universe(universe: Sequence[int], cache: dict[int, npt.NDArray[np.flo
     return cache[key]
 
 
+_CHUNKS_RUN: list[int] = [0]
+"""Chunks this process has run (only :attr:`ChunkResult.warm` reads it)."""
+
+
 def study_chunk(spec: StudySpec, index: int) -> ChunkResult:
     """Deal, price and reduce chunk ``index`` of the study (a pure function of its inputs:
     what a process pool or a Dask worker runs)."""
     start_time, start_cpu = time.perf_counter(), time.process_time()
+    warm = _CHUNKS_RUN[0] > 0
+    _CHUNKS_RUN[0] += 1
     _ensure_definitions(spec)
     start = index * spec.chunk_shoes
     stop = min(spec.shoes, start + spec.chunk_shoes)
@@ -230,12 +244,15 @@ def study_chunk(spec: StudySpec, index: int) -> ChunkResult:
     cards = d.cards_left
     local = d.shoe
     priced = [_priced(w, spec.cards) for w in spec.wagers]
+    pricing_cpu = 0.0
     by_level: dict[Level, tuple[npt.NDArray[Any], tuple[int, ...], npt.NDArray[np.intp], npt.NDArray[np.intp]]] = {}
     for p in priced:
         level = p.wager.level
         if level not in by_level:
             classes, first = joint_classes([q for q in priced if q.wager.level is level])
+            at = time.process_time()
             counts, universe = _price_level(level, d.composition, classes)
+            pricing_cpu += time.process_time() - at
             by_level[level] = (counts, universe, _result_index(level, d), first)
     rc_cache: dict[tuple[int, ...], npt.NDArray[np.int64]] = {}
     floats: dict[int, npt.NDArray[np.float64]] = {}
@@ -274,7 +291,7 @@ def study_chunk(spec: StudySpec, index: int) -> ChunkResult:
             returns.append((num, p.den, universe))
     trace = _trace_rows(d, returns, [rc_cache[w.tags] for w in spec.wagers]) if spec.trace else None
     return ChunkResult(index, stop - start, len(d.code), parts, trace, time.perf_counter() - start_time,
-                       time.process_time() - start_cpu)
+                       time.process_time() - start_cpu, pricing_cpu, warm)
 
 
 def trace_header(wagers: Sequence[WagerSpec]) -> str:

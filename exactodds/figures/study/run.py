@@ -178,7 +178,8 @@ def run_spec(spec: StudySpec, workers: int = 1, scheduler: str | None = None, tr
             t.families["count"] = _FamilyTotal(len(spec.thresholds.values) + 1, spec.cards, limbs)
         t.families["buckets"] = _FamilyTotal(BUCKET_HIGH - BUCKET_LOW + 1, spec.cards, limbs)
     rounds = shoes_done = 0
-    worker_seconds = worker_cpu = 0.0
+    worker_seconds = worker_cpu = warm_cpu = warm_pricing = 0.0
+    warm_shoes = 0
     with ExitStack() as stack:
         trace = None
         if trace_path and spec.trace:  # streamed to a temporary, renamed when the study ends (report.files)
@@ -188,6 +189,10 @@ def run_spec(spec: StudySpec, workers: int = 1, scheduler: str | None = None, tr
             for chunk in chunks:
                 worker_seconds += chunk.seconds
                 worker_cpu += chunk.cpu_seconds
+                if chunk.warm:
+                    warm_cpu += chunk.cpu_seconds
+                    warm_pricing += chunk.pricing_cpu_seconds
+                    warm_shoes += chunk.shoes
                 rounds += chunk.rounds
                 shoes_done += chunk.shoes
                 for total, part in zip(totals, chunk.wagers):
@@ -206,7 +211,8 @@ def run_spec(spec: StudySpec, workers: int = 1, scheduler: str | None = None, tr
     levels = {get_wager(w.wager).level for w in spec.wagers}
     plot_data = {w.label: (t.hist, t.sample) for w, t in zip(spec.wagers, totals)} if spec.plot else {}
     return StudyResult(spec, Shoe(spec.counts).decks, rounds, results, seconds, rounds * len(levels),
-                       worker_seconds, worker_cpu, plot_data)
+                       worker_seconds, worker_cpu, plot_data, warm_cpu, warm_shoes,
+                       warm_pricing)
 
 
 def run_study(wagers: Sequence[str], shoes: int, seed: int, shoe: Shoe | None = None, cover: int = 14,
@@ -243,7 +249,10 @@ def bench_study(shoes: int = 2000, workers: int = 2, other_shoes: int = 50) -> d
     """Speed figures (reported, never asserted): perfect play on the five core coup-level
     wagers (one ``price_batch`` per chunk serves all five) for ``shoes`` 8-deck shoes in
     ``workers`` processes -- wall time, the chunks' own time (work per worker, free of
-    pool start-up and of other load), and the extrapolation to 100,000 shoes -- and the
+    pool start-up and of other load), and the extrapolation to 100,000 shoes, both
+    naively (this run's worker CPU scaled) and with each worker's start-up counted once
+    (the CPU of chunks run by an already started worker scaled, plus the first chunks'
+    excess); the study's own share (dealing, counts, aggregation) over pricing -- and the
     compositions per second of opening-level (Perfect Pairs, Lucky Nines) and
     deal-faces-level (Harmony, Heavenly 9 Progressive) wagers, in this process. CPU
     seconds give the rate a free core would reach on a shared (CPU-stolen) machine.
@@ -254,12 +263,19 @@ def bench_study(shoes: int = 2000, workers: int = 2, other_shoes: int = 50) -> d
     start = time.perf_counter()
     r = run_study(core, shoes=shoes, seed=1, workers=workers, tags="A=0")
     wall = time.perf_counter() - start
+    per_shoe = r.warm_cpu_seconds / r.warm_shoes if r.warm_shoes else r.worker_cpu_seconds / shoes
+    start_up = max(0.0, r.worker_cpu_seconds - r.warm_cpu_seconds - per_shoe * (shoes - r.warm_shoes))
     out = {"core_shoes": float(shoes), "core_workers": float(workers), "core_rounds": float(r.rounds),
            "core_seconds": wall, "core_compositions_per_second": r.rounds / wall,
            "core_worker_compositions_per_second": r.rounds / r.worker_seconds,
            "core_cpu_compositions_per_second_per_core": r.rounds / r.worker_cpu_seconds,
            "core_100k_shoes_minutes_extrapolated": wall * 100_000 / shoes / 60,
-           "core_100k_shoes_minutes_on_free_cores": r.worker_cpu_seconds * 100_000 / shoes / workers / 60}
+           "core_100k_shoes_minutes_on_free_cores": r.worker_cpu_seconds * 100_000 / shoes / workers / 60,
+           # each worker's start-up (numba's import, tables, plans) paid once, then the warm rate
+           "core_worker_start_up_cpu_seconds": start_up,
+           "core_100k_shoes_minutes_on_free_cores_warm": (per_shoe * 100_000 + start_up) / workers / 60,
+           "core_overhead_share_of_pricing": (r.warm_cpu_seconds - r.warm_pricing_cpu_seconds)
+           / r.warm_pricing_cpu_seconds if r.warm_pricing_cpu_seconds else float("nan")}
     for key, wagers in (("opening", ["perfect-pairs-player", "lucky-nines"]),
                         ("deal_faces", ["harmony", "heavenly-9-progressive"])):
         run_study(wagers, shoes=1, seed=0, tags="A=0")
