@@ -7,10 +7,10 @@ comparisons on them stay exact. ``probability_float`` and ``return_float`` are f
 *for display only* (sorting, plotting); never compute a figure from them. The frame's
 ``attrs`` hold the summary (``return``, ``house_edge``, … as Fractions).
 
-:func:`study_frame` and :func:`simulation_frame` do the same for a study (one row per wager
-and strategy) and a simulation (one row per wager, paytable and ``outcome``, its return
-estimate beside): exact figures as Fractions, observed statistics (standard error, z,
-desirability index, SCORE) as floats, as in their JSON.
+:func:`study_frame` does the same for a study (one row per wager and strategy): exact
+figures as Fractions, observed statistics (desirability index, SCORE) as floats, as in its
+JSON; a simulation's frame is :func:`exactodds.simulation.frames.simulation_frame` (the
+simulator comes after the figures in the pipeline).
 
 pandas is imported here only: ``pip install 'exactodds[pandas]'``.
 """
@@ -24,10 +24,9 @@ if TYPE_CHECKING:
     from exactodds.figures.analysis import Analysis
     from exactodds.figures.eor import EffectsOfRemoval
     from exactodds.figures.study import StudyResult
-    from exactodds.simulation.simulate import Simulation
 
 
-def _pandas() -> Any:
+def require_pandas() -> Any:
     """pandas, or the one-line error naming the extra (:mod:`exactodds.extras`)."""
     from exactodds.extras import require
 
@@ -36,7 +35,7 @@ def _pandas() -> Any:
 
 def analysis_frame(a: Analysis) -> Any:
     """The outcome table of ``a`` as a DataFrame (see the module docstring)."""
-    pd = _pandas()
+    pd = require_pandas()
     exact: dict[str, list[Any]] = {
         "pays": [r.pay.net for r in a.rows],
         "count": [r.count for r in a.rows],
@@ -61,7 +60,7 @@ def catalogue_frame(analyses: Sequence[Analysis]) -> Any:
     """``analyze --all`` as a DataFrame: one row per wager and paytable, the same ``outcome``-free
     summary as its CSV (``wager``, ``paytable``, exact ``house_edge``, ``element_of_risk``,
     ``hit_frequency``, ``variance`` as Fractions; ``house_edge_float`` for display only)."""
-    pd = _pandas()
+    pd = require_pandas()
     keys = ("house_edge", "element_of_risk", "hit_frequency", "variance")
     return pd.DataFrame({
         "wager": pd.Series([a.wager.id for a in analyses], dtype=object),
@@ -74,15 +73,15 @@ def catalogue_frame(analyses: Sequence[Analysis]) -> Any:
 def eor_frame(results: Sequence[EffectsOfRemoval]) -> Any:
     """Effects of removal (one or ``eor --all``'s many) as one DataFrame: ``wager``, ``paytable``,
     ``card``, ``copies``, exact ``return_after`` and ``effect`` (Fractions), ``effect_float`` for display."""
-    pd = _pandas()
+    pd = require_pandas()
     rows = [(e.wager.id, e.paytable.id, x.label, x.copies, x.return_after, x.effect)
             for e in results for x in (*e.ranks, *e.shown_faces)]
-    frame = _object_frame(pd, rows, ("wager", "paytable", "card", "copies", "return_after", "effect"))
+    frame = object_frame(pd, rows, ("wager", "paytable", "card", "copies", "return_after", "effect"))
     frame["effect_float"] = [float(r[5]) for r in rows]  # display only
     return frame
 
 
-def _object_frame(pd: Any, rows: Sequence[Sequence[Any]], cols: Sequence[str]) -> Any:
+def object_frame(pd: Any, rows: Sequence[Sequence[Any]], cols: Sequence[str]) -> Any:
     """A DataFrame of ``rows`` whose every column keeps its Python objects (Fractions, ints)."""
     return pd.DataFrame({c: pd.Series([r[i] for r in rows], dtype=object) for i, c in enumerate(cols)})
 
@@ -98,44 +97,12 @@ def study_frame(r: StudyResult) -> Any:
     ``realized_shoe_variance`` ``None`` where undefined), ``desirability_index`` and ``score``
     floats (statistics of the dealt shoes); ``win_per_100_rounds_float`` for display only.
     ``attrs``: shoes, seed and rounds."""
-    pd = _pandas()
+    pd = require_pandas()
     rows = [(w.spec.wager, w.spec.paytable, w.level, s.strategy, s.rounds, s.bets, w.full_shoe_return, w.mean_return,
              s.expected_win_per_shoe, s.realized_win_per_shoe, s.average_advantage, s.win_per_100_rounds,
              s.realized_shoe_variance, s.desirability_index, s.score)
             for w in r.wagers for s in w.strategies]
-    frame = _object_frame(pd, rows, STUDY_COLUMNS)
+    frame = object_frame(pd, rows, STUDY_COLUMNS)
     frame["win_per_100_rounds_float"] = [float(x[11]) for x in rows]  # display only
     frame.attrs.update({"shoes": r.spec.shoes, "seed": r.spec.seed, "rounds": r.rounds})
-    return frame
-
-
-SIMULATION_COLUMNS = ("wager", "paytable", "level", "outcome", "count", "rounds_compared", "observed_return",
-                      "exact_return", "standard_error", "z")
-
-
-def simulation_frame(sim: Simulation) -> Any:
-    """A simulation run with a settler (``simulate(..., settler=...)``) as a DataFrame: one row
-    per wager, paytable and outcome, :data:`SIMULATION_COLUMNS` -- ``count`` over every round
-    (int), the wager's estimate beside each row: ``observed_return`` and ``exact_return`` as
-    Fractions over ``rounds_compared`` rounds (every round fresh, the comparable ones in shoe
-    mode), ``standard_error`` and ``z`` floats (as ``simulate --format json``)."""
-    from exactodds.simulation.engine_link import exact_analysis
-    from exactodds.simulation.simulate import estimate_return
-
-    pd = _pandas()
-    if sim.settled is None:
-        from exactodds.errors import InputError
-
-        raise InputError("simulation_frame needs a simulation run with a settler (simulate(..., settler=...))")
-    compared, every = sim.settled.families(0), sim.settled.families()
-    rows = []
-    for (wager, paytable), counts in every.items():
-        a = exact_analysis(wager, paytable, sim.shoe)
-        est = estimate_return(compared[(wager, paytable)], {x.name: x.pay.net for x in a.rows}, a.return_,
-                              a.variance)
-        estimate = (0, None, a.return_, None, None) if est is None else \
-            (est.rounds, est.observed, est.exact, est.standard_error, est.z)
-        rows += [(wager, paytable, a.wager.level.name, outcome, n, *estimate) for outcome, n in counts.items()]
-    frame = _object_frame(pd, rows, SIMULATION_COLUMNS)
-    frame.attrs.update({"mode": sim.mode, "rounds": sim.rounds, "seed": sim.seed, "shoe": sim.shoe.describe()})
     return frame

@@ -16,8 +16,9 @@ from exactodds.exact import decimal, percent, ratio, sqrt_decimal
 from exactodds.report.views import Block, Table, View, render_view
 
 if TYPE_CHECKING:
-    from exactodds.simulation.crosscheck import CrossCheck, FamilyTest, Section
+    from exactodds.simulation.crosscheck import CrossCheck, Section
     from exactodds.simulation.simulate import Simulation
+    from exactodds.simulation.statistics import FamilyTest
 
 
 # -- simulate ---------------------------------------------------------------------------------

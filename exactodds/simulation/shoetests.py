@@ -65,13 +65,6 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.game.cards import RANKS, SUITS, Card, Shoe
-from exactodds.simulation.crosscheck import (
-    Cell,
-    ChiSquare,
-    FamilyTest,
-    chi_square,
-    make_cells,
-)
 from exactodds.simulation.handlog import (
     CODE_RANK,
     CODE_SUIT,
@@ -81,6 +74,14 @@ from exactodds.simulation.handlog import (
     LogChunk,
 )
 from exactodds.simulation.simulate import MAX_BURN, guaranteed_rounds
+from exactodds.simulation.statistics import (
+    Cell,
+    ChiSquare,
+    FamilyTest,
+    chi_square,
+    make_cells,
+    norm_two_sided,
+)
 
 SHOE_WAGER: Final = "shoe"
 """The ``wager`` name of the shoe-level tests in a cross-check's families."""
@@ -119,17 +120,11 @@ def _z_family(name: str, total: int, expected: Fraction, sum_sq: int, scale: int
     diff = Fraction(total) - expected
     conclusive = count >= MIN_PAIRS and sum_sq > 0
     z = float(diff * scale) / math.sqrt(sum_sq) if sum_sq > 0 else 0.0
-    p = _norm_two_sided(z) if conclusive else 1.0
+    p = norm_two_sided(z) if conclusive else 1.0
     cell = Cell(f"{unit} (observed v. exact expected)", total, expected / max(count, 1), expected,
                 z if conclusive else None)
     key = ("shoe z", name, total, expected, sum_sq)
     return FamilyTest(SHOE_WAGER, name, count, (cell,), ChiSquare(z * z, 1, p, 1, (), (), conclusive, key, "z"), None)
-
-
-def _norm_two_sided(z: float) -> float:
-    from scipy import stats
-
-    return float(2 * stats.norm.sf(abs(z)))
 
 
 def _chi2(name: str, count: int, cells: list[Cell], stat: Fraction, df: int, conclusive: bool) -> FamilyTest:
