@@ -453,7 +453,7 @@ def bench_spanish21() -> None:
     from exactodds.spanish21.rules import Rules
     from exactodds.spanish21.shoe import SpanishShoe
 
-    engine._dealer.cache_clear()
+    engine._TABLES.clear()
     t = time.process_time()
     game = engine.Game(SpanishShoe.standard(8), Rules())
     result = game.solve()

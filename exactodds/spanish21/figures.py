@@ -74,7 +74,7 @@ def basic_chart(game: Game, result: GameResult) -> Chart:
             continue
         for (hand, k), acts in hs.node_actions.items():
             key = decision_class(up_value, hand, k, False)
-            w = _composition_weight(hs.base, hand)
+            w = _composition_weight(hs.base, hand) / hs.denominator(hand)
             row = agg.setdefault(key, {})
             for a, v in acts.items():
                 row[a] = row.get(a, Fraction(0)) + w * v
