@@ -174,6 +174,8 @@ class DealerTable:
         self.factor_tables: dict[tuple[int, int], IntArray] = {}
         self.length_tables: dict[int, tuple[IntArray, int]] = {}
         self.cache: dict[Values, tuple[int, ...]] = {}
+        self.done: set[Values] = set()
+        self.per_n: dict[int, tuple[int, int, int]] = {}
 
     def _factor(self, v: int, x: int) -> IntArray:
         """``ff(B_v − x, d_v) mod p`` for every ``D`` (rows: primes)."""
@@ -199,8 +201,13 @@ class DealerTable:
     def request(self, rems: Iterable[Values]) -> None:
         """Compute (in one batch) the numerators of every composition of ``rems`` not yet known."""
         base = self.base
-        todo = sorted({tuple(b - r for b, r in zip(base, rem)) for rem in rems
-                       if rem not in self.cache})
+        self.request_removed(tuple(b - r for b, r in zip(base, rem)) for rem in rems)
+
+    def request_removed(self, removed: Iterable[Values]) -> None:
+        """:meth:`request` for the compositions ``B − x``, ``x`` in ``removed``."""
+        base = self.base
+        done = self.done
+        todo = sorted({x for x in removed if x not in done})
         if not todo:
             return
         if any(x < 0 for xs in todo for x in xs):
@@ -232,25 +239,31 @@ class DealerTable:
     def _finish(self, x: Values, grouped: IntArray) -> None:
         n = self.size - sum(x)
         lengths, kk = self._length(n)
-        per_out = np.add.reduceat(grouped * lengths % self.p, self.out_starts, axis=1) % self.p
+        per_out = (np.add.reduceat(grouped * lengths % self.p, self.out_starts, axis=1) % self.p).tolist()
         nums = [0] * OUTCOMES
         modulus = self.modulus
+        crt = self.crt
         for col, o in enumerate(self.out_index):
-            nums[o] = sum(int(per_out[row, col]) * c for row, c in enumerate(self.crt)) % modulus
+            nums[o] = sum(row[col] * c for row, c in zip(per_out, crt)) % modulus
         rem = tuple(b - y for b, y in zip(self.base, x))
-        den = falling_factorial(n, kk)
+        got = self.per_n.get(n)
+        if got is None:
+            if n - kk < self.floor:
+                raise InputError("internal: a composition fell below the denominator floor")
+            got = (falling_factorial(n, kk), falling_factorial(n - 1, kk - 1) if n else 0,
+                   falling_factorial(n - kk, n - kk - self.floor))
+            self.per_n[n] = got
+        den, den_less_one, scale = got
         if self.up == 1:
-            expect = (n - rem[9]) * falling_factorial(n - 1, kk - 1) if n else 0
+            expect = (n - rem[9]) * den_less_one
         elif self.up == 10:
-            expect = (n - rem[0]) * falling_factorial(n - 1, kk - 1) if n else 0
+            expect = (n - rem[0]) * den_less_one
         else:
             expect = den
         if sum(nums) != expect:
             raise InputError("the shoe ran out of cards during the round; use a larger shoe")
-        if n - kk < self.floor:
-            raise InputError("internal: a composition fell below the denominator floor")
-        scale = falling_factorial(n - kk, n - kk - self.floor)
         self.cache[rem] = tuple(v * scale for v in nums)
+        self.done.add(x)
 
     def numerators(self, rem: Values) -> tuple[tuple[int, ...], int]:
         """The outcome numerators (17..21, bust; the Blackjack hole cards left out) of cards

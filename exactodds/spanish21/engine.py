@@ -39,6 +39,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from operator import mul, sub
 from typing import Final
 
 from exactodds.errors import InputError
@@ -48,6 +49,8 @@ from exactodds.spanish21.shoe import SPADES, SUITED, CardType, SpanishShoe, Valu
 
 ZERO: Final = Fraction(0)
 ONE: Final = Fraction(1)
+POINTS: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+"""Point value of each value index (aces 1)."""
 HAND_POINTS_MAX: Final = 31
 """Most points (aces as 1) a hand can hold when it stops: 20 before its last card, plus 10."""
 
@@ -142,6 +145,15 @@ def dealer_outcomes(rem: Values, up: int, h17: bool) -> Dist:
 
 
 @cache
+def _removed(pair: int) -> tuple[Values, ...]:
+    """The cards a solver's standing hands take from the shoe less the up card: every hand of
+    :func:`_hands` (holding a ``pair`` card, with the pair's other card, for a split hand)."""
+    if not pair:
+        return _hands()
+    return tuple(h[:pair - 1] + (h[pair - 1] + 1,) + h[pair:] for h in _hands() if h[pair - 1])
+
+
+@cache
 def _hands() -> tuple[Values, ...]:
     """Every hand composition of two or more cards and at most 21 hard points (those that stand)."""
     out: list[Values] = []
@@ -192,8 +204,11 @@ class HandSolver:
         self.memo: dict[tuple[Values, int], int] = {}
         self.node_actions: dict[tuple[Values, int], dict[str, int]] = {}
         """Numerators of every action of each decision node (over :meth:`denominator`)."""
-        self.dealer.request(self.rem(h) for h in _hands()
-                            if all(x <= b for x, b in zip(h, base)) and (not pair or h[pair - 1]))
+        cap = self.dealer.base
+        removed = _removed(pair)
+        if min(cap) < 22:  # a small shoe: only the hands it can deal
+            removed = tuple(x for x in removed if all(a <= b for a, b in zip(x, cap)))
+        self.dealer.request_removed(removed)
 
     def rem(self, hand: Values) -> Values:
         """The cards left."""
@@ -216,13 +231,15 @@ class HandSolver:
             return (n - rem[0]) * _falling(n - 1, self.floor)
         return _falling(n, self.floor)
 
-    def stand(self, hand: Values, doublings: int) -> int:
-        """Value of standing, ``2**doublings`` units wagered (§ 551.6(b),(c),(f),(g))."""
+    def stand(self, hand: Values, doublings: int, rem: Values | None = None, hard: int | None = None) -> int:
+        """Value of standing, ``2**doublings`` units wagered (§ 551.6(b),(c),(f),(g));
+        ``rem`` and ``hard`` (the cards left, the hand's hard points) when the caller has them."""
         rules = self.rules
-        hard = sum((i + 1) * c for i, c in enumerate(hand))
+        if hard is None:
+            hard = sum(map(mul, POINTS, hand))
         total, _ = hand_total(hard, hand[0] > 0)
         ncards = sum(hand)
-        d, _ = self.dealer.numerators(self.rem(hand))
+        d, _ = self.dealer.numerators(self.rem(hand) if rem is None else rem)
         bet = 1 << doublings
         if total == 21 and ncards >= 3:
             pay = SCALE
@@ -231,16 +248,17 @@ class HandSolver:
             return bet * pay * sum(d)
         if total == 21 and rules.split_21_beats_dealer_21:
             return SCALE * bet * sum(d)
-        win = d[5] + sum(d[j] for j in range(5) if 17 + j < total)
-        lose = sum(d[j] for j in range(5) if 17 + j > total)
-        return SCALE * bet * (win - lose)
+        t = total - 17
+        if t < 0:
+            return SCALE * bet * (d[5] - d[0] - d[1] - d[2] - d[3] - d[4])
+        return SCALE * bet * (d[5] + sum(d[:t]) - sum(d[t + 1:5]))
 
-    def _draw(self, hand: Values, doublings: int) -> int:
-        rem = self.rem(hand)
+    def _draw(self, hand: Values, rem: Values, doublings: int) -> int:
         acc = 0
+        value = self.value
         for i, c in enumerate(rem):
             if c:
-                acc += c * self.value(_add(hand, i + 1), doublings)
+                acc += c * value(hand[:i] + (hand[i] + 1,) + hand[i + 1:], doublings)
         return acc
 
     def can_double(self, hand: Values) -> bool:
@@ -256,22 +274,23 @@ class HandSolver:
         got = self.memo.get(key)
         if got is not None:
             return got
-        hard = sum((i + 1) * c for i, c in enumerate(hand))
+        hard = sum(map(mul, POINTS, hand))
+        rem = tuple(map(sub, self.base, hand))
         if hard > 21:
-            out = -SCALE * (1 << doublings) * self._no_blackjack(self.rem(hand))
+            out = -SCALE * (1 << doublings) * self._no_blackjack(rem)
         else:
             total, _ = hand_total(hard, hand[0] > 0)
-            acts = {"stand": self.stand(hand, doublings)}
+            acts = {"stand": self.stand(hand, doublings, rem, hard)}
             if doublings == 0:
                 if total < 21:
-                    acts["hit"] = self._draw(hand, 0)
+                    acts["hit"] = self._draw(hand, rem, 0)
                     if self.can_double(hand):
-                        acts["double"] = self._draw(hand, 1)
+                        acts["double"] = self._draw(hand, rem, 1)
             else:
                 if self.rules.rescue:
-                    acts["rescue"] = -SCALE * self._no_blackjack(self.rem(hand))
+                    acts["rescue"] = -SCALE * self._no_blackjack(rem)
                 if doublings <= self.rules.redoubles and total < 21:
-                    acts["redouble"] = self._draw(hand, doublings + 1)
+                    acts["redouble"] = self._draw(hand, rem, doublings + 1)
             ranking = None
             if self.policy is not None and len(acts) > 1:
                 ranking = self.policy(decision_class(self.up, hand, doublings, self.split))
@@ -286,11 +305,12 @@ class HandSolver:
         ``locked``: a split ace that may not draw (stand only)."""
         hard = sum((i + 1) * c for i, c in enumerate(hand))
         total, _ = hand_total(hard, hand[0] > 0)
-        out = {"stand": self.stand(hand, 0)}
+        rem = self.rem(hand)
+        out = {"stand": self.stand(hand, 0, rem, hard)}
         if total < 21 and not locked:
-            out["hit"] = self._draw(hand, 0)
+            out["hit"] = self._draw(hand, rem, 0)
             if self.can_double(hand):
-                out["double"] = self._draw(hand, 1)
+                out["double"] = self._draw(hand, rem, 1)
         den = self.denominator(hand)
         return {a: Fraction(v, den) for a, v in out.items()}
 
