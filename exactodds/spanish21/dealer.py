@@ -205,7 +205,6 @@ class DealerTable:
 
     def request_removed(self, removed: Iterable[Values]) -> None:
         """:meth:`request` for the compositions ``B − x``, ``x`` in ``removed``."""
-        base = self.base
         done = self.done
         todo = sorted({x for x in removed if x not in done})
         if not todo:
