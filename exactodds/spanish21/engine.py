@@ -397,24 +397,31 @@ class Game:
                                            table, split_value_)
         return self.solvers[key]
 
+    def split_hand_actions(self, up: CardType, first: CardType, c: CardType, left: SpanishShoe) -> dict[str, Fraction]:
+        """The two-card actions of a split hand ``first, c`` (§ 551.12(c): stand, draw or double,
+        split aces locked without ``hit_split_aces``), ``left`` the shoe less the up card and the
+        pair, the 6-7-8 / 7-7-7 bonus for the suits of ``first`` and ``c`` (no super bonus)."""
+        rules = self.rules
+        r = first[0]
+        hs = self.solver(up[0], r)
+        acts = hs.actions(_add(_add((0,) * 10, r), c[0]), r == 1 and not rules.hit_split_aces)
+        if "hit" in acts:
+            acts["hit"] += suit_bonus(first, c, up, left.remove(c), rules, True, False)
+        if "double" in acts:
+            acts["double"] += suit_bonus(first, c, up, left.remove(c), rules, True, True)
+        return acts
+
     def split_value(self, up: CardType, p1: CardType, p2: CardType) -> Fraction:
         """Unnormalised value of splitting the pair ``p1, p2`` (§ 551.12) under the module's method."""
         rules = self.rules
         r = p1[0]
         left = self.shoe.remove(up, p1, p2)
         n0 = left.size
-        hs = self.solver(up[0], r)
-        locked = r == 1 and not rules.hit_split_aces
         limit = rules.max_hands if (r != 1 or rules.resplit_aces) else 2
         sums = [ZERO, ZERO]  # second card not pairing, pairing
         for first in (p1, p2):
             for c, k in left.types():
-                hand = _add(_add((0,) * 10, r), c[0])
-                acts = hs.actions(hand, locked)
-                if "hit" in acts:
-                    acts["hit"] += suit_bonus(first, c, up, left.remove(c), rules, True, False)
-                if "double" in acts:
-                    acts["double"] += suit_bonus(first, c, up, left.remove(c), rules, True, True)
+                acts = self.split_hand_actions(up, first, c, left)
                 ranking = self.policy(two_card_class(up[0], r, c[0], True)) if self.policy else None
                 sums[c[0] == r] += Fraction(k, n0) * acts[choose(acts, ranking)] / 2
         q = Fraction(left.values[r - 1], n0)
