@@ -234,6 +234,7 @@ class DealerTable:
             for s, g in zip(siblings, grouped):
                 self._finish(s, g)
             i = j
+        self.factor_tables.clear()  # a batch's working tables (megabytes); the numerators stay
 
     def _finish(self, x: Values, grouped: IntArray) -> None:
         n = self.size - sum(x)
