@@ -235,11 +235,16 @@ def test_certify_spanish21_verifies_and_refuses_a_tampered_figure(tmp_path: Path
     from exactodds.cli.app import app
     from exactodds.figures.certify import fingerprint
 
-    report = tmp_path / "c.json"
-    res = CliRunner().invoke(app, ["certify", "--spanish21", "-s", CERT_SHOE, "-o", str(report)])
+    import openpyxl
+
+    report, book = tmp_path / "c.json", tmp_path / "c.xlsx"
+    res = CliRunner().invoke(app, ["certify", "--spanish21", "-s", CERT_SHOE, "-o", str(report), "-o", str(book)])
     assert res.exit_code == 0, res.stderr
     doc = json.loads(report.read_text(encoding="utf-8"))
     sec = doc["spanish21"]
+    cells = [row for row in openpyxl.load_workbook(book)["Spanish 21"].iter_rows(values_only=True)]
+    assert ("House edge, composition-dependent play", pytest.approx(float(Fraction(sec["house_edge"]["exact"]))),
+            sec["house_edge"]["exact"]) in cells
     assert doc["inputs"]["spanish21"] is True and doc["entries"] == []
     assert sec["rules_changed_from_text"] == {} and sec["shoe"]["cards"] == 24
     checks = [c for c in sec["verification"]["checks"] if c.get("kind") != "game"]
