@@ -232,10 +232,10 @@ def test_certify_spanish21_verifies_and_refuses_a_tampered_figure(tmp_path: Path
     """`certify --spanish21` then `verify`: the section's checks (brute force equal on small
     shoes under the certified rules without splitting, split approximation bounded, identities)
     hold and verify recomputes it; a figure edited and re-fingerprinted is refused (exit 1)."""
+    import openpyxl
+
     from exactodds.cli.app import app
     from exactodds.figures.certify import fingerprint
-
-    import openpyxl
 
     report, book = tmp_path / "c.json", tmp_path / "c.xlsx"
     res = CliRunner().invoke(app, ["certify", "--spanish21", "-s", CERT_SHOE, "-o", str(report), "-o", str(book)])

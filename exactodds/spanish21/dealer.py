@@ -21,7 +21,7 @@ removed multisets (value by value, so shoes sharing ``x_1..x_v`` share their par
 each trie node one vector operation over every ``D`` of the up card.
 
 *Exact by a bound.* The vectors are residues modulo primes below 2³¹ (a product of two residues
-stays below 2⁶² in int64; a sum of at most 2³¹ residues below 2⁶²). Each numerator is at most
+stays below 2⁶² in int64, a sum of fewer than 2³² residues below 2⁶³). Each numerator is at most
 ``ff(n, K)`` (the probabilities add up to at most 1), and enough primes are taken that their
 product exceeds ``ff(|B|, K)``, so the Chinese remainder theorem gives every numerator exactly.
 Their sum is then checked against ``ff(n, K)·P(no dealer Blackjack)`` computed directly, which
@@ -150,6 +150,8 @@ class DealerTable:
         comps = sorted(dealer_compositions(up, h17, base).items(), key=lambda kv: (kv[1][1], sum(kv[0]), kv[0]))
         if not comps:
             raise InputError("the shoe cannot complete a dealer hand")
+        if len(comps) >= 1 << 32:  # the int64 bound of the residue sums (module doc)
+            raise InputError("internal: too many dealer compositions for the residue sums")
         self.d = np.array([c for c, _ in comps], dtype=np.int64)
         self.k = [sum(c) for c, _ in comps]
         self.kmax = max(self.k)
