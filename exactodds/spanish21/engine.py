@@ -15,6 +15,11 @@ player's cards, and the Blackjack hole cards are left out of the dealer's distri
 so the best action is the same as with the conditional values, and the round's value is the
 unnormalised value plus the Blackjack branch.
 
+*Dealer.* The dealer's final-total weights for every composition a solver's hands can leave
+are computed in one batch per up card by :class:`~exactodds.spanish21.dealer.DealerTable`
+(dealer hands as compositions, exact by residues and a proven bound) and shared by every
+:class:`Game` on the same shoe and dealer rule (:func:`dealer_table`).
+
 *Hands.* A hand is valued for its exact composition (the cards of the hand and the up card
 removed from the shoe): stand, hit, double (one card, then stand, rescue § 551.11(d), or
 redouble when the rules allow), surrender (§ 551.9, first two cards, not after a split).
