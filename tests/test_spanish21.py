@@ -311,3 +311,15 @@ def test_simulation_with_splits_agrees_with_the_exact_return() -> None:
     var = sim.variance_of_mean
     assert (sim.mean - exact) ** 2 <= 9 * var
     assert (sim.mean - exact - Fraction(5, 100)) ** 2 > 9 * var
+
+
+def test_certify_spanish21_bad_input_is_one_line(tmp_path: Path) -> None:
+    """A shoe that could run out within a round, or a paytable with no wager: one error line,
+    exit 2, nothing on stdout, no file left behind."""
+    from exactodds.cli.app import app
+
+    out = tmp_path / "c.json"
+    for args in (["-s", "A=2,K=8"], ["-p", "5pct"]):
+        res = CliRunner().invoke(app, ["certify", "--spanish21", *args, "-o", str(out)])
+        assert res.exit_code == 2 and res.stdout == "" and not out.exists()
+        assert res.stderr.startswith("exactodds: error:") and res.stderr.count("\n") == 1
