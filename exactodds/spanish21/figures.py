@@ -14,6 +14,7 @@ Split hands use the unsplit classes (surrender is not available to them).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb, prod
@@ -136,6 +137,8 @@ class Spanish21Analysis:
     """(rule change, expected return with it) pairs."""
     deal_probability_total: Fraction = Fraction(1)
     """The initial deals' probabilities added up (1 exactly: an identity the certificate checks)."""
+    game: Game | None = field(default=None, repr=False, compare=False)
+    """The solved game (its strategy, for a simulation); not part of any output."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready figures: each exact value beside a 15-digit decimal."""
@@ -211,7 +214,7 @@ def spanish21_analysis(shoe: SpanishShoe, rules: Rules, decks: int | None = None
                 contrib.append((name, Game(shoe, other).solve().expected))
     total = sum((p for p, _ in result.deals.values()), Fraction(0))
     return Spanish21Analysis(shoe, decks, rules, result.expected, expected_basic, chart, insurance_return(shoe),
-                             result.super_bonus_probability, match_the_dealer_return(decks), contrib, total)
+                             result.super_bonus_probability, match_the_dealer_return(decks), contrib, total, game)
 
 
 CHECK_SHOES: Final = (
@@ -229,13 +232,19 @@ SPLIT_SHOE: Final = SpanishShoe((2, 0, 0, 0, 0, 0, 1, 2, 0, 8), {6: (0, 0, 0, 0)
 SPLIT_TOLERANCE: Final = Fraction(1, 1000)
 """The split approximation the certificate accepts on :data:`SPLIT_SHOE` (0.1 point; measured 0.0155)."""
 
+SIMULATION_ROUNDS: Final = 100_000
+"""Rounds of the certificate's simulation of the computed strategy (a fixed seed: verify replays it)."""
+
+SIMULATION_SEED: Final = 551
+
 SECOND_METHOD: Final = (
     "brute force, card by card in the physical order of § 551.8(d) (hole card unknown to the player, "
     "split hands one after the other), exactodds/spanish21/bruteforce.py, written apart from the engine; "
     "it runs on small shoes only, so the certificate re-runs it on the shoes of the checks below under "
     "the certified rules without splitting (there the engine is exact and must agree to the last digit) "
     "and measures the engine's split approximation on a pair-rich shoe; the full-size figure has no "
-    "second exact computation")
+    "second exact computation, and is checked against a simulation of the computed strategy on the "
+    "certified shoe (exactodds/spanish21/simulate.py, its own settlement code; a fixed seed)")
 
 
 def _num(x: Fraction) -> dict[str, str]:
@@ -265,6 +274,16 @@ def certificate_section(shoe: SpanishShoe, rules: Rules) -> dict[str, Any]:
                             f"two hands: {decimal(100 * diff, 4)} points, within 0.1 point", "got": ratio(diff),
                    "holds": abs(diff) <= SPLIT_TOLERANCE})
     checks.append({"check": "the initial deals' probabilities add up to 1", "holds": a.deal_probability_total == 1})
+    if not (rules.other_players and rules.super_bonus()):
+        from exactodds.spanish21.simulate import simulate
+
+        sim = simulate(shoe, rules, SIMULATION_ROUNDS, SIMULATION_SEED, game=a.game)
+        var = sim.variance_of_mean
+        z = float(sim.mean - a.expected) / math.sqrt(var) if var else 0.0  # a statistic, for display
+        checks.append({"check": f"simulation of the computed strategy, {SIMULATION_ROUNDS:,} rounds from this shoe "
+                                f"(seed {SIMULATION_SEED}): observed mean {percent(sim.mean, 4)}, standard error "
+                                f"{math.sqrt(var) * 100:.4f} points, z = {z:+.2f}: within 3 standard errors",
+                       "holds": (sim.mean - a.expected) ** 2 <= 9 * var})
     dealer_ok = True
     for up in range(1, 11):
         if shoe.values[up - 1]:
