@@ -222,6 +222,9 @@ def certify_command(
     all_wagers: Annotated[bool, typer.Option("--all", help="Certify every wager and paytable.")] = False,
     no_eor: Annotated[bool, typer.Option("--no-eor", help="Leave out the effects of removal.")] = False,
     paigow: Annotated[bool, typer.Option("--paigow", help="Add Pai Gow (ch. 535); alone, certify Pai Gow only.")] = False,
+    spanish21: Annotated[bool, typer.Option(
+        "--spanish21", help="Add the Spanish 21 main wager (ch. 551, as written, the shoe less its tens); "
+                            "alone, certify it only.")] = False,
     fmt: ReportFormatOpt = None, output: OutputsOpt = None, formats: FormatsOpt = None,
     template: TemplateOpt = None, document: DocumentOpt = None, sensitivity_decks: SensitivityOpt = None,
 ) -> None:
@@ -232,8 +235,8 @@ def certify_command(
 
     wager, paytable = wager_and_paytable(wager, paytable)
     s = resolve_shoe(decks, shoe, remove)
-    if all_wagers and wager is not None or not (all_wagers or wager is not None or paigow):
-        raise InputError("give one WAGER, --all or --paigow")
+    if all_wagers and wager is not None or not (all_wagers or wager is not None or paigow or spanish21):
+        raise InputError("give one WAGER, --all, --paigow or --spanish21")
     plan = output_plan(fmt, formats, output)
     if template is not None and not template.is_dir():
         raise InputError(f"--template: {str(template)!r} is not a folder")
@@ -241,7 +244,7 @@ def certify_command(
     wagers: list[str] | None = None if all_wagers else ([wager] if wager is not None else [])
     with stderr_progress("certify") as progress:
         doc = certify(wagers, paytable, s, parse_decks_list(sensitivity_decks), effects_of_removal=not no_eor,
-                      progress=progress, paigow=paigow, document=control)
+                      progress=progress, paigow=paigow, document=control, spanish21=spanish21)
     write_views(doc, plan, template)
 
 

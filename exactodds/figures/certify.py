@@ -323,22 +323,35 @@ def paigow_section() -> dict[str, Any]:
     return doc
 
 
+def spanish21_section(shoe: Shoe) -> dict[str, Any]:
+    """Spanish 21 (ch. 551) in a certificate: the main wager under § 551 as written, for the
+    report's shoe with its tens removed (§ 551.3(a)); :func:`exactodds.spanish21.figures.certificate_section`."""
+    from exactodds.spanish21.figures import certificate_section
+    from exactodds.spanish21.rules import AS_WRITTEN
+    from exactodds.spanish21.shoe import SpanishShoe
+
+    return certificate_section(SpanishShoe.from_shoe(shoe), AS_WRITTEN)
+
+
 @dataclass(frozen=True)
 class GameSection:
-    """A game certified beside the baccarat wagers (Pai Gow; Spanish 21 to come): a report
-    member ``name`` built by ``build`` when ``inputs[name]`` is true, recomputed by
-    ``verify`` like the rest; its views are registered in :mod:`exactodds.report.certify`.
+    """A game certified beside the baccarat wagers (Pai Gow, Spanish 21): a report member
+    ``name`` built by ``build`` from the report's shoe when ``inputs[name]`` is true,
+    recomputed by ``verify`` like the rest; its views are registered in
+    :mod:`exactodds.report.certify` and :mod:`exactodds.report.html`.
     ``player_advantage(section)`` lists what beats the game (for the summary)."""
 
     name: str
     title: str
-    build: Callable[[], dict[str, Any]]
+    build: Callable[[Shoe], dict[str, Any]]
     player_advantage: Callable[[dict[str, Any]], list[str]]
 
 
 SECTIONS: Final[dict[str, GameSection]] = {
-    "paigow": GameSection("paigow", "Pai Gow (ch. 535)", paigow_section,
+    "paigow": GameSection("paigow", "Pai Gow (ch. 535)", lambda _shoe: paigow_section(),
                           lambda d: [f"pai-gow/{s}" for s in d["player_advantage"]["strategies"]]),
+    "spanish21": GameSection("spanish21", "Spanish 21 (ch. 551)", spanish21_section,
+                             lambda d: [f"spanish-21/{s}" for s in d["player_advantage"]["strategies"]]),
 }
 """The game sections a report can carry, by input flag and report member."""
 
@@ -385,7 +398,7 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
         if inputs.get(name):
             if progress:
                 progress(len(pairs), len(pairs) + 1, section.title)
-            doc[name] = section.build()
+            doc[name] = section.build(shoe)
             doc["summary"]["all_checks_hold"] = doc["summary"]["all_checks_hold"] and doc[name]["verification"]["all_hold"]
             doc["summary"]["player_advantage"] += section.player_advantage(doc[name])
     plain: dict[str, Any] = json.loads(json.dumps(doc, ensure_ascii=False))  # plain JSON types, as read back
@@ -406,9 +419,11 @@ def fingerprint(doc: dict[str, Any]) -> str:
 def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | None = None, shoe: Shoe | None = None,
             sensitivity_decks: Sequence[int] = SENSITIVITY_DECKS, effects_of_removal: bool = True,
             progress: Progress | None = None, now: _dt.datetime | None = None,
-            paigow: bool = False, document: dict[str, Any] | None = None) -> dict[str, Any]:
+            paigow: bool = False, document: dict[str, Any] | None = None, spanish21: bool = False) -> dict[str, Any]:
     """A fingerprinted certification report for ``wagers`` (None: the whole catalogue; ``[]``
-    with ``paigow``: Pai Gow alone); ``paigow`` adds the Pai Gow section (ch. 535).
+    with ``paigow`` or ``spanish21``: those games alone); ``paigow`` adds the Pai Gow section
+    (ch. 535), ``spanish21`` the Spanish 21 main wager under § 551 as written (ch. 551) for the
+    report's shoe less its tens.
 
     ``wagers`` are ids or wager objects; a wager from a wager file has its definition
     embedded in the inputs (``definitions``), so :func:`verify_report` rebuilds it.
@@ -424,9 +439,9 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
 
     ids: list[str] | None
     embedded: dict[str, Any]
-    if paigow and wagers is not None and not list(wagers):
+    if (paigow or spanish21) and wagers is not None and not list(wagers):
         if paytable is not None:
-            raise InputError("--paytable chooses a paytable of a WAGER; Pai Gow alone has none to choose")
+            raise InputError("--paytable chooses a paytable of a WAGER; another game alone has none to choose")
         ids, embedded = [], {}
     else:
         ids, embedded = report_inputs(wagers)
@@ -440,6 +455,8 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
                          "from wager files (docs/wager-files.md)")
     if paigow:
         embedded = {**embedded, "paigow": True}
+    if spanish21:
+        embedded = {**embedded, "spanish21": True}
     inputs = {"wagers": ids, "paytable": paytable,
               "shoe": shoe_spec(shoe or Shoe.standard(8)), "sensitivity_decks": list(sensitivity_decks),
               "effects_of_removal": effects_of_removal, **embedded}

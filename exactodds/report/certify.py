@@ -219,7 +219,26 @@ def _paigow_blocks(p: dict[str, Any]) -> list[Block]:
     return out
 
 
-SECTION_BLOCKS: Final = {"paigow": _paigow_blocks}
+def _spanish21_blocks(p: dict[str, Any]) -> list[Block]:
+    """The Spanish 21 section: rules, shoe, the exact returns, the checks."""
+    out: list[Block] = ["", "## Spanish 21 main wager, 58 Pa. Code ch. 551", ""]
+    pa = p["player_advantage"]
+    out += [f"**{pa['statement']}.**" if pa["strategies"] else f"{pa['statement']}.", ""]
+    changed = ", ".join(f"{k}={v}" for k, v in p["rules_changed_from_text"].items()) or "none (§ 551 as written)"
+    rows = [["House edge, composition-dependent play", p["house_edge"]]]
+    if p["expected_return_basic_strategy"] is not None:
+        rows.append(["Return, basic (total-dependent) strategy", p["expected_return_basic_strategy"]])
+    rows += [["Return, composition-dependent play", p["expected_return"]],
+             ["Insurance return (§ 551.10)", p["insurance_return"]]]
+    out += [f"Shoe: {p['shoe']['cards']} cards; rules changed from the text: {changed}.", "",
+            Table(["Figure", "Decimal", "Exact"],
+                  [[name, f"{percent(parse_ratio(x['exact']), 6)}",
+                    x["exact"] if len(x["exact"]) <= 20 else "(JSON)"] for name, x in rows]), "",
+            f"Method: {p['method']}.", "", "### Verification", "", *_verification_blocks(p["verification"])]
+    return out
+
+
+SECTION_BLOCKS: Final = {"paigow": _paigow_blocks, "spanish21": _spanish21_blocks}
 """Markdown views of the game sections (:data:`exactodds.figures.certify.SECTIONS`), by name."""
 
 

@@ -645,7 +645,28 @@ def _paigow(p: dict[str, Any]) -> str:
     return "".join(out)
 
 
-SECTION_HTML: Final = {"paigow": ("Pai Gow (ch. 535)", "s-paigow", _paigow)}
+def _spanish21(p: dict[str, Any]) -> str:
+    out = ['<section class="entry" id="s-spanish21"><h2>Spanish 21 main wager, 58 Pa. Code ch. 551</h2>']
+    pa = p["player_advantage"]
+    out.append(f'<p class="{"advantage" if pa["strategies"] else "sub"}">{_e(pa["statement"])}.</p>')
+    changed = ", ".join(f"{k}={v}" for k, v in p["rules_changed_from_text"].items()) or "none (§ 551 as written)"
+    out.append(f'<p>Shoe: {_count("spanish21/shoe/cards", p["shoe"]["cards"])} cards; rules changed from the '
+               f'text: {_e(changed)}.</p><table class="figures"><tbody>')
+    rows = [("House edge, composition-dependent play", "house_edge"),
+            ("Return, composition-dependent play", "expected_return"),
+            ("Return, basic (total-dependent) strategy", "expected_return_basic_strategy"),
+            ("Insurance return (§ 551.10)", "insurance_return")]
+    for name, key in rows:
+        if p.get(key) is not None:
+            out.append(f'<tr><td>{_e(name)}</td><td class="num">{_pct(f"spanish21/{key}/exact", p[key]["exact"])}'
+                       '</td></tr>')
+    out.append(f'</tbody></table><p class="sub">{_e(p["method"])}</p>')
+    out.append(_verification(p["verification"], "spanish21/verification") + "</section>")
+    return "".join(out)
+
+
+SECTION_HTML: Final = {"paigow": ("Pai Gow (ch. 535)", "s-paigow", _paigow),
+                       "spanish21": ("Spanish 21 (ch. 551)", "s-spanish21", _spanish21)}
 """HTML views of the game sections (:data:`exactodds.figures.certify.SECTIONS`), by name."""
 
 

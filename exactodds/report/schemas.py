@@ -253,12 +253,14 @@ def certificate_schema() -> Schema:
                                                                  "sha256 and content from it"}})
     inputs = _obj({
         "wagers": _nullable({"type": "array", "items": {"type": "string"},
-                             "description": "null: the whole catalogue; empty only with paigow (Pai Gow alone)"}),
+                             "description": "null: the whole catalogue; empty only with paigow or spanish21 "
+                                            "(other games alone)"}),
         "paytable": _nullable({"type": "string"}),
         "shoe": {"type": "object"},
         "sensitivity_decks": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 1000}},
         "effects_of_removal": {"type": "boolean"},
         "paigow": {"const": True, "description": "the report has the Pai Gow section (ch. 535)"},
+        "spanish21": {"const": True, "description": "the report has the Spanish 21 section (ch. 551)"},
         "definitions": {"type": "array", "minItems": 1, "items": definition,
                         "description": "wager and paytable files the report's wagers come from (embedded, "
                                        "so 'verify' rebuilds them from the report alone)"}},
@@ -273,6 +275,9 @@ def certificate_schema() -> Schema:
         "entries": {"type": "array", "items": entry},
         "paigow": {"type": "object", "required": ["game", "strategies", "vigorish_by_amount", "verification"],
                    "description": "Pai Gow: both player strategies (exactodds paigow --format json) and the checks"},
+        "spanish21": {"type": "object", "required": ["game", "rules", "shoe", "expected_return", "house_edge",
+                                                     "player_advantage", "verification"],
+                      "description": "Spanish 21 main wager: exact returns, rules, shoe and the checks"},
         "summary": _obj({"paytables": COUNT, "second_method_agrees": COUNT, "no_second_method": COUNT,
                          "all_checks_hold": {"type": "boolean"}, "checks_cover": {"type": "string"},
                          "player_advantage": {"type": "array", "items": {"type": "string"},
@@ -285,7 +290,7 @@ def certificate_schema() -> Schema:
         "generated_utc": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"},
         "fingerprint": _obj({"algorithm": {"const": "sha256"}, "value": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                              "covers": {"type": "string"}})})
-    top["required"] = [k for k in top["required"] if k not in ("paigow", "document")]  # only with --paigow, --document
+    top["required"] = [k for k in top["required"] if k not in ("paigow", "spanish21", "document")]  # only when asked
     return {"$schema": DRAFT, "title": "exactodds certification report",
             "description": "The report of 'exactodds certify --format json'; 'exactodds verify' recomputes it.",
             **top, "$defs": {"shoe": _shoe(), "analysis": _analysis(False), "effects": _effects(),

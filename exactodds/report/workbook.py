@@ -186,6 +186,19 @@ def render_xlsx(doc: dict[str, Any]) -> bytes:
         for st in doc["paigow"]["strategies"]:
             pg.line([st["strategy"], st["universe"], st["wins"], st["ties"], st["losses"], *_ex(st["return_vigorish"]),
                      *_ex(st["house_edge"])])
+    if "spanish21" in doc:
+        sp = doc["spanish21"]
+        ws = _Sheet(wb.add_worksheet(_sheet_name("Spanish 21", used)), bold)
+        ws.line(["Spanish 21 main wager, 58 Pa. Code ch. 551"], bold=True)
+        ws.line([sp["player_advantage"]["statement"]])
+        ws.line(["Figure", "Value", "Exact"], bold=True)
+        for label, key in (("House edge, composition-dependent play", "house_edge"),
+                           ("Return, composition-dependent play", "expected_return"),
+                           ("Return, basic (total-dependent) strategy", "expected_return_basic_strategy"),
+                           ("Insurance return (§ 551.10)", "insurance_return")):
+            if sp.get(key) is not None:
+                ws.line([label, *_ex(sp[key]["exact"])])
+        ws.line(["Every check of the mathematics holds", sp["verification"]["all_hold"]])
     wb.close()
     return out.getvalue()
 

@@ -15,6 +15,11 @@ player's cards, and the Blackjack hole cards are left out of the dealer's distri
 so the best action is the same as with the conditional values, and the round's value is the
 unnormalised value plus the Blackjack branch.
 
+*Dealer.* The dealer's final-total weights for every composition a solver's hands can leave
+are computed in one batch per up card by :class:`~exactodds.spanish21.dealer.DealerTable`
+(dealer hands as compositions, exact by residues and a proven bound) and shared by every
+:class:`Game` on the same shoe and dealer rule (:func:`dealer_table`).
+
 *Hands.* A hand is valued for its exact composition (the cards of the hand and the up card
 removed from the shoe): stand, hit, double (one card, then stand, rescue § 551.11(d), or
 redouble when the rules allow), surrender (§ 551.9, first two cards, not after a split).
@@ -35,18 +40,22 @@ full game tree of :mod:`exactodds.spanish21.bruteforce` on small shoes (docs/spa
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from operator import mul, sub
 from typing import Final
 
 from exactodds.errors import InputError
+from exactodds.spanish21.dealer import DealerTable, hand_total
 from exactodds.spanish21.rules import Rules
 from exactodds.spanish21.shoe import SPADES, SUITED, CardType, SpanishShoe, Values
 
 ZERO: Final = Fraction(0)
 ONE: Final = Fraction(1)
+POINTS: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+"""Point value of each value index (aces 1)."""
 HAND_POINTS_MAX: Final = 31
 """Most points (aces as 1) a hand can hold when it stops: 20 before its last card, plus 10."""
 
@@ -80,24 +89,13 @@ def two_card_class(up: int, a: int, b: int, split: bool) -> ClassKey:
     return ("two", up, "soft" if soft else "hard", total, split)
 
 
-def choose(acts: dict[str, Fraction], ranking: tuple[str, ...] | None) -> str:
+def choose(acts: Mapping[str, Fraction | int], ranking: tuple[str, ...] | None) -> str:
     """The action taken: the first of ``ranking`` available, else the best value."""
     if ranking:
         for a in ranking:
             if a in acts:
                 return a
     return max(acts, key=lambda a: acts[a])
-
-
-def hand_total(hard: int, has_ace: bool) -> tuple[int, bool]:
-    """The total and softness of a hand of ``hard`` points (aces 1) (§ 551.1, § 551.3(b)(3)).
-
-    >>> hand_total(7, True), hand_total(17, True)
-    ((17, True), (17, False))
-    """
-    if has_ace and hard + 10 <= 21:
-        return hard + 10, True
-    return hard, False
 
 
 def no_blackjack(rem: Values, up: int) -> Fraction:
@@ -118,38 +116,21 @@ def _falling(n: int, floor: int) -> int:
     return 1 if n == floor else n * _falling(n - 1, floor)
 
 
-@cache
-def _dealer(rem: Values, hard: int, has_ace: bool, hole: bool, up: int, h17: bool, floor: int) -> tuple[int, ...]:
-    # Integer numerators over N!/floor! (N = cards in rem): a child's denominator is the
-    # parent's divided by N, so no fraction is formed inside the recursion.
-    total, soft = hand_total(hard, has_ace)
-    n = sum(rem)
-    if hard > 21:
-        return (0,) * 5 + (_falling(n, floor),)
-    if not hole and (total > 17 or (total == 17 and not (soft and h17))):
-        out = [0] * 6
-        out[total - 17] = _falling(n, floor)
-        return tuple(out)
-    if n == 0 or n <= floor:
-        raise InputError("the shoe ran out of cards during the round; use a larger shoe")
-    acc = [0] * 6
-    for i, c in enumerate(rem):
-        if not c:
-            continue
-        v = i + 1
-        if hole and ((up == 1 and v == 10) or (up == 10 and v == 1)):
-            continue
-        nxt = rem[:i] + (c - 1,) + rem[i + 1:]
-        sub = _dealer(nxt, hard + v, has_ace or v == 1, False, up, h17, floor)
-        for j in range(6):
-            if sub[j]:
-                acc[j] += c * sub[j]
-    return tuple(acc)
+def dealer_table(shoe: Values, up: int, h17: bool, floor: int) -> DealerTable:
+    """The :class:`~exactodds.spanish21.dealer.DealerTable` of the shoe ``shoe`` less the up card
+    ``up``, shared by every :class:`Game` on that shoe (a basic-strategy solve, a rule change
+    with the same dealer rule); at most :data:`TABLES_KEPT` are kept."""
+    key = (shoe, up, h17, floor)
+    got = _TABLES.get(key)
+    if got is None:
+        if len(_TABLES) >= TABLES_KEPT:
+            _TABLES.pop(next(iter(_TABLES)))
+        got = _TABLES[key] = DealerTable(_sub(shoe, up), up, h17, floor)
+    return got
 
 
-def dealer_numerators(rem: Values, up: int, h17: bool, floor: int) -> tuple[tuple[int, ...], int]:
-    """:func:`dealer_outcomes` as integer numerators over one denominator ``N!/floor!``."""
-    return _dealer(rem, up, up == 1, True, up, h17, floor), _falling(sum(rem), floor)
+TABLES_KEPT: Final = 40
+_TABLES: dict[tuple[Values, int, bool, int], DealerTable] = {}
 
 
 def dealer_outcomes(rem: Values, up: int, h17: bool) -> Dist:
@@ -164,8 +145,36 @@ def dealer_outcomes(rem: Values, up: int, h17: bool) -> Dist:
     >>> sum(d) == 1 - Fraction(12, 47)
     True
     """
-    nums, den = dealer_numerators(rem, up, h17, max(0, sum(rem) - 40))
+    nums, den = DealerTable(rem, up, h17, 0).numerators(rem)
     return tuple(Fraction(x, den) for x in nums)
+
+
+@cache
+def _removed(pair: int) -> tuple[Values, ...]:
+    """The cards a solver's standing hands take from the shoe less the up card: every hand of
+    :func:`_hands` (holding a ``pair`` card, with the pair's other card, for a split hand)."""
+    if not pair:
+        return _hands()
+    return tuple(h[:pair - 1] + (h[pair - 1] + 1,) + h[pair:] for h in _hands() if h[pair - 1])
+
+
+@cache
+def _hands() -> tuple[Values, ...]:
+    """Every hand composition of two or more cards and at most 21 hard points (those that stand)."""
+    out: list[Values] = []
+
+    def rec(i: int, hand: tuple[int, ...], points: int) -> None:
+        if i == 10:
+            if sum(hand) >= 2:
+                out.append(hand)
+            return
+        k = 0
+        while points + k * (i + 1) <= 21:
+            rec(i + 1, hand + (k,), points + k * (i + 1))
+            k += 1
+
+    rec(0, (), 0)
+    return tuple(out)
 
 
 def _add(values: Values, v: int) -> Values:
@@ -176,50 +185,85 @@ def _sub(values: Values, v: int) -> Values:
     return values[:v - 1] + (values[v - 1] - 1,) + values[v:]
 
 
+SCALE: Final = 2
+"""Common factor of the solver's integer numerators: the 3-to-2 pays (§ 551.6(g)(5)) stay whole."""
+
+
 class HandSolver:
     """Values of one hand's decisions against one up card, the hand's cards drawn from ``base``.
 
     ``base`` is the shoe less the up card (and, for a split hand, less the pair's other
-    card); a hand is a tuple of value counts; the cards left are ``base - hand``.
+    card ``pair``); a hand is a tuple of value counts; the cards left are ``base - hand``.
+
+    Every value is an integer numerator over ``SCALE · n!/floor!`` (``n``: the cards left):
+    a draw's values over ``(n−1)!/floor!`` weighted by the card counts land on ``n!/floor!``
+    without a division, so the recursion runs in integers (:meth:`denominator`).
     """
 
     def __init__(self, base: Values, up: int, rules: Rules, split: bool, floor: int = 0,
-                 policy: Policy | None = None) -> None:
+                 policy: Policy | None = None, dealer: DealerTable | None = None, pair: int = 0) -> None:
         self.base, self.up, self.rules, self.split, self.floor = base, up, rules, split, floor
         self.policy = policy
-        self.memo: dict[tuple[Values, int], Fraction] = {}
-        self.node_actions: dict[tuple[Values, int], dict[str, Fraction]] = {}
+        self.size = sum(base)
+        self.dealer = dealer if dealer is not None else DealerTable(base, up, rules.hit_soft_17, floor)
+        self.memo: dict[tuple[Values, int], int] = {}
+        self.node_actions: dict[tuple[Values, int], dict[str, int]] = {}
+        """Numerators of every action of each decision node (over :meth:`denominator`)."""
+        cap = self.dealer.base
+        removed = _removed(pair)
+        if min(cap) < 22:  # a small shoe: only the hands it can deal
+            removed = tuple(x for x in removed if all(a <= b for a, b in zip(x, cap)))
+        self.dealer.request_removed(removed)
 
     def rem(self, hand: Values) -> Values:
         """The cards left."""
         return tuple(b - h for b, h in zip(self.base, hand))
 
-    def stand(self, hand: Values, doublings: int) -> Fraction:
-        """Value of standing (unnormalised), ``2**doublings`` units wagered (§ 551.6(b),(c),(f),(g))."""
+    def denominator(self, hand: Values) -> int:
+        """The denominator of the numerators of ``hand``'s node."""
+        return SCALE * _falling(self.size - sum(hand), self.floor)
+
+    def fraction(self, hand: Values, numerator: int) -> Fraction:
+        """A numerator of ``hand``'s node as a value."""
+        return Fraction(numerator, self.denominator(hand))
+
+    def _no_blackjack(self, rem: Values) -> int:
+        """P(no dealer Blackjack) over ``n!/floor!`` (§ 551.8(e))."""
+        n = sum(rem)
+        if self.up == 1:
+            return (n - rem[9]) * _falling(n - 1, self.floor)
+        if self.up == 10:
+            return (n - rem[0]) * _falling(n - 1, self.floor)
+        return _falling(n, self.floor)
+
+    def stand(self, hand: Values, doublings: int, rem: Values | None = None, hard: int | None = None) -> int:
+        """Value of standing, ``2**doublings`` units wagered (§ 551.6(b),(c),(f),(g));
+        ``rem`` and ``hard`` (the cards left, the hand's hard points) when the caller has them."""
         rules = self.rules
-        hard = sum((i + 1) * c for i, c in enumerate(hand))
+        if hard is None:
+            hard = sum(map(mul, POINTS, hand))
         total, _ = hand_total(hard, hand[0] > 0)
         ncards = sum(hand)
-        d, den = dealer_numerators(self.rem(hand), self.up, rules.hit_soft_17, self.floor)
+        d, _ = self.dealer.numerators(self.rem(hand) if rem is None else rem)
         bet = 1 << doublings
         if total == 21 and ncards >= 3:
-            pay = ONE
+            pay = SCALE
             if rules.bonus_21_cards and ncards >= 5 and (doublings == 0 or rules.bonus_on_doubled):
-                pay = Fraction(3, 2) if ncards == 5 else Fraction(2) if ncards == 6 else Fraction(3)
-            return bet * pay * Fraction(sum(d), den)
+                pay = 3 if ncards == 5 else 4 if ncards == 6 else 6  # 3:2, 2:1, 3:1 (§ 551.6(g)(5)-(7))
+            return bet * pay * sum(d)
         if total == 21 and rules.split_21_beats_dealer_21:
-            return Fraction(bet * sum(d), den)
-        win = d[5] + sum(d[j] for j in range(5) if 17 + j < total)
-        lose = sum(d[j] for j in range(5) if 17 + j > total)
-        return Fraction(bet * (win - lose), den)
+            return SCALE * bet * sum(d)
+        t = total - 17
+        if t < 0:
+            return SCALE * bet * (d[5] - d[0] - d[1] - d[2] - d[3] - d[4])
+        return SCALE * bet * (d[5] + sum(d[:t]) - sum(d[t + 1:5]))
 
-    def _draw(self, hand: Values, doublings: int) -> Fraction:
-        rem = self.rem(hand)
-        n = sum(rem)
-        acc = ZERO
+    def _draw(self, hand: Values, rem: Values, doublings: int) -> int:
+        acc = 0
+        value = self.value
         for i, c in enumerate(rem):
             if c:
-                acc += Fraction(c, n) * self.value(_add(hand, i + 1), doublings)
+                acc += c * value(hand[:i] + (hand[i] + 1,) + hand[i + 1:], doublings)
         return acc
 
     def can_double(self, hand: Values) -> bool:
@@ -228,31 +272,30 @@ class HandSolver:
             return False
         return sum(hand) == 2 or self.rules.double_any_cards
 
-    def value(self, hand: Values, doublings: int = 0) -> Fraction:
-        """Best unnormalised value of a hand holding ``hand``; ``doublings`` > 0 is a doubled hand
-        that has just received its card (stand, rescue or redouble)."""
+    def value(self, hand: Values, doublings: int = 0) -> int:
+        """Best value of a hand holding ``hand``; ``doublings`` > 0 is a doubled hand that has
+        just received its card (stand, rescue or redouble)."""
         key = (hand, doublings)
         got = self.memo.get(key)
         if got is not None:
             return got
-        hard = sum((i + 1) * c for i, c in enumerate(hand))
-        rem = self.rem(hand)
-        pn = no_blackjack(rem, self.up)
+        hard = sum(map(mul, POINTS, hand))
+        rem = tuple(map(sub, self.base, hand))
         if hard > 21:
-            out = -(1 << doublings) * pn
+            out = -SCALE * (1 << doublings) * self._no_blackjack(rem)
         else:
             total, _ = hand_total(hard, hand[0] > 0)
-            acts = {"stand": self.stand(hand, doublings)}
+            acts = {"stand": self.stand(hand, doublings, rem, hard)}
             if doublings == 0:
                 if total < 21:
-                    acts["hit"] = self._draw(hand, 0)
+                    acts["hit"] = self._draw(hand, rem, 0)
                     if self.can_double(hand):
-                        acts["double"] = self._draw(hand, 1)
+                        acts["double"] = self._draw(hand, rem, 1)
             else:
                 if self.rules.rescue:
-                    acts["rescue"] = -pn
+                    acts["rescue"] = -SCALE * self._no_blackjack(rem)
                 if doublings <= self.rules.redoubles and total < 21:
-                    acts["redouble"] = self._draw(hand, doublings + 1)
+                    acts["redouble"] = self._draw(hand, rem, doublings + 1)
             ranking = None
             if self.policy is not None and len(acts) > 1:
                 ranking = self.policy(decision_class(self.up, hand, doublings, self.split))
@@ -267,12 +310,14 @@ class HandSolver:
         ``locked``: a split ace that may not draw (stand only)."""
         hard = sum((i + 1) * c for i, c in enumerate(hand))
         total, _ = hand_total(hard, hand[0] > 0)
-        out = {"stand": self.stand(hand, 0)}
+        rem = self.rem(hand)
+        out = {"stand": self.stand(hand, 0, rem, hard)}
         if total < 21 and not locked:
-            out["hit"] = self._draw(hand, 0)
+            out["hit"] = self._draw(hand, rem, 0)
             if self.can_double(hand):
-                out["double"] = self._draw(hand, 1)
-        return out
+                out["double"] = self._draw(hand, rem, 1)
+        den = self.denominator(hand)
+        return {a: Fraction(v, den) for a, v in out.items()}
 
 
 def completes(a: int, b: int) -> int | None:
@@ -352,8 +397,24 @@ class Game:
             base = _sub(self.shoe.values, up)
             if split_value_:
                 base = _sub(base, split_value_)
-            self.solvers[key] = HandSolver(base, up, self.rules, bool(split_value_), self.floor, self.policy)
+            table = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
+            self.solvers[key] = HandSolver(base, up, self.rules, bool(split_value_), self.floor, self.policy,
+                                           table, split_value_)
         return self.solvers[key]
+
+    def split_hand_actions(self, up: CardType, first: CardType, c: CardType, left: SpanishShoe) -> dict[str, Fraction]:
+        """The two-card actions of a split hand ``first, c`` (§ 551.12(c): stand, draw or double,
+        split aces locked without ``hit_split_aces``), ``left`` the shoe less the up card and the
+        pair, the 6-7-8 / 7-7-7 bonus for the suits of ``first`` and ``c`` (no super bonus)."""
+        rules = self.rules
+        r = first[0]
+        hs = self.solver(up[0], r)
+        acts = hs.actions(_add(_add((0,) * 10, r), c[0]), r == 1 and not rules.hit_split_aces)
+        if "hit" in acts:
+            acts["hit"] += suit_bonus(first, c, up, left.remove(c), rules, True, False)
+        if "double" in acts:
+            acts["double"] += suit_bonus(first, c, up, left.remove(c), rules, True, True)
+        return acts
 
     def split_value(self, up: CardType, p1: CardType, p2: CardType) -> Fraction:
         """Unnormalised value of splitting the pair ``p1, p2`` (§ 551.12) under the module's method."""
@@ -361,18 +422,11 @@ class Game:
         r = p1[0]
         left = self.shoe.remove(up, p1, p2)
         n0 = left.size
-        hs = self.solver(up[0], r)
-        locked = r == 1 and not rules.hit_split_aces
         limit = rules.max_hands if (r != 1 or rules.resplit_aces) else 2
         sums = [ZERO, ZERO]  # second card not pairing, pairing
         for first in (p1, p2):
             for c, k in left.types():
-                hand = _add(_add((0,) * 10, r), c[0])
-                acts = hs.actions(hand, locked)
-                if "hit" in acts:
-                    acts["hit"] += suit_bonus(first, c, up, left.remove(c), rules, True, False)
-                if "double" in acts:
-                    acts["double"] += suit_bonus(first, c, up, left.remove(c), rules, True, True)
+                acts = self.split_hand_actions(up, first, c, left)
                 ranking = self.policy(two_card_class(up[0], r, c[0], True)) if self.policy else None
                 sums[c[0] == r] += Fraction(k, n0) * acts[choose(acts, ranking)] / 2
         q = Fraction(left.values[r - 1], n0)
@@ -433,14 +487,8 @@ class Game:
         total = ZERO
         p_super = ZERO
         deals: dict[tuple[CardType, CardType, CardType], tuple[Fraction, Decision]] = {}
-        current_up = 0
         for key, w in sorted(weights.items()):
             up, c1, c2 = key
-            if up[0] != current_up:
-                # the dealer's cache is keyed by the up card, so entries of a finished up card are
-                # never read again: free them, keeping memory to one up card's worth
-                _dealer.cache_clear()
-                current_up = up[0]
             d = self.decide(up, c1, c2)
             p = Fraction(w, denom)
             deals[key] = (p, d)

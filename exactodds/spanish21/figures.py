@@ -14,6 +14,7 @@ Split hands use the unsplit classes (surrender is not available to them).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb, prod
@@ -74,10 +75,10 @@ def basic_chart(game: Game, result: GameResult) -> Chart:
             continue
         for (hand, k), acts in hs.node_actions.items():
             key = decision_class(up_value, hand, k, False)
-            w = _composition_weight(hs.base, hand)
+            w = _composition_weight(hs.base, hand) / hs.denominator(hand)
             row = agg.setdefault(key, {})
-            for a, v in acts.items():
-                row[a] = row.get(a, Fraction(0)) + w * v
+            for a, num in acts.items():
+                row[a] = row.get(a, Fraction(0)) + w * num
     return Chart({k: tuple(sorted(row, key=lambda a: -row[a])) for k, row in agg.items()})
 
 
@@ -134,6 +135,10 @@ class Spanish21Analysis:
     match_the_dealer: tuple[str, Fraction] | None
     contributions: list[tuple[str, Fraction]] = field(default_factory=list)
     """(rule change, expected return with it) pairs."""
+    deal_probability_total: Fraction = Fraction(1)
+    """The initial deals' probabilities added up (1 exactly: an identity the certificate checks)."""
+    game: Game | None = field(default=None, repr=False, compare=False)
+    """The solved game (its strategy, for a simulation); not part of any output."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready figures: each exact value beside a 15-digit decimal."""
@@ -207,32 +212,114 @@ def spanish21_analysis(shoe: SpanishShoe, rules: Rules, decks: int | None = None
             other = rules.with_(**change)
             if other != rules:
                 contrib.append((name, Game(shoe, other).solve().expected))
+    total = sum((p for p, _ in result.deals.values()), Fraction(0))
     return Spanish21Analysis(shoe, decks, rules, result.expected, expected_basic, chart, insurance_return(shoe),
-                             result.super_bonus_probability, match_the_dealer_return(decks), contrib)
+                             result.super_bonus_probability, match_the_dealer_return(decks), contrib, total, game)
+
+
+CHECK_SHOES: Final = (
+    ("6-7-8 of spades possible", SpanishShoe((1, 1, 0, 0, 0, 1, 2, 1, 0, 4),
+                                             {6: (1, 0, 0, 0), 7: (1, 1, 0, 0), 8: (1, 0, 0, 0)})),
+    ("suited 7-7-7 against a 7 possible", SpanishShoe((1, 1, 0, 0, 0, 0, 4, 0, 0, 4),
+                                                      {6: (0, 0, 0, 0), 7: (3, 1, 0, 0), 8: (0, 0, 0, 0)})),
+)
+"""Small shoes on which the certificate re-runs the brute force (:mod:`exactodds.spanish21.bruteforce`)
+under the certified rules without splitting, where the engine must agree to the last digit."""
+
+SPLIT_SHOE: Final = SpanishShoe((2, 0, 0, 0, 0, 0, 1, 2, 0, 8), {6: (0, 0, 0, 0), 7: (1, 0, 0, 0), 8: (1, 1, 0, 0)})
+"""Pairs of aces, 8s and tens: the shoe on which the split approximation is measured (two hands)."""
+
+SPLIT_TOLERANCE: Final = Fraction(1, 1000)
+"""The split approximation the certificate accepts on :data:`SPLIT_SHOE` (0.1 point; measured 0.0155)."""
+
+SIMULATION_ROUNDS: Final = 100_000
+"""Rounds of the certificate's simulation of the computed strategy (a fixed seed: verify replays it)."""
+
+SIMULATION_SEED: Final = 551
+
+SECOND_METHOD: Final = (
+    "brute force, card by card in the physical order of § 551.8(d) (hole card unknown to the player, "
+    "split hands one after the other), exactodds/spanish21/bruteforce.py, written apart from the engine; "
+    "it runs on small shoes only, so the certificate re-runs it on the shoes of the checks below under "
+    "the certified rules without splitting (there the engine is exact and must agree to the last digit) "
+    "and measures the engine's split approximation on a pair-rich shoe; the full-size figure has no "
+    "second exact computation, and is checked against a simulation of the computed strategy on the "
+    "certified shoe (exactodds/spanish21/simulate.py, its own settlement code; a fixed seed)")
+
+
+def _num(x: Fraction) -> dict[str, str]:
+    return {"exact": ratio(x), "decimal": decimal(x, 15)}
 
 
 def certificate_section(shoe: SpanishShoe, rules: Rules) -> dict[str, Any]:
-    """A certificate section: the exact figures and what they were computed from, for
-    ``certify --spanish21`` (recomputed by :func:`verify_section`)."""
-    a = spanish21_analysis(shoe, rules, basic=False)
-    return {"section": "spanish21", "rules": {k: (str(v) if isinstance(v, Fraction) else v)
-                                              for k, v in vars(rules).items()},
-            "value_counts": list(shoe.values), "suits": {str(v): list(shoe.suits[v]) for v in (6, 7, 8)},
-            "expected_return": ratio(a.expected), "expected_return_decimal": decimal(a.expected, 15),
-            "insurance_return": ratio(a.insurance), "insurance_return_decimal": decimal(a.insurance, 15)}
+    """The Spanish 21 section of a certificate (``certify --spanish21``): the exact returns
+    (composition-dependent and basic strategy), insurance, what they were computed from, and
+    the checks: brute force equal on small shoes, the split approximation within
+    :data:`SPLIT_TOLERANCE`, identities, and whether the player has the advantage.
+    ``verify`` recomputes it from the report's inputs (:func:`exactodds.figures.certify.verify_report`)."""
+    from exactodds.spanish21.bruteforce import brute_force
+    from exactodds.spanish21.engine import dealer_outcomes, no_blackjack
 
+    a = spanish21_analysis(shoe, rules, basic=True)
+    checks: list[dict[str, Any]] = []
+    no_split = rules.with_(max_hands=1)
+    for name, small in CHECK_SHOES:
+        engine = Game(small, no_split).solve().expected
+        brute = brute_force(small, no_split)
+        checks.append({"check": f"brute force = engine, {small.size}-card shoe ({name}), certified rules without "
+                                "splitting", "expected": ratio(brute), "got": ratio(engine), "holds": engine == brute})
+    two = rules.with_(max_hands=2)
+    diff = Game(SPLIT_SHOE, two).solve().expected - brute_force(SPLIT_SHOE, two)
+    checks.append({"check": f"split approximation (engine − brute force), {SPLIT_SHOE.size}-card pair-rich shoe, "
+                            f"two hands: {decimal(100 * diff, 4)} points, within 0.1 point", "got": ratio(diff),
+                   "holds": abs(diff) <= SPLIT_TOLERANCE})
+    checks.append({"check": "the initial deals' probabilities add up to 1", "holds": a.deal_probability_total == 1})
+    if not (rules.other_players and rules.super_bonus()):
+        from exactodds.spanish21.simulate import simulate
 
-def verify_section(section: dict[str, Any]) -> list[str]:
-    """Recompute a :func:`certificate_section` from its own inputs; the list of mismatches (empty: verified)."""
-    r = dict(section["rules"])
-    if r.get("super_bonus_bet") is not None:
-        r["super_bonus_bet"] = Fraction(r["super_bonus_bet"])
-    rules = Rules(**r)
-    shoe = SpanishShoe(tuple(section["value_counts"]),
-                       {v: tuple(section["suits"][str(v)]) for v in (6, 7, 8)})
-    fresh = certificate_section(shoe, rules)
-    return [f"{k}: certificate {section.get(k)!r}, recomputed {fresh[k]!r}"
-            for k in ("expected_return", "insurance_return") if section.get(k) != fresh[k]]
+        sim = simulate(shoe, rules, SIMULATION_ROUNDS, SIMULATION_SEED, game=a.game)
+        var = sim.variance_of_mean
+        z = float(sim.mean - a.expected) / math.sqrt(var) if var else 0.0  # a statistic, for display
+        checks.append({"check": f"simulation of the computed strategy, {SIMULATION_ROUNDS:,} rounds from this shoe "
+                                f"(seed {SIMULATION_SEED}): observed mean {percent(sim.mean, 4)}, standard error "
+                                f"{math.sqrt(var) * 100:.4f} points, z = {z:+.2f}: within 3 standard errors",
+                       "holds": (sim.mean - a.expected) ** 2 <= 9 * var})
+    dealer_ok = True
+    for up in range(1, 11):
+        if shoe.values[up - 1]:
+            rem = shoe.values[:up - 1] + (shoe.values[up - 1] - 1,) + shoe.values[up:]
+            dealer_ok = dealer_ok and sum(dealer_outcomes(rem, up, rules.hit_soft_17)) == no_blackjack(rem, up)
+    checks.append({"check": "dealer outcome weights add up to P(no dealer Blackjack) for every up card "
+                            "(§ 551.8(e), § 551.13(b))", "holds": dealer_ok})
+    checks.append({"check": "basic (total-dependent) strategy returns at most composition-dependent play",
+                   "holds": a.expected_basic is not None and a.expected_basic <= a.expected})
+    math_hold = all(c["holds"] for c in checks)
+    beats = [name for name, x in (("composition-dependent", a.expected), ("basic strategy", a.expected_basic))
+             if x is not None and x > 0]
+    checks.append({"check": "no player strategy beats the game (return ≤ 0 for each)", "kind": "game",
+                   "holds": not beats})
+    out: dict[str, Any] = {
+        "game": "Spanish 21 main wager (58 Pa. Code ch. 551)",
+        "rules": {k: (str(v) if isinstance(v, Fraction) else v) for k, v in vars(rules).items()},
+        "rules_changed_from_text": {k: str(v) for k, v in rules.changed().items()},
+        "citations": CITES,
+        "shoe": {"cards": shoe.size, "value_counts": list(shoe.values),
+                 "suits": {str(v): list(shoe.suits[v]) for v in (6, 7, 8)}},
+        "method": "exact rationals; composition-dependent play, every hand valued for the cards it removes; "
+                  "splits: each split hand played from the shoe less the up card and the pair (the one "
+                  "approximation, measured in the checks); exactodds/spanish21/engine.py",
+        "expected_return": _num(a.expected), "house_edge": _num(-a.expected),
+        "expected_return_basic_strategy": _num(a.expected_basic) if a.expected_basic is not None else None,
+        "insurance_return": _num(a.insurance),
+        "super_bonus_probability": _num(a.super_bonus_probability),
+        "player_advantage": {
+            "strategies": beats,
+            "statement": (f"PLAYER ADVANTAGE: played by {' and '.join(beats)}, the player's return is above 0"
+                          if beats else "no player strategy certified here has a return above 0")},
+        "verification": {"second_method": {"method": None, "agrees": None, "statement": SECOND_METHOD},
+                         "checks": checks, "all_hold": math_hold},
+    }
+    return out
 
 
 def summary_pairs(a: Spanish21Analysis) -> list[tuple[str, str]]:
@@ -255,5 +342,4 @@ def summary_pairs(a: Spanish21Analysis) -> list[tuple[str, str]]:
 
 
 __all__ = ["CODES", "CONTRIBUTIONS", "Chart", "Spanish21Analysis", "UPS", "basic_chart", "certificate_section",
-           "chart_rows", "insurance_return", "match_the_dealer_return", "spanish21_analysis", "summary_pairs",
-           "verify_section"]
+           "chart_rows", "CHECK_SHOES", "insurance_return", "match_the_dealer_return", "spanish21_analysis", "summary_pairs"]

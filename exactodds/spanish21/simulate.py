@@ -2,21 +2,36 @@
 (a continuous shuffler, § 551.15), the player following the engine's composition-dependent
 decisions, every hand settled by this module's own reading of § 551.6.
 
-Rule sets without splitting (``max_hands=1``): the engine is exact there, so the mean must
-agree with :func:`~exactodds.spanish21.engine.expected_return` within its standard error. The
-random numbers come from NumPy's PCG64 (a seed makes a run reproducible); the statistics are
-display figures, the exact return is the thing checked.
+Every rule set, splits included: the initial decision is the engine's best action for the
+deal (:meth:`~exactodds.spanish21.engine.Game.decide`), a split hand's first decision its best
+two-card action (:meth:`~exactodds.spanish21.engine.Game.split_hand_actions`), a pair dealt to a
+split hand is resplit while the hand limit allows (§ 551.12(c), as the engine values it), and
+later decisions are the best action of the engine's node for the hand's composition. Without
+splitting the engine is exact, so the mean must agree with
+:func:`~exactodds.spanish21.engine.expected_return` within its standard error; with splits the
+engine's one approximation (module doc of the engine) is far below a simulation's resolution.
+
+Dealing: a partial Fisher-Yates shuffle of the whole shoe per round (the cards of a round are a
+uniformly random sequence without replacement whatever the array's order), the uniform numbers
+from NumPy's PCG64 in blocks (a seed makes a run reproducible). Results are kept as exact
+integers in units of ``1/scale``; the statistics are display figures, the exact return is the
+thing checked.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 
 from exactodds.errors import InputError
-from exactodds.spanish21.engine import Game, hand_total
+from exactodds.spanish21.engine import Game, choose, hand_total
 from exactodds.spanish21.rules import Rules
-from exactodds.spanish21.shoe import CardType, SpanishShoe
+from exactodds.spanish21.shoe import SPADES, CardType, SpanishShoe
+
+BLOCK = 1 << 16
+"""Uniform numbers drawn from the generator at a time."""
 
 
 @dataclass
@@ -39,7 +54,43 @@ class SimulationResult:
         return (self.total_sq - self.total * self.total / n) / (n - 1) / n
 
 
-def _pay(cards: list[CardType], up: CardType, rules: Rules, doublings: int) -> Fraction:
+class _Dealer:
+    """Cards of one round after another: a partial Fisher-Yates shuffle of ``cards``."""
+
+    def __init__(self, cards: list[CardType], seed: int) -> None:
+        import numpy as np
+
+        self.cards = cards
+        self.rng = np.random.Generator(np.random.PCG64(seed))
+        self.uniform: list[float] = []
+        self.used = 0
+        self.dealt = 0
+
+    def new_round(self) -> None:
+        """Shuffle back: the next card comes from the whole shoe again (§ 551.15)."""
+        self.dealt = 0
+
+    def __call__(self) -> CardType:
+        if self.used == len(self.uniform):
+            self.uniform = self.rng.random(BLOCK).tolist()
+            self.used = 0
+        u = self.uniform[self.used]
+        self.used += 1
+        cards, i = self.cards, self.dealt
+        j = i + int(u * (len(cards) - i))
+        cards[i], cards[j] = cards[j], cards[i]
+        self.dealt = i + 1
+        return cards[i]
+
+
+def _counts(hand: list[CardType]) -> tuple[int, ...]:
+    out = [0] * 10
+    for v, _ in hand:
+        out[v - 1] += 1
+    return tuple(out)
+
+
+def _bonus_pay(cards: list[CardType], up: CardType, rules: Rules, doublings: int, split: bool) -> Fraction:
     """Winning multiple of a 21 of three or more cards (§ 551.6(f),(g),(h))."""
     n = len(cards)
     if doublings and not rules.bonus_on_doubled:
@@ -47,8 +98,8 @@ def _pay(cards: list[CardType], up: CardType, rules: Rules, doublings: int) -> F
     values = sorted(v for v, _ in cards)
     if n == 3 and rules.bonus_678_777 and values in ([6, 7, 8], [7, 7, 7]):
         suits = {s for _, s in cards}
-        pay = Fraction(3) if suits == {0} else Fraction(2) if len(suits) == 1 else Fraction(3, 2)
-        if values == [7, 7, 7] and len(suits) == 1 and up[0] == 7 and not doublings:
+        pay = Fraction(3) if suits == {SPADES} else Fraction(2) if len(suits) == 1 else Fraction(3, 2)
+        if values == [7, 7, 7] and len(suits) == 1 and up[0] == 7 and not doublings and not split:
             pay += rules.super_bonus()
         return pay
     if n >= 5 and rules.bonus_21_cards:
@@ -56,26 +107,42 @@ def _pay(cards: list[CardType], up: CardType, rules: Rules, doublings: int) -> F
     return Fraction(1)
 
 
-def simulate(shoe: SpanishShoe, rules: Rules, rounds: int, seed: int = 0) -> SimulationResult:
-    """Play ``rounds`` rounds with the engine's optimal decisions (``rules.max_hands`` must be 1)."""
-    import numpy as np
+@dataclass
+class _Hand:
+    cards: list[CardType]
+    split: bool
+    doublings: int = 0
+    status: str = "play"  # play, stood, bust, rescue
 
-    if rules.max_hands != 1:
-        raise InputError("the simulation plays rule sets without splitting (max hands 1)")
-    game = Game(shoe, rules)
-    game.solve()
-    cards = [t for t, k in shoe.types() for _ in range(k)]
-    rng = np.random.Generator(np.random.PCG64(seed))
-    total = Fraction(0)
-    total_sq = Fraction(0)
+
+def simulate(shoe: SpanishShoe, rules: Rules, rounds: int, seed: int = 0, game: Game | None = None) -> SimulationResult:
+    """Play ``rounds`` rounds with the engine's optimal decisions (``game``: an already solved
+    :class:`Game` of ``shoe`` and ``rules``, else one is solved here)."""
+    if game is None:
+        game = Game(shoe, rules)
+        game.solve()
+    if rules.other_players and rules.super_bonus():
+        raise InputError("the simulation deals one player: leave out the other players' envy bonus (§ 551.6(h))")
+    scale = lcm(2, rules.super_bonus().denominator)
+    deal = _Dealer([t for t, k in shoe.types() for _ in range(k)], seed)
+    total = 0
+    total_sq = 0
     decisions: dict[tuple[CardType, CardType, CardType], str] = {}
+    split_first: dict[tuple[CardType, CardType, CardType], str] = {}
+
+    def first_split_action(up: CardType, first: CardType, c: CardType, pair: CardType) -> str:
+        key = (up, first, c)
+        got = split_first.get(key)
+        if got is None:
+            left = shoe.remove(up, first, pair)
+            got = split_first[key] = choose(game.split_hand_actions(up, first, c, left), None)
+        return got
+
     for _ in range(rounds):
-        order = [cards[i] for i in rng.permutation(len(cards))]
-        c1, up, c2, hole = order[0], order[1], order[2], order[3]
-        draws = iter(order[4:])
+        deal.new_round()
+        c1, up, c2, hole = deal(), deal(), deal(), deal()
         bj_dealer = {up[0], hole[0]} == {1, 10}
-        bj_player = {c1[0], c2[0]} == {1, 10}
-        if bj_player:
+        if {c1[0], c2[0]} == {1, 10}:
             result = Fraction(0) if bj_dealer and not rules.blackjack_beats_dealer_blackjack else Fraction(3, 2)
         elif bj_dealer:
             result = Fraction(-1)
@@ -83,55 +150,94 @@ def simulate(shoe: SpanishShoe, rules: Rules, rounds: int, seed: int = 0) -> Sim
             key = (up, min(c1, c2), max(c1, c2))
             if key not in decisions:
                 decisions[key] = game.decide(*key).best
-            result = _play(game, rules, up, hole, [c1, c2], decisions[key], draws)
-        total += result
-        total_sq += result * result
-    return SimulationResult(rounds, total, total_sq)
+            result = _round(game, rules, up, hole, c1, c2, decisions[key], deal, first_split_action)
+        x = result * scale
+        if x.denominator != 1:
+            raise AssertionError("internal: a result is not a whole number of 1/scale units")
+        total += x.numerator
+        total_sq += x.numerator * x.numerator
+    return SimulationResult(rounds, Fraction(total, scale), Fraction(total_sq, scale * scale))
 
 
-def _play(game: Game, rules: Rules, up: CardType, hole: CardType, hand: list[CardType], action: str,
-          draws: object) -> Fraction:
-    it = iter(draws)  # type: ignore[call-overload]
-    solver = game.solver(up[0])
-    doublings = 0
-
-    def counts() -> tuple[int, ...]:
-        out = [0] * 10
-        for v, _ in hand:
-            out[v - 1] += 1
-        return tuple(out)
-
+def _round(game: Game, rules: Rules, up: CardType, hole: CardType, c1: CardType, c2: CardType, action: str,
+           deal: Callable[[], CardType], first_split_action: Callable[[CardType, CardType, CardType, CardType], str]
+           ) -> Fraction:
+    """One round after the peek found no dealer Blackjack (§ 551.8(e)): the player's hands, then
+    the dealer's (§ 551.13), then settlement (§ 551.6)."""
     if action == "surrender":
         return Fraction(-1, 2)
+    hands: list[_Hand] = []
+    if action == "split":
+        r = c1[0]
+        limit = rules.max_hands if (r != 1 or rules.resplit_aces) else 2
+        pending = [c1, c2]
+        count = 2
+        while pending:
+            first = pending.pop(0)
+            c = deal()
+            if c[0] == r and count < limit:  # resplit (§ 551.12(c))
+                pending += [c]
+                count += 1
+                pending.insert(0, first)
+                continue
+            hand = _Hand([first, c], True)
+            _play(game, rules, up, hand, first_split_action(up, first, c, c2 if first is c1 else c1), deal)
+            hands.append(hand)
+    else:
+        hand = _Hand([c1, c2], False)
+        _play(game, rules, up, hand, action, deal)
+        hands.append(hand)
+    live = [h for h in hands if h.status == "stood"]
+    dealer_total = 0
+    if live:
+        dealer = [up, hole]
+        while True:
+            d_hard = sum(v for v, _ in dealer)
+            dealer_total, soft = hand_total(d_hard, any(v == 1 for v, _ in dealer))
+            if dealer_total > 17 or (dealer_total == 17 and not (soft and rules.hit_soft_17)):
+                break
+            dealer.append(deal())
+    result = Fraction(0)
+    for h in hands:
+        bet = 1 << h.doublings
+        if h.status == "bust":
+            result -= bet
+        elif h.status == "rescue":
+            result -= 1
+        else:
+            total, _ = hand_total(sum(v for v, _ in h.cards), any(v == 1 for v, _ in h.cards))
+            if total == 21 and len(h.cards) >= 3:  # § 551.6(b)(4): beats any dealer total
+                result += bet * _bonus_pay(h.cards, up, rules, h.doublings, h.split)
+            elif dealer_total > 21 or dealer_total < total:
+                result += bet
+            elif dealer_total == total:
+                if total == 21 and rules.split_21_beats_dealer_21:
+                    result += bet
+            else:
+                result -= bet
+    return result
+
+
+def _play(game: Game, rules: Rules, up: CardType, hand: _Hand, action: str, deal: Callable[[], CardType]) -> None:
+    """Play one hand from its first decision ``action`` to its end."""
+    solver = game.solver(up[0], hand.cards[0][0] if hand.split else 0)
     while True:
         if action in ("hit", "double", "redouble"):
-            hand.append(next(it))
+            hand.cards.append(deal())
             if action != "hit":
-                doublings += 1
-        elif action == "rescue":
-            return Fraction(-1)
+                hand.doublings += 1
+        elif action == "rescue":  # § 551.11(d)
+            hand.status = "rescue"
+            return
         else:  # stand
-            break
-        hard = sum(v for v, _ in hand)
+            hand.status = "stood"
+            return
+        hard = sum(v for v, _ in hand.cards)
         if hard > 21:
-            return Fraction(-(1 << doublings))
-        acts = solver.node_actions.get((counts(), doublings))
-        action = max(acts, key=lambda a: acts[a]) if acts else "stand"
-    bet = 1 << doublings
-    hard = sum(v for v, _ in hand)
-    total, _ = hand_total(hard, any(v == 1 for v, _ in hand))
-    if total == 21 and len(hand) >= 3:
-        return bet * _pay(hand, up, rules, doublings)
-    dealer = [up, hole]
-    while True:
-        d_hard = sum(v for v, _ in dealer)
-        d_total, soft = hand_total(d_hard, any(v == 1 for v, _ in dealer))
-        if d_total > 17 or (d_total == 17 and not (soft and rules.hit_soft_17)):
-            break
-        dealer.append(next(it))
-    if d_total > 21 or d_total < total:
-        return Fraction(bet)
-    return Fraction(0) if d_total == total else Fraction(-bet)
+            hand.status = "bust"
+            return
+        acts = solver.node_actions.get((_counts(hand.cards), hand.doublings))
+        action = choose(acts, None) if acts else "stand"
 
 
 __all__ = ["SimulationResult", "simulate"]
