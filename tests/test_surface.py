@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+from exactodds.catalogue import get_wager
 from exactodds.cli.app import app
 
 runner = CliRunner()
@@ -436,7 +439,26 @@ def test_certify_table_is_the_summary_of_the_same_report(tmp_path: Path) -> None
     assert code == 0 and "Tie" in out and max(len(line) for line in out.splitlines()) <= 100, err
 
 
-def test_crosscheck_refuses_wager_colon_paytable_in_one_line(hands: str) -> None:
-    """crosscheck chooses its tests per wager (every paytable): WAGER:P is refused, not ignored."""
-    code, out, err = run("crosscheck", hands, "-w", "dragon-7:40to1")
-    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "every paytable" in err, err
+def _wager_families(doc: dict[str, Any], wager: str = "banker") -> dict[tuple[str, str], Any]:
+    """(wager, paytable) -> that family's comparable-round JSON in a crosscheck report, less its
+    Holm-adjusted p-values (they depend on how many tests the run holds)."""
+    def strip(x: Any) -> Any:
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k != "holm_p_value"}
+        return [strip(v) for v in x] if isinstance(x, list) else x
+
+    return {(f["wager"], f["paytable"]): strip(f) for f in doc["comparable"]["families"] if f["wager"] == wager}
+
+
+def test_crosscheck_takes_wager_colon_paytable_and_dash_p(hands: str) -> None:
+    """crosscheck -w WAGER:P and -w WAGER -p P test that one paytable, with the very figures the
+    same log gives for it when the wager is named bare (every paytable); an unknown paytable or
+    -p without one --wager is one error line."""
+    every = _wager_families(json.loads(_run_ok(["crosscheck", "HANDS", "-w", "banker", "-f", "json"], hands)))
+    assert {t for _, t in every} == {p.id for p in get_wager("banker").paytables} and len(every) > 1
+    for args in (["-w", "banker:ez"], ["-w", "banker", "-p", "ez"]):
+        one = _wager_families(json.loads(_run_ok(["crosscheck", "HANDS", *args, "-f", "json"], hands)))
+        assert list(one) == [("banker", "ez")] and one[("banker", "ez")] == every[("banker", "ez")]
+    for args in (["-w", "banker:nope"], ["-p", "ez"], ["-w", "banker", "-w", "tie", "-p", "ez"]):
+        code, out, err = run("crosscheck", hands, *args)
+        assert code == 2 and out == "" and len(err.splitlines()) == 1 and err.startswith("exactodds: error:"), err

@@ -214,8 +214,11 @@ def register(app: typer.Typer) -> None:
                                                   "through the shoe (default: the file's '# cover=', else 14).")] = None,
         alpha: Annotated[float, typer.Option("--alpha", "-a", help="Family-wise significance level of the verdict "
                                              "(Holm's correction over every test).")] = DEFAULT_ALPHA,
-        wager: Annotated[list[str] | None, typer.Option("--wager", "-w", help="Hand logs: wager id to test "
-                                                        "(repeatable; default every baccarat wager).")] = None,
+        wager: Annotated[list[str] | None, typer.Option("--wager", "-w", help="Hand logs: wager to test, WAGER or "
+                                                        "WAGER:PAYTABLE (repeatable; default every baccarat wager, "
+                                                        "every paytable of a wager named bare).")] = None,
+        paytable: Annotated[str | None, typer.Option("--paytable", "-p", help="With one --wager: its paytable, as "
+                                                     "WAGER:PAYTABLE (default: every paytable).")] = None,
         faces: Annotated[bool, typer.Option("--faces", help="Hand logs: also test every wager settled on the "
                                             "cards (pairs, suits, ...), settled from the logged cards (slower).")] = False,
         columns: Annotated[str | None, typer.Option("--columns", metavar="NAME=COLUMN,...",
@@ -243,10 +246,7 @@ def register(app: typer.Typer) -> None:
             raise InputError(f"--show lists at most {MAX_SHOW:,} violations, got {show}")
         if show < 0:
             raise InputError(f"--show must be at least 0, got {show}")
-        for given in wager or []:
-            if ":" in given:  # the tests are chosen per wager in simulation/crosscheck.py
-                raise InputError(f"--wager {given[:80]!r}: crosscheck tests every paytable of a wager; give the "
-                                 "wager id alone (WAGER:PAYTABLE is not yet taken here)")
+        chosen = _chosen_paytables(wager, paytable) or None
         mapping = parse_columns(columns) if columns is not None else None
         _check_targets(output)
         data = read_file(file, mapping)
@@ -271,7 +271,7 @@ def register(app: typer.Typer) -> None:
                 if data.has_shoes:
                     check_cover(shoe.size, c)
                 with _progress("crosscheck") as progress:
-                    result = crosscheck_log(data, shoe, c, alpha, wager, progress=progress, faces=faces)
+                    result = crosscheck_log(data, shoe, c, alpha, chosen, progress=progress, faces=faces)
             else:
                 if wager or faces:
                     raise InputError("--wager and --faces apply to hand logs; a counts file is tested wager by "

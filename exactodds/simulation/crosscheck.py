@@ -763,7 +763,12 @@ def focused_tests(coups: Mapping[Coup, int], shoe: Shoe) -> list[FamilyTest]:
 
 
 # -- putting it together -------------------------------------------------------------------------
-def wager_tables(wagers: Sequence[str] | None = None, cards: bool = True, faces: bool = False,
+Chosen = Sequence[str] | Mapping[str, str | None]
+"""The wagers a cross-check tests: ids (every paytable of each), or wager id -> the one
+paytable to test (``None``: every paytable), as ``-w WAGER:PAYTABLE`` gives."""
+
+
+def wager_tables(wagers: Chosen | None = None, cards: bool = True, faces: bool = False,
                  ) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[str]]:
     """(wager, paytable) pairs settled at the coup level, pairs settled on the cards
     (pairs, suits, ...), and messages for the wagers skipped.
@@ -771,15 +776,21 @@ def wager_tables(wagers: Sequence[str] | None = None, cards: bool = True, faces:
     ``cards``: the source has the dealt cards (a hand log), so wagers settled on them can
     be tested. Without ``wagers``: every coup-level wager, and with ``faces`` every wager
     settled on the cards too (slower: their results are read group by group). Named
-    ``wagers`` are taken whatever their level, when ``cards`` allows.
+    ``wagers`` are taken whatever their level, when ``cards`` allows; a wager mapped to a
+    paytable is tested under that paytable only.
+
+    >>> wager_tables({"banker": "ez", "dragon-7": None}, cards=False)[0]
+    [('banker', 'ez'), ('dragon-7', '40to1')]
     """
+    chosen: dict[str, str | None] = dict(wagers) if isinstance(wagers, Mapping) else dict.fromkeys(wagers or ())
     coup: list[tuple[str, str]] = []
     face: list[tuple[str, str]] = []
     skipped: list[str] = []
     untested: list[str] = []
-    for wid in (wagers if wagers else list(CATALOGUE)):
+    for wid in (list(chosen) if chosen else list(CATALOGUE)):
         w = engine_link.wager(wid)
-        pairs = [(w.id, p.id) for p in w.paytables]
+        table = chosen.get(wid)
+        pairs = [(w.id, p.id) for p in w.paytables if table is None or p.id == table]
         if w.level.name == "coup":
             coup += pairs
         elif not engine_link.is_baccarat_level(w.level):
@@ -787,7 +798,7 @@ def wager_tables(wagers: Sequence[str] | None = None, cards: bool = True, faces:
         elif not cards:
             skipped.append(f"skipped {w.id}: settled on the cards (level {w.level.name!r}); a counts-only "
                            "simulation does not deal them")
-        elif wagers or faces:
+        elif chosen or faces:
             face += pairs
         else:
             untested.append(w.id)
@@ -797,7 +808,7 @@ def wager_tables(wagers: Sequence[str] | None = None, cards: bool = True, faces:
     return coup, face, skipped
 
 
-def coup_wager_tables(wagers: Sequence[str] | None = None) -> tuple[list[tuple[str, str]], list[str]]:
+def coup_wager_tables(wagers: Chosen | None = None) -> tuple[list[tuple[str, str]], list[str]]:
     """(wager, paytable) pairs of every coup-level wager (or of those named), and the
     messages for wagers skipped because they are settled on more than the coup."""
     coup, _, skipped = wager_tables(wagers, cards=False)
@@ -950,7 +961,7 @@ def _check_alpha(alpha: float) -> None:
 
 
 def crosscheck_log(log: LogFile, shoe: Shoe, cover: int, alpha: float = DEFAULT_ALPHA,
-                   wagers: Sequence[str] | None = None, progress: Progress | None = None,
+                   wagers: Chosen | None = None, progress: Progress | None = None,
                    faces: bool = False) -> CrossCheck:
     """Audit a hand log, then test the round results, the wagers (coup-level ones from the
     round results; with ``faces`` or when named, those settled on the cards, from the
