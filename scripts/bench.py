@@ -535,6 +535,5 @@ if __name__ == "__main__":
     ARGS = ap.parse_args()
     os.environ.setdefault("PYTHONHASHSEED", "0")
     main()
-    paigow_figures()
     if ARGS.json:
         print(json.dumps({"figures": RESULTS, "machine": {"cpus": os.cpu_count()}}, indent=2))
