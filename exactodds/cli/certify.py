@@ -20,11 +20,21 @@ from typing import Annotated
 
 import typer
 
-from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, PaytableOpt, emit, wager_and_paytable
+from exactodds.cli.options import (
+    DecksOpt,
+    Format,
+    FormatOpt,
+    OutputOpt,
+    PaytableOpt,
+    emit,
+    wager_and_paytable,
+    with_spanish21_rules,
+)
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.game.shoespec import DEFAULT_DECKS, RemoveOpt, ShoeOpt, resolve_shoe
 from exactodds.report.progress import stderr_progress
+from exactodds.spanish21.rules import Rules
 
 COMMISSION_RULES = ("midibaccarat", "baccarat", "minibaccarat")
 """The keys of :data:`exactodds.figures.commission.RULES` (a test holds them equal), named here so
@@ -223,13 +233,15 @@ def certify_command(
     no_eor: Annotated[bool, typer.Option("--no-eor", help="Leave out the effects of removal.")] = False,
     paigow: Annotated[bool, typer.Option("--paigow", help="Add Pai Gow (ch. 535); alone, certify Pai Gow only.")] = False,
     spanish21: Annotated[bool, typer.Option(
-        "--spanish21", help="Add the Spanish 21 main wager (ch. 551, as written, the shoe less its tens); "
-                            "alone, certify it only.")] = False,
+        "--spanish21", help="Add the Spanish 21 main wager (ch. 551, the shoe less its tens) under the rules of "
+                            "the options below (default: as written); alone, certify it only.")] = False,
     fmt: ReportFormatOpt = None, output: OutputsOpt = None, formats: FormatsOpt = None,
     template: TemplateOpt = None, document: DocumentOpt = None, sensitivity_decks: SensitivityOpt = None,
+    *, rules: Rules,
 ) -> None:
     """A certification report (a par sheet): citations, readings, exact tables, par-sheet figures,
-    EOR, sensitivity, verification. One run: every view quotes one fingerprint."""
+    EOR, sensitivity, verification. One run: every view quotes one fingerprint. The Spanish 21
+    rule options (those of ``spanish21``) apply to ``--spanish21`` and are recorded in the report."""
     from exactodds.figures.certify import certify
     from exactodds.report.document import read_document
 
@@ -237,6 +249,8 @@ def certify_command(
     s = resolve_shoe(decks, shoe, remove)
     if all_wagers and wager is not None or not (all_wagers or wager is not None or paigow or spanish21):
         raise InputError("give one WAGER, --all, --paigow or --spanish21")
+    if not spanish21 and rules != Rules():
+        raise InputError("the Spanish 21 rule options (--h17, --max-hands, ...) need --spanish21")
     plan = output_plan(fmt, formats, output)
     if template is not None and not template.is_dir():
         raise InputError(f"--template: {str(template)!r} is not a folder")
@@ -244,7 +258,8 @@ def certify_command(
     wagers: list[str] | None = None if all_wagers else ([wager] if wager is not None else [])
     with stderr_progress("certify") as progress:
         doc = certify(wagers, paytable, s, parse_decks_list(sensitivity_decks), effects_of_removal=not no_eor,
-                      progress=progress, paigow=paigow, document=control, spanish21=spanish21)
+                      progress=progress, paigow=paigow, document=control,
+                      spanish21=rules if spanish21 else False)
     write_views(doc, plan, template)
 
 
@@ -336,6 +351,6 @@ def register(app: typer.Typer) -> None:
     app.command("eor")(with_wager_files(eor_command))
     app.command("commission")(commission_command)
     app.command("ride")(with_wager_files(ride_command))
-    app.command("certify")(with_wager_files(certify_command))
+    app.command("certify")(with_wager_files(with_spanish21_rules(certify_command)))
     app.command("verify")(verify_command)
     app.command("render")(render_command)

@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from exactodds import __version__
 from exactodds.catalogue import CATALOGUE, get_wager
@@ -78,6 +78,9 @@ from exactodds.game.shoespec import (
     shoe_spec,
 )
 from exactodds.inputs import json_error, load_json, shown
+
+if TYPE_CHECKING:
+    from exactodds.spanish21.rules import Rules as SpanishRules
 
 REPORT_KIND: Final = "exactodds certification report"
 SCHEMA: Final = 3
@@ -323,35 +326,52 @@ def paigow_section() -> dict[str, Any]:
     return doc
 
 
-def spanish21_section(shoe: Shoe) -> dict[str, Any]:
-    """Spanish 21 (ch. 551) in a certificate: the main wager under § 551 as written, for the
-    report's shoe with its tens removed (§ 551.3(a)); :func:`exactodds.spanish21.figures.certificate_section`."""
+def spanish21_rules(recorded: Any) -> Any:
+    """The :class:`~exactodds.spanish21.rules.Rules` of a report's ``inputs/spanish21``: the
+    recorded rule set (:func:`~exactodds.spanish21.rules.rules_record`), or ``true`` -- a report
+    written before rules were recorded -- for § 551 as written. Anything else is an :class:`InputError`."""
+    from exactodds.spanish21.rules import AS_WRITTEN, rules_from_record
+
+    return AS_WRITTEN if recorded is True else rules_from_record(recorded)
+
+
+def spanish21_section(shoe: Shoe, recorded: Any) -> dict[str, Any]:
+    """Spanish 21 (ch. 551) in a certificate: the main wager under the recorded rules
+    (:func:`spanish21_rules`), for the report's shoe with its tens removed (§ 551.3(a));
+    :func:`exactodds.spanish21.figures.certificate_section`."""
     from exactodds.spanish21.figures import certificate_section
-    from exactodds.spanish21.rules import AS_WRITTEN
     from exactodds.spanish21.shoe import SpanishShoe
 
-    return certificate_section(SpanishShoe.from_shoe(shoe), AS_WRITTEN)
+    return certificate_section(SpanishShoe.from_shoe(shoe), spanish21_rules(recorded))
+
+
+def _flag_only(recorded: Any) -> None:
+    if recorded is not True:
+        raise InputError("must be true when present")
 
 
 @dataclass(frozen=True)
 class GameSection:
     """A game certified beside the baccarat wagers (Pai Gow, Spanish 21): a report member
-    ``name`` built by ``build`` from the report's shoe when ``inputs[name]`` is true,
-    recomputed by ``verify`` like the rest; its views are registered in
-    :mod:`exactodds.report.certify` and :mod:`exactodds.report.html`.
+    ``name`` built by ``build`` from the report's shoe and ``inputs[name]`` (``true``, or the
+    game's rules) when that is present, recomputed by ``verify`` like the rest; ``check`` refuses
+    a malformed ``inputs[name]`` (an :class:`InputError`) before anything is computed. Its views
+    are registered in :mod:`exactodds.report.certify` and :mod:`exactodds.report.html`.
     ``player_advantage(section)`` lists what beats the game (for the summary)."""
 
     name: str
     title: str
-    build: Callable[[Shoe], dict[str, Any]]
+    build: Callable[[Shoe, Any], dict[str, Any]]
     player_advantage: Callable[[dict[str, Any]], list[str]]
+    check: Callable[[Any], object]
 
 
 SECTIONS: Final[dict[str, GameSection]] = {
-    "paigow": GameSection("paigow", "Pai Gow (ch. 535)", lambda _shoe: paigow_section(),
-                          lambda d: [f"pai-gow/{s}" for s in d["player_advantage"]["strategies"]]),
+    "paigow": GameSection("paigow", "Pai Gow (ch. 535)", lambda _shoe, _flag: paigow_section(),
+                          lambda d: [f"pai-gow/{s}" for s in d["player_advantage"]["strategies"]], _flag_only),
     "spanish21": GameSection("spanish21", "Spanish 21 (ch. 551)", spanish21_section,
-                             lambda d: [f"spanish-21/{s}" for s in d["player_advantage"]["strategies"]]),
+                             lambda d: [f"spanish-21/{s}" for s in d["player_advantage"]["strategies"]],
+                             spanish21_rules),
 }
 """The game sections a report can carry, by input flag and report member."""
 
@@ -361,7 +381,7 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
     from exactodds.catalogue.files import registered_definitions
 
     shoe = shoe_from_spec(inputs["shoe"])
-    sections_only = inputs["wagers"] == [] and any(inputs.get(k) for k in SECTIONS)
+    sections_only = inputs["wagers"] == [] and any(k in inputs for k in SECTIONS)
     with registered_definitions(inputs.get("definitions")):  # wagers from files, embedded in the inputs
         pairs = [] if sections_only else _targets(inputs["wagers"], inputs.get("paytable"))
     decks = tuple(inputs.get("sensitivity_decks", SENSITIVITY_DECKS))
@@ -395,10 +415,10 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
                     "player_advantage": [f"{x['wager']}/{x['paytable']}" for x in entries if x["player_advantage"]]},
     }
     for name, section in SECTIONS.items():
-        if inputs.get(name):
+        if name in inputs:
             if progress:
                 progress(len(pairs), len(pairs) + 1, section.title)
-            doc[name] = section.build(shoe)
+            doc[name] = section.build(shoe, inputs[name])
             doc["summary"]["all_checks_hold"] = doc["summary"]["all_checks_hold"] and doc[name]["verification"]["all_hold"]
             doc["summary"]["player_advantage"] += section.player_advantage(doc[name])
     plain: dict[str, Any] = json.loads(json.dumps(doc, ensure_ascii=False))  # plain JSON types, as read back
@@ -419,11 +439,13 @@ def fingerprint(doc: dict[str, Any]) -> str:
 def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | None = None, shoe: Shoe | None = None,
             sensitivity_decks: Sequence[int] = SENSITIVITY_DECKS, effects_of_removal: bool = True,
             progress: Progress | None = None, now: _dt.datetime | None = None,
-            paigow: bool = False, document: dict[str, Any] | None = None, spanish21: bool = False) -> dict[str, Any]:
+            paigow: bool = False, document: dict[str, Any] | None = None,
+            spanish21: bool | SpanishRules = False) -> dict[str, Any]:
     """A fingerprinted certification report for ``wagers`` (None: the whole catalogue; ``[]``
     with ``paigow`` or ``spanish21``: those games alone); ``paigow`` adds the Pai Gow section
-    (ch. 535), ``spanish21`` the Spanish 21 main wager under § 551 as written (ch. 551) for the
-    report's shoe less its tens.
+    (ch. 535), ``spanish21`` the Spanish 21 main wager (ch. 551) for the report's shoe less its
+    tens, under the :class:`~exactodds.spanish21.rules.Rules` given (``True``: § 551 as written),
+    recorded in the inputs (:func:`~exactodds.spanish21.rules.rules_record`).
 
     ``wagers`` are ids or wager objects; a wager from a wager file has its definition
     embedded in the inputs (``definitions``), so :func:`verify_report` rebuilds it.
@@ -455,8 +477,10 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
                          "from wager files (docs/wager-files.md)")
     if paigow:
         embedded = {**embedded, "paigow": True}
-    if spanish21:
-        embedded = {**embedded, "spanish21": True}
+    if spanish21 is not False:
+        from exactodds.spanish21.rules import AS_WRITTEN, rules_record
+
+        embedded = {**embedded, "spanish21": rules_record(AS_WRITTEN if spanish21 is True else spanish21)}
     inputs = {"wagers": ids, "paytable": paytable,
               "shoe": shoe_spec(shoe or Shoe.standard(8)), "sensitivity_decks": list(sensitivity_decks),
               "effects_of_removal": effects_of_removal, **embedded}
@@ -584,10 +608,13 @@ def check_inputs(inputs: Any) -> list[str]:
     if not INPUT_KEYS <= set(inputs) <= INPUT_KEYS | {"definitions"} | set(SECTIONS):
         return [f"inputs must have exactly the members {', '.join(sorted(INPUT_KEYS))} "
                 f"(and 'definitions' for wagers from files, {', '.join(map(repr, SECTIONS))} for other games)"]
-    for name in SECTIONS:
-        if name in inputs and inputs[name] is not True:
-            return [f"inputs/{name} must be true when present"]
-    if inputs["wagers"] == [] and any(inputs.get(k) for k in SECTIONS):
+    for name, section in SECTIONS.items():
+        if name in inputs:
+            try:
+                section.check(inputs[name])
+            except InputError as exc:
+                return [f"inputs/{name}: {exc}"]
+    if inputs["wagers"] == [] and any(k in inputs for k in SECTIONS):
         if inputs["paytable"] is not None or "definitions" in inputs:
             return ["inputs: a report of other games alone has no paytable and no wager file"]
         inputs = {**inputs, "wagers": None, "paytable": None}  # a game section alone: nothing else to check

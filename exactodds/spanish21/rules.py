@@ -13,9 +13,10 @@ Spanish 21 house-edge table, used to check the engine against published figures.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final
 
 from exactodds.errors import InputError
 
@@ -42,6 +43,26 @@ CITES: Final[dict[str, str]] = {
     "other_players": "§ 551.6(h): each other player's super bonus pays this player $50 ('envy')",
 }
 """The regulation text each rule field reads (shown in every report)."""
+
+NAMES: Final[dict[str, str]] = {
+    "hit_soft_17": "Dealer draws to a soft 17",
+    "double_any_cards": "Double Down on any number of cards",
+    "redoubles": "Redoubles after a Double Down",
+    "max_hands": "Hands from splitting pairs (1: no splitting)",
+    "resplit_aces": "Aces resplit",
+    "hit_split_aces": "Split aces may draw and double",
+    "double_after_split": "Double Down after a split",
+    "surrender": "Surrender (late)",
+    "rescue": "Double Down rescue",
+    "bonus_on_doubled": "Bonus payouts on a doubled hand",
+    "bonus_21_cards": "Five-, six- and seven-card 21 bonuses",
+    "bonus_678_777": "6-7-8 and 7-7-7 bonuses",
+    "blackjack_beats_dealer_blackjack": "Player Blackjack beats a dealer Blackjack",
+    "split_21_beats_dealer_21": "Two-card 21 of a split hand beats a dealer 21",
+    "super_bonus_bet": "Super bonus wager, dollars (none: fixed payouts left out)",
+    "other_players": "Other players at the table (envy bonus)",
+}
+"""Each rule field as the regulation names what it varies (shown beside its section)."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +116,79 @@ class Rules:
     def with_(self, **kw: object) -> Rules:
         """A copy with ``kw`` changed."""
         return replace(self, **kw)  # type: ignore[arg-type]
+
+
+def _json_value(value: object) -> object:
+    return f"{value.numerator}/{value.denominator}" if isinstance(value, Fraction) else value
+
+
+def section_of(rule: str) -> str:
+    """The section a rule field reads (the citation up to its colon).
+
+    >>> section_of("hit_soft_17")
+    '§ 551.13(b)'
+    """
+    return CITES[rule].split(":", 1)[0]
+
+
+def rules_record(rules: Rules) -> dict[str, Any]:
+    """``rules`` as a certificate records them (JSON-ready): every rule with its name, the
+    section cited, its value and its value as written (``super_bonus_bet`` dollars as ``"p/q"``),
+    and the rules that differ from § 551 as written. :func:`rules_from_record` reads it back.
+
+    >>> r = rules_record(Rules(hit_soft_17=True))
+    >>> r["changed_from_text"], r["rules"][0]["section"], r["rules"][0]["value"]
+    (['hit_soft_17'], '§ 551.13(b)', True)
+    """
+    base = Rules()
+    return {"rules": [{"rule": f.name, "name": NAMES[f.name], "section": section_of(f.name),
+                       "value": _json_value(getattr(rules, f.name)), "as_written": _json_value(getattr(base, f.name)),
+                       "changed": getattr(rules, f.name) != getattr(base, f.name)} for f in fields(Rules)],
+            "changed_from_text": list(rules.changed())}
+
+
+def rules_from_record(record: object) -> Rules:
+    """The :class:`Rules` of a :func:`rules_record` (a certificate's ``inputs/spanish21``).
+
+    Anything else -- a rule this program does not know or lacks, a value of the wrong type or
+    range, a name, section or as-written value that is not this program's -- is one
+    :class:`InputError` naming the first problem.
+
+    >>> rules_from_record(rules_record(Rules(redoubles=2))) == Rules(redoubles=2)
+    True
+    """
+    known = [f.name for f in fields(Rules)]
+    items = record.get("rules") if isinstance(record, dict) and set(record) == {"rules", "changed_from_text"} \
+        else None
+    if not isinstance(items, list) or not all(isinstance(x, dict) and isinstance(x.get("rule"), str) for x in items):
+        raise InputError("the Spanish 21 rules must be {rules: [{rule, name, section, value, as_written, changed}, "
+                         "...], changed_from_text: [...]}")
+    names = [x["rule"] for x in items]
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise InputError(f"unknown Spanish 21 rule {unknown[0][:60]!r} (the rules are {', '.join(known)})")
+    if names != known:
+        missing = [n for n in known if n not in names]
+        raise InputError(f"the Spanish 21 rules must list each of {', '.join(known)} once, in that order"
+                         + (f" ({missing[0]} is missing)" if missing else ""))
+    values: dict[str, Any] = {}
+    for f, x in zip(fields(Rules), items):
+        v = x.get("value")
+        if f.name == "super_bonus_bet":
+            if v is not None and not (isinstance(v, str) and re.fullmatch(r"[0-9]{1,15}/[1-9][0-9]{0,14}", v)):
+                raise InputError(f"Spanish 21 rule super_bonus_bet must be null or dollars as \"p/q\", got {v!r:.60}")
+            values[f.name] = None if v is None else Fraction(v)
+        elif f.type in ("bool", bool) and not isinstance(v, bool):
+            raise InputError(f"Spanish 21 rule {f.name} must be true or false, got {v!r:.60}")
+        elif f.type in ("int", int) and (not isinstance(v, int) or isinstance(v, bool)):
+            raise InputError(f"Spanish 21 rule {f.name} must be a whole number, got {v!r:.60}")
+        else:
+            values.setdefault(f.name, v)
+    rules = Rules(**values)
+    if rules_record(rules) != record:
+        raise InputError("the Spanish 21 rules' names, sections, as-written values or changes are not those of "
+                         "§ 551 as this program reads it (edited?)")
+    return rules
 
 
 AS_WRITTEN: Final = Rules()
