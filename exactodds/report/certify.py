@@ -230,7 +230,10 @@ def _spanish21_blocks(p: dict[str, Any]) -> list[Block]:
         rows.append(["Return, basic (total-dependent) strategy", p["expected_return_basic_strategy"]])
     rows += [["Return, composition-dependent play", p["expected_return"]],
              ["Insurance return (§ 551.10)", p["insurance_return"]]]
+    from exactodds.report.spanish21 import RULE_HEADERS, rule_rows
+
     out += [f"Shoe: {p['shoe']['cards']} cards; rules changed from the text: {changed}.", "",
+            "### Rules certified (58 Pa. Code ch. 551)", "", Table(list(RULE_HEADERS), rule_rows(p["rule_set"])), "",
             Table(["Figure", "Decimal", "Exact"],
                   [[name, f"{percent(parse_ratio(x['exact']), 6)}",
                     x["exact"] if len(x["exact"]) <= 20 else "(JSON)"] for name, x in rows]), "",
@@ -332,12 +335,20 @@ SUMMARY_WRAP: Final = (18, 8, 8, 7, 7, 7, 8, 6)
 def _summary_blocks(doc: dict[str, Any]) -> list[Block]:
     s = doc["summary"]
     advantage = ", ".join(s["player_advantage"]) + " FAVOUR THE PLAYER" if s["player_advantage"] else "none"
+    pairs = [("Fingerprint (SHA-256)", doc["fingerprint"]["value"]),
+             ("Paytables certified", f"{s['paytables']} (second method agrees on {s['second_method_agrees']}, "
+                                     f"not available for {s['no_second_method']})"),
+             ("Every check holds", "yes" if s["all_checks_hold"] else "NO"),
+             ("Player advantage", advantage)]
+    if "spanish21" in doc:
+        from exactodds.report.spanish21 import rule_value
+
+        sp = doc["spanish21"]
+        changed = [f"{r['name']} ({r['section']}): {rule_value(r['value'])}" for r in sp["rule_set"] if r["changed"]]
+        pairs += [("Spanish 21 house edge", _pct(sp["house_edge"]["exact"], 4)),
+                  ("Spanish 21 rules", "; ".join(changed) if changed else "58 Pa. Code ch. 551 as written")]
     return [f"Certification report summary -- exactodds {doc.get('version')} -- {doc['shoe']['description']}", "",
-            Pairs([("Fingerprint (SHA-256)", doc["fingerprint"]["value"]),
-                   ("Paytables certified", f"{s['paytables']} (second method agrees on {s['second_method_agrees']}, "
-                                           f"not available for {s['no_second_method']})"),
-                   ("Every check holds", "yes" if s["all_checks_hold"] else "NO"),
-                   ("Player advantage", advantage)]), "",
+            Pairs(pairs), "",
             _summary_table(doc, short=True), "",
             "Status: ok; ADV. = the wager favours the player; FAIL = a check of the mathematics fails.",
             "The whole report: -f markdown or -f html; the report 'exactodds verify' checks: -f json."]

@@ -650,8 +650,14 @@ def _spanish21(p: dict[str, Any]) -> str:
     pa = p["player_advantage"]
     out.append(f'<p class="{"advantage" if pa["strategies"] else "sub"}">{_e(pa["statement"])}.</p>')
     changed = ", ".join(f"{k}={v}" for k, v in p["rules_changed_from_text"].items()) or "none (§ 551 as written)"
+    from exactodds.report.spanish21 import RULE_HEADERS, rule_rows
+
     out.append(f'<p>Shoe: {_count("spanish21/shoe/cards", p["shoe"]["cards"])} cards; rules changed from the '
-               f'text: {_e(changed)}.</p><table class="figures"><tbody>')
+               f'text: {_e(changed)}.</p><h3>Rules certified (58 Pa. Code ch. 551)</h3><table class="figures">'
+               f'<thead><tr>{"".join(f"<th>{_e(h)}</th>" for h in RULE_HEADERS)}</tr></thead><tbody>')
+    for row in rule_rows(p["rule_set"]):
+        out.append("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>")
+    out.append('</tbody></table><table class="figures"><tbody>')
     rows = [("House edge, composition-dependent play", "house_edge"),
             ("Return, composition-dependent play", "expected_return"),
             ("Return, basic (total-dependent) strategy", "expected_return_basic_strategy"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Final
 
-from exactodds.exact import percent
+from exactodds.exact import decimal, parse_ratio, percent
 from exactodds.report.views import Block, Heading, Pairs, Table, View, render_view
 from exactodds.spanish21.figures import Spanish21Analysis, chart_rows, summary_pairs
 from exactodds.spanish21.rules import CITES
@@ -15,6 +15,31 @@ COLUMNS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
 
 LEGEND: Final = ("S stand, H hit, D double (§ 551.11), R surrender (§ 551.9), P split (§ 551.12), "
                  "RS rescue (§ 551.11(d)), RD redouble")
+
+
+RULE_HEADERS: Final = ("Rule", "Section", "Certified", "As written", "Changed")
+"""Columns of the rules table of a certificate's Spanish 21 section (every view)."""
+
+
+def rule_value(value: object) -> str:
+    """A recorded rule value for people: yes/no, a whole number, dollars, or none.
+
+    >>> rule_value(True), rule_value(3), rule_value("25/1"), rule_value(None)
+    ('yes', '3', '$25.00', 'none')
+    """
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return f"${decimal(parse_ratio(value), 2)}"
+    return "none" if value is None else str(value)
+
+
+def rule_rows(rule_set: list[dict[str, Any]]) -> list[list[str]]:
+    """The rules a certificate records (:func:`exactodds.spanish21.rules.rules_record`), one row
+    each under :data:`RULE_HEADERS`: named as in § 551, its section, the certified value, the
+    value as written, and ``CHANGED`` where they differ."""
+    return [[r["name"], r["section"], rule_value(r["value"]), rule_value(r["as_written"]),
+             "CHANGED" if r["changed"] else ""] for r in rule_set]
 
 
 def spanish21_view(a: Spanish21Analysis) -> View:
@@ -70,4 +95,4 @@ def chart_html(a: Spanish21Analysis) -> str:
             f"<table><tr><th>hand \\ up</th>{head}</tr>{''.join(body)}</table></body></html>\n")
 
 
-__all__ = ["chart_html", "render_spanish21", "spanish21_view"]
+__all__ = ["RULE_HEADERS", "chart_html", "render_spanish21", "rule_rows", "rule_value", "spanish21_view"]

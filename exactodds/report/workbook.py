@@ -191,6 +191,12 @@ def render_xlsx(doc: dict[str, Any]) -> bytes:
         ws = _Sheet(wb.add_worksheet(_sheet_name("Spanish 21", used)), bold)
         ws.line(["Spanish 21 main wager, 58 Pa. Code ch. 551"], bold=True)
         ws.line([sp["player_advantage"]["statement"]])
+        from exactodds.report.spanish21 import RULE_HEADERS, rule_rows
+
+        ws.line(["Rules certified (58 Pa. Code ch. 551)"], bold=True)
+        ws.line(list(RULE_HEADERS), bold=True)
+        for row in rule_rows(sp["rule_set"]):
+            ws.line(list(row))
         ws.line(["Figure", "Value", "Exact"], bold=True)
         for label, key in (("House edge, composition-dependent play", "house_edge"),
                            ("Return, composition-dependent play", "expected_return"),

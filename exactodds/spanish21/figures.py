@@ -23,7 +23,7 @@ from typing import Any, Final
 from exactodds.exact import decimal, percent, ratio
 from exactodds.game.cards import falling_factorial
 from exactodds.spanish21.engine import ClassKey, Game, GameResult, decision_class, two_card_class
-from exactodds.spanish21.rules import CITES, Rules
+from exactodds.spanish21.rules import CITES, Rules, rules_record
 from exactodds.spanish21.shoe import SpanishShoe
 
 UPS: Final = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
@@ -302,6 +302,7 @@ def certificate_section(shoe: SpanishShoe, rules: Rules) -> dict[str, Any]:
         "game": "Spanish 21 main wager (58 Pa. Code ch. 551)",
         "rules": {k: (str(v) if isinstance(v, Fraction) else v) for k, v in vars(rules).items()},
         "rules_changed_from_text": {k: str(v) for k, v in rules.changed().items()},
+        "rule_set": rules_record(rules)["rules"],
         "citations": CITES,
         "shoe": {"cards": shoe.size, "value_counts": list(shoe.values),
                  "suits": {str(v): list(shoe.suits[v]) for v in (6, 7, 8)}},
