@@ -230,6 +230,25 @@ def _verification() -> Schema:
                  "all_hold": {"type": "boolean"}})
 
 
+def _spanish21_rules() -> Schema:
+    """``inputs/spanish21``: the rules certified (:func:`exactodds.spanish21.rules.rules_record`)."""
+    from dataclasses import fields
+
+    from exactodds.spanish21.rules import Rules
+
+    ids = [f.name for f in fields(Rules)]
+    value = {"anyOf": [{"type": ["boolean", "integer", "null"]},
+                       {"type": "string", "pattern": "^[0-9]+/[1-9][0-9]*$", "description": "dollars, p/q"}]}
+    rule = _obj({"rule": {"enum": ids}, "name": {"type": "string", "description": "what the rule varies"},
+                 "section": {"type": "string", "description": "the section of 58 Pa. Code ch. 551 it reads"},
+                 "value": value, "as_written": value,
+                 "changed": {"type": "boolean", "description": "the value differs from § 551 as written"}})
+    return _obj({"rules": {"type": "array", "items": rule, "minItems": len(ids), "maxItems": len(ids),
+                           "description": "every rule, in this order: " + ", ".join(ids)},
+                 "changed_from_text": {"type": "array", "items": {"enum": ids}}},
+                description="the Spanish 21 rules certified; verify recomputes under them")
+
+
 def certificate_schema() -> Schema:
     """The JSON Schema of ``exactodds certify --format json``."""
     from exactodds.figures.certify import SCHEMA
@@ -260,7 +279,9 @@ def certificate_schema() -> Schema:
         "sensitivity_decks": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 1000}},
         "effects_of_removal": {"type": "boolean"},
         "paigow": {"const": True, "description": "the report has the Pai Gow section (ch. 535)"},
-        "spanish21": {"const": True, "description": "the report has the Spanish 21 section (ch. 551)"},
+        "spanish21": {"anyOf": [_spanish21_rules(), {"const": True, "description": "a report written before the "
+                                                                         "rules were recorded: § 551 as written"}],
+                      "description": "the report has the Spanish 21 section (ch. 551), under these rules"},
         "definitions": {"type": "array", "minItems": 1, "items": definition,
                         "description": "wager and paytable files the report's wagers come from (embedded, "
                                        "so 'verify' rebuilds them from the report alone)"}},
@@ -275,8 +296,9 @@ def certificate_schema() -> Schema:
         "entries": {"type": "array", "items": entry},
         "paigow": {"type": "object", "required": ["game", "strategies", "vigorish_by_amount", "verification"],
                    "description": "Pai Gow: both player strategies (exactodds paigow --format json) and the checks"},
-        "spanish21": {"type": "object", "required": ["game", "rules", "shoe", "expected_return", "house_edge",
-                                                     "player_advantage", "verification"],
+        "spanish21": {"type": "object", "required": ["game", "rules", "rule_set", "shoe", "expected_return",
+                                                     "house_edge", "player_advantage", "verification"],
+                      "properties": {"rule_set": _spanish21_rules()["properties"]["rules"]},
                       "description": "Spanish 21 main wager: exact returns, rules, shoe and the checks"},
         "summary": _obj({"paytables": COUNT, "second_method_agrees": COUNT, "no_second_method": COUNT,
                          "all_checks_hold": {"type": "boolean"}, "checks_cover": {"type": "string"},
