@@ -245,7 +245,9 @@ def test_certify_spanish21_verifies_and_refuses_a_tampered_figure(tmp_path: Path
     cells = [row for row in openpyxl.load_workbook(book)["Spanish 21"].iter_rows(values_only=True)]
     assert ("House edge, composition-dependent play", pytest.approx(float(Fraction(sec["house_edge"]["exact"]))),
             sec["house_edge"]["exact"]) in cells
-    assert doc["inputs"]["spanish21"] is True and doc["entries"] == []
+    recorded = doc["inputs"]["spanish21"]
+    assert recorded["changed_from_text"] == [] and not any(r["changed"] for r in recorded["rules"])
+    assert all(r["value"] == r["as_written"] for r in recorded["rules"]) and doc["entries"] == []
     assert sec["rules_changed_from_text"] == {} and sec["shoe"]["cards"] == 24
     checks = [c for c in sec["verification"]["checks"] if c.get("kind") != "game"]
     assert len(checks) >= 5 and all(c["holds"] for c in checks)
