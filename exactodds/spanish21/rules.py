@@ -175,7 +175,7 @@ def rules_from_record(record: object) -> Rules:
     for f, x in zip(fields(Rules), items):
         v = x.get("value")
         if f.name == "super_bonus_bet":
-            if v is not None and not (isinstance(v, str) and re.fullmatch(r"[0-9]{1,15}/[1-9][0-9]{0,14}", v)):
+            if v is not None and not (isinstance(v, str) and re.fullmatch(r"[0-9]{1,60}/[1-9][0-9]{0,59}", v)):
                 raise InputError(f"Spanish 21 rule super_bonus_bet must be null or dollars as \"p/q\", got {v!r:.60}")
             values[f.name] = None if v is None else Fraction(v)
         elif f.type in ("bool", bool) and not isinstance(v, bool):
