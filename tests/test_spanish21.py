@@ -326,3 +326,25 @@ def test_certify_spanish21_bad_input_is_one_line(tmp_path: Path) -> None:
         res = CliRunner().invoke(app, ["certify", "--spanish21", *args, "-o", str(out)])
         assert res.exit_code == 2 and res.stdout == "" and not out.exists()
         assert res.stderr.startswith("exactodds: error:") and res.stderr.count("\n") == 1
+
+
+def test_envy_payouts_are_the_only_difference_from_the_brute_force_with_other_players() -> None:
+    """§ 551.6(h): with other players and a super bonus bet, the engine's own-hand return equals
+    the card-by-card brute force (which deals no other player) to the last digit, and the envy
+    term is exactly other players × $50 per unit × P(super bonus), that probability counted here
+    from the deals alone: a 7 up, a suited 7-7 that hits, and the third 7 of that suit."""
+    shoe = SpanishShoe((1, 1, 0, 0, 0, 0, 4, 0, 0, 4), {6: (0, 0, 0, 0), 7: (3, 1, 0, 0), 8: (0, 0, 0, 0)})
+    alone = Rules(max_hands=1, super_bonus_bet=Fraction(25))
+    table = alone.with_(other_players=2)
+    g, g0 = Game(shoe, table).solve(), Game(shoe, alone).solve()
+    assert g.own_hands == brute_force(shoe, table) == g0.expected == brute_force(shoe, alone)
+    # P(super bonus): in dealing order (player, up card, player) a 7 of spades (3 of 10), the 7
+    # of hearts up (1 of 9: a spade 7 up would leave no spade 7 to complete the hand), a 7 of
+    # spades (2 of 8); then the hit card, uniform over the 7 cards unseen, is the last spade 7
+    # -- if the player hits 7-7 against a 7 (the engine's decision, read from its deal table).
+    (hit_decision,) = [d for (up, c1, c2), (_, d) in g.deals.items()
+                       if up[0] == c1[0] == c2[0] == 7 and c1 == c2 and up[1] != c1[1]]
+    hits = hit_decision.best == "hit"
+    p_super = Fraction(3 * 1 * 2, 10 * 9 * 8) * Fraction(1, 7) if hits else Fraction(0)
+    assert g.super_bonus_probability == p_super > 0
+    assert g.envy == 2 * Fraction(50, 25) * p_super and g.expected == g.own_hands + g.envy

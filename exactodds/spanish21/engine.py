@@ -374,6 +374,15 @@ class GameResult:
     expected: Fraction
     super_bonus_probability: Fraction
     deals: dict[tuple[CardType, CardType, CardType], tuple[Fraction, Decision]] = field(default_factory=dict)
+    envy: Fraction = ZERO
+    """The part of ``expected`` paid for the other players' super bonuses (§ 551.6(h)): by
+    linearity, other players × the $50 envy payout per unit × each one's chance of a super
+    bonus, which by exchangeability (same strategy, cards unseen) is the player's own."""
+
+    @property
+    def own_hands(self) -> Fraction:
+        """The expected return of the player's own hands: ``expected`` less :attr:`envy`."""
+        return self.expected - self.envy
 
 
 class Game:
@@ -496,9 +505,10 @@ class Game:
             if up[0] == 7 and c1 == c2 and c1[0] == 7 and d.best == "hit":
                 left = shoe.remove(up, c1, c2)
                 p_super += p * Fraction(left.suits[7][c1[1]], left.size)
+        envy = ZERO
         if self.rules.other_players and self.rules.super_bonus():
-            total += self.rules.other_players * self.rules.envy() * p_super
-        return GameResult(shoe, self.rules, total, p_super, deals)
+            envy = self.rules.other_players * self.rules.envy() * p_super
+        return GameResult(shoe, self.rules, total + envy, p_super, deals, envy)
 
 
 def expected_return(shoe: SpanishShoe, rules: Rules) -> Fraction:
