@@ -43,9 +43,16 @@ class Dealt:
 
 
 def shuffled_shoes(counts: Sequence[int], seed: int, start: int, stop: int) -> npt.NDArray[np.uint8]:
-    """Shoes ``start..stop-1``, each shuffled by its own generator ``default_rng([seed, i])``."""
+    """Shoes ``start..stop-1``, each shuffled by its own generator ``default_rng([seed, i])``
+    (spelled out, ``Generator(PCG64(SeedSequence([seed, i])))``, which is what
+    ``default_rng`` builds, without its argument parsing; each row shuffled in place, which
+    is what ``permutation`` does to its copy)."""
     faces = np.repeat(np.arange(len(FACES), dtype=np.uint8), counts)
-    return np.stack([np.random.default_rng([seed, i]).permutation(faces) for i in range(start, stop)])
+    deck = np.tile(faces, (stop - start, 1))
+    make, bits, sequence = np.random.Generator, np.random.PCG64, np.random.SeedSequence
+    for row, i in zip(deck, range(start, stop)):
+        make(bits(sequence([seed, i]))).shuffle(row)
+    return deck
 
 
 def _segment_before(values: npt.NDArray[Any], shoe: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
@@ -75,19 +82,19 @@ def _before_and_left(removed: npt.NDArray[np.int64], shoe: npt.NDArray[np.int64]
 
 
 def _compiled() -> Any:
-    """The compiled bookkeeping (:mod:`exactodds.figures.study.dealing_kernel`), or None
+    """The compiled bookkeeping (:mod:`exactodds.figures.study.kernel`), or None
     without numba (the optional ``fast`` extra)."""
     try:
-        from exactodds.figures.study import dealing_kernel
+        from exactodds.figures.study import kernel
     except ImportError:
         return None
-    return dealing_kernel
+    return kernel
 
 
 def _bookkeeping(deck: npt.NDArray[np.uint8], shoe: npt.NDArray[np.int64], faces: npt.NDArray[np.uint8],
                  used: npt.NDArray[np.int64], counts: npt.NDArray[np.int64], burn: npt.NDArray[np.int64],
                  ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The numpy path of :func:`exactodds.figures.study.dealing_kernel.bookkeeping`: per round,
+    """The numpy path of :func:`exactodds.figures.study.kernel.bookkeeping`: per round,
     the position of its first card, the cards dealt in the shoe's earlier rounds, and the
     composition before it (bincounts of the dealt and burned cards, cumulative sums per shoe)."""
     position = burn[shoe] + _segment_before(used, shoe)

@@ -1,4 +1,5 @@
-"""The compiled bookkeeping of the study's dealing (numba; the optional ``fast`` extra).
+"""The compiled bookkeeping of the study's dealing and aggregation (numba; the optional
+``fast`` extra).
 
 :func:`bookkeeping` is, for a chunk dealt by the simulator's dealer
 (:func:`exactodds.simulation.simulate.deal_shoes`), the same three arrays the numpy path of
@@ -10,6 +11,11 @@ temporaries of ``(rounds, 52)`` were a fifth of the study's time beside the pric
 additions and subtractions of card counts only (int64: a count is at most the shoe's
 cards). Imported only where the study deals, and only when numba is installed; the tests
 hold it equal to the numpy path.
+
+:func:`dense_group_sum` is :func:`exactodds.figures.study.pricing.group_sum` for keys below a
+small bound (cards left × bins, shoe × bins): one pass adding each row into its key's sums
+instead of a sort and a gather; the same int64 additions (in another order: two's-complement
+addition is associative, so the sums are the same).
 """
 
 from __future__ import annotations
@@ -65,3 +71,29 @@ def bookkeeping(deck: npt.NDArray[np.uint8], shoe: npt.NDArray[np.int64], faces:
             np.ascontiguousarray(used, np.int64), np.ascontiguousarray(counts, np.int64),
             np.ascontiguousarray(burn, np.int64), position, before, composition)
     return position, before, composition
+
+
+def _dense(keys: Any, values: Any, seen: Any, sums: Any) -> None:  # pragma: no cover - compiled
+    """``sums[key] += values[row]`` and ``seen[key] = 1`` for every row."""
+    width = values.shape[1]
+    for r in range(keys.shape[0]):
+        k = keys[r]
+        seen[k] = 1
+        for j in range(width):
+            sums[k, j] += values[r, j]
+
+
+_dense_c = _jit(_dense)
+
+
+def dense_group_sum(keys: npt.NDArray[np.int64], values: npt.NDArray[np.int64], size: int,
+                    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The distinct ``keys`` (ascending, each in ``0..size-1``) and the sum of ``values`` rows
+    (or entries, for a 1-d ``values``) per key, in int64."""
+    two = values.reshape(len(values), -1)
+    seen = np.zeros(size, np.uint8)
+    sums = np.zeros((size, two.shape[1]), np.int64)
+    _dense_c(np.ascontiguousarray(keys, np.int64), np.ascontiguousarray(two, np.int64), seen, sums)
+    present = np.flatnonzero(seen)
+    out = sums[present]
+    return present.astype(np.int64), out if values.ndim == 2 else out[:, 0]
