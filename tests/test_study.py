@@ -589,3 +589,23 @@ def test_group_sums_compiled_and_sorted_equal_plain_sums(rows: list[tuple[int, i
         k, s = group_sum(keys, values, compiled)
         assert k.tolist() == sorted(expected)
         assert s.tolist() == [expected[x][0] if flat else expected[x] for x in sorted(expected)]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 8), st.lists(st.integers(14, 30), min_size=1, max_size=4), st.integers(0, 2**32 - 1),
+       st.booleans())
+def test_compiled_dealer_equals_the_simulators_numpy_dealer(decks: int, covers: list[int], seed: int,
+                                                            keep: bool) -> None:
+    """The compiled dealer (simulation/deal_kernel.py) deals every shoe as the simulator's numpy
+    dealer does (§ 629a.5(f) burn, § 629a.9(d) cover card): shoes, rounds, coup codes and faces
+    equal, dtypes too, with one cover or one per shoe."""
+    pytest.importorskip("numba")
+    from exactodds.simulation.simulate import code_table, deal_shoes
+
+    deck = shuffled_shoes(Shoe.standard(decks).counts, seed, 0, len(covers))
+    for cover in (covers[0], np.array(covers, np.int64)):
+        fast = deal_shoes(deck, cover, code_table(), keep, compiled=True)
+        slow = deal_shoes(deck, cover, code_table(), keep, compiled=False)
+        for a, b in zip(fast, slow):
+            assert (a is None and b is None) or (a is not None and b is not None and a.dtype == b.dtype
+                                                 and a.tolist() == b.tolist())

@@ -117,7 +117,7 @@ def deal_chunk(counts: Sequence[int], seed: int, cover: int, start: int, stop: i
     from its outputs, the composition before every round: compiled when numba is there
     (``compiled``: force either path; both give the same arrays)."""
     deck = shuffled_shoes(counts, seed, start, stop)
-    shoe, rnd, code, faces = deal_shoes(deck, cover, code_table(), keep=True)
+    shoe, rnd, code, faces = deal_shoes(deck, cover, code_table(), keep=True, compiled=compiled)
     assert faces is not None
     used = cards_used(code).astype(np.int64)
     burn = 1 + BURN_COUNT[deck[:, 0]].astype(np.int64)                  # § 629a.5(f)
