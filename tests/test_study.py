@@ -600,6 +600,7 @@ def test_compiled_dealer_equals_the_simulators_numpy_dealer(decks: int, covers: 
     dealer does (§ 629a.5(f) burn, § 629a.9(d) cover card): shoes, rounds, coup codes and faces
     equal, dtypes too, with one cover or one per shoe."""
     pytest.importorskip("numba")
+    from exactodds.figures.study.dealing import shuffled_shoes
     from exactodds.simulation.simulate import code_table, deal_shoes
 
     deck = shuffled_shoes(Shoe.standard(decks).counts, seed, 0, len(covers))
