@@ -4,6 +4,7 @@ of the studied wagers, reduced to the chunk's integer aggregates (:func:`study_c
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import time
 from collections.abc import Sequence
@@ -105,14 +106,21 @@ def _price_level(level: Level, comp: npt.NDArray[np.int64],
     return counts, tuple(universe)
 
 
+@functools.cache
+def _coup_results() -> npt.NDArray[np.intp]:
+    """The coup level's result index of every coup code (-1 for none), built once per process."""
+    table = np.full(NCODES, -1, np.intp)
+    for c in range(NCODES):
+        table[c] = COUP.result_index.get(decode(c), -1)
+    table.setflags(write=False)
+    return table
+
+
 def _result_index(level: Level, d: Dealt) -> npt.NDArray[np.intp]:
     """The index (in ``level.results``) of every dealt round's actual result: via the coup
     code at the coup level, else the level's own ``from_deal`` on the round's cards."""
     if level is COUP:
-        table = np.full(NCODES, -1, np.intp)
-        for c in range(NCODES):
-            table[c] = COUP.result_index.get(decode(c), -1)
-        return table[d.code]
+        return _coup_results()[d.code]
     from exactodds.simulation.settle import baccarat_slots, hands
 
     out = np.empty(len(d.code), np.intp)
