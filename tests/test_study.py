@@ -550,3 +550,63 @@ def test_cards_before_each_round_and_composition_by_plain_sums(rounds: list[int]
         expected = [sum(int(e[f]) for e in earlier) for f in range(52)]
         assert before[r].tolist() == expected
         assert composition[r].tolist() == [int(left[shoe[r], f]) - expected[f] for f in range(52)]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(1, 3), st.integers(14, 26), st.integers(0, 2**32 - 1), st.integers(0, 1000))
+def test_compiled_dealing_bookkeeping_equals_the_numpy_path(decks: int, cover: int, seed: int, first: int) -> None:
+    """The compiled per-round bookkeeping (figures/study/kernel.py) gives the numpy path's
+    positions, cards dealt before and compositions, array for array; and the composition is
+    the deck below the round's first card (the definition)."""
+    pytest.importorskip("numba")
+    counts = Shoe.standard(decks).counts
+    fast = deal_chunk(counts, seed, cover, first, first + 3, compiled=True)
+    slow = deal_chunk(counts, seed, cover, first, first + 3, compiled=False)
+    for name in ("position", "dealt_before", "composition"):
+        a, b = getattr(fast, name), getattr(slow, name)
+        assert a.dtype == b.dtype == np.int64 and a.tolist() == b.tolist()
+    for row in range(len(fast.code)):
+        s, p = int(fast.shoe[row]), int(fast.position[row])
+        assert np.bincount(fast.deck[s, p:], minlength=52).tolist() == fast.composition[row].tolist()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 300), st.integers(-2**40, 2**40), st.integers(-2**40, 2**40)),
+                min_size=1, max_size=60), st.booleans())
+def test_group_sums_compiled_and_sorted_equal_plain_sums(rows: list[tuple[int, int, int]], flat: bool) -> None:
+    """:func:`group_sum` by the compiled one-pass kernel and by the sort, against Python sums per key."""
+    pytest.importorskip("numba")
+    from exactodds.figures.study.pricing import group_sum
+
+    keys = np.array([r[0] for r in rows], np.int64)
+    values = np.array([r[1] for r in rows] if flat else [r[1:] for r in rows], np.int64)
+    expected: dict[int, list[int]] = {}
+    for k, *v in rows:
+        got = expected.setdefault(k, [0, 0])
+        got[0] += v[0]
+        got[1] += v[1]
+    for compiled in (True, False):
+        k, s = group_sum(keys, values, compiled)
+        assert k.tolist() == sorted(expected)
+        assert s.tolist() == [expected[x][0] if flat else expected[x] for x in sorted(expected)]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 8), st.lists(st.integers(14, 30), min_size=1, max_size=4), st.integers(0, 2**32 - 1),
+       st.booleans())
+def test_compiled_dealer_equals_the_simulators_numpy_dealer(decks: int, covers: list[int], seed: int,
+                                                            keep: bool) -> None:
+    """The compiled dealer (simulation/deal_kernel.py) deals every shoe as the simulator's numpy
+    dealer does (§ 629a.5(f) burn, § 629a.9(d) cover card): shoes, rounds, coup codes and faces
+    equal, dtypes too, with one cover or one per shoe."""
+    pytest.importorskip("numba")
+    from exactodds.figures.study.dealing import shuffled_shoes
+    from exactodds.simulation.simulate import code_table, deal_shoes
+
+    deck = shuffled_shoes(Shoe.standard(decks).counts, seed, 0, len(covers))
+    for cover in (covers[0], np.array(covers, np.int64)):
+        fast = deal_shoes(deck, cover, code_table(), keep, compiled=True)
+        slow = deal_shoes(deck, cover, code_table(), keep, compiled=False)
+        for a, b in zip(fast, slow):
+            assert (a is None and b is None) or (a is not None and b is not None and a.dtype == b.dtype
+                                                 and a.tolist() == b.tolist())

@@ -303,8 +303,17 @@ def check_cover(n_cards: int, cover: int) -> None:
                          f"(at most {n_cards - MAX_BURN - 1})")
 
 
+def _deal_kernel() -> Any:
+    """The compiled dealer (:mod:`exactodds.simulation.deal_kernel`), or None without numba."""
+    try:
+        from exactodds.simulation import deal_kernel
+    except ImportError:
+        return None
+    return deal_kernel
+
+
 def deal_shoes(deck: npt.NDArray[np.uint8], cover: int | npt.NDArray[np.int64], table: npt.NDArray[np.uint16],
-               keep: bool = False,
+               keep: bool = False, compiled: bool | None = False,
                ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.uint16],
                           npt.NDArray[np.uint8] | None]:
     """Deal every shoe of ``deck`` (one shuffled shoe of face indices a row) to its end.
@@ -325,6 +334,11 @@ def deal_shoes(deck: npt.NDArray[np.uint8], cover: int | npt.NDArray[np.int64], 
     rows = np.arange(shoes)
     pos = 1 + BURN_COUNT[deck[:, 0]].astype(np.int64)          # § 629a.5(f)
     cut = n - np.broadcast_to(np.asarray(cover, dtype=np.int64), (shoes,))  # first card under the cover
+    kernel = _deal_kernel() if compiled is not False else None
+    if compiled and kernel is None:
+        raise ImportError("the compiled dealer needs numba: pip install 'exactodds[fast]'")
+    if kernel is not None:
+        return kernel.deal(padded, values, pos, cut, table, keep)  # type: ignore[no-any-return]
     active = np.ones(shoes, dtype=bool)
     last = np.zeros(shoes, dtype=bool)
     out_shoe, out_round, out_code, out_faces = [], [], [], []

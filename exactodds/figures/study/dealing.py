@@ -43,9 +43,16 @@ class Dealt:
 
 
 def shuffled_shoes(counts: Sequence[int], seed: int, start: int, stop: int) -> npt.NDArray[np.uint8]:
-    """Shoes ``start..stop-1``, each shuffled by its own generator ``default_rng([seed, i])``."""
+    """Shoes ``start..stop-1``, each shuffled by its own generator ``default_rng([seed, i])``
+    (spelled out, ``Generator(PCG64(SeedSequence([seed, i])))``, which is what
+    ``default_rng`` builds, without its argument parsing; each row shuffled in place, which
+    is what ``permutation`` does to its copy)."""
     faces = np.repeat(np.arange(len(FACES), dtype=np.uint8), counts)
-    return np.stack([np.random.default_rng([seed, i]).permutation(faces) for i in range(start, stop)])
+    deck = np.tile(faces, (stop - start, 1))
+    make, bits, sequence = np.random.Generator, np.random.PCG64, np.random.SeedSequence
+    for row, i in zip(deck, range(start, stop)):
+        make(bits(sequence([seed, i]))).shuffle(row)
+    return deck
 
 
 def _segment_before(values: npt.NDArray[Any], shoe: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
@@ -74,17 +81,25 @@ def _before_and_left(removed: npt.NDArray[np.int64], shoe: npt.NDArray[np.int64]
     return before, composition
 
 
-def deal_chunk(counts: Sequence[int], seed: int, cover: int, start: int, stop: int) -> Dealt:
-    """Deal shoes ``start..stop-1`` by § 629a.5 (one dealer: :func:`deal_shoes`) and derive,
-    from its outputs, the composition before every round."""
-    deck = shuffled_shoes(counts, seed, start, stop)
-    shoe, rnd, code, faces = deal_shoes(deck, cover, code_table(), keep=True)
-    assert faces is not None
-    used = cards_used(code).astype(np.int64)
-    burn = 1 + BURN_COUNT[deck[:, 0]].astype(np.int64)                  # § 629a.5(f)
+def _compiled() -> Any:
+    """The compiled bookkeeping (:mod:`exactodds.figures.study.kernel`), or None
+    without numba (the optional ``fast`` extra)."""
+    try:
+        from exactodds.figures.study import kernel
+    except ImportError:
+        return None
+    return kernel
+
+
+def _bookkeeping(deck: npt.NDArray[np.uint8], shoe: npt.NDArray[np.int64], faces: npt.NDArray[np.uint8],
+                 used: npt.NDArray[np.int64], counts: npt.NDArray[np.int64], burn: npt.NDArray[np.int64],
+                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The numpy path of :func:`exactodds.figures.study.kernel.bookkeeping`: per round,
+    the position of its first card, the cards dealt in the shoe's earlier rounds, and the
+    composition before it (bincounts of the dealt and burned cards, cumulative sums per shoe)."""
     position = burn[shoe] + _segment_before(used, shoe)
-    rows = len(code)
-    nf = len(FACES)
+    rows = len(shoe)
+    nf = len(counts)
     mask = np.arange(6) < used[:, None]
     cell = (np.broadcast_to(np.arange(rows)[:, None], (rows, 6))[mask] * nf + faces[mask]).astype(np.int64)
     removed = np.bincount(cell, minlength=rows * nf).astype(np.int64).reshape(rows, nf)
@@ -92,7 +107,25 @@ def deal_chunk(counts: Sequence[int], seed: int, cover: int, start: int, stop: i
     bcell = (np.broadcast_to(np.arange(len(deck))[:, None], bmask.shape)[bmask] * nf
              + deck[:, :MAX_BURN][bmask]).astype(np.int64)
     burned = np.bincount(bcell, minlength=len(deck) * nf).astype(np.int64).reshape(len(deck), nf)
-    before, composition = _before_and_left(removed, shoe, np.asarray(counts, np.int64) - burned)
+    before, composition = _before_and_left(removed, shoe, counts - burned)
+    return position, before, composition
+
+
+def deal_chunk(counts: Sequence[int], seed: int, cover: int, start: int, stop: int,
+               compiled: bool | None = None) -> Dealt:
+    """Deal shoes ``start..stop-1`` by § 629a.5 (one dealer: :func:`deal_shoes`) and derive,
+    from its outputs, the composition before every round: compiled when numba is there
+    (``compiled``: force either path; both give the same arrays)."""
+    deck = shuffled_shoes(counts, seed, start, stop)
+    shoe, rnd, code, faces = deal_shoes(deck, cover, code_table(), keep=True, compiled=compiled)
+    assert faces is not None
+    used = cards_used(code).astype(np.int64)
+    burn = 1 + BURN_COUNT[deck[:, 0]].astype(np.int64)                  # § 629a.5(f)
+    kernel = _compiled() if compiled is not False else None
+    if compiled and kernel is None:
+        raise ImportError("the compiled study dealing needs numba: pip install 'exactodds[fast]'")
+    book = kernel.bookkeeping if kernel is not None else _bookkeeping
+    position, before, composition = book(deck, shoe, faces, used, np.asarray(counts, np.int64), burn)
     return Dealt(start, deck, shoe, rnd, code, faces, burn, position, composition, before)
 
 

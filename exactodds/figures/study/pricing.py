@@ -4,12 +4,13 @@ of the studied wagers, reduced to the chunk's integer aggregates (:func:`study_c
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -105,14 +106,21 @@ def _price_level(level: Level, comp: npt.NDArray[np.int64],
     return counts, tuple(universe)
 
 
+@functools.cache
+def _coup_results() -> npt.NDArray[np.intp]:
+    """The coup level's result index of every coup code (-1 for none), built once per process."""
+    table = np.full(NCODES, -1, np.intp)
+    for c in range(NCODES):
+        table[c] = COUP.result_index.get(decode(c), -1)
+    table.setflags(write=False)
+    return table
+
+
 def _result_index(level: Level, d: Dealt) -> npt.NDArray[np.intp]:
     """The index (in ``level.results``) of every dealt round's actual result: via the coup
     code at the coup level, else the level's own ``from_deal`` on the round's cards."""
     if level is COUP:
-        table = np.full(NCODES, -1, np.intp)
-        for c in range(NCODES):
-            table[c] = COUP.result_index.get(decode(c), -1)
-        return table[d.code]
+        return _coup_results()[d.code]
     from exactodds.simulation.settle import baccarat_slots, hands
 
     out = np.empty(len(d.code), np.intp)
@@ -144,18 +152,35 @@ def _numerators(p: _Priced, counts: npt.NDArray[Any], first: npt.NDArray[np.intp
     return np.array(nums, dtype=object)
 
 
-def group_sum(keys: npt.NDArray[np.int64], values: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64],
-                                                                                   npt.NDArray[np.int64]]:
+DENSE_KEYS: Final = 1 << 18
+"""Keys below this are summed by the compiled one-pass kernel (a table of that many rows), when numba is there."""
+
+
+def group_sum(keys: npt.NDArray[np.int64], values: npt.NDArray[np.int64], compiled: bool | None = None,
+              ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The distinct ``keys`` (ascending) and the sum of ``values`` rows per key, in exact int64
     arithmetic (sort, then ``np.add.reduceat``: no float, and faster than ``np.add.at``; keys
-    below 2^16 sorted as 16-bit, which numpy's stable sort does by radix).
+    below 2^16 sorted as 16-bit, which numpy's stable sort does by radix); keys from 0 to
+    :data:`DENSE_KEYS` by the compiled one-pass kernel when numba is there (``compiled``:
+    force either path; both give the same arrays).
 
     >>> import numpy as np
     >>> k, v = group_sum(np.array([3, 1, 3]), np.array([[1, 2], [3, 4], [5, 6]]))
     >>> k.tolist(), v.tolist()
     ([1, 3], [[3, 4], [6, 8]])
     """
-    narrow = keys.size and 0 <= int(keys.min()) and int(keys.max()) < 2**16   # a radix sort then
+    low, high = (int(keys.min()), int(keys.max())) if keys.size else (0, -1)
+    if compiled is not False and keys.size and 0 <= low and high < DENSE_KEYS and values.ndim in (1, 2):
+        from exactodds.figures.study.dealing import _compiled
+
+        kernel = _compiled()
+        if compiled and kernel is None:
+            raise ImportError("the compiled group sums need numba: pip install 'exactodds[fast]'")
+        if kernel is not None:
+            out: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] = kernel.dense_group_sum(keys, values,
+                                                                                               high + 1)
+            return out
+    narrow = keys.size and 0 <= low and high < 2**16   # a radix sort then
     order = np.argsort(keys.astype(np.uint16) if narrow else keys, kind="stable")
     sk = keys[order]
     if not sk.size:
@@ -223,7 +248,7 @@ def _float_universe(universe: Sequence[int], cache: dict[int, npt.NDArray[np.flo
     the statistics-only expected-win interval), converted once per level and chunk."""
     key = id(universe)
     if key not in cache:
-        cache[key] = np.array([float(u) for u in universe])
+        cache[key] = np.array(universe, dtype=np.float64)   # each int correctly rounded, as float(u)
     return cache[key]
 
 
