@@ -85,7 +85,7 @@ def _compiled() -> Any:
     """The compiled bookkeeping (:mod:`exactodds.figures.study.kernel`), or None
     without numba (the optional ``fast`` extra)."""
     try:
-        from exactodds.figures.study import kernel
+        import exactodds.figures.study.kernel as kernel
     except ImportError:
         return None
     return kernel
