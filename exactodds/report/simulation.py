@@ -87,6 +87,19 @@ CROSSCHECK_WRAP: Final = (16, 6, 10, 5, 11, 12, 9, 10, 4)
 """Widest each column of the cross-check tables may be in a table, so that they fit 100 columns."""
 
 
+def p_text(p: float) -> str:
+    """A p-value in at most five characters (six below 1e-99), so the table's p column never
+    breaks a number across lines: three decimals from 0.001 up, one significant digit below
+    (the report's JSON and CSV keep the full value).
+
+    >>> [p_text(x) for x in (1.0, 0.0736, 0.001, 0.000034, 1.2e-300, 0.0)]
+    ['1.000', '0.074', '0.001', '3e-05', '1e-300', '0']
+    """
+    if p == 0:
+        return "0"
+    return f"{p:.3f}" if p >= 0.001 else f"{p:.0e}"
+
+
 def _simulation_blocks(sim: Simulation, doc: dict[str, Any], skipped: list[str]) -> list[Block]:
     """The simulation as text: one summary table (observed return, standard error, 95 %
     interval, exact return, z per wager and paytable), then each wager's outcome counts."""
@@ -240,11 +253,11 @@ def _family_rows(s: Section, r: CrossCheck | None) -> list[list[str]]:
             (f"{chi.statistic:.2f}/{chi.df}" if chi.method == "chi-square" else
              f"z² {chi.statistic:.2f}/1" if chi.method == "z" else f"{chi.statistic:.0f} repeat(s)")
             + (" impossible!" if chi.impossible else ""),
-            f"{chi.p_value:.3g}" if chi.conclusive else "-",
+            p_text(chi.p_value) if chi.conclusive else "-",
             f"{worst.z:+.2f} {worst.name}" if worst is not None else "",
             "" if rt is None else f"{percent(rt.observed, 4)} [{rt.ci_low * 100:.4f}%, {rt.ci_high * 100:.4f}%]",
             "" if rt is None else percent(rt.exact, 4),
-            "" if rt is None else (f"{rt.p_value:.3g}" if rt.conclusive else f"- (n<{rt.min_rounds:,})"), flag,
+            "" if rt is None else (p_text(rt.p_value) if rt.conclusive else f"- (n<{rt.min_rounds:,})"), flag,
         ])
     return rows
 
