@@ -186,3 +186,34 @@ def test_an_edited_record_is_refused_or_means_what_it_says(index: int, key: str,
         assert "\n" not in str(exc)
         return
     assert rules_record(got) == edited
+
+
+def test_a_spanish21_only_certificate_has_its_rows_in_csv_and_no_empty_paytable_table(tmp_path: Path) -> None:
+    """``certify --spanish21`` alone: the CSV carries the section's figures (equal to the JSON's and to
+    :func:`spanish21_analysis`), and the summaries say there is no baccarat wager instead of
+    printing an empty table."""
+    import csv
+
+    stem = tmp_path / "s"
+    res = CliRunner().invoke(app, ["certify", "--spanish21", "-s", SHOE, *OPTIONS,
+                                   "--formats", "json,csv,table,markdown,html", "-o", str(stem)])
+    assert res.exit_code == 0, res.stderr
+    doc = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
+    assert doc["entries"] == []
+    rows = [r for r in csv.DictReader((tmp_path / "s.csv").open(encoding="utf-8")) if r["table"] == "spanish_21"]
+    by_item = {r["item"]: r for r in rows}
+    a = spanish21_analysis(SpanishShoe.from_shoe(resolve_shoe(shoe=SHOE)), RULES)
+    play = by_item["composition-dependent play"]
+    assert Fraction(play["return"]) == a.expected and Fraction(play["house_edge"]) == -a.expected
+    assert a.expected_basic is not None
+    assert Fraction(by_item["basic (total-dependent) strategy"]["return"]) == a.expected_basic
+    assert Fraction(by_item["insurance (§ 551.10)"]["return"]) == a.insurance
+    bonus = next(r for item, r in by_item.items() if item.startswith("super bonus"))
+    assert Fraction(bonus["probability"]) == a.super_bonus_probability
+    assert all(r["return_decimal"] or r["probability_decimal"] for r in rows)   # a decimal beside each exact value
+    assert play["player_advantage"] == ("yes" if a.expected > 0 else "no")
+    for name in ("s.txt", "s.md", "s.html"):
+        text = (tmp_path / name).read_text(encoding="utf-8")
+        assert "No baccarat wager in this report: it certifies Spanish 21" in text, name
+        assert "Wager -- paytable" not in text and "Wager — paytable" not in text, name
+    assert CliRunner().invoke(app, ["verify", str(tmp_path / "s.html")]).exit_code == 0

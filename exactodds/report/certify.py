@@ -18,6 +18,7 @@ from exactodds.exact import decimal, parse_ratio, percent, ratio, significant
 from exactodds.figures.certify import Verdict
 from exactodds.figures.progressive import Linear
 from exactodds.report.figure_views import EOR_HEADERS
+from exactodds.report.html import no_entries_line
 from exactodds.report.views import Block, Pairs, Table, View, render_view
 
 
@@ -40,6 +41,11 @@ def _document_lines(doc: dict[str, Any]) -> list[Block]:
     p = doc["program"]
     out.append(f"- Program: exactodds {p['version']}, package SHA-256 `{p['sha256']}` ({p['covers']})")
     return out
+
+
+def _summary(doc: dict[str, Any], short: bool = False) -> Block:
+    """The summary table of the paytables, or :func:`no_entries_line` when there are none."""
+    return _summary_table(doc, short) if doc["entries"] else no_entries_line(doc)
 
 
 def _summary_table(doc: dict[str, Any], short: bool = False) -> Table:
@@ -117,7 +123,7 @@ def _report_blocks(doc: dict[str, Any]) -> list[Block]:
            "figure from the inputs above.",
            ("It checks the JSON report (`exactodds certify --format json`) only: this Markdown is a view for "
             "reading, and no tool can verify it -- keep the JSON report beside it and verify that."),
-           "", "## Summary", "", _summary_table(doc),
+           "", "## Summary", "", _summary(doc),
            "", "## Method", "", doc["method"], "", "## Readings", ""]
     out += [f"- {r}" for r in doc["readings"]]
     out += _drawing_rules_blocks(doc["drawing_rules"])
@@ -224,14 +230,14 @@ def _spanish21_blocks(p: dict[str, Any]) -> list[Block]:
     out: list[Block] = ["", "## Spanish 21 main wager, 58 Pa. Code ch. 551", ""]
     pa = p["player_advantage"]
     out += [f"**{pa['statement']}.**" if pa["strategies"] else f"{pa['statement']}.", ""]
-    changed = ", ".join(f"{k}={v}" for k, v in p["rules_changed_from_text"].items()) or "none (§ 551 as written)"
+    from exactodds.report.spanish21 import RULE_HEADERS, changed_rules, rule_rows
+
+    changed = changed_rules(p["rule_set"])
     rows = [["House edge, composition-dependent play", p["house_edge"]]]
     if p["expected_return_basic_strategy"] is not None:
         rows.append(["Return, basic (total-dependent) strategy", p["expected_return_basic_strategy"]])
     rows += [["Return, composition-dependent play", p["expected_return"]],
              ["Insurance return (§ 551.10)", p["insurance_return"]]]
-    from exactodds.report.spanish21 import RULE_HEADERS, rule_rows
-
     out += [f"Shoe: {p['shoe']['cards']} cards; rules changed from the text: {changed}.", "",
             "### Rules certified (58 Pa. Code ch. 551)", "", Table(list(RULE_HEADERS), rule_rows(p["rule_set"])), "",
             Table(["Figure", "Decimal", "Exact"],
@@ -311,6 +317,20 @@ def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
                              **_exact("probability", s["p_win"], True), **_exact("return", s["return_vigorish"]),
                              **_exact("house_edge", s["house_edge"]),
                              player_advantage="yes" if Fraction(s["return_vigorish"]) > 0 else "no"))
+    if "spanish21" in doc:
+        sp = doc["spanish21"]
+        plays = [("composition-dependent play", sp["expected_return"], sp["house_edge"]),
+                 ("basic (total-dependent) strategy", sp["expected_return_basic_strategy"], None),
+                 ("insurance (§ 551.10)", sp["insurance_return"], None)]
+        for item, ret, edge in plays:
+            if ret is None:
+                continue
+            rows.append(_csv_row(table="spanish_21", wager="spanish21", paytable="", item=item,
+                                 **_exact("return", ret["exact"]),
+                                 **(_exact("house_edge", edge["exact"]) if edge else {}),
+                                 player_advantage="yes" if Fraction(ret["exact"]) > 0 else "no"))
+        rows.append(_csv_row(table="spanish_21", wager="spanish21", paytable="", item="super bonus: suited 7-7-7 v. a dealer 7 (§ 551.6(h))",
+                             **_exact("probability", sp["super_bonus_probability"]["exact"], True)))
     return rows
 
 
@@ -341,16 +361,16 @@ def _summary_blocks(doc: dict[str, Any]) -> list[Block]:
              ("Every check holds", "yes" if s["all_checks_hold"] else "NO"),
              ("Player advantage", advantage)]
     if "spanish21" in doc:
-        from exactodds.report.spanish21 import rule_value
+        from exactodds.report.spanish21 import changed_rules
 
         sp = doc["spanish21"]
-        changed = [f"{r['name']} ({r['section']}): {rule_value(r['value'])}" for r in sp["rule_set"] if r["changed"]]
         pairs += [("Spanish 21 house edge", _pct(sp["house_edge"]["exact"], 4)),
-                  ("Spanish 21 rules", "; ".join(changed) if changed else "58 Pa. Code ch. 551 as written")]
+                  ("Spanish 21 rules", changed_rules(sp["rule_set"], "58 Pa. Code ch. 551 as written"))]
     return [f"Certification report summary -- exactodds {doc.get('version')} -- {doc['shoe']['description']}", "",
             Pairs(pairs), "",
-            _summary_table(doc, short=True), "",
-            "Status: ok; ADV. = the wager favours the player; FAIL = a check of the mathematics fails.",
+            _summary(doc, short=True), "",
+            *(["Status: ok; ADV. = the wager favours the player; FAIL = a check of the mathematics fails."]
+              if doc["entries"] else []),
             "The whole report: -f markdown or -f html; the report 'exactodds verify' checks: -f json."]
 
 

@@ -509,7 +509,24 @@ def _pct_text(x: str | None) -> str:
     return "n/a" if x is None or not RATIO.fullmatch(x) else percent(Fraction(x), 4)
 
 
+GAME_SECTIONS: Final = (("paigow", "Pai Gow, 58 Pa. Code ch. 535"), ("spanish21", "Spanish 21, 58 Pa. Code ch. 551"))
+"""The game sections a report may hold beside its paytables, with what a summary calls them."""
+
+
+def no_entries_line(doc: dict[str, Any]) -> str:
+    """What every view's summary says in place of an empty table of paytables (``certify
+    --paigow`` or ``--spanish21`` alone).
+
+    >>> no_entries_line({"entries": [], "spanish21": {}})
+    'No baccarat wager in this report: it certifies Spanish 21, 58 Pa. Code ch. 551 only.'
+    """
+    games = "; ".join(name for key, name in GAME_SECTIONS if key in doc)
+    return f"No baccarat wager in this report: it certifies {games or 'nothing'} only."
+
+
 def _summary(doc: dict[str, Any]) -> str:
+    if not doc["entries"]:
+        return f"<p>{_e(no_entries_line(doc))}</p>"
     rows = ['<table class="summary"><thead><tr><th>Wager — paytable</th><th class="num">House edge</th>'
             '<th class="num">Hit frequency</th><th class="num">1 in N</th><th class="num">σ</th>'
             '<th class="num">VI 90 %</th><th class="num">VI 95 %</th><th class="num">Max. win per unit</th>'
@@ -649,8 +666,9 @@ def _spanish21(p: dict[str, Any]) -> str:
     out = ['<section class="entry" id="s-spanish21"><h2>Spanish 21 main wager, 58 Pa. Code ch. 551</h2>']
     pa = p["player_advantage"]
     out.append(f'<p class="{"advantage" if pa["strategies"] else "sub"}">{_e(pa["statement"])}.</p>')
-    changed = ", ".join(f"{k}={v}" for k, v in p["rules_changed_from_text"].items()) or "none (§ 551 as written)"
-    from exactodds.report.spanish21 import RULE_HEADERS, rule_rows
+    from exactodds.report.spanish21 import RULE_HEADERS, changed_rules, rule_rows
+
+    changed = changed_rules(p["rule_set"])
 
     out.append(f'<p>Shoe: {_count("spanish21/shoe/cards", p["shoe"]["cards"])} cards; rules changed from the '
                f'text: {_e(changed)}.</p><h3>Rules certified (58 Pa. Code ch. 551)</h3><table class="figures">'

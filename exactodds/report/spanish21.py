@@ -42,6 +42,19 @@ def rule_rows(rule_set: list[dict[str, Any]]) -> list[list[str]]:
              "CHANGED" if r["changed"] else ""] for r in rule_set]
 
 
+def changed_rules(rule_set: list[dict[str, Any]], none: str = "none (§ 551 as written)") -> str:
+    """The rules a certificate changes from the text, in the order of its rule set (the one
+    order every view shows, whatever order a JSON reader gives a mapping), or ``none``.
+
+    >>> changed_rules([{"name": "Dealer draws to a soft 17", "section": "§ 551.13(b)", "value": True,
+    ...                 "changed": True}, {"name": "Surrender", "section": "§ 551.9", "value": True,
+    ...                 "changed": False}])
+    'Dealer draws to a soft 17 (§ 551.13(b)): yes'
+    """
+    return "; ".join(f"{r['name']} ({r['section']}): {rule_value(r['value'])}" for r in rule_set if r["changed"]) \
+        or none
+
+
 def spanish21_view(a: Spanish21Analysis) -> View:
     """The analysis as a :class:`View` (CSV: the chart rows, or the summary without a chart)."""
 
@@ -95,4 +108,4 @@ def chart_html(a: Spanish21Analysis) -> str:
             f"<table><tr><th>hand \\ up</th>{head}</tr>{''.join(body)}</table></body></html>\n")
 
 
-__all__ = ["RULE_HEADERS", "chart_html", "render_spanish21", "rule_rows", "rule_value", "spanish21_view"]
+__all__ = ["RULE_HEADERS", "changed_rules", "chart_html", "render_spanish21", "rule_rows", "rule_value", "spanish21_view"]
