@@ -196,7 +196,7 @@ def test_a_spanish21_only_certificate_has_its_rows_in_csv_and_no_empty_paytable_
 
     stem = tmp_path / "s"
     res = CliRunner().invoke(app, ["certify", "--spanish21", "-s", SHOE, *OPTIONS,
-                                   "--formats", "json,csv,table,markdown,html", "-o", str(stem)])
+                                   "--formats", "json,csv,table,markdown,html,xlsx", "-o", str(stem)])
     assert res.exit_code == 0, res.stderr
     doc = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
     assert doc["entries"] == []
@@ -216,4 +216,9 @@ def test_a_spanish21_only_certificate_has_its_rows_in_csv_and_no_empty_paytable_
         text = (tmp_path / name).read_text(encoding="utf-8")
         assert "No baccarat wager in this report: it certifies Spanish 21" in text, name
         assert "Wager -- paytable" not in text and "Wager — paytable" not in text, name
+    import openpyxl
+
+    summary = [c for row in openpyxl.load_workbook(tmp_path / "s.xlsx")["Summary"].iter_rows(values_only=True)
+               for c in row if c is not None]
+    assert any(str(c).startswith("No baccarat wager in this report") for c in summary) and "Paytable" not in summary
     assert CliRunner().invoke(app, ["verify", str(tmp_path / "s.html")]).exit_code == 0

@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from exactodds.exact import significant
+from exactodds.report.html import no_entries_line
 
 SHEET_NAME: Final = re.compile(r"[\[\]:*?/\\]")
 
@@ -161,9 +162,12 @@ def render_xlsx(doc: dict[str, Any]) -> bytes:
     summary.line(["Every check of the mathematics holds", s["all_checks_hold"]])
     summary.line(["Player advantage", ", ".join(s["player_advantage"]) or "none"])
     summary.heading("Every certified wager-paytable")
-    summary.line(["Wager", "Paytable", "Sheet", "House edge", "House edge (exact)", "Hit frequency",
-                  "Hit frequency (exact)", "Hit 1 in N", "Standard deviation", "VI 90 %", "VI 95 %",
-                  "Max. win per unit", "Max. win (exact)", "Player advantage", "Every check holds"], bold=True)
+    if not doc["entries"]:
+        summary.line([no_entries_line(doc)])
+    else:
+        summary.line(["Wager", "Paytable", "Sheet", "House edge", "House edge (exact)", "Hit frequency",
+                      "Hit frequency (exact)", "Hit 1 in N", "Standard deviation", "VI 90 %", "VI 95 %",
+                      "Max. win per unit", "Max. win (exact)", "Player advantage", "Every check holds"], bold=True)
     sheets = []
     for x in doc["entries"]:
         name = _sheet_name(f"{x['wager']} {x['paytable']}", used)
