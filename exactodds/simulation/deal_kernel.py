@@ -43,7 +43,7 @@ def _deal(values: Any, faces: Any, start: Any, cut: Any, table: Any, out_shoe: A
             r += 1
             if last:
                 break
-            if pos <= cut[s] < pos + used:
+            if cut[s] < pos + used:         # the round it appears in, or a cover card out with the burn
                 last = True
             pos += used
             step += 1

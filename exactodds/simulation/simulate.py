@@ -323,7 +323,9 @@ def deal_shoes(deck: npt.NDArray[np.uint8], cover: int | npt.NDArray[np.int64], 
     (§ 629a.5(d)); the round in which it appears -- or which it starts -- is finished,
     one more round is dealt, and the shoe is done (§ 629a.9(d)). All shoes are dealt
     side by side, one round of each per step. ``cover`` is one number, or one per shoe
-    (the faulty dealers of :mod:`~exactodds.simulation.faults` move it).
+    (the faulty dealers of :mod:`~exactodds.simulation.faults` move it). A cover card so high
+    that it comes out with the burn makes the first round the one it starts (the command
+    line refuses such covers: :func:`check_cover`).
 
     Returns, for every round in shoe-major order: its shoe (row), its index within the
     shoe (from 0), its coup code, and (``keep``) the faces of its first six cards.
@@ -354,7 +356,7 @@ def deal_shoes(deck: npt.NDArray[np.uint8], cover: int | npt.NDArray[np.int64], 
         out_code.append(codes)
         if keep:
             out_faces.append(padded[live[:, None], cols])
-        appeared = (p <= cut[live]) & (cut[live] < p + used)     # § 629a.9(d)
+        appeared = cut[live] < p + used     # § 629a.9(d); a cover card out with the burn: the first round
         active[live[last[live]]] = False
         last[live[appeared]] = True
         pos[live] = p + used
