@@ -110,6 +110,35 @@ def test_own_shoe_log_passes_and_flags_later_rounds(tmp_path: Path) -> None:
     assert code == 0 and "Not directly comparable" in out
 
 
+def test_the_text_table_fits_and_names_what_it_shortens(tmp_path: Path) -> None:
+    """The terminal view of a shoe-mode cross-check: every table line within 110 columns, no
+    number broken across lines (each test's rounds on its first line), the largest deviation
+    named with its outcome below the table, and every shortened label given in full."""
+    path = write_log(tmp_path, "shoe.csv", 12_000, seed=23, mode="shoe")
+    result = crosscheck_log(read_file(path), EIGHT, 14)
+    code, out, _ = run("crosscheck", str(path))
+    assert code == 0
+    lines = out.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith("Test: wager")]
+    assert len(starts) == 2                                   # comparable rounds, then the later ones
+    for start in starts:
+        end = next(i for i in range(start, len(lines)) if not lines[i].strip() or lines[i].startswith(("Largest",
+                                                                                                        "Tests")))
+        table = lines[start:end]
+        assert max(map(len, table)) <= 110, max(table, key=len)
+        firsts = [line for line in table if line[:1].strip() and "  " in line]
+        for f in result.comparable.families if start == starts[0] else []:
+            assert any(f"{f.rounds:,}" in line for line in firsts), f
+    worst = max(((abs(c.z), f, c) for f in result.comparable.families for c in f.cells if c.z is not None),
+                key=lambda t: t[0])
+    largest = next(line for line in lines if line.startswith("Largest z, by test:"))
+    assert largest.startswith(f"Largest z, by test: {worst[2].z:+.2f} {worst[1].wager} ({worst[1].paytable}) at "
+                              f"{worst[2].name}")
+    described = next(line for line in lines if line.startswith("Tests named short above, in full:"))
+    assert all(f.paytable in described for f in result.comparable.families
+               if len(f.paytable) > 24 and any(c in f.paytable for c in ":("))
+
+
 # -- buggy simulators are caught ---------------------------------------------------------------
 def scan_banker_3_vs_8(path: Path) -> set[int]:
     """Rounds where the Banker drew on 3 against a Player third card of 8, read from the text."""

@@ -83,8 +83,17 @@ def simulation_json(sim: Simulation, pairs: list[tuple[str, str]], skipped: list
 SUMMARY_WRAP: Final = (18, 12, 10, 9, 22, 10, 6)
 """Widest each column of the simulation summary may be in a table, so that it fits 100 columns."""
 
-CROSSCHECK_WRAP: Final = (16, 6, 10, 5, 11, 12, 9, 10, 4)
-"""Widest each column of the cross-check tables may be in a table, so that they fit 100 columns."""
+CROSSCHECK_WRAP: Final = (18, 10, 10, 5, 6, 19, 9, 9, 7)
+"""Widest each column of the cross-check tables may be in a table (110 columns in all): a
+row takes two lines -- the wager and its paytable, the observed return and its interval --
+and no number is broken (10 characters hold ``10,000,000`` rounds)."""
+
+SHORT_LABEL: Final = 24
+"""Labels longer than this are shortened in the tables (:func:`_short`)."""
+
+LARGEST: Final = 5
+"""How many tests' largest deviations the text view names below each table (the table shows
+only each test's largest z; JSON and CSV keep every cell)."""
 
 
 def p_text(p: float) -> str:
@@ -249,21 +258,55 @@ def _family_rows(s: Section, r: CrossCheck | None) -> list[list[str]]:
             flag = "FAIL" if bad else "ok" if conclusive else "too few"
         worst = max((c for c in f.cells if c.z is not None), key=lambda c: abs(c.z or 0), default=None)
         rows.append([
-            f"{f.wager} ({f.paytable})", f"{f.rounds:,}",
+            f"{f.wager} ({_short(f.paytable)})", f"{f.rounds:,}",
             (f"{chi.statistic:.2f}/{chi.df}" if chi.method == "chi-square" else
              f"z² {chi.statistic:.2f}/1" if chi.method == "z" else f"{chi.statistic:.0f} repeat(s)")
             + (" impossible!" if chi.impossible else ""),
             p_text(chi.p_value) if chi.conclusive else "-",
-            f"{worst.z:+.2f} {worst.name}" if worst is not None else "",
-            "" if rt is None else f"{percent(rt.observed, 4)} [{rt.ci_low * 100:.4f}%, {rt.ci_high * 100:.4f}%]",
+            f"{worst.z:+.2f}" if worst is not None else "",
+            "" if rt is None else f"{percent(rt.observed, 4)} [{rt.ci_low * 100:.2f}%,{rt.ci_high * 100:.2f}%]",
             "" if rt is None else percent(rt.exact, 4),
             "" if rt is None else (p_text(rt.p_value) if rt.conclusive else f"- (n<{rt.min_rounds:,})"), flag,
         ])
     return rows
 
 
-HEADERS: Final = ["Test: wager (paytable), shoe or outcome class", "Rounds", "Chi2/df", "p", "Largest z (outcome)", "Observed return [CI]",
-           "Exact return", "p (return)", ""]
+HEADERS: Final = ["Test: wager (paytable), shoe or outcome class", "Rounds", "Chi2/df", "p", "Largest z",
+                   "Observed return [CI]", "Exact return", "p (return)", ""]
+
+
+def _short(label: str) -> str:
+    """A test's label as the table names it: a described test (the shoe and card tests) by
+    the words before its description, which :func:`_described` gives in full below the table.
+
+    >>> _short("carry-over: adjacent pairs of a shoe's first 267 cards adjacent again"), _short("5pct")
+    ('carry-over', '5pct')
+    >>> _short("Player draws, final total 0 (§ 629a.10(b))")
+    'Player draws, final total 0'
+    """
+    if len(label) <= SHORT_LABEL:
+        return label
+    if "§" in label:                                        # an outcome class: its citation below
+        return re.sub(r"\s*\(§[^()]*(\([^()]*\))*\)$", "", label)
+    return re.split(r"[:(]", label, maxsplit=1)[0].strip()
+
+
+def _described(s: Section) -> list[Block]:
+    """The full labels the table shortened (:func:`_short`), once each."""
+    full = list(dict.fromkeys(f"{f.wager} ({f.paytable})" for f in s.families if _short(f.paytable) != f.paytable))
+    return ["Tests named short above, in full: " + "; ".join(full) + "."] if full else []
+
+
+def _largest(s: Section) -> list[Block]:
+    """The :data:`LARGEST` tests of ``s`` whose largest deviation is widest, each with its
+    outcome (the table has room for the z only)."""
+    worst = [(c, f) for f in s.families
+             if (c := max((c for c in f.cells if c.z is not None), key=lambda c: abs(c.z or 0), default=None))]
+    worst.sort(key=lambda cf: -abs(cf[0].z or 0))
+    if not worst:
+        return []
+    return ["Largest z, by test: " + "; ".join(f"{c.z:+.2f} {f.wager} ({f.paytable}) at {c.name}"
+                                               for c, f in worst[:LARGEST])]
 
 
 def _crosscheck_blocks(r: CrossCheck, show: int) -> list[Block]:
@@ -287,11 +330,13 @@ def _crosscheck_blocks(r: CrossCheck, show: int) -> list[Block]:
     out.append(f"Statistics: {r.tests} distinct tests (identical ones counted once), Holm's correction at "
                f"alpha {r.alpha:g} (the first at {r.threshold:.3g}); CI level {1 - r.alpha:.3%}"
                + (f"; {r.inconclusive_tests} test(s) not made, too few rounds" if r.inconclusive_tests else ""))
-    out.append(Table(HEADERS, _family_rows(r.comparable, r), wrap=CROSSCHECK_WRAP))
+    out += [Table(HEADERS, _family_rows(r.comparable, r), wrap=CROSSCHECK_WRAP), *_largest(r.comparable),
+            *_described(r.comparable)]
     if r.not_comparable is not None and r.not_comparable.rounds:
         out += ["", (f"Not directly comparable (later rounds of each shoe, cut-card effect), "
                     f"{r.not_comparable.rounds:,} rounds, for information only:"),
-                Table(HEADERS, _family_rows(r.not_comparable, None), wrap=CROSSCHECK_WRAP)]
+                Table(HEADERS, _family_rows(r.not_comparable, None), wrap=CROSSCHECK_WRAP),
+                *_largest(r.not_comparable), *_described(r.not_comparable)]
     out += [""] + [f"Note: {n}" for n in r.notes] + [f"Note: {s}" for s in r.skipped]
     fails = r.failures()
     if fails:

@@ -273,16 +273,17 @@ def render_table(t: Table, markdown: bool) -> str:
 
 
 def _wrapped(cells: Sequence[Any], widths: Sequence[int | None], whole_words: bool = False) -> list[Any]:
-    """Each text cell wider than its column's width broken onto lines at spaces (a word
-    longer than the width is broken too, unless ``whole_words``), so a table fits its width. Done here rather than
-    by tabulate's ``maxcolwidths``, which re-reads cells as numbers (``2,480`` fails).
+    """Each text cell wider than its column's width broken onto lines at spaces or after the
+    hyphens of a hyphenated name (a word longer than the width is broken too, unless
+    ``whole_words``), so a table fits its width. Done here rather than by tabulate's
+    ``maxcolwidths``, which re-reads cells as numbers (``2,480`` fails).
 
-    >>> _wrapped(["-30.1162% to 13.2495%", "ok", 5], [13, None, 3])
-    ['-30.1162% to\\n13.2495%', 'ok', 5]
+    >>> _wrapped(["-30.1162% to 13.2495%", "ok", 5, "three-card-6-over-three-card-3"], [13, None, 3, 18])
+    ['-30.1162% to\\n13.2495%', 'ok', 5, 'three-card-6-over-\\nthree-card-3']
     """
     import textwrap
 
-    return [("\n".join(textwrap.wrap(c, w, break_on_hyphens=False, break_long_words=not whole_words)) or c)
+    return [("\n".join(textwrap.wrap(c, w, break_on_hyphens=True, break_long_words=not whole_words)) or c)
             if isinstance(c, str) and w is not None and len(c) > w else c
             for c, w in zip(cells, [*widths, *[None] * (len(cells) - len(widths))])]
 
