@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from exactodds.engine import kernel
+from exactodds.engine import deal_faces_kernel as kernel
 from exactodds.engine.deal_faces import CELLS, DealFacesLevel, face_cells
 from exactodds.engine.levels import DEAL_FACES
 from exactodds.engine.pricing import KERNEL_MIN_BATCH, exact_dtype

@@ -1,8 +1,8 @@
 """The six face cells of the ``deal-faces`` level, as one formula (no engine imports).
 
 Kept apart from :mod:`exactodds.engine.deal_faces` so that the compiled kernel
-(:mod:`exactodds.engine.kernel`) and the level both import it and the engine's imports
-point one way: levels → pricing → kernel → cells.
+(:mod:`exactodds.engine.deal_faces_kernel`) and the level both import it and the engine's
+imports point one way: deal_faces → pricing → deal_faces_kernel → kernel, cells.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def face_cells(total: Any, suit: Any, colour: Any, rank: Any, rank_suit: Any, ra
     RS, RC`` of :mod:`exactodds.engine.deal_faces`.
 
     The one formulation of the inclusion-exclusion: applied to numpy arrays by the numpy
-    path and compiled by numba for :func:`exactodds.engine.kernel.deal_faces_int64`.
+    path and compiled by numba for :func:`exactodds.engine.deal_faces_kernel.deal_faces_int64`.
     ``RS ≤ S, RC ≤ C, S ≤ C ≤ T, RS ≤ RC ≤ R ≤ T`` (each counts a subset of the next), so
     every cell is ``≥ 0``, and every intermediate difference, evaluated left to right,
     lies in ``[−T, T]``.

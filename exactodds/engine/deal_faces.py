@@ -200,7 +200,7 @@ class DealFacesLevel(Level):
         derived class counts, times the undealt factor, summed per result.
 
         ``n`` holds face counts (this level's classes are the 52 faces). ``compiled``: the
-        numba kernel :func:`exactodds.engine.kernel.deal_faces_int64` (int64 only); by
+        numba kernel :func:`exactodds.engine.deal_faces_kernel.deal_faces_int64` (int64 only); by
         default for batches of at least :data:`~exactodds.engine.pricing.KERNEL_MIN_BATCH`
         shoes, as :func:`~exactodds.engine.pricing.price` does."""
         assert self.coup is not None
@@ -209,7 +209,7 @@ class DealFacesLevel(Level):
         p = self._plan
         if compiled is None:
             compiled = n.shape[0] >= KERNEL_MIN_BATCH
-        kernel = _kernel() if compiled and dtype is np.int64 else None
+        kernel = _kernel("deal_faces_kernel") if compiled and dtype is np.int64 else None
         if kernel is not None:
             derived, ranks = self._terms(n, dtype)
             compiled_counts: Counts = kernel.deal_faces_int64(derived, ranks, undealt(totals, self.depth, dtype),

@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
@@ -277,13 +278,14 @@ KERNEL_MIN_BATCH: Final = 16
 """Batches of at least this many int64 shoes go through the compiled kernel, if numba is there."""
 
 
-def _kernel() -> Any:
-    """The compiled kernel module, or None without numba (the optional ``fast`` extra)."""
+def _kernel(module: str = "kernel") -> Any:
+    """The compiled kernel module ``exactodds.engine.<module>`` (:mod:`~exactodds.engine.kernel`,
+    or :mod:`~exactodds.engine.deal_faces_kernel`), or None without numba (the optional
+    ``fast`` extra)."""
     try:
-        from exactodds.engine import kernel
+        return importlib.import_module(f"exactodds.engine.{module}")
     except ImportError:
         return None
-    return kernel
 
 
 def price(table: ShapeTable, n: npt.NDArray[Any], totals: npt.NDArray[Any], depth: int,

@@ -167,7 +167,7 @@ def deal_faces_one(comp: npt.NDArray[np.int64], rank_value: npt.NDArray[np.int64
     each colour; the derived counts by :func:`_terms`, the six cells of each multiset by
     :func:`~exactodds.engine.cells.face_cells`, then the plan's sums (slot ``6 r + cell``).
     Exact in int64 under the level's bound, for the reasons
-    :func:`exactodds.engine.kernel.deal_faces_int64` gives."""
+    :func:`exactodds.engine.deal_faces_kernel.deal_faces_int64` gives."""
     parent, cls, prior, row_node, slot, slot_ptr, mult, group_ptr, cards, pair_ptr, _ = _args(t, p)
     out = np.empty(len(pair_ptr) - 1, np.int64)
     _deal_faces_c(comp, rank_value, colours, und, parent, cls, prior, row_node, row_cards, single, slot, slot_ptr,

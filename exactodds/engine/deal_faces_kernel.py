@@ -1,0 +1,142 @@
+"""The compiled form of the ``deal-faces`` level's batch pricing (:func:`deal_faces_int64`).
+
+The level (:class:`exactodds.engine.deal_faces.DealFacesLevel`) splits every value multiset
+of the coup table into six face cells by inclusion-exclusion over the ways of 7 derived
+value-count vectors (:mod:`exactodds.engine.deal_faces`); this module computes those
+ways by the depth-first :class:`~exactodds.engine.kernel.Walk` of the coup table's prefix
+tree, lanes of shoes side by side, as :mod:`exactodds.engine.kernel` does for a plain
+table. Kept apart from that module so each kernel can change alone; imported only by
+batch work (numba's import and compile cost is never paid by a single analysis).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.engine.cells import face_cells
+from exactodds.engine.kernel import _factors_c, _finish_c, _indices, _jit, _lanes, walk
+
+FACE_LANES: Final = 32
+"""Shoes side by side in the ``deal-faces`` kernel."""
+
+
+_face_cells = _jit(face_cells)
+
+
+def _deal_faces(derivedT: Any, ranksT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, group: Any,
+                cell: Any, row_of: Any, triple_ptr: Any, triple: Any, fill_group: Any, fill_source: Any,
+                fill_cell: Any, row_cards: Any, single: Any, mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any,
+                out: Any, lanes: int) -> None:  # pragma: no cover
+    """Per lane block: the depth-first walk with the 7 derived products of every node side
+    by side; at a multiset of several values its ``(T, S, C)`` added to its row sets' sums;
+    at a multiset of one value its six cells (:func:`face_cells`), each added to the sums
+    of the groups that read it; then the groups of row sets filled (``S``, ``C − S``,
+    ``T − C``: :func:`face_cells` with no rank terms) and :func:`_finish`."""
+    alone = np.zeros(pair_ptr.shape[0] - 1, np.uint8)          # every result from its group sums
+    kinds = derivedT.shape[0]
+    deepest = depth.max() if depth.shape[0] else 0
+    stack = np.empty((kinds, deepest + 1, lanes), np.int64)
+    fac = np.empty((kinds, derivedT.shape[1], deepest, lanes), np.int64)
+    acc = np.empty((mult.shape[0], lanes), np.int64)
+    sets = triple.max() + 1 if triple.shape[0] else 0
+    acc3 = np.empty((sets, 3 * lanes), np.int64)
+    tsc = np.empty(3 * lanes, np.int64)
+    cellv = np.empty((6, lanes), np.int64)
+    zero = np.int64(0)
+    for b0 in range(0, out.shape[1], lanes):
+        for j in range(kinds):
+            _factors_c(derivedT[j], b0, deepest, fac[j])
+        acc[:] = 0
+        acc3[:] = 0
+        stack[:, 0, :] = 1
+        for i in range(depth.shape[0]):
+            d, c, pr = depth[i], cls[i], prior[i]
+            for j in range(kinds):
+                src, f, dst = stack[j, d - 1], fac[j, c, pr], stack[j, d]
+                for lane in range(lanes):
+                    dst[lane] = src[lane] * f[lane]
+            t, s1, s2, s3, s4, c1, c2 = stack[0, d], stack[1, d], stack[2, d], stack[3, d], stack[4, d], \
+                stack[5, d], stack[6, d]
+            if triple_ptr[i + 1] > triple_ptr[i]:
+                for lane in range(lanes):
+                    tsc[lane] = t[lane]
+                    tsc[lanes + lane] = s1[lane] + s2[lane] + s3[lane] + s4[lane]
+                    tsc[2 * lanes + lane] = c1[lane] + c2[lane]
+                for e in range(triple_ptr[i], triple_ptr[i + 1]):
+                    a3 = acc3[triple[e]]
+                    for x in range(3 * lanes):
+                        a3[x] += tsc[x]
+            if node_ptr[i + 1] == node_ptr[i]:
+                continue
+            r = row_of[i]
+            m, v = row_cards[r], single[r]
+            k0, k1, k2, k3, k4, k5 = cellv[0], cellv[1], cellv[2], cellv[3], cellv[4], cellv[5]
+            if v >= 0:
+                rk, rs, rc = ranksT[0, v, m], ranksT[1, v, m], ranksT[2, v, m]
+                for lane in range(lanes):
+                    x0, x1, x2, x3, x4, x5 = _face_cells(t[lane], s1[lane] + s2[lane] + s3[lane] + s4[lane],
+                                                         c1[lane] + c2[lane], rk[b0 + lane], rs[b0 + lane],
+                                                         rc[b0 + lane])
+                    k0[lane], k1[lane], k2[lane], k3[lane], k4[lane], k5[lane] = x0, x1, x2, x3, x4, x5
+            else:
+                for lane in range(lanes):
+                    x0, x1, x2, x3, x4, x5 = _face_cells(t[lane], s1[lane] + s2[lane] + s3[lane] + s4[lane],
+                                                         c1[lane] + c2[lane], zero, zero, zero)
+                    k0[lane], k1[lane], k2[lane], k3[lane], k4[lane], k5[lane] = x0, x1, x2, x3, x4, x5
+            for e in range(node_ptr[i], node_ptr[i + 1]):
+                a, x = acc[group[e]], cellv[cell[e]]
+                for lane in range(lanes):
+                    a[lane] += x[lane]
+        for k in range(fill_group.shape[0]):
+            a, src3, which = acc[fill_group[k]], acc3[fill_source[k]], fill_cell[k]
+            for lane in range(lanes):
+                tt, ss, cc = src3[lane], src3[lanes + lane], src3[2 * lanes + lane]
+                x0, x1, x2, x3, x4, x5 = _face_cells(tt, ss, cc, zero, zero, zero)
+                a[lane] = x1 if which == 1 else x3 if which == 3 else x5
+        _finish_c(acc, undT, b0, mult, group_ptr, cards, pair_ptr, alone, out)
+
+
+_deal_faces_c = _jit(_deal_faces)
+
+
+def deal_faces_int64(derived: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64], und: npt.NDArray[np.int64],
+                     t: Any, row_cards: npt.NDArray[np.intp], single: npt.NDArray[np.intp],
+                     p: Any) -> npt.NDArray[np.int64]:
+    """Counts per result of the ``deal-faces`` level, ``(batch, results)`` int64.
+
+    The compiled form of
+    :meth:`exactodds.engine.deal_faces.DealFacesLevel.price_classes`. Per lane block, the
+    depth-first :class:`Walk` of the coup table's prefix tree with the products of each
+    of the 7 derived value-count vectors ``derived[b]`` side by side; at multiset ``r``'s
+    node the counts ``T, S, C``. A multiset of several values has only the three cells
+    ``S, C − S, T − C`` (no rank terms), and every group that reads one of them reads the
+    same set of multisets for the other two: so its ``(T, S, C)`` is added once to the
+    sums of each such row set (:attr:`Walk.triple`), and each group is filled from its row
+    set's sums by the same :func:`~exactodds.engine.cells.face_cells` -- a third of the
+    additions of summing every cell. A multiset of ``m = row_cards[r]`` cards of the one
+    value ``v = single[r]`` adds its six cells, with the rank terms ``R, RS, RC`` from
+    ``ranks[b, :, v, m]``, to the sums of the plan's groups that read them (slot
+    ``6 r + cell``). Then the plan's products per group and per pair.
+
+    int64 is exact here under the level's bound (``headroom × universe < 2^63``):
+    every tree product is the ordered ways to deal a multiset's prefix from part of the
+    shoe, so at most ``ff(N, d) ≤`` universe; ``S, C, R, RS, RC`` count subsets of the
+    ``T`` sequences (their sums of 4 or 2 terms are those counts); the differences of
+    ``face_cells`` stay within ``[−T, T]``; and the plan's partial sums are at most the
+    universe (:class:`~exactodds.engine.pricing.Plan`), as are a row set's sums of ``T``
+    (sequences of disjoint multisets), hence of ``S ≤ C ≤ T``. No intermediate exceeds the
+    universe in absolute value (headroom 1 would do; the level declares 4).
+    """
+    w = walk(t, p, 6)
+    derivedT = np.ascontiguousarray(np.stack([_lanes(derived[:, j, :], FACE_LANES) for j in range(derived.shape[1])]))
+    b = len(derived)
+    flat = ranks.reshape(b, -1)
+    ranksT = _lanes(flat, FACE_LANES).reshape(ranks.shape[1:] + (-1,))
+    undT = _lanes(und, FACE_LANES)
+    out = np.empty((len(p.pair_ptr) - 1, undT.shape[1]), np.int64)
+    _deal_faces_c(derivedT, np.ascontiguousarray(ranksT), undT, w.depth, w.cls, w.prior, w.node_ptr, w.group, w.cell,
+                  w.row_of, w.triple_ptr, w.triple, w.fill_group, w.fill_source, w.fill_cell, row_cards, single, p.mult, *_indices(p.group_ptr, p.cards, p.pair_ptr), out, FACE_LANES)
+    return out[:, :b].T
