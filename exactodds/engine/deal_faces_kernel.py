@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.engine.cells import face_cells
-from exactodds.engine.kernel import _factors_c, _finish_c, _indices, _jit, _lanes, walk
+from exactodds.engine.kernel import _finish_c, _indices, _jit, _lanes, walk
 
 FACE_LANES: Final = 32
 """Shoes side by side in the ``deal-faces`` kernel."""
@@ -26,76 +26,90 @@ FACE_LANES: Final = 32
 _face_cells = _jit(face_cells)
 
 
+def _factors_wide(derivedT: Any, b0: int, deepest: int, fac: Any) -> None:  # pragma: no cover
+    """``fac[c, j, k·lanes + l] = max(n_c − j, 0)`` of derived vector ``k`` of shoe ``b0 + l``,
+    ``j < deepest``: every factor a tree node can ask for, the 7 derived vectors of one
+    class side by side so that a node's 7 products are one loop."""
+    kinds, lanes = derivedT.shape[0], fac.shape[2] // derivedT.shape[0]
+    for c in range(derivedT.shape[1]):
+        for j in range(deepest):
+            for k in range(kinds):
+                for lane in range(lanes):
+                    f = derivedT[k, c, b0 + lane] - j
+                    fac[c, j, k * lanes + lane] = f if f > 0 else 0
+
+
+_factors_wide_c = _jit(_factors_wide)
+
+
 def _deal_faces(derivedT: Any, ranksT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, group: Any,
                 cell: Any, row_of: Any, triple_ptr: Any, triple: Any, fill_group: Any, fill_source: Any,
                 fill_cell: Any, row_cards: Any, single: Any, mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any,
                 out: Any, lanes: int) -> None:  # pragma: no cover
     """Per lane block: the depth-first walk with the 7 derived products of every node side
-    by side; at a multiset of several values its ``(T, S, C)`` added to its row sets' sums;
-    at a multiset of one value its six cells (:func:`face_cells`), each added to the sums
-    of the groups that read it; then the groups of row sets filled (``S``, ``C − S``,
-    ``T − C``: :func:`face_cells` with no rank terms) and :func:`_finish`."""
+    by side (one row ``stack[d]`` of ``7 × lanes``, one loop per node); at a multiset of
+    several values its ``(T, S, C)`` added to its row sets' sums; at a multiset of one
+    value its six cells (:func:`face_cells`), each added to the sums of the groups that
+    read it; then the groups of row sets filled (``S``, ``C − S``, ``T − C``:
+    :func:`face_cells` with no rank terms) and :func:`_finish`. Arrays are indexed in
+    place (no views taken in the loops: each view costs a reference count)."""
     alone = np.zeros(pair_ptr.shape[0] - 1, np.uint8)          # every result from its group sums
     kinds = derivedT.shape[0]
+    width = kinds * lanes
     deepest = depth.max() if depth.shape[0] else 0
-    stack = np.empty((kinds, deepest + 1, lanes), np.int64)
-    fac = np.empty((kinds, derivedT.shape[1], deepest, lanes), np.int64)
+    stack = np.empty((deepest + 1, width), np.int64)
+    fac = np.empty((derivedT.shape[1], deepest, width), np.int64)
     acc = np.empty((mult.shape[0], lanes), np.int64)
     sets = triple.max() + 1 if triple.shape[0] else 0
     acc3 = np.empty((sets, 3 * lanes), np.int64)
     tsc = np.empty(3 * lanes, np.int64)
     cellv = np.empty((6, lanes), np.int64)
     zero = np.int64(0)
+    s1, s2, s3, s4, c1, c2 = lanes, 2 * lanes, 3 * lanes, 4 * lanes, 5 * lanes, 6 * lanes
     for b0 in range(0, out.shape[1], lanes):
-        for j in range(kinds):
-            _factors_c(derivedT[j], b0, deepest, fac[j])
+        _factors_wide_c(derivedT, b0, deepest, fac)
         acc[:] = 0
         acc3[:] = 0
-        stack[:, 0, :] = 1
+        stack[0, :] = 1
         for i in range(depth.shape[0]):
             d, c, pr = depth[i], cls[i], prior[i]
-            for j in range(kinds):
-                src, f, dst = stack[j, d - 1], fac[j, c, pr], stack[j, d]
-                for lane in range(lanes):
-                    dst[lane] = src[lane] * f[lane]
-            t, s1, s2, s3, s4, c1, c2 = stack[0, d], stack[1, d], stack[2, d], stack[3, d], stack[4, d], \
-                stack[5, d], stack[6, d]
-            if triple_ptr[i + 1] > triple_ptr[i]:
-                for lane in range(lanes):
-                    tsc[lane] = t[lane]
-                    tsc[lanes + lane] = s1[lane] + s2[lane] + s3[lane] + s4[lane]
-                    tsc[2 * lanes + lane] = c1[lane] + c2[lane]
+            for x in range(width):
+                stack[d, x] = stack[d - 1, x] * fac[c, pr, x]
+            several = triple_ptr[i + 1] > triple_ptr[i]
+            if not several and node_ptr[i + 1] == node_ptr[i]:
+                continue
+            for lane in range(lanes):
+                tsc[lane] = stack[d, lane]
+                tsc[lanes + lane] = stack[d, s1 + lane] + stack[d, s2 + lane] + stack[d, s3 + lane] + \
+                    stack[d, s4 + lane]
+                tsc[2 * lanes + lane] = stack[d, c1 + lane] + stack[d, c2 + lane]
+            if several:
                 for e in range(triple_ptr[i], triple_ptr[i + 1]):
-                    a3 = acc3[triple[e]]
+                    s = triple[e]
                     for x in range(3 * lanes):
-                        a3[x] += tsc[x]
+                        acc3[s, x] += tsc[x]
             if node_ptr[i + 1] == node_ptr[i]:
                 continue
             r = row_of[i]
             m, v = row_cards[r], single[r]
-            k0, k1, k2, k3, k4, k5 = cellv[0], cellv[1], cellv[2], cellv[3], cellv[4], cellv[5]
-            if v >= 0:
-                rk, rs, rc = ranksT[0, v, m], ranksT[1, v, m], ranksT[2, v, m]
-                for lane in range(lanes):
-                    x0, x1, x2, x3, x4, x5 = _face_cells(t[lane], s1[lane] + s2[lane] + s3[lane] + s4[lane],
-                                                         c1[lane] + c2[lane], rk[b0 + lane], rs[b0 + lane],
-                                                         rc[b0 + lane])
-                    k0[lane], k1[lane], k2[lane], k3[lane], k4[lane], k5[lane] = x0, x1, x2, x3, x4, x5
-            else:
-                for lane in range(lanes):
-                    x0, x1, x2, x3, x4, x5 = _face_cells(t[lane], s1[lane] + s2[lane] + s3[lane] + s4[lane],
-                                                         c1[lane] + c2[lane], zero, zero, zero)
-                    k0[lane], k1[lane], k2[lane], k3[lane], k4[lane], k5[lane] = x0, x1, x2, x3, x4, x5
-            for e in range(node_ptr[i], node_ptr[i + 1]):
-                a, x = acc[group[e]], cellv[cell[e]]
-                for lane in range(lanes):
-                    a[lane] += x[lane]
-        for k in range(fill_group.shape[0]):
-            a, src3, which = acc[fill_group[k]], acc3[fill_source[k]], fill_cell[k]
             for lane in range(lanes):
-                tt, ss, cc = src3[lane], src3[lanes + lane], src3[2 * lanes + lane]
-                x0, x1, x2, x3, x4, x5 = _face_cells(tt, ss, cc, zero, zero, zero)
-                a[lane] = x1 if which == 1 else x3 if which == 3 else x5
+                t, su, co = tsc[lane], tsc[lanes + lane], tsc[2 * lanes + lane]
+                if v >= 0:
+                    x0, x1, x2, x3, x4, x5 = _face_cells(t, su, co, ranksT[0, v, m, b0 + lane],
+                                                         ranksT[1, v, m, b0 + lane], ranksT[2, v, m, b0 + lane])
+                else:
+                    x0, x1, x2, x3, x4, x5 = _face_cells(t, su, co, zero, zero, zero)
+                cellv[0, lane], cellv[1, lane], cellv[2, lane] = x0, x1, x2
+                cellv[3, lane], cellv[4, lane], cellv[5, lane] = x3, x4, x5
+            for e in range(node_ptr[i], node_ptr[i + 1]):
+                g, k = group[e], cell[e]
+                for lane in range(lanes):
+                    acc[g, lane] += cellv[k, lane]
+        for k in range(fill_group.shape[0]):
+            g, s, which = fill_group[k], fill_source[k], fill_cell[k]
+            for lane in range(lanes):         # one cell of the three, picked outside the loop over lanes
+                x = _face_cells(acc3[s, lane], acc3[s, lanes + lane], acc3[s, 2 * lanes + lane], zero, zero, zero)
+                acc[g, lane] = x[1] if which == 1 else x[3] if which == 3 else x[5]
         _finish_c(acc, undT, b0, mult, group_ptr, cards, pair_ptr, alone, out)
 
 
