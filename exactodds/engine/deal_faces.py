@@ -211,9 +211,9 @@ class DealFacesLevel(Level):
             compiled = n.shape[0] >= KERNEL_MIN_BATCH
         kernel = _kernel("deal_faces_kernel") if compiled and dtype is np.int64 else None
         if kernel is not None:
-            derived, ranks = self._terms(n, dtype)
-            compiled_counts: Counts = kernel.deal_faces_int64(derived, ranks, undealt(totals, self.depth, dtype),
-                                                              t, m, single, p)
+            rank_value, colours = self._kernel_constants
+            compiled_counts: Counts = kernel.deal_faces_int64(n, rank_value, colours,
+                                                              undealt(totals, self.depth, dtype), t, m, single, p)
             return compiled_counts
         step = numpy_chunk(len(p.slot))
         parts = [self._cells_priced(n[i:i + step], totals[i:i + step], dtype) for i in range(0, len(n), step)]

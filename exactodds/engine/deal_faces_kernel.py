@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from exactodds.engine.cells import face_cells
 from exactodds.engine.kernel import _finish_c, _indices, _jit, _lanes, walk
+from exactodds.engine.single_kernel import _terms_c
 
 FACE_LANES: Final = 32
 """Shoes side by side in the ``deal-faces`` kernel."""
@@ -26,24 +27,35 @@ FACE_LANES: Final = 32
 _face_cells = _jit(face_cells)
 
 
-def _factors_wide(derivedT: Any, b0: int, deepest: int, fac: Any) -> None:  # pragma: no cover
-    """``fac[c, j, k·lanes + l] = max(n_c − j, 0)`` of derived vector ``k`` of shoe ``b0 + l``,
-    ``j < deepest``: every factor a tree node can ask for, the 7 derived vectors of one
-    class side by side so that a node's 7 products are one loop."""
-    kinds, lanes = derivedT.shape[0], fac.shape[2] // derivedT.shape[0]
-    for c in range(derivedT.shape[1]):
-        for j in range(deepest):
-            for k in range(kinds):
-                for lane in range(lanes):
-                    f = derivedT[k, c, b0 + lane] - j
+def _lane_terms(comp: Any, rank_value: Any, colours: Any, depth: int, b0: int, one: Any, one_ranks: Any, fac: Any,
+                ranks: Any) -> None:  # pragma: no cover
+    """The shoe-dependent inputs of lanes ``b0 ..`` from their face counts ``comp`` (rows
+    past the batch: shoe 0, priced and dropped), each shoe's by the single-shoe kernel's
+    :func:`~exactodds.engine.single_kernel._terms` (the level's ``_terms``, compiled):
+    ``fac[c, j, k·lanes + l] = max(n_c − j, 0)`` of derived vector ``k`` of shoe ``b0 + l``
+    (``j`` below the deepest node: every factor a tree node asks for; the 7 vectors of one
+    class side by side, so that a node's 7 products are one loop) and ``ranks[i, v, m, l]``
+    its rank terms."""
+    kinds, lanes = one.shape[0], ranks.shape[3]
+    for lane in range(lanes):
+        b = b0 + lane if b0 + lane < comp.shape[0] else 0
+        _terms_c(comp[b], rank_value, colours, depth, one, one_ranks)
+        for c in range(one.shape[1]):
+            for j in range(fac.shape[1]):
+                for k in range(kinds):
+                    f = one[k, c] - j
                     fac[c, j, k * lanes + lane] = f if f > 0 else 0
+        for i in range(one_ranks.shape[0]):
+            for v in range(one_ranks.shape[1]):
+                for m in range(one_ranks.shape[2]):
+                    ranks[i, v, m, lane] = one_ranks[i, v, m]
 
 
-_factors_wide_c = _jit(_factors_wide)
+_lane_terms_c = _jit(_lane_terms)
 
 
-def _deal_faces(derivedT: Any, ranksT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, group: Any,
-                cell: Any, row_of: Any, triple_ptr: Any, triple: Any, fill_group: Any, fill_source: Any,
+def _deal_faces(comp: Any, rank_value: Any, colours: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any,
+                group: Any, cell: Any, row_of: Any, triple_ptr: Any, triple: Any, fill_group: Any, fill_source: Any,
                 fill_cell: Any, row_cards: Any, single: Any, mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any,
                 out: Any, lanes: int) -> None:  # pragma: no cover
     """Per lane block: the depth-first walk with the 7 derived products of every node side
@@ -54,11 +66,14 @@ def _deal_faces(derivedT: Any, ranksT: Any, undT: Any, depth: Any, cls: Any, pri
     :func:`face_cells` with no rank terms) and :func:`_finish`. Arrays are indexed in
     place (no views taken in the loops: each view costs a reference count)."""
     alone = np.zeros(pair_ptr.shape[0] - 1, np.uint8)          # every result from its group sums
-    kinds = derivedT.shape[0]
+    kinds, values, rounds = 7, 10, undT.shape[0]                 # rounds: the round's depth + 1
     width = kinds * lanes
     deepest = depth.max() if depth.shape[0] else 0
     stack = np.empty((deepest + 1, width), np.int64)
-    fac = np.empty((derivedT.shape[1], deepest, width), np.int64)
+    fac = np.empty((values, deepest, width), np.int64)
+    one = np.empty((kinds, values), np.int64)
+    one_ranks = np.empty((3, values, rounds), np.int64)
+    ranks = np.empty((3, values, rounds, lanes), np.int64)
     acc = np.empty((mult.shape[0], lanes), np.int64)
     sets = triple.max() + 1 if triple.shape[0] else 0
     acc3 = np.empty((sets, 3 * lanes), np.int64)
@@ -67,7 +82,7 @@ def _deal_faces(derivedT: Any, ranksT: Any, undT: Any, depth: Any, cls: Any, pri
     zero = np.int64(0)
     s1, s2, s3, s4, c1, c2 = lanes, 2 * lanes, 3 * lanes, 4 * lanes, 5 * lanes, 6 * lanes
     for b0 in range(0, out.shape[1], lanes):
-        _factors_wide_c(derivedT, b0, deepest, fac)
+        _lane_terms_c(comp, rank_value, colours, rounds - 1, b0, one, one_ranks, fac, ranks)
         acc[:] = 0
         acc3[:] = 0
         stack[0, :] = 1
@@ -95,8 +110,8 @@ def _deal_faces(derivedT: Any, ranksT: Any, undT: Any, depth: Any, cls: Any, pri
             for lane in range(lanes):
                 t, su, co = tsc[lane], tsc[lanes + lane], tsc[2 * lanes + lane]
                 if v >= 0:
-                    x0, x1, x2, x3, x4, x5 = _face_cells(t, su, co, ranksT[0, v, m, b0 + lane],
-                                                         ranksT[1, v, m, b0 + lane], ranksT[2, v, m, b0 + lane])
+                    x0, x1, x2, x3, x4, x5 = _face_cells(t, su, co, ranks[0, v, m, lane], ranks[1, v, m, lane],
+                                                         ranks[2, v, m, lane])
                 else:
                     x0, x1, x2, x3, x4, x5 = _face_cells(t, su, co, zero, zero, zero)
                 cellv[0, lane], cellv[1, lane], cellv[2, lane] = x0, x1, x2
@@ -116,23 +131,28 @@ def _deal_faces(derivedT: Any, ranksT: Any, undT: Any, depth: Any, cls: Any, pri
 _deal_faces_c = _jit(_deal_faces)
 
 
-def deal_faces_int64(derived: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64], und: npt.NDArray[np.int64],
-                     t: Any, row_cards: npt.NDArray[np.intp], single: npt.NDArray[np.intp],
+def deal_faces_int64(comp: npt.NDArray[np.int64], rank_value: npt.NDArray[np.int64], colours: npt.NDArray[np.int64],
+                     und: npt.NDArray[np.int64], t: Any, row_cards: npt.NDArray[np.intp], single: npt.NDArray[np.intp],
                      p: Any) -> npt.NDArray[np.int64]:
-    """Counts per result of the ``deal-faces`` level, ``(batch, results)`` int64.
+    """Counts per result of the ``deal-faces`` level, ``(batch, results)`` int64, of the
+    shoes of face counts ``comp`` (``(batch, 52)``, rank-major, 4 suits per rank):
+    ``rank_value`` the point value of each rank, ``colours`` the suit indices of each
+    colour, ``und`` the undealt factors.
 
     The compiled form of
-    :meth:`exactodds.engine.deal_faces.DealFacesLevel.price_classes`. Per lane block, the
-    depth-first :class:`Walk` of the coup table's prefix tree with the products of each
-    of the 7 derived value-count vectors ``derived[b]`` side by side; at multiset ``r``'s
-    node the counts ``T, S, C``. A multiset of several values has only the three cells
-    ``S, C − S, T − C`` (no rank terms), and every group that reads one of them reads the
-    same set of multisets for the other two: so its ``(T, S, C)`` is added once to the
-    sums of each such row set (:attr:`Walk.triple`), and each group is filled from its row
+    :meth:`exactodds.engine.deal_faces.DealFacesLevel.price_classes`. Per lane block, each
+    shoe's 7 derived value-count vectors and rank terms (the level's ``_terms``, computed
+    in the kernel: no batch-sized temporaries, no transposes), then the depth-first
+    :class:`~exactodds.engine.kernel.Walk` of the coup table's prefix tree with the 7
+    products of every node side by side; at multiset ``r``'s node the counts ``T, S, C``.
+    A multiset of several values has only the three cells ``S, C − S, T − C`` (no rank
+    terms), and every group that reads one of them reads the same set of multisets for
+    the other two: so its ``(T, S, C)`` is added once to the sums of each such row set
+    (:attr:`~exactodds.engine.kernel.Walk.triple`), and each group is filled from its row
     set's sums by the same :func:`~exactodds.engine.cells.face_cells` -- a third of the
     additions of summing every cell. A multiset of ``m = row_cards[r]`` cards of the one
-    value ``v = single[r]`` adds its six cells, with the rank terms ``R, RS, RC`` from
-    ``ranks[b, :, v, m]``, to the sums of the plan's groups that read them (slot
+    value ``v = single[r]`` adds its six cells, with the rank terms ``R, RS, RC`` of
+    value ``v`` and ``m`` cards, to the sums of the plan's groups that read them (slot
     ``6 r + cell``). Then the plan's products per group and per pair.
 
     int64 is exact here under the level's bound (``headroom × universe < 2^63``):
@@ -145,12 +165,10 @@ def deal_faces_int64(derived: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64
     universe in absolute value (headroom 1 would do; the level declares 4).
     """
     w = walk(t, p, 6)
-    derivedT = np.ascontiguousarray(np.stack([_lanes(derived[:, j, :], FACE_LANES) for j in range(derived.shape[1])]))
-    b = len(derived)
-    flat = ranks.reshape(b, -1)
-    ranksT = _lanes(flat, FACE_LANES).reshape(ranks.shape[1:] + (-1,))
+    b = len(comp)
     undT = _lanes(und, FACE_LANES)
     out = np.empty((len(p.pair_ptr) - 1, undT.shape[1]), np.int64)
-    _deal_faces_c(derivedT, np.ascontiguousarray(ranksT), undT, w.depth, w.cls, w.prior, w.node_ptr, w.group, w.cell,
-                  w.row_of, w.triple_ptr, w.triple, w.fill_group, w.fill_source, w.fill_cell, row_cards, single, p.mult, *_indices(p.group_ptr, p.cards, p.pair_ptr), out, FACE_LANES)
+    _deal_faces_c(np.ascontiguousarray(comp, np.int64), rank_value, colours, undT, w.depth, w.cls, w.prior, w.node_ptr,
+                  w.group, w.cell, w.row_of, w.triple_ptr, w.triple, w.fill_group, w.fill_source, w.fill_cell,
+                  row_cards, single, p.mult, *_indices(p.group_ptr, p.cards, p.pair_ptr), out, FACE_LANES)
     return out[:, :b].T
