@@ -57,14 +57,17 @@ _lane_terms_c = _jit(_lane_terms)
 def _deal_faces(comp: Any, rank_value: Any, colours: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any,
                 group: Any, cell: Any, row_of: Any, triple_ptr: Any, triple: Any, fill_group: Any, fill_source: Any,
                 fill_cell: Any, row_cards: Any, single: Any, mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any,
-                out: Any, lanes: int) -> None:  # pragma: no cover
+                out: Any) -> None:  # pragma: no cover
     """Per lane block: the depth-first walk with the 7 derived products of every node side
     by side (one row ``stack[d]`` of ``7 × lanes``, one loop per node); at a multiset of
     several values its ``(T, S, C)`` added to its row sets' sums; at a multiset of one
     value its six cells (:func:`face_cells`), each added to the sums of the groups that
     read it; then the groups of row sets filled (``S``, ``C − S``, ``T − C``:
     :func:`face_cells` with no rank terms) and :func:`_finish`. Arrays are indexed in
-    place (no views taken in the loops: each view costs a reference count)."""
+    place (no views taken in the loops: each view costs a reference count), and the lane
+    count is the compile-time :data:`FACE_LANES`, so every loop's trip count is a constant
+    (measured ~5 % faster than a run-time count here)."""
+    lanes = FACE_LANES
     alone = np.zeros(pair_ptr.shape[0] - 1, np.uint8)          # every result from its group sums
     kinds, values, rounds = 7, 10, undT.shape[0]                 # rounds: the round's depth + 1
     width = kinds * lanes
@@ -170,5 +173,5 @@ def deal_faces_int64(comp: npt.NDArray[np.int64], rank_value: npt.NDArray[np.int
     out = np.empty((len(p.pair_ptr) - 1, undT.shape[1]), np.int64)
     _deal_faces_c(np.ascontiguousarray(comp, np.int64), rank_value, colours, undT, w.depth, w.cls, w.prior, w.node_ptr,
                   w.group, w.cell, w.row_of, w.triple_ptr, w.triple, w.fill_group, w.fill_source, w.fill_cell,
-                  row_cards, single, p.mult, *_indices(p.group_ptr, p.cards, p.pair_ptr), out, FACE_LANES)
+                  row_cards, single, p.mult, *_indices(p.group_ptr, p.cards, p.pair_ptr), out)
     return out[:, :b].T
