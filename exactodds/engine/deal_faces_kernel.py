@@ -11,13 +11,14 @@ batch work (numba's import and compile cost is never paid by a single analysis).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from exactodds.engine.cells import face_cells
-from exactodds.engine.kernel import _finish_c, _indices, _jit, _lanes, walk
+from exactodds.engine.kernel import Walk, _finish_c, _indices, _jit, _lanes, walk
 from exactodds.engine.single_kernel import _terms_c
 
 FACE_LANES: Final = 32
@@ -54,21 +55,54 @@ def _lane_terms(comp: Any, rank_value: Any, colours: Any, depth: int, b0: int, o
 _lane_terms_c = _jit(_lane_terms)
 
 
+def _finish_sets(acc3: Any, undT: Any, b0: int, mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any, source: Any,
+                 which: Any, from_sets: Any, out: Any) -> None:  # pragma: no cover
+    """Counts of lanes ``b0 ..`` of the results summed from row sets (``from_sets``; the
+    cells ``S``, ``C − S``, ``T − C`` of multisets of several values): as
+    :func:`~exactodds.engine.kernel._finish` -- per group times ``μ``, per pair times the
+    undealt factor, per result the sum of its pairs -- with each group's sum read from its
+    row set's ``(T, S, C)`` (``source[g]``) as cell ``which[g]`` of
+    :func:`~exactodds.engine.cells.face_cells` with no rank terms, rather than copied
+    into a sum of its own first."""
+    lanes = FACE_LANES
+    zero = np.int64(0)
+    tot = np.empty(lanes, np.int64)
+    grp = np.empty(lanes, np.int64)
+    for q in range(pair_ptr.shape[0] - 1):
+        if not from_sets[q]:
+            continue
+        tot[:] = 0
+        for j in range(pair_ptr[q], pair_ptr[q + 1]):
+            grp[:] = 0
+            for g in range(group_ptr[j], group_ptr[j + 1]):
+                mu, s, k = mult[g], source[g], which[g]
+                for lane in range(lanes):
+                    x = _face_cells(acc3[s, lane], acc3[s, lanes + lane], acc3[s, 2 * lanes + lane], zero, zero, zero)
+                    grp[lane] += mu * (x[1] if k == 1 else x[3] if k == 3 else x[5])
+            m = cards[j]
+            for lane in range(lanes):
+                tot[lane] += undT[m, b0 + lane] * grp[lane]
+        for lane in range(lanes):
+            out[q, b0 + lane] = tot[lane]
+
+
+_finish_sets = _jit(_finish_sets)
+
+
 def _deal_faces(comp: Any, rank_value: Any, colours: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any,
-                group: Any, cell: Any, row_of: Any, triple_ptr: Any, triple: Any, fill_group: Any, fill_source: Any,
-                fill_cell: Any, row_cards: Any, single: Any, mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any,
+                group: Any, cell: Any, row_of: Any, triple_ptr: Any, triple: Any, source: Any, which: Any,
+                from_sets: Any, row_cards: Any, single: Any, mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any,
                 out: Any) -> None:  # pragma: no cover
     """Per lane block: the depth-first walk with the 7 derived products of every node side
     by side (one row ``stack[d]`` of ``7 × lanes``, one loop per node); at a multiset of
     several values its ``(T, S, C)`` added to its row sets' sums; at a multiset of one
     value its six cells (:func:`face_cells`), each added to the sums of the groups that
-    read it; then the groups of row sets filled (``S``, ``C − S``, ``T − C``:
-    :func:`face_cells` with no rank terms) and :func:`_finish`. Arrays are indexed in
+    read it; then :func:`~exactodds.engine.kernel._finish` for the results of those
+    groups and :func:`_finish_sets` for the results read from row sets. Arrays are indexed in
     place (no views taken in the loops: each view costs a reference count), and the lane
     count is the compile-time :data:`FACE_LANES`, so every loop's trip count is a constant
     (measured ~5 % faster than a run-time count here)."""
     lanes = FACE_LANES
-    alone = np.zeros(pair_ptr.shape[0] - 1, np.uint8)          # every result from its group sums
     kinds, values, rounds = 7, 10, undT.shape[0]                 # rounds: the round's depth + 1
     width = kinds * lanes
     deepest = depth.max() if depth.shape[0] else 0
@@ -86,7 +120,9 @@ def _deal_faces(comp: Any, rank_value: Any, colours: Any, undT: Any, depth: Any,
     s1, s2, s3, s4, c1, c2 = lanes, 2 * lanes, 3 * lanes, 4 * lanes, 5 * lanes, 6 * lanes
     for b0 in range(0, out.shape[1], lanes):
         _lane_terms_c(comp, rank_value, colours, rounds - 1, b0, one, one_ranks, fac, ranks)
-        acc[:] = 0
+        for e in range(group.shape[0]):                          # the only groups read from acc
+            for lane in range(lanes):
+                acc[group[e], lane] = 0
         acc3[:] = 0
         stack[0, :] = 1
         for i in range(depth.shape[0]):
@@ -123,15 +159,29 @@ def _deal_faces(comp: Any, rank_value: Any, colours: Any, undT: Any, depth: Any,
                 g, k = group[e], cell[e]
                 for lane in range(lanes):
                     acc[g, lane] += cellv[k, lane]
-        for k in range(fill_group.shape[0]):
-            g, s, which = fill_group[k], fill_source[k], fill_cell[k]
-            for lane in range(lanes):         # one cell of the three, picked outside the loop over lanes
-                x = _face_cells(acc3[s, lane], acc3[s, lanes + lane], acc3[s, 2 * lanes + lane], zero, zero, zero)
-                acc[g, lane] = x[1] if which == 1 else x[3] if which == 3 else x[5]
-        _finish_c(acc, undT, b0, mult, group_ptr, cards, pair_ptr, alone, out)
+        _finish_c(acc, undT, b0, mult, group_ptr, cards, pair_ptr, from_sets, out)
+        _finish_sets(acc3, undT, b0, mult, group_ptr, cards, pair_ptr, source, which, from_sets, out)
 
 
 _deal_faces_c = _jit(_deal_faces)
+
+
+@lru_cache(maxsize=8)
+def _from_sets(w: Walk, p: Any) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """(row set of each group, its cell, 1 for each result summed from row sets): the
+    :attr:`~exactodds.engine.kernel.Walk.fill_group` records per group of the plan, for
+    :func:`_finish_sets`. Every group of such a result reads a row set, and no group of
+    another result does (a result's multisets have one value or several)."""
+    groups, results = len(p.mult), len(p.pair_ptr) - 1
+    source = np.zeros(groups, np.uint32)
+    which = np.zeros(groups, np.uint8)
+    filled = np.zeros(groups, bool)
+    source[w.fill_group], which[w.fill_group], filled[w.fill_group] = w.fill_source, w.fill_cell, True
+    group_result = np.repeat(np.repeat(np.arange(results), np.diff(p.pair_ptr)), np.diff(p.group_ptr))
+    from_sets = np.zeros(results, bool)
+    from_sets[group_result[filled]] = True
+    assert (filled == from_sets[group_result]).all()
+    return source, which, from_sets.astype(np.uint8)
 
 
 def deal_faces_int64(comp: npt.NDArray[np.int64], rank_value: npt.NDArray[np.int64], colours: npt.NDArray[np.int64],
@@ -151,8 +201,8 @@ def deal_faces_int64(comp: npt.NDArray[np.int64], rank_value: npt.NDArray[np.int
     A multiset of several values has only the three cells ``S, C − S, T − C`` (no rank
     terms), and every group that reads one of them reads the same set of multisets for
     the other two: so its ``(T, S, C)`` is added once to the sums of each such row set
-    (:attr:`~exactodds.engine.kernel.Walk.triple`), and each group is filled from its row
-    set's sums by the same :func:`~exactodds.engine.cells.face_cells` -- a third of the
+    (:attr:`~exactodds.engine.kernel.Walk.triple`), and each group reads its cell from its
+    row set's sums by the same :func:`~exactodds.engine.cells.face_cells` -- a third of the
     additions of summing every cell. A multiset of ``m = row_cards[r]`` cards of the one
     value ``v = single[r]`` adds its six cells, with the rank terms ``R, RS, RC`` of
     value ``v`` and ``m`` cards, to the sums of the plan's groups that read them (slot
@@ -172,6 +222,6 @@ def deal_faces_int64(comp: npt.NDArray[np.int64], rank_value: npt.NDArray[np.int
     undT = _lanes(und, FACE_LANES)
     out = np.empty((len(p.pair_ptr) - 1, undT.shape[1]), np.int64)
     _deal_faces_c(np.ascontiguousarray(comp, np.int64), rank_value, colours, undT, w.depth, w.cls, w.prior, w.node_ptr,
-                  w.group, w.cell, w.row_of, w.triple_ptr, w.triple, w.fill_group, w.fill_source, w.fill_cell,
+                  w.group, w.cell, w.row_of, w.triple_ptr, w.triple, *_from_sets(w, p),
                   row_cards, single, p.mult, *_indices(p.group_ptr, p.cards, p.pair_ptr), out)
     return out[:, :b].T
