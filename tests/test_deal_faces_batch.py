@@ -154,3 +154,29 @@ def test_single_shoe_does_not_import_numba() -> None:
             "DEAL_FACES.distribution(Shoe.standard(8))\nprint('numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data(), st.integers(1, 27), st.integers(1, 3 * kernel.FACE_LANES + 5))
+def test_kernel_equals_numpy_and_python_ints_on_random_batches(data: Any, decks: int, size: int) -> None:
+    """The compiled kernel (forced) on random batches of 1 to ``3 × FACE_LANES + 5`` shoes
+    (a last lane block partly padded, or several blocks), 1 to 27 decks (27: sums near
+    the int64 bound), depleted anywhere
+    from not at all to short shoes of fewer than six cards (dealt card by card, the rest
+    through the kernel): equal to the numpy int64 path on the whole batch and to exact
+    Python ints on a few drawn rows; each row's counts and void rounds sum to its universe."""
+    rows = []
+    for _ in range(size):
+        keep = data.draw(st.integers(0, decks), label="kept of the depleted faces")
+        cut = data.draw(st.lists(st.integers(0, decks), min_size=52, max_size=52), label="depletion")
+        rows.append([max(keep - d, 0) if i % 4 else max(decks - d, 0) for i, d in enumerate(cut)])
+    comps = np.array(rows, np.int64)
+    compiled = LEVEL.price_batch(comps, dtype=np.int64, compiled=True)
+    plain = LEVEL.price_batch(comps, dtype=np.int64, compiled=False)
+    assert compiled.counts.dtype == np.int64 and (compiled.counts == plain.counts).all()
+    assert compiled.void == plain.void
+    for b in range(size):
+        assert sum(int(c) for c in compiled.counts[b]) + compiled.void[b] == compiled.universe[b]
+    picked = sorted(set(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=3), label="exact rows")))
+    exact = LEVEL.price_batch(comps[picked], dtype=object)
+    assert (compiled.counts[picked] == exact.counts).all()
