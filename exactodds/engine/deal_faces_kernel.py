@@ -214,8 +214,13 @@ def deal_faces_int64(comp: npt.NDArray[np.int64], rank_value: npt.NDArray[np.int
     ``T`` sequences (their sums of 4 or 2 terms are those counts); the differences of
     ``face_cells`` stay within ``[−T, T]``; and the plan's partial sums are at most the
     universe (:class:`~exactodds.engine.pricing.Plan`), as are a row set's sums of ``T``
-    (sequences of disjoint multisets), hence of ``S ≤ C ≤ T``. No intermediate exceeds the
-    universe in absolute value (headroom 1 would do; the level declares 4).
+    (sequences of disjoint multisets), hence of ``S ≤ C ≤ T`` and of the cells ``C − S``,
+    ``T − C`` read from them; :func:`_finish_sets` forms the same group sums (the cell of
+    the set's sums is the sum of its multisets' cells), times ``μ``, and the same pair
+    and result sums as the plan. No intermediate exceeds the universe in absolute value
+    (headroom 1 would do; the level declares 4), and batches beyond the bound never
+    reach this kernel (:meth:`~exactodds.engine.level.Level.price_batch` takes Python
+    ints there).
     """
     w = walk(t, p, 6)
     b = len(comp)
