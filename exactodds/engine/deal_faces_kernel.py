@@ -86,7 +86,7 @@ def _finish_sets(acc3: Any, undT: Any, b0: int, mult: Any, group_ptr: Any, cards
             out[q, b0 + lane] = tot[lane]
 
 
-_finish_sets = _jit(_finish_sets)
+_finish_sets_c = _jit(_finish_sets)
 
 
 def _deal_faces(comp: Any, rank_value: Any, colours: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any,
@@ -160,7 +160,7 @@ def _deal_faces(comp: Any, rank_value: Any, colours: Any, undT: Any, depth: Any,
                 for lane in range(lanes):
                     acc[g, lane] += cellv[k, lane]
         _finish_c(acc, undT, b0, mult, group_ptr, cards, pair_ptr, from_sets, out)
-        _finish_sets(acc3, undT, b0, mult, group_ptr, cards, pair_ptr, source, which, from_sets, out)
+        _finish_sets_c(acc3, undT, b0, mult, group_ptr, cards, pair_ptr, source, which, from_sets, out)
 
 
 _deal_faces_c = _jit(_deal_faces)
