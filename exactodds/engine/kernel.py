@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.engine.cells import face_cells
+from exactodds.game.cards import falling_factorial
 
 LANES: Final = 32
 """Shoes priced side by side: enough for the compiler to vectorise the loops over them, few
@@ -293,6 +294,80 @@ def _price(nT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, 
 _price_c = _jit(_price)
 
 
+@dataclass(frozen=True, eq=False)
+class Direct:
+    """A plan whose every result is at most one entry (the face levels: 2,704 results,
+    one multiset each), priced shoe by shoe with no sums at all.
+
+    Result ``q`` is ``μ × und[m] × ways[node[q]]``; its ``(μ, m)`` is *kind*
+    ``kind[q]`` (few kinds: one for the Player's faces), so per shoe the factor
+    ``coef[k] = kind_mult[k] × und[kind_cards[k]]`` is one product per kind and each
+    result one product more. A result no entry reaches has ``μ = 0``. The tree is walked
+    in the trie's own order (parents first), one shoe at a time, so the results are
+    written shoe by shoe in the ``(batch, results)`` layout the caller reads, with no
+    lanes, no padding and no transpose.
+    """
+
+    parent: npt.NDArray[np.uint32]
+    cls: npt.NDArray[np.uint32]
+    prior: npt.NDArray[np.int64]
+    node: npt.NDArray[np.uint32]
+    kind: npt.NDArray[np.uint32]
+    kind_mult: npt.NDArray[np.int64]
+    kind_cards: npt.NDArray[np.uint32]
+
+
+@lru_cache(maxsize=64)
+def direct(t: Any, p: Any, depth: int) -> Direct | None:
+    """The :class:`Direct` form of trie ``t`` and plan ``p`` in a universe of ``depth``
+    cards, or None when some result sums several entries, or when some ``μ`` exceeds
+    ``ff(depth, m)`` (then the bound below would not be proved; no table here has one).
+
+    int64 is exact for shoes under the bound of :mod:`exactodds.engine.pricing`: a node's
+    ways are at most ``ff(N, m)``; ``μ`` counts placements of the ``m`` dealt cards among
+    the universe's ``depth`` positions, checked here to be at most ``ff(depth, m) ≤
+    ff(N, m)`` (every priced shoe has ``N ≥ depth``), so ``coef = μ × und[m] ≤ ff(N, m) ×
+    ff(N − m, depth − m) =`` universe, and ``coef × ways`` is the result's count, at most
+    the universe.
+    """
+    results = len(p.pair_ptr) - 1
+    pairs, groups, entries = np.diff(p.pair_ptr), np.diff(p.group_ptr), np.diff(p.slot_ptr)
+    if len(pairs) == 0 or pairs.max() > 1 or groups.max(initial=1) > 1 or entries.max(initial=1) > 1:
+        return None
+    present = np.flatnonzero(pairs == 1)
+    j = p.pair_ptr[present]                                     # each present result's pair = its group's pair
+    g = p.group_ptr[j]
+    mult, cards = np.zeros(results, np.int64), np.zeros(results, np.int64)
+    node = np.zeros(results, np.int64)
+    mult[present], cards[present], node[present] = p.mult[g], p.cards[j], p.slot[p.slot_ptr[g]]
+    if any(mu > falling_factorial(depth, int(m)) for mu, m in zip(mult.tolist(), cards.tolist())):
+        return None
+    kinds, kind = np.unique(np.stack([mult, cards], axis=1), axis=0, return_inverse=True)
+    return Direct(_index(t.parent), _index(t.cls), np.ascontiguousarray(t.prior, np.int64), _index(node),
+                  _index(kind.ravel()), np.ascontiguousarray(kinds[:, 0], np.int64), _index(kinds[:, 1]))
+
+
+def _price_direct(n: Any, und: Any, parent: Any, cls: Any, prior: Any, node: Any, kind: Any, kind_mult: Any,
+                  kind_cards: Any, out: Any) -> None:  # pragma: no cover
+    """Shoe by shoe: every trie node's ways ``ways[i] = ways[parent[i]] × max(n_c − prior,
+    0)``, one factor per kind, then ``out[b, q] = coef[kind[q]] × ways[node[q]]``."""
+    ways = np.empty(parent.shape[0], np.int64)
+    coef = np.empty(kind_mult.shape[0], np.int64)
+    for b in range(n.shape[0]):
+        nb, ub, o = n[b], und[b], out[b]
+        ways[0] = 1
+        for i in range(1, parent.shape[0]):
+            f = nb[cls[i]] - prior[i]
+            ways[i] = ways[parent[i]] * (f if f > 0 else 0)
+        for k in range(kind_mult.shape[0]):
+            coef[k] = kind_mult[k] * ub[kind_cards[k]]
+        for q in range(node.shape[0]):
+            o[q] = coef[kind[q]] * ways[node[q]]
+
+
+_price_direct_c = _jit(_price_direct)
+
+
 def _index(a: npt.NDArray[Any]) -> npt.NDArray[np.uint32]:
     """An index array as unsigned 32-bit: the compiled loops then skip the wraparound test
     numba makes for signed indices (every index array here is small and non-negative)."""
@@ -322,6 +397,12 @@ def price_int64(n: npt.NDArray[np.int64], und: npt.NDArray[np.int64], t: Any, p:
     depth-first :class:`Walk` instead of from a table of them; int64 is exact under the
     same bound (:class:`~exactodds.engine.pricing.Plan`: every partial sum is at most the
     universe)."""
+    d = direct(t, p, und.shape[1] - 1)
+    if d is not None:
+        counts = np.empty((len(n), len(p.pair_ptr) - 1), np.int64)
+        _price_direct_c(np.ascontiguousarray(n, np.int64), np.ascontiguousarray(und, np.int64), d.parent, d.cls,
+                        d.prior, d.node, d.kind, d.kind_mult, d.kind_cards, counts)
+        return counts
     w = walk(t, p)
     m = entry_sets(w, len(p.mult))
     nT, undT = _lanes(n), _lanes(und)

@@ -147,10 +147,10 @@ class Level:
 
     def class_counts(self, comp: npt.NDArray[Any], dtype: type) -> npt.NDArray[Any]:
         """Class counts ``(B, classes)`` of face counts ``comp`` (``(B, 52)``), in ``dtype``: the
-        faces themselves when every face is its own class (a copy, no product), else
-        ``comp @ projection``."""
+        faces themselves when every face is its own class (``comp`` itself when it has that
+        dtype: pricing only reads it), else ``comp @ projection``."""
         if self.face_class == _EACH_FACE:
-            return comp.astype(dtype)
+            return comp.astype(dtype, copy=False)
         n: npt.NDArray[Any] = comp.astype(dtype, copy=False) @ self.projection.astype(dtype, copy=False)
         return n
 
