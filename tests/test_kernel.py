@@ -74,6 +74,54 @@ def test_kernel_equals_python_ints_pair_coup(data: Any, decks: int) -> None:
     _agree(LEVELS["pair-coup"], _shoes(data, decks, 3))
 
 
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data(), st.sampled_from([COUP, LEVELS["opening-player-faces"], LEVELS["opening-nines"]]),
+       st.sampled_from([1, 2, 5, 27, 1000]), st.sampled_from([1, 31, 33, 65]))
+def test_kernel_paths_equal_python_ints_on_batches_across_lane_blocks(data: Any, level: Level, decks: int,
+                                                                     count: int) -> None:
+    """Both compiled paths -- the lane walk with merged entry sets (coup) and the shoe-by-shoe
+    direct path (the face and nines levels) -- on batches of 1 shoe, one short of a lane
+    block, one over it and two blocks and one (lanes of 32), shoes of 1 to 1,000 decks
+    and short shoes: equal to Python ints."""
+    _agree(level, _shoes(data, decks, count))
+
+
+def test_direct_path_is_taken_exactly_where_every_result_is_one_entry() -> None:
+    """The shoe-by-shoe path prices the levels whose every result is one multiset (the
+    faces and nines openings), not the summed ones (coup, rank pattern, Royal 9, ...); and it refuses a plan whose
+    ``μ`` would exceed ``ff(depth, m)`` (the bound its docstring proves int64 with): the
+    Player's two faces read in a one-card universe."""
+    kernel = pytest.importorskip("exactodds.engine.kernel")
+    taken = {name for name, lv in LEVELS.items() if lv is not DEAL_FACES and
+             kernel.direct(trie(lv.table), plan(lv.table), lv.depth) is not None}
+    assert taken == {"opening-player-faces", "opening-banker-faces", "opening-nines"}
+    faces = LEVELS["opening-player-faces"].table
+    assert kernel.direct(trie(faces), plan(faces), 1) is None
+    d = kernel.direct(trie(faces), plan(faces), 6)
+    p = plan(faces)
+    assert d.node.tolist() == p.slot.tolist() and (d.kind_mult[d.kind] == p.mult).all()
+    assert (d.kind_cards[d.kind] == p.cards).all()
+
+
+def test_entry_sets_sum_each_group_exactly_its_nodes() -> None:
+    """The coup walk's merged sets: each group reads a set whose nodes are exactly the
+    group's multisets, the sets are distinct, and every (node, set) addition is made once."""
+    kernel = pytest.importorskip("exactodds.engine.kernel")
+    t, p = trie(COUP.table), plan(COUP.table)
+    w = kernel.walk(t, p)
+    m = kernel.entry_sets(w, len(p.mult))
+    trie_node = np.where(w.row_of >= 0, t.row_node[np.maximum(w.row_of, 0)], -1)
+    walk_node = np.repeat(np.arange(len(w.depth)), np.diff(m.node_ptr.astype(np.int64)))
+    members: dict[int, list[int]] = {}
+    for at, k in zip(walk_node.tolist(), m.set_of.tolist()):
+        members.setdefault(k, []).append(int(trie_node[at]))
+    assert len(members) == m.sets < len(p.mult) and len(set(zip(walk_node.tolist(), m.set_of.tolist()))) == \
+        len(m.set_of)
+    assert len({tuple(sorted(v)) for v in members.values()}) == m.sets
+    for g in range(len(p.mult)):
+        assert sorted(members[int(m.group_set[g])]) == sorted(p.slot[p.slot_ptr[g]:p.slot_ptr[g + 1]].tolist())
+
+
 @pytest.mark.parametrize("level", [COUP, DEAL_FACES, LEVELS["opening-player-faces"], LEVELS["royal-9-opening"]],
                          ids=lambda lv: lv.name)
 def test_plan_sums_every_entry_once(level: Level) -> None:

@@ -296,8 +296,8 @@ _price_c = _jit(_price)
 
 @dataclass(frozen=True, eq=False)
 class Direct:
-    """A plan whose every result is at most one entry (the face levels: 2,704 results,
-    one multiset each), priced shoe by shoe with no sums at all.
+    """A plan whose every result is at most one entry (the opening faces and nines levels:
+    the Player's faces 2,704 results, one multiset each), priced shoe by shoe with no sums at all.
 
     Result ``q`` is ``μ × und[m] × ways[node[q]]``; its ``(μ, m)`` is *kind*
     ``kind[q]`` (few kinds: one for the Player's faces), so per shoe the factor
