@@ -189,7 +189,7 @@ def entry_sets(w: Walk, groups: int) -> EntrySets:
     """The :class:`EntrySets` of walk ``w`` (a plain walk, ``cells = 1``) of a plan of
     ``groups`` groups."""
     nodes = len(w.depth)
-    node = np.repeat(np.arange(nodes), np.diff(w.node_ptr.astype(np.int64)))
+    node = np.repeat(np.arange(nodes), np.diff(w.node_ptr).astype(np.int64))
     members: list[list[int]] = [[] for _ in range(groups)]
     for at, g in zip(node.tolist(), w.group.tolist()):
         members[g].append(at)
