@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from exactodds.engine.level import Level
 from exactodds.engine.levels import COUP, DEAL_FACES, LEVELS
-from exactodds.engine.pricing import exact_dtype, plan, trie
+from exactodds.engine.pricing import exact_dtype, make_plan, node_ways, plan, settle, trie, undealt
 from exactodds.game.cards import falling_factorial
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -102,6 +102,32 @@ def test_direct_path_is_taken_exactly_where_every_result_is_one_entry() -> None:
     p = plan(faces)
     assert d.node.tolist() == p.slot.tolist() and (d.kind_mult[d.kind] == p.mult).all()
     assert (d.kind_cards[d.kind] == p.cards).all()
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data(), st.integers(1, 27), st.sampled_from([1, 3, 64, 70]))
+def test_direct_path_with_several_kinds_and_an_empty_result(data: Any, decks: int, count: int) -> None:
+    """The direct path's general branch (several ``(μ, m)`` kinds, which no shipped level
+    has) and a result no entry reaches: the Player's faces table with ``μ = 2`` on every
+    other result and one result more, priced by the kernel and by the numpy path's
+    :func:`~exactodds.engine.pricing.settle` over :func:`~exactodds.engine.pricing.node_ways`."""
+    kernel = pytest.importorskip("exactodds.engine.kernel")
+    table = LEVELS["opening-player-faces"].table
+    t = trie(table)
+    results = len(table.rep) + 1
+    p = make_plan(t.row_node[table.row], table.cards[table.row], table.result, table.mult * (1 + table.result % 2),
+                  results)
+    d = kernel.direct(t, p, 6)
+    assert d is not None and len(d.kind_mult) == 3 and 0 in d.kind_mult.tolist()
+    shoes = _shoes(data, decks, count)
+    shoes = shoes[shoes.sum(axis=1) >= 6]
+    n = shoes.astype(np.int64)
+    und = undealt(n.sum(axis=1), 6, np.int64)
+    got = kernel.price_int64(n, und, t, p)
+    assert got.shape == (len(n), results) and (got[:, -1] == 0).all()
+    assert (got == settle(p, node_ways(t, n), und)).all()
+    exact = settle(p, node_ways(t, n.astype(object)), undealt(n.sum(axis=1), 6, object))
+    assert got.tolist() == exact.tolist()
 
 
 def test_entry_sets_sum_each_group_exactly_its_nodes() -> None:
