@@ -9,9 +9,13 @@ is megabytes per block of shoes, so reading it dominated the kernel. Here the tr
 walked depth first (:class:`Walk`): one product per depth is alive, and each node's
 product is added at once to the sums of the groups its entries belong to (or, for a
 result of one entry, written at once), so the only array the walk keeps is the group
-sums. Shoes are priced :data:`LANES` at a time, side by side: every node and every entry
-is one short loop over the lanes, which the compiler turns into vector instructions (the
-lane count is a run-time value, so it checks aliasing once per loop instead of giving up).
+sums -- one sum per distinct set of nodes, shared by the groups that sum the same nodes
+(:class:`EntrySets`). Shoes are priced :data:`LANES` at a time, side by side: every node
+and every entry is one short loop over the lanes, which the compiler turns into vector
+instructions (the lane count is a run-time value, so it checks aliasing once per loop
+instead of giving up). A plan whose every result is at most one entry (the opening faces
+and nines levels) needs no sums at all: it is priced shoe by shoe (:class:`Direct`), its
+results written straight into the ``(batch, results)`` array the caller reads.
 Used only for int64 batches (where the bound of :mod:`exactodds.engine.pricing` proves
 int64 exact) and only when numba is installed (the optional ``fast`` extra); the tests
 hold it equal to the numpy path and to the exact Python-int path, and replay the walk.
