@@ -409,9 +409,12 @@ def price_int64(n: npt.NDArray[np.int64], und: npt.NDArray[np.int64], t: Any, p:
     this module imports nothing of the engine but the cell formula).
 
     The same sums as the plan's: each group's sum gathers the same node products, by the
-    depth-first :class:`Walk` instead of from a table of them; int64 is exact under the
-    same bound (:class:`~exactodds.engine.pricing.Plan`: every partial sum is at most the
-    universe)."""
+    depth-first :class:`Walk` instead of from a table of them, groups that sum the same
+    nodes sharing one sum (:class:`EntrySets`); int64 is exact under the same bound
+    (:class:`~exactodds.engine.pricing.Plan`: every partial sum is at most the universe).
+    A plan whose every result is one entry is priced shoe by shoe (:class:`Direct`, whose
+    docstring gives its bound) and returned C-ordered; the walk's counts are the
+    transpose of its ``(results, lanes)`` array."""
     d = direct(t, p, und.shape[1] - 1)
     if d is not None:
         counts = np.empty((len(n), len(p.pair_ptr) - 1), np.int64)
