@@ -145,6 +145,12 @@ def test_entry_sets_sum_each_group_exactly_its_nodes() -> None:
     assert len(members) == m.sets < len(p.mult) and len(set(zip(walk_node.tolist(), m.set_of.tolist()))) == \
         len(m.set_of)
     assert len({tuple(sorted(v)) for v in members.values()}) == m.sets
+    stored: list[int] = []                                  # each set started (stored) once, by its first node
+    for i in range(len(w.depth)):
+        starts, adds = m.set_of[m.node_ptr[i]:m.store_end[i]].tolist(), m.set_of[m.store_end[i]:m.node_ptr[i + 1]]
+        assert set(adds.tolist()) <= set(stored) and not set(starts) & set(stored)
+        stored += starts
+    assert sorted(stored) == list(range(m.sets))
     for g in range(len(p.mult)):
         assert sorted(members[int(m.group_set[g])]) == sorted(p.slot[p.slot_ptr[g]:p.slot_ptr[g + 1]].tolist())
 

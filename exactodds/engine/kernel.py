@@ -177,12 +177,15 @@ class EntrySets:
     Groups of different results (or cards, or ``μ``) often sum exactly the same nodes
     (the coup table: 3,126 groups, 2,814 distinct node sets): such groups share one sum,
     so the walk adds each node's product once per distinct *set* instead of once per
-    group (the coup table: 33,548 additions per shoe instead of 35,564). Node ``i`` adds
-    its product to the sums of sets ``set_of[node_ptr[i]:node_ptr[i+1]]``; group ``g``
+    group (the coup table: 33,548 additions per shoe instead of 35,564). Node ``i``
+    *starts* the sums of sets ``set_of[node_ptr[i]:store_end[i]]`` (the first node of
+    the walk each of them meets: its product is stored, so the sums are never cleared)
+    and adds its product to those of ``set_of[store_end[i]:node_ptr[i+1]]``; group ``g``
     reads the sum of set ``group_set[g]``. The same additions of the same products as
     the plan's, so the same bound holds (each sum is a group's sum)."""
 
     node_ptr: npt.NDArray[np.uint32]
+    store_end: npt.NDArray[np.uint32]
     set_of: npt.NDArray[np.uint32]
     group_set: npt.NDArray[np.uint32]
     sets: int
@@ -202,8 +205,13 @@ def entry_sets(w: Walk, groups: int) -> EntrySets:
         ids[m] = len(ids)
     group_set = np.array([ids[tuple(m)] for m in members], np.int64)
     pairs = np.unique(np.stack([node, group_set[w.group]], axis=1), axis=0).reshape(-1, 2)
-    return EntrySets(np.searchsorted(pairs[:, 0], np.arange(nodes + 1)).astype(np.uint32),
-                     pairs[:, 1].astype(np.uint32), group_set.astype(np.uint32), len(ids))
+    first = np.zeros(len(pairs), bool)
+    first[np.unique(pairs[:, 1], return_index=True)[1]] = True   # pairs sorted by node: each set's first node
+    order = np.lexsort((~first, pairs[:, 0]))                      # per node, the stores before the additions
+    node_ptr = np.searchsorted(pairs[order, 0], np.arange(nodes + 1))
+    store_end = node_ptr[:-1] + np.bincount(pairs[first, 0], minlength=nodes)
+    return EntrySets(node_ptr.astype(np.uint32), store_end.astype(np.uint32), pairs[order, 1].astype(np.uint32),
+                     group_set.astype(np.uint32), len(ids))
 
 
 def _factors(nT: Any, b0: int, deepest: int, fac: Any) -> None:  # pragma: no cover
@@ -260,12 +268,12 @@ def _finish(acc: Any, undT: Any, b0: int, mult: Any, group_ptr: Any, cards: Any,
 _finish_c = _jit(_finish)
 
 
-def _price(nT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, set_of: Any, sets: int,
+def _price(nT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, store_end: Any, set_of: Any, sets: int,
            group_set: Any, direct_ptr: Any, direct_result: Any, direct_mult: Any, direct_cards: Any, alone: Any,
            mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any, out: Any, lanes: int) -> None:  # pragma: no cover
     """Per lane block: the depth-first walk, each node's product ``stack[d] = stack[d − 1] ×
-    max(n_c − prior, 0)`` added at once to the sums of its entries' sets
-    (:class:`EntrySets`); then :func:`_finish_sets`."""
+    max(n_c − prior, 0)`` stored into the sums of the sets it starts and added at once to
+    the others of its entries (:class:`EntrySets`); then :func:`_finish_sets`."""
     deepest = depth.max() if depth.shape[0] else 0
     stack = np.empty((deepest + 1, lanes), np.int64)
     fac = np.empty((nT.shape[0], deepest, lanes), np.int64)
@@ -273,7 +281,6 @@ def _price(nT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, 
     weighted = np.empty(lanes, np.int64)
     for b0 in range(0, out.shape[1], lanes):
         _factors_c(nT, b0, deepest, fac)
-        acc[:] = 0
         stack[0, :] = 1
         for i in range(depth.shape[0]):
             d = depth[i]
@@ -292,7 +299,11 @@ def _price(nT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, 
                     else:
                         for lane in range(lanes):
                             o[b0 + lane] = mu * weighted[lane]
-            for e in range(node_ptr[i], node_ptr[i + 1]):
+            for e in range(node_ptr[i], store_end[i]):  # the first node of these sets: no clearing
+                a = acc[set_of[e]]
+                for lane in range(lanes):
+                    a[lane] = dst[lane]
+            for e in range(store_end[i], node_ptr[i + 1]):
                 a = acc[set_of[e]]
                 for lane in range(lanes):
                     a[lane] += dst[lane]
@@ -425,7 +436,7 @@ def price_int64(n: npt.NDArray[np.int64], und: npt.NDArray[np.int64], t: Any, p:
     m = entry_sets(w, len(p.mult))
     nT, undT = _lanes(n), _lanes(und)
     out = np.empty((len(p.pair_ptr) - 1, nT.shape[1]), np.int64)
-    _price_c(nT, undT, w.depth, w.cls, w.prior, m.node_ptr, m.set_of, m.sets, m.group_set, w.direct_ptr,
+    _price_c(nT, undT, w.depth, w.cls, w.prior, m.node_ptr, m.store_end, m.set_of, m.sets, m.group_set, w.direct_ptr,
              w.direct_result, w.direct_mult, w.direct_cards, w.alone, p.mult,
              *_indices(p.group_ptr, p.cards, p.pair_ptr), out, LANES)
     return out[:, :len(n)].T
