@@ -610,3 +610,23 @@ def test_compiled_dealer_equals_the_simulators_numpy_dealer(decks: int, covers: 
         for a, b in zip(fast, slow):
             assert (a is None and b is None) or (a is not None and b is not None and a.dtype == b.dtype
                                                  and a.tolist() == b.tolist())
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, 52), min_size=52, max_size=52), st.one_of(st.integers(0, 2**32 - 1),
+       st.integers(0, 2**200)), st.one_of(st.integers(0, 10**6), st.integers(2**32 - 3, 2**40)),
+       st.integers(1, 4))
+def test_compiled_shuffle_equals_numpys_generators(counts: list[int], seed: int, first: int, shoes: int) -> None:
+    """The compiled shuffle (figures/study/kernel.py) deals the very shoes numpy's
+    ``default_rng([seed, i]).shuffle`` deals, for any shoe (empty and one-card ones too), seeds of
+    one to seven 32-bit words and shoe numbers of one and two words -- and without the numpy
+    check inside :func:`shuffled_shoes`, which would hide a difference."""
+    pytest.importorskip("numba")
+    from exactodds.figures.study.kernel import shuffled
+
+    faces = np.repeat(np.arange(52, dtype=np.uint8), counts)
+    got = shuffled(faces, seed, first, first + shoes)
+    for row, i in zip(got, range(first, first + shoes)):
+        expected = faces.copy()
+        np.random.default_rng([seed, i]).shuffle(expected)
+        assert row.tolist() == expected.tolist()
