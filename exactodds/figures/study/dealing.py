@@ -39,7 +39,9 @@ class Dealt:
 
     @property
     def cards_left(self) -> npt.NDArray[np.int64]:
-        return np.asarray(self.composition.sum(axis=1), np.int64)
+        """Cards in each round's composition: the shoe's cards less those before the round's
+        first card (``position``), which is the composition's sum without summing it."""
+        return np.asarray(self.deck.shape[1] - self.position, np.int64)
 
 
 def shuffled_shoes(counts: Sequence[int], seed: int, start: int, stop: int,
@@ -158,8 +160,12 @@ def deal_chunk(counts: Sequence[int], seed: int, cover: int, start: int, stop: i
 def running_counts(d: Dealt, tags: Sequence[int], initial: int) -> npt.NDArray[np.int64]:
     """The running count before every round: ``initial``, plus the exposed burn card's tag,
     plus the tags of every card dealt in the shoe's earlier rounds (face-down burn cards
-    are never seen)."""
+    are never seen): those are the cards from the end of the burn to the round's first card,
+    so the count is a difference of each shoe's prefix sums of tags (one pass over the
+    shoes' cards, instead of a product with every round's cards dealt before)."""
     face_tags = np.repeat(np.asarray(tags, np.int64), 4)
-    return np.asarray(initial + face_tags[d.deck[d.shoe, 0]] + d.dealt_before @ face_tags, np.int64)
-
-
+    prefix = np.zeros((d.deck.shape[0], d.deck.shape[1] + 1), np.int64)   # prefix[s, p]: cards 0..p-1
+    np.cumsum(face_tags[d.deck], axis=1, out=prefix[:, 1:])
+    exposed = face_tags[d.deck[:, 0]]
+    seen = prefix[d.shoe, d.position] - prefix[d.shoe, d.burn[d.shoe]]
+    return np.asarray(initial + exposed[d.shoe] + seen, np.int64)

@@ -145,9 +145,11 @@ def _numerators(p: _Priced, counts: npt.NDArray[Any], first: npt.NDArray[np.intp
     the bound max|scaled net| × universe fits, else Python ints. ``counts`` are per class of
     results (:func:`joint_classes`), ``first[j]`` a result of class ``j``."""
     whole = settlement(p.wager, p.table)
-    s = dataclasses.replace(whole, index=whole.index[first])
     if counts.dtype != object and p.int64_safe:
-        return s.tally(counts) @ np.asarray(p.scaled, np.int64)
+        # each class settles on one outcome, so tally-then-weigh is one product with each
+        # class's scaled net; every partial sum is at most max|scaled net| x universe
+        return counts @ np.asarray(p.scaled, np.int64)[whole.index[first]]
+    s = dataclasses.replace(whole, index=whole.index[first])
     nums, _ = s.return_numerators(counts, tuple(Fraction(x, p.den) for x in p.scaled))
     return np.array(nums, dtype=object)
 
