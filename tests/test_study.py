@@ -502,12 +502,12 @@ def test_bench_study_reports_rates() -> None:
     figures = bench_study(shoes=4, workers=1, other_shoes=1)
     start_up = figures.pop("core_worker_start_up_cpu_seconds")
     assert all(v > 0 for v in figures.values())
-    # one worker, this process, warmed first: no start-up left, so both extrapolations agree
+    # one worker, this process, warmed first: no start-up left
     assert start_up == 0
-    assert figures["core_100k_shoes_minutes_on_free_cores_warm"] == pytest.approx(
-        figures["core_100k_shoes_minutes_on_free_cores"])
-    assert figures["core_100k_shoes_minutes_extrapolated"] == pytest.approx(
-        figures["core_seconds"] * 100_000 / 4 / 60)
+    assert figures["core_100k_shoes_minutes"] == pytest.approx(figures["core_seconds"] * 100_000 / 4 / 60)
+    assert figures["core_1m_shoes_minutes_extrapolated"] == pytest.approx(10 * figures["core_100k_shoes_minutes"])
+    assert figures["core_100k_shoes_worker_cpu_minutes_per_core"] == pytest.approx(
+        figures["core_worker_cpu_seconds"] * 100_000 / 4 / 60)
 
 
 def test_a_trace_that_cannot_be_finished_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
