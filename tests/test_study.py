@@ -630,3 +630,42 @@ def test_compiled_shuffle_equals_numpys_generators(counts: list[int], seed: int,
         expected = faces.copy()
         np.random.default_rng([seed, i]).shuffle(expected)
         assert row.tolist() == expected.tolist()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(14, 420), st.integers(0, 5),
+                          st.integers(-2**30, 2**30), st.integers(-2**40, 2**40), st.integers(0, 2**24 - 1)),
+                min_size=1, max_size=80), st.booleans())
+def test_family_aggregates_in_one_compiled_pass_equal_plain_sums(rows: list[tuple[int, int, int, int, int, int]],
+                                                                  with_shoe: bool) -> None:
+    """One family's aggregates (figures/study/pricing._family) by the compiled one-pass kernel
+    and by the numpy path, both against plain Python sums: rounds per bin, limb sums per
+    (cards left, bin), and per threshold candidate Σ and Σ² over shoes of the wins in bins above it."""
+    pytest.importorskip("numba")
+    from exactodds.figures.study.pricing import _family
+
+    k, shoes = 5, 6
+    bins = np.array([r[0] for r in rows], np.intp)
+    cards = np.array([r[1] for r in rows], np.int64)
+    shoe = np.array([r[2] for r in rows], np.int64)
+    net = np.array([r[3] for r in rows], np.int64)
+    fixed = np.array([r[4] for r in rows], np.int64)
+    limbs = np.array([[r[5], r[5] // 3, -r[5]] for r in rows], np.int64)
+    count = [sum(1 for r in rows if r[0] == b) for b in range(k)]
+    exp: dict[int, list[int]] = {}
+    for (b, c, *_), limb in zip(rows, limbs.tolist()):
+        got = exp.setdefault(c * k + b, [0, 0, 0])
+        for j in range(3):
+            got[j] += limb[j]
+
+    def moments(col: int) -> tuple[list[int], list[int]]:
+        x = [[sum(r[col] for r in rows if r[2] == s and r[0] > c) for s in range(shoes)] for c in range(k - 1)]
+        return [sum(v) for v in x], [sum(v * v for v in xs) for xs in x]
+
+    for compiled in (True, False):
+        part = (_family(bins, k, cards, limbs, shoe, shoes, net, fixed, compiled) if with_shoe
+                else _family(bins, k, cards, limbs, compiled=compiled))
+        assert part.count.tolist() == count
+        assert part.exp_index.tolist() == sorted(exp)
+        assert part.exp_limbs.tolist() == [exp[key] for key in sorted(exp)]
+        assert (part.realized, part.expected) == ((moments(3), moments(4)) if with_shoe else (None, None))

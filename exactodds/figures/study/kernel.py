@@ -250,3 +250,58 @@ def shuffled(faces: npt.NDArray[np.uint8], seed: int, start: int, stop: int) -> 
     out = np.empty((stop - start, len(faces)), np.uint8)
     _shuffle_c(np.ascontiguousarray(faces, np.uint8), seed_words(seed), np.int64(start), np.int64(stop), out)
     return out
+
+
+# -- one family's aggregates in one pass ---------------------------------------------------------------
+def _families(bins: Any, k: Any, cards: Any, low: Any, limbs: Any, shoe: Any, net: Any, fixed: Any,
+              count: Any, seen: Any, exp: Any, per_net: Any, per_fixed: Any,
+              with_shoe: bool) -> None:  # pragma: no cover - compiled
+    """Round by round: ``count[bin] += 1``, the round's limbs into its (cards left, bin) row
+    of ``exp`` (marked in ``seen``), and (``with_shoe``) its net and fixed-point return into
+    its (shoe, bin) cell of ``per_net``/``per_fixed``."""
+    width = limbs.shape[1]
+    for r in range(bins.shape[0]):
+        b = bins[r]
+        count[b] += 1
+        key = (cards[r] - low) * k + b
+        seen[key] = 1
+        for j in range(width):
+            exp[key, j] += limbs[r, j]
+        if with_shoe:
+            s = shoe[r]
+            per_net[s, b] += net[r]
+            per_fixed[s, b] += fixed[r]
+
+
+_families_c = _jit(_families)
+
+
+def family_sums(bins: npt.NDArray[np.intp], k: int, cards: npt.NDArray[np.int64], limbs: npt.NDArray[np.int64],
+                shoe: npt.NDArray[np.int64] | None = None, shoes: int = 0,
+                net: npt.NDArray[np.int64] | None = None, fixed: npt.NDArray[np.int64] | None = None,
+                ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+                           npt.NDArray[np.int64] | None, npt.NDArray[np.int64] | None]:
+    """One family's aggregates in one pass (what :func:`exactodds.figures.study.pricing._family`
+    otherwise gets from a bincount and three group sums): the rounds per bin, the distinct
+    keys ``cards × k + bin`` (ascending) with the limb sums per key, and (with ``shoe``) the
+    ``(shoes, k)`` sums of ``net`` and ``fixed`` per shoe and bin. The same int64 additions
+    in another order (two's-complement addition is associative: the same sums). Keys span
+    ``(max − min cards left + 1) × k`` rows: the caller keeps that small."""
+    low = int(cards.min())
+    rows = (int(cards.max()) - low + 1) * k
+    count = np.zeros(k, np.int64)
+    seen = np.zeros(rows, np.uint8)
+    exp = np.zeros((rows, limbs.shape[1]), np.int64)
+    with_shoe = shoe is not None
+    per_net = np.zeros((shoes if with_shoe else 0, k), np.int64)
+    per_fixed = np.zeros_like(per_net)
+    empty = np.zeros(0, np.int64)
+    _families_c(np.ascontiguousarray(bins, np.int64), np.int64(k), np.ascontiguousarray(cards, np.int64),
+                np.int64(low), np.ascontiguousarray(limbs, np.int64),
+                empty if shoe is None else np.ascontiguousarray(shoe, np.int64),
+                empty if net is None else np.ascontiguousarray(net, np.int64),
+                empty if fixed is None else np.ascontiguousarray(fixed, np.int64),
+                count, seen, exp, per_net, per_fixed, with_shoe)
+    present = np.flatnonzero(seen)
+    return (count, (present + low * k).astype(np.int64), exp[present],
+            per_net if with_shoe else None, per_fixed if with_shoe else None)

@@ -193,26 +193,46 @@ def group_sum(keys: npt.NDArray[np.int64], values: npt.NDArray[np.int64], compil
 
 def _family(bins: npt.NDArray[np.intp], k: int, cards: npt.NDArray[np.int64], limbs: npt.NDArray[np.int64],
             shoe: npt.NDArray[np.int64] | None = None, shoes: int = 0,
-            net: npt.NDArray[np.int64] | None = None, fixed: npt.NDArray[np.int64] | None = None) -> FamilyPart:
+            net: npt.NDArray[np.int64] | None = None, fixed: npt.NDArray[np.int64] | None = None,
+            compiled: bool | None = None) -> FamilyPart:
     """Aggregate one family: counts per bin, numerator sums per (cards left, bin); with
-    ``shoe``: per threshold candidate, Σ and Σ² over shoes of realized and expected wins."""
+    ``shoe``: per threshold candidate, Σ and Σ² over shoes of realized and expected wins.
+    In one compiled pass when numba is there and the keys are few (``compiled``: force
+    either path; both give the same aggregates)."""
+    if shoe is not None:
+        assert net is not None and fixed is not None
+    from exactodds.figures.study.dealing import _compiled
+
+    kernel = _compiled() if compiled is not False else None
+    if compiled and kernel is None:
+        raise ImportError("the compiled family sums need numba: pip install 'exactodds[fast]'")
+    if kernel is not None and len(bins) and (int(cards.max()) - int(cards.min()) + 1) * k <= DENSE_KEYS:
+        count, uniq, acc, per_net, per_fixed = kernel.family_sums(bins, k, cards, limbs, shoe, shoes, net, fixed)
+        part = FamilyPart(count, uniq, acc)
+        if per_net is not None and per_fixed is not None:
+            part.realized, part.expected = _moments(per_net), _moments(per_fixed)
+        return part
     count = np.bincount(bins, minlength=k).astype(np.int64)
-    uniq, acc = group_sum(cards * k + bins, limbs)
+    uniq, acc = group_sum(cards * k + bins, limbs, compiled)
     part = FamilyPart(count, uniq, acc)
     if shoe is not None:
         assert net is not None and fixed is not None
-        part.realized = _shoe_moments(shoe, shoes, bins, k, net)
-        part.expected = _shoe_moments(shoe, shoes, bins, k, fixed)
+        part.realized = _shoe_moments(shoe, shoes, bins, k, net, compiled)
+        part.expected = _shoe_moments(shoe, shoes, bins, k, fixed, compiled)
     return part
 
 
 def _shoe_moments(shoe: npt.NDArray[np.int64], shoes: int, bins: npt.NDArray[np.intp], k: int,
-                  values: npt.NDArray[np.int64]) -> tuple[list[int], list[int]]:
+                  values: npt.NDArray[np.int64], compiled: bool | None = None) -> tuple[list[int], list[int]]:
     """Σ_s x_sc and Σ_s x_sc² where x_sc sums ``values`` over shoe s's rounds in bins > c."""
     flat_per = np.zeros(shoes * k, np.int64)
-    keys, sums = group_sum(shoe * k + bins, values)
+    keys, sums = group_sum(shoe * k + bins, values, compiled)
     flat_per[keys] = sums
-    per = flat_per.reshape(shoes, k)
+    return _moments(flat_per.reshape(shoes, k))
+
+
+def _moments(per: npt.NDArray[np.int64]) -> tuple[list[int], list[int]]:
+    """Σ_s x_sc and Σ_s x_sc², exact, where x_sc sums row s of ``per`` (shoe × bin) over bins > c."""
     suffix = np.cumsum(per[:, ::-1], axis=1)[:, ::-1][:, 1:]          # x[s, c] = Σ_{bin > c}
     obj = suffix.astype(object)
     return [int(v) for v in obj.sum(axis=0)], [int(v) for v in (obj * obj).sum(axis=0)]
