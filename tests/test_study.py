@@ -568,6 +568,9 @@ def test_compiled_dealing_bookkeeping_equals_the_numpy_path(decks: int, cover: i
     for row in range(len(fast.code)):
         s, p = int(fast.shoe[row]), int(fast.position[row])
         assert np.bincount(fast.deck[s, p:], minlength=52).tolist() == fast.composition[row].tolist()
+        assert fast.cards_left[row] == fast.composition[row].sum()
+        burn = int(fast.burn[s])
+        assert np.bincount(fast.deck[s, burn:p], minlength=52).tolist() == fast.dealt_before[row].tolist()
 
 
 @settings(max_examples=40, deadline=None)

@@ -34,8 +34,15 @@ class Dealt:
     position: npt.NDArray[np.int64]
     composition: npt.NDArray[np.int64]
     """``(rounds, 52)``: the shoe less the burn and every card dealt before the round."""
-    dealt_before: npt.NDArray[np.int64]
-    """``(rounds, 52)``: cards dealt in the shoe's earlier rounds (seen by a counter)."""
+
+    @property
+    def dealt_before(self) -> npt.NDArray[np.int64]:
+        """``(rounds, 52)``: cards dealt in the shoe's earlier rounds (seen by a counter): the
+        shoe's cards after its burn less the composition (computed when asked: the study
+        itself counts from :attr:`position`, :func:`running_counts`)."""
+        nf = len(FACES)
+        after = np.stack([np.bincount(row[b:], minlength=nf) for row, b in zip(self.deck, self.burn.tolist())])
+        return np.asarray(after[self.shoe] - self.composition, np.int64)
 
     @property
     def cards_left(self) -> npt.NDArray[np.int64]:
@@ -121,10 +128,10 @@ def _compiled() -> Any:
 
 def _bookkeeping(deck: npt.NDArray[np.uint8], shoe: npt.NDArray[np.int64], faces: npt.NDArray[np.uint8],
                  used: npt.NDArray[np.int64], counts: npt.NDArray[np.int64], burn: npt.NDArray[np.int64],
-                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The numpy path of :func:`exactodds.figures.study.kernel.bookkeeping`: per round,
-    the position of its first card, the cards dealt in the shoe's earlier rounds, and the
-    composition before it (bincounts of the dealt and burned cards, cumulative sums per shoe)."""
+    the position of its first card and the composition before it (bincounts of the dealt
+    and burned cards, cumulative sums per shoe)."""
     position = burn[shoe] + _segment_before(used, shoe)
     rows = len(shoe)
     nf = len(counts)
@@ -135,8 +142,8 @@ def _bookkeeping(deck: npt.NDArray[np.uint8], shoe: npt.NDArray[np.int64], faces
     bcell = (np.broadcast_to(np.arange(len(deck))[:, None], bmask.shape)[bmask] * nf
              + deck[:, :MAX_BURN][bmask]).astype(np.int64)
     burned = np.bincount(bcell, minlength=len(deck) * nf).astype(np.int64).reshape(len(deck), nf)
-    before, composition = _before_and_left(removed, shoe, counts - burned)
-    return position, before, composition
+    _, composition = _before_and_left(removed, shoe, counts - burned)
+    return position, composition
 
 
 def deal_chunk(counts: Sequence[int], seed: int, cover: int, start: int, stop: int,
@@ -153,8 +160,8 @@ def deal_chunk(counts: Sequence[int], seed: int, cover: int, start: int, stop: i
     if compiled and kernel is None:
         raise ImportError("the compiled study dealing needs numba: pip install 'exactodds[fast]'")
     book = kernel.bookkeeping if kernel is not None else _bookkeeping
-    position, before, composition = book(deck, shoe, faces, used, np.asarray(counts, np.int64), burn)
-    return Dealt(start, deck, shoe, rnd, code, faces, burn, position, composition, before)
+    position, composition = book(deck, shoe, faces, used, np.asarray(counts, np.int64), burn)
+    return Dealt(start, deck, shoe, rnd, code, faces, burn, position, composition)
 
 
 def running_counts(d: Dealt, tags: Sequence[int], initial: int) -> npt.NDArray[np.int64]:
