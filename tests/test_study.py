@@ -672,3 +672,17 @@ def test_family_aggregates_in_one_compiled_pass_equal_plain_sums(rows: list[tupl
         assert part.exp_index.tolist() == sorted(exp)
         assert part.exp_limbs.tolist() == [exp[key] for key in sorted(exp)]
         assert (part.realized, part.expected) == ((moments(3), moments(4)) if with_shoe else (None, None))
+
+
+def test_every_levels_universe_is_the_falling_factorial_of_the_cards_left() -> None:
+    """The study divides each round's numerator by ``ff(cards left, depth)``, the level's
+    universe, in its exact sums and (as a float looked up by cards left) in the plot and the
+    expected-win interval: every level's ``price_batch`` universe is that falling factorial."""
+    from exactodds.engine.levels import LEVELS
+    from exactodds.game.cards import falling_factorial
+
+    d = deal_chunk(Shoe.standard(1).counts, 4, 14, 0, 1)
+    comps = d.composition[::3]
+    for level in LEVELS.values():
+        priced = level.price_batch(comps)
+        assert list(priced.universe) == [falling_factorial(int(n), level.depth) for n in comps.sum(axis=1)]

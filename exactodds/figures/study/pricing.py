@@ -38,7 +38,7 @@ from exactodds.figures.study.spec import (
     _priced,
     _split,
 )
-from exactodds.game.cards import RANKS
+from exactodds.game.cards import RANKS, falling_factorial
 from exactodds.simulation.simulate import (
     NCODES,
     decode,
@@ -265,13 +265,15 @@ def _ensure_definitions(spec: StudySpec) -> None:
         CATALOGUE[fw.id] = fw
 
 
-def _float_universe(universe: Sequence[int], cache: dict[int, npt.NDArray[np.float64]]) -> npt.NDArray[np.float64]:
-    """Each round's universe as a float (for the approximate returns that feed the plot and
-    the statistics-only expected-win interval), converted once per level and chunk."""
-    key = id(universe)
-    if key not in cache:
-        cache[key] = np.array(universe, dtype=np.float64)   # each int correctly rounded, as float(u)
-    return cache[key]
+@functools.cache
+def _float_universes(depth: int, cards: int) -> npt.NDArray[np.float64]:
+    """``float(ff(n, depth))`` for ``n`` of 0..``cards`` (each int correctly rounded, as
+    ``float(u)``): a round's universe is ``ff(cards left, depth)`` (what the aggregation's
+    exact sums divide by), so its float is a lookup, for the approximate returns that feed
+    the plot and the statistics-only expected-win interval."""
+    table = np.array([float(falling_factorial(n, depth)) for n in range(cards + 1)], np.float64)
+    table.setflags(write=False)
+    return table
 
 
 _CHUNKS_RUN: list[int] = [0]
@@ -302,7 +304,6 @@ def study_chunk(spec: StudySpec, index: int) -> ChunkResult:
             pricing_cpu += time.process_time() - at
             by_level[level] = (counts, universe, _result_index(level, d), first)
     rc_cache: dict[tuple[int, ...], npt.NDArray[np.int64]] = {}
-    floats: dict[int, npt.NDArray[np.float64]] = {}
     parts: list[WagerPart] = []
     returns: list[tuple[npt.NDArray[Any], int, tuple[int, ...]]] = []
     for w, p in zip(spec.wagers, priced):
@@ -311,7 +312,7 @@ def study_chunk(spec: StudySpec, index: int) -> ChunkResult:
         limbs = _split(num, p.limbs)
         index_of = settlement(p.wager, p.table).index
         net = np.asarray(p.scaled, np.int64)[index_of[result]]
-        scale = float(p.den) * _float_universe(universe, floats)
+        scale = float(p.den) * _float_universes(p.wager.level.depth, spec.cards)[cards]
         approx = np.array([float(x) for x in num]) if num.dtype == object else num.astype(np.float64)
         ret = approx / scale
         fixed = np.rint(np.ldexp(ret, FIXED_BITS)).astype(np.int64)
