@@ -686,3 +686,23 @@ def test_every_levels_universe_is_the_falling_factorial_of_the_cards_left() -> N
     for level in LEVELS.values():
         priced = level.price_batch(comps)
         assert list(priced.universe) == [falling_factorial(int(n), level.depth) for n in comps.sum(axis=1)]
+
+
+def test_per_process_plans_are_rebuilt_when_the_catalogue_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The settlements and joint classes a process keeps across chunks (pricing._plans) are
+    the catalogue's own: reused while the wager is the same object, rebuilt when it is replaced
+    (a wager file registered anew), read-only either way."""
+    import copy
+
+    from exactodds.catalogue import CATALOGUE
+    from exactodds.figures.study.pricing import _plans
+
+    spec = build_spec(["tie", "dragon-7"], 2, 1, Shoe.standard(8), 14, "perfect", "A=0", 0, None, None, 2,
+                      False, False)
+    first = _plans(spec)
+    assert _plans(spec) is first
+    assert all(not a.flags.writeable for arrays in first[1].values() for a in arrays)
+    monkeypatch.setitem(CATALOGUE, "tie", copy.copy(CATALOGUE["tie"]))
+    again = _plans(spec)
+    assert again is not first and again[0][0].wager is CATALOGUE["tie"]
+    assert [p.scaled for p in again[0]] == [p.scaled for p in first[0]]

@@ -15,6 +15,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from exactodds.catalogue import get_wager
 from exactodds.engine.level import Level
 from exactodds.engine.levels import COUP
 from exactodds.exact import decimal, ratio
@@ -276,6 +277,31 @@ def _float_universes(depth: int, cards: int) -> npt.NDArray[np.float64]:
     return table
 
 
+_Plans = tuple[list[_Priced], dict[Level, tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]]]
+_PLANS: dict[tuple[tuple[WagerSpec, ...], int], _Plans] = {}
+
+
+def _plans(spec: StudySpec) -> _Plans:
+    """The studied wagers' integer settlements (:func:`_priced`) and each level's joint
+    classes (:func:`joint_classes`), built once per process and study instead of once per
+    chunk; rebuilt if a wager or paytable of the catalogue is no longer the object they
+    were built from (wager files registered anew)."""
+    key = (spec.wagers, spec.cards)
+    hit = _PLANS.get(key)
+    if hit is not None and all(get_wager(w.wager) is p.wager and p.wager.paytable(w.paytable) is p.table
+                               for w, p in zip(spec.wagers, hit[0])):
+        return hit
+    priced = [_priced(w, spec.cards) for w in spec.wagers]
+    plans = {p.wager.level: joint_classes([q for q in priced if q.wager.level is p.wager.level]) for p in priced}
+    for arrays in plans.values():
+        for a in arrays:
+            a.setflags(write=False)
+    if len(_PLANS) >= 64:            # a notebook running many studies: keep the cache small
+        _PLANS.clear()
+    hit = _PLANS[key] = (priced, plans)
+    return hit
+
+
 _CHUNKS_RUN: list[int] = [0]
 """Chunks this process has run (only :attr:`ChunkResult.warm` reads it)."""
 
@@ -292,13 +318,13 @@ def study_chunk(spec: StudySpec, index: int) -> ChunkResult:
     d = deal_chunk(spec.counts, spec.seed, spec.cover, start, stop)
     cards = d.cards_left
     local = d.shoe
-    priced = [_priced(w, spec.cards) for w in spec.wagers]
+    priced, plans = _plans(spec)
     pricing_cpu = 0.0
     by_level: dict[Level, tuple[npt.NDArray[Any], tuple[int, ...], npt.NDArray[np.intp], npt.NDArray[np.intp]]] = {}
     for p in priced:
         level = p.wager.level
         if level not in by_level:
-            classes, first = joint_classes([q for q in priced if q.wager.level is level])
+            classes, first = plans[level]
             at = time.process_time()
             counts, universe = _price_level(level, d.composition, classes)
             pricing_cpu += time.process_time() - at
