@@ -74,7 +74,7 @@ def shuffled_shoes(counts: Sequence[int], seed: int, start: int, stop: int,
     kernel = _compiled() if compiled is not False else None
     if compiled and kernel is None:
         raise ImportError("the compiled shuffle needs numba: pip install 'exactodds[fast]'")
-    if kernel is not None and stop > start and stop < 2**64:
+    if kernel is not None and stop > start and stop < 2**63:
         deck: npt.NDArray[np.uint8] = kernel.shuffled(faces, seed, start, stop)
         if (deck[0] == _numpy_shuffled(faces, seed, start, start + 1)[0]).all():
             return deck

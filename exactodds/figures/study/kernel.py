@@ -245,7 +245,7 @@ def seed_words(seed: int) -> npt.NDArray[np.uint64]:
 
 def shuffled(faces: npt.NDArray[np.uint8], seed: int, start: int, stop: int) -> npt.NDArray[np.uint8]:
     """Rows ``start..stop-1``: ``faces`` shuffled as ``np.random.default_rng([seed, i]).shuffle``
-    shuffles it (shoes below 2^64)."""
+    shuffles it (shoe numbers below 2^63)."""
     out = np.empty((stop - start, len(faces)), np.uint8)
     _shuffle_c(np.ascontiguousarray(faces, np.uint8), seed_words(seed), np.int64(start), np.int64(stop), out)
     return out
