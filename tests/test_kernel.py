@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from exactodds.engine.level import Level
 from exactodds.engine.levels import COUP, DEAL_FACES, LEVELS
-from exactodds.engine.pricing import exact_dtype, plan, trie
+from exactodds.engine.pricing import exact_dtype, make_plan, node_ways, plan, settle, trie, undealt
 from exactodds.game.cards import falling_factorial
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,6 +72,87 @@ def test_kernel_equals_python_ints_on_random_shoes_of_every_size(data: Any, leve
 @given(st.data(), st.sampled_from([1, 2, 8, 27, 200]))
 def test_kernel_equals_python_ints_pair_coup(data: Any, decks: int) -> None:
     _agree(LEVELS["pair-coup"], _shoes(data, decks, 3))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data(), st.sampled_from([COUP, LEVELS["opening-player-faces"], LEVELS["opening-nines"]]),
+       st.sampled_from([1, 2, 5, 27, 1000]), st.sampled_from([1, 33, 63, 65]))
+def test_kernel_paths_equal_python_ints_on_batches_across_lane_blocks(data: Any, level: Level, decks: int,
+                                                                     count: int) -> None:
+    """Both compiled paths -- the lane walk with merged entry sets (coup) and the shoe-by-shoe
+    direct path (the face and nines levels) -- on batches of 1 shoe, of part of a lane block,
+    one short of it and one over it (blocks of 64 shoes), shoes of 1 to 1,000 decks and
+    short shoes: equal to Python ints."""
+    _agree(level, _shoes(data, decks, count))
+
+
+def test_direct_path_is_taken_exactly_where_every_result_is_one_entry() -> None:
+    """The shoe-by-shoe path prices the levels whose every result is one multiset (the
+    faces and nines openings), not the summed ones (coup, rank pattern, Royal 9, ...); and it refuses a plan whose
+    ``μ`` would exceed ``ff(depth, m)`` (the bound its docstring proves int64 with): the
+    Player's two faces read in a one-card universe."""
+    kernel = pytest.importorskip("exactodds.engine.kernel")
+    assert kernel.LANES == 64                               # the batch sizes of the test above straddle it
+    taken = {name for name, lv in LEVELS.items() if lv is not DEAL_FACES and
+             kernel.direct(trie(lv.table), plan(lv.table), lv.depth) is not None}
+    assert taken == {"opening-player-faces", "opening-banker-faces", "opening-nines"}
+    faces = LEVELS["opening-player-faces"].table
+    assert kernel.direct(trie(faces), plan(faces), 1) is None
+    d = kernel.direct(trie(faces), plan(faces), 6)
+    p = plan(faces)
+    assert d.node.tolist() == p.slot.tolist() and (d.kind_mult[d.kind] == p.mult).all()
+    assert (d.kind_cards[d.kind] == p.cards).all()
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data(), st.integers(1, 27), st.sampled_from([1, 3, 64, 70]))
+def test_direct_path_with_several_kinds_and_an_empty_result(data: Any, decks: int, count: int) -> None:
+    """The direct path's general branch (several ``(μ, m)`` kinds, which no shipped level
+    has) and a result no entry reaches: the Player's faces table with ``μ = 2`` on every
+    other result and one result more, priced by the kernel and by the numpy path's
+    :func:`~exactodds.engine.pricing.settle` over :func:`~exactodds.engine.pricing.node_ways`."""
+    kernel = pytest.importorskip("exactodds.engine.kernel")
+    table = LEVELS["opening-player-faces"].table
+    t = trie(table)
+    results = len(table.rep) + 1
+    p = make_plan(t.row_node[table.row], table.cards[table.row], table.result, table.mult * (1 + table.result % 2),
+                  results)
+    d = kernel.direct(t, p, 6)
+    assert d is not None and len(d.kind_mult) == 3 and 0 in d.kind_mult.tolist()
+    shoes = _shoes(data, decks, count)
+    shoes = shoes[shoes.sum(axis=1) >= 6]
+    n = shoes.astype(np.int64)
+    und = undealt(n.sum(axis=1), 6, np.int64)
+    got = kernel.price_int64(n, und, t, p)
+    assert got.shape == (len(n), results) and (got[:, -1] == 0).all()
+    assert (got == settle(p, node_ways(t, n), und)).all()
+    exact = settle(p, node_ways(t, n.astype(object)), undealt(n.sum(axis=1), 6, object))
+    assert got.tolist() == exact.tolist()
+
+
+def test_entry_sets_sum_each_group_exactly_its_nodes() -> None:
+    """The coup walk's merged sets: each group reads a set whose nodes are exactly the
+    group's multisets, the sets are distinct, and every (node, set) addition is made once."""
+    kernel = pytest.importorskip("exactodds.engine.kernel")
+    t, p = trie(COUP.table), plan(COUP.table)
+    w = kernel.walk(t, p)
+    m = kernel.entry_sets(w, len(p.mult))
+    trie_node = np.where(w.row_of >= 0, t.row_node[np.maximum(w.row_of, 0)], -1)
+    walk_node = np.repeat(np.arange(len(w.depth)), np.diff(m.node_ptr.astype(np.int64)))
+    members: dict[int, list[int]] = {}
+    for at, k in zip(walk_node.tolist(), m.set_of.tolist()):
+        members.setdefault(k, []).append(int(trie_node[at]))
+    assert len(members) == m.sets < len(p.mult) and len(set(zip(walk_node.tolist(), m.set_of.tolist()))) == \
+        len(m.set_of)
+    assert len({tuple(sorted(v)) for v in members.values()}) == m.sets
+    stored: list[int] = []                                  # each set started (stored) once, by its first node
+    for i in range(len(w.depth)):
+        starts, adds = m.set_of[m.node_ptr[i]:m.store_end[i]].tolist(), m.set_of[m.store_end[i]:m.node_ptr[i + 1]]
+        assert set(adds.tolist()) <= set(stored) and not set(starts) & set(stored)
+        stored += starts
+    assert sorted(stored) == list(range(m.sets))
+    for g in range(len(p.mult)):
+        assert sorted(members[int(m.group_set[g])]) == sorted(p.slot[p.slot_ptr[g]:p.slot_ptr[g + 1]].tolist())
 
 
 @pytest.mark.parametrize("level", [COUP, DEAL_FACES, LEVELS["opening-player-faces"], LEVELS["royal-9-opening"]],

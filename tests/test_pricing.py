@@ -115,3 +115,15 @@ def test_pricing_by_classes_equals_summing_the_full_counts(k: int, seed: int, na
         assert coarse.universe == full.universe and coarse.void == full.void
     only_full = shoes[:20]
     assert (level.price_batch(only_full, classes=classes).counts == level.price_batch(only_full).counts @ onehot).all()
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 10**6), min_size=52, max_size=52), min_size=1, max_size=5),
+       st.sampled_from([np.int64, object]))
+def test_class_counts_are_the_faces_summed_per_class(rows: list[list[int]], dtype: type) -> None:
+    """Every level's class counts (one ``reduceat`` over the faces ordered by class) equal
+    the face counts times the level's 0/1 projection matrix, in both dtypes."""
+    comp = np.array(rows, dtype=object).astype(dtype)
+    for level in LEVELS.values():
+        n = level.class_counts(comp, dtype)
+        assert n.dtype == np.dtype(dtype) and n.tolist() == (comp @ level.projection.astype(dtype)).tolist()

@@ -502,12 +502,12 @@ def test_bench_study_reports_rates() -> None:
     figures = bench_study(shoes=4, workers=1, other_shoes=1)
     start_up = figures.pop("core_worker_start_up_cpu_seconds")
     assert all(v > 0 for v in figures.values())
-    # one worker, this process, warmed first: no start-up left, so both extrapolations agree
+    # one worker, this process, warmed first: no start-up left
     assert start_up == 0
-    assert figures["core_100k_shoes_minutes_on_free_cores_warm"] == pytest.approx(
-        figures["core_100k_shoes_minutes_on_free_cores"])
-    assert figures["core_100k_shoes_minutes_extrapolated"] == pytest.approx(
-        figures["core_seconds"] * 100_000 / 4 / 60)
+    assert figures["core_100k_shoes_minutes"] == pytest.approx(figures["core_seconds"] * 100_000 / 4 / 60)
+    assert figures["core_1m_shoes_minutes_extrapolated"] == pytest.approx(10 * figures["core_100k_shoes_minutes"])
+    assert figures["core_100k_shoes_worker_cpu_minutes_per_core"] == pytest.approx(
+        figures["core_worker_cpu_seconds"] * 100_000 / 4 / 60)
 
 
 def test_a_trace_that_cannot_be_finished_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -568,6 +568,9 @@ def test_compiled_dealing_bookkeeping_equals_the_numpy_path(decks: int, cover: i
     for row in range(len(fast.code)):
         s, p = int(fast.shoe[row]), int(fast.position[row])
         assert np.bincount(fast.deck[s, p:], minlength=52).tolist() == fast.composition[row].tolist()
+        assert fast.cards_left[row] == fast.composition[row].sum()
+        burn = int(fast.burn[s])
+        assert np.bincount(fast.deck[s, burn:p], minlength=52).tolist() == fast.dealt_before[row].tolist()
 
 
 @settings(max_examples=40, deadline=None)
@@ -610,3 +613,96 @@ def test_compiled_dealer_equals_the_simulators_numpy_dealer(decks: int, covers: 
         for a, b in zip(fast, slow):
             assert (a is None and b is None) or (a is not None and b is not None and a.dtype == b.dtype
                                                  and a.tolist() == b.tolist())
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, 52), min_size=52, max_size=52), st.one_of(st.integers(0, 2**32 - 1),
+       st.integers(0, 2**200)), st.one_of(st.integers(0, 10**6), st.integers(2**32 - 3, 2**40)),
+       st.integers(1, 4))
+def test_compiled_shuffle_equals_numpys_generators(counts: list[int], seed: int, first: int, shoes: int) -> None:
+    """The compiled shuffle (figures/study/kernel.py) deals the very shoes numpy's
+    ``default_rng([seed, i]).shuffle`` deals, for any shoe (empty and one-card ones too), seeds of
+    one to seven 32-bit words and shoe numbers of one and two words -- and without the numpy
+    check inside :func:`shuffled_shoes`, which would hide a difference."""
+    pytest.importorskip("numba")
+    from exactodds.figures.study.kernel import shuffled
+
+    faces = np.repeat(np.arange(52, dtype=np.uint8), counts)
+    got = shuffled(faces, seed, first, first + shoes)
+    for row, i in zip(got, range(first, first + shoes)):
+        expected = faces.copy()
+        np.random.default_rng([seed, i]).shuffle(expected)
+        assert row.tolist() == expected.tolist()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(14, 420), st.integers(0, 5),
+                          st.integers(-2**30, 2**30), st.integers(-2**40, 2**40), st.integers(0, 2**24 - 1)),
+                min_size=1, max_size=80), st.booleans())
+def test_family_aggregates_in_one_compiled_pass_equal_plain_sums(rows: list[tuple[int, int, int, int, int, int]],
+                                                                  with_shoe: bool) -> None:
+    """One family's aggregates (figures/study/pricing._family) by the compiled one-pass kernel
+    and by the numpy path, both against plain Python sums: rounds per bin, limb sums per
+    (cards left, bin), and per threshold candidate Σ and Σ² over shoes of the wins in bins above it."""
+    pytest.importorskip("numba")
+    from exactodds.figures.study.pricing import _family
+
+    k, shoes = 5, 6
+    bins = np.array([r[0] for r in rows], np.intp)
+    cards = np.array([r[1] for r in rows], np.int64)
+    shoe = np.array([r[2] for r in rows], np.int64)
+    net = np.array([r[3] for r in rows], np.int64)
+    fixed = np.array([r[4] for r in rows], np.int64)
+    limbs = np.array([[r[5], r[5] // 3, -r[5]] for r in rows], np.int64)
+    count = [sum(1 for r in rows if r[0] == b) for b in range(k)]
+    exp: dict[int, list[int]] = {}
+    for (b, c, *_), limb in zip(rows, limbs.tolist()):
+        got = exp.setdefault(c * k + b, [0, 0, 0])
+        for j in range(3):
+            got[j] += limb[j]
+
+    def moments(col: int) -> tuple[list[int], list[int]]:
+        x = [[sum(r[col] for r in rows if r[2] == s and r[0] > c) for s in range(shoes)] for c in range(k - 1)]
+        return [sum(v) for v in x], [sum(v * v for v in xs) for xs in x]
+
+    for compiled in (True, False):
+        part = (_family(bins, k, cards, limbs, shoe, shoes, net, fixed, compiled) if with_shoe
+                else _family(bins, k, cards, limbs, compiled=compiled))
+        assert part.count.tolist() == count
+        assert part.exp_index.tolist() == sorted(exp)
+        assert part.exp_limbs.tolist() == [exp[key] for key in sorted(exp)]
+        assert (part.realized, part.expected) == ((moments(3), moments(4)) if with_shoe else (None, None))
+
+
+def test_every_levels_universe_is_the_falling_factorial_of_the_cards_left() -> None:
+    """The study divides each round's numerator by ``ff(cards left, depth)``, the level's
+    universe, in its exact sums and (as a float looked up by cards left) in the plot and the
+    expected-win interval: every level's ``price_batch`` universe is that falling factorial."""
+    from exactodds.engine.levels import LEVELS
+    from exactodds.game.cards import falling_factorial
+
+    d = deal_chunk(Shoe.standard(1).counts, 4, 14, 0, 1)
+    comps = d.composition[::3]
+    for level in LEVELS.values():
+        priced = level.price_batch(comps)
+        assert list(priced.universe) == [falling_factorial(int(n), level.depth) for n in comps.sum(axis=1)]
+
+
+def test_per_process_plans_are_rebuilt_when_the_catalogue_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The settlements and joint classes a process keeps across chunks (pricing._plans) are
+    the catalogue's own: reused while the wager is the same object, rebuilt when it is replaced
+    (a wager file registered anew), read-only either way."""
+    import copy
+
+    from exactodds.catalogue import CATALOGUE
+    from exactodds.figures.study.pricing import _plans
+
+    spec = build_spec(["tie", "dragon-7"], 2, 1, Shoe.standard(8), 14, "perfect", "A=0", 0, None, None, 2,
+                      False, False)
+    first = _plans(spec)
+    assert _plans(spec) is first
+    assert all(not a.flags.writeable for arrays in first[1].values() for a in arrays)
+    monkeypatch.setitem(CATALOGUE, "tie", copy.copy(CATALOGUE["tie"]))
+    again = _plans(spec)
+    assert again is not first and again[0][0].wager is CATALOGUE["tie"]
+    assert [p.scaled for p in again[0]] == [p.scaled for p in first[0]]

@@ -147,12 +147,23 @@ class Level:
 
     def class_counts(self, comp: npt.NDArray[Any], dtype: type) -> npt.NDArray[Any]:
         """Class counts ``(B, classes)`` of face counts ``comp`` (``(B, 52)``), in ``dtype``: the
-        faces themselves when every face is its own class (a copy, no product), else
-        ``comp @ projection``."""
+        faces themselves when every face is its own class (``comp`` itself when it has that
+        dtype: pricing only reads it), else the sum of each class's faces (``comp @
+        projection``, by :attr:`_class_runs`)."""
         if self.face_class == _EACH_FACE:
-            return comp.astype(dtype)
-        n: npt.NDArray[Any] = comp.astype(dtype, copy=False) @ self.projection.astype(dtype, copy=False)
+            return comp.astype(dtype, copy=False)
+        order, starts = self._class_runs
+        n: npt.NDArray[Any] = np.add.reduceat(comp.astype(dtype, copy=False)[:, order], starts, axis=1)
         return n
+
+    @cached_property
+    def _class_runs(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """The faces ordered by class and where each class's run starts: class counts are
+        then one ``reduceat`` (0.24 µs a shoe against 0.39 for ``comp @ projection``, whose
+        integer product numpy does without BLAS)."""
+        face_class = np.array(self.face_class)
+        order = np.argsort(face_class, kind="stable")
+        return order, np.searchsorted(face_class[order], np.arange(max(self.face_class) + 1))
 
     # -- pricing --------------------------------------------------------------------------
     def dealt_shoe(self, shoe: Shoe) -> Shoe:

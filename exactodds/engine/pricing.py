@@ -303,7 +303,7 @@ def price(table: ShapeTable, n: npt.NDArray[Any], totals: npt.NDArray[Any], dept
         dtype = exact_dtype(totals, depth)
     if len(totals) and int(np.min(totals)) < depth:
         raise ValueError("a shoe shorter than the round is priced card by card, not here")
-    n = np.asarray(n).astype(dtype)
+    n = np.asarray(n).astype(dtype, copy=False)                  # read only: no copy needed
     und = undealt(np.asarray(totals), depth, dtype)
     if compiled is None:
         compiled = len(n) >= KERNEL_MIN_BATCH

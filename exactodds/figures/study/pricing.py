@@ -15,6 +15,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from exactodds.catalogue import get_wager
 from exactodds.engine.level import Level
 from exactodds.engine.levels import COUP
 from exactodds.exact import decimal, ratio
@@ -38,7 +39,7 @@ from exactodds.figures.study.spec import (
     _priced,
     _split,
 )
-from exactodds.game.cards import RANKS
+from exactodds.game.cards import RANKS, falling_factorial
 from exactodds.simulation.simulate import (
     NCODES,
     decode,
@@ -145,9 +146,11 @@ def _numerators(p: _Priced, counts: npt.NDArray[Any], first: npt.NDArray[np.intp
     the bound max|scaled net| × universe fits, else Python ints. ``counts`` are per class of
     results (:func:`joint_classes`), ``first[j]`` a result of class ``j``."""
     whole = settlement(p.wager, p.table)
-    s = dataclasses.replace(whole, index=whole.index[first])
     if counts.dtype != object and p.int64_safe:
-        return s.tally(counts) @ np.asarray(p.scaled, np.int64)
+        # each class settles on one outcome, so tally-then-weigh is one product with each
+        # class's scaled net; every partial sum is at most max|scaled net| x universe
+        return counts @ np.asarray(p.scaled, np.int64)[whole.index[first]]
+    s = dataclasses.replace(whole, index=whole.index[first])
     nums, _ = s.return_numerators(counts, tuple(Fraction(x, p.den) for x in p.scaled))
     return np.array(nums, dtype=object)
 
@@ -191,26 +194,46 @@ def group_sum(keys: npt.NDArray[np.int64], values: npt.NDArray[np.int64], compil
 
 def _family(bins: npt.NDArray[np.intp], k: int, cards: npt.NDArray[np.int64], limbs: npt.NDArray[np.int64],
             shoe: npt.NDArray[np.int64] | None = None, shoes: int = 0,
-            net: npt.NDArray[np.int64] | None = None, fixed: npt.NDArray[np.int64] | None = None) -> FamilyPart:
+            net: npt.NDArray[np.int64] | None = None, fixed: npt.NDArray[np.int64] | None = None,
+            compiled: bool | None = None) -> FamilyPart:
     """Aggregate one family: counts per bin, numerator sums per (cards left, bin); with
-    ``shoe``: per threshold candidate, Σ and Σ² over shoes of realized and expected wins."""
+    ``shoe``: per threshold candidate, Σ and Σ² over shoes of realized and expected wins.
+    In one compiled pass when numba is there and the keys are few (``compiled``: force
+    either path; both give the same aggregates)."""
+    if shoe is not None:
+        assert net is not None and fixed is not None
+    from exactodds.figures.study.dealing import _compiled
+
+    kernel = _compiled() if compiled is not False else None
+    if compiled and kernel is None:
+        raise ImportError("the compiled family sums need numba: pip install 'exactodds[fast]'")
+    if kernel is not None and len(bins) and (int(cards.max()) - int(cards.min()) + 1) * k <= DENSE_KEYS:
+        count, uniq, acc, per_net, per_fixed = kernel.family_sums(bins, k, cards, limbs, shoe, shoes, net, fixed)
+        part = FamilyPart(count, uniq, acc)
+        if per_net is not None and per_fixed is not None:
+            part.realized, part.expected = _moments(per_net), _moments(per_fixed)
+        return part
     count = np.bincount(bins, minlength=k).astype(np.int64)
-    uniq, acc = group_sum(cards * k + bins, limbs)
+    uniq, acc = group_sum(cards * k + bins, limbs, compiled)
     part = FamilyPart(count, uniq, acc)
     if shoe is not None:
         assert net is not None and fixed is not None
-        part.realized = _shoe_moments(shoe, shoes, bins, k, net)
-        part.expected = _shoe_moments(shoe, shoes, bins, k, fixed)
+        part.realized = _shoe_moments(shoe, shoes, bins, k, net, compiled)
+        part.expected = _shoe_moments(shoe, shoes, bins, k, fixed, compiled)
     return part
 
 
 def _shoe_moments(shoe: npt.NDArray[np.int64], shoes: int, bins: npt.NDArray[np.intp], k: int,
-                  values: npt.NDArray[np.int64]) -> tuple[list[int], list[int]]:
+                  values: npt.NDArray[np.int64], compiled: bool | None = None) -> tuple[list[int], list[int]]:
     """Σ_s x_sc and Σ_s x_sc² where x_sc sums ``values`` over shoe s's rounds in bins > c."""
     flat_per = np.zeros(shoes * k, np.int64)
-    keys, sums = group_sum(shoe * k + bins, values)
+    keys, sums = group_sum(shoe * k + bins, values, compiled)
     flat_per[keys] = sums
-    per = flat_per.reshape(shoes, k)
+    return _moments(flat_per.reshape(shoes, k))
+
+
+def _moments(per: npt.NDArray[np.int64]) -> tuple[list[int], list[int]]:
+    """Σ_s x_sc and Σ_s x_sc², exact, where x_sc sums row s of ``per`` (shoe × bin) over bins > c."""
     suffix = np.cumsum(per[:, ::-1], axis=1)[:, ::-1][:, 1:]          # x[s, c] = Σ_{bin > c}
     obj = suffix.astype(object)
     return [int(v) for v in obj.sum(axis=0)], [int(v) for v in (obj * obj).sum(axis=0)]
@@ -243,13 +266,40 @@ def _ensure_definitions(spec: StudySpec) -> None:
         CATALOGUE[fw.id] = fw
 
 
-def _float_universe(universe: Sequence[int], cache: dict[int, npt.NDArray[np.float64]]) -> npt.NDArray[np.float64]:
-    """Each round's universe as a float (for the approximate returns that feed the plot and
-    the statistics-only expected-win interval), converted once per level and chunk."""
-    key = id(universe)
-    if key not in cache:
-        cache[key] = np.array(universe, dtype=np.float64)   # each int correctly rounded, as float(u)
-    return cache[key]
+@functools.cache
+def _float_universes(depth: int, cards: int) -> npt.NDArray[np.float64]:
+    """``float(ff(n, depth))`` for ``n`` of 0..``cards`` (each int correctly rounded, as
+    ``float(u)``): a round's universe is ``ff(cards left, depth)`` (what the aggregation's
+    exact sums divide by), so its float is a lookup, for the approximate returns that feed
+    the plot and the statistics-only expected-win interval."""
+    table = np.array([float(falling_factorial(n, depth)) for n in range(cards + 1)], np.float64)
+    table.setflags(write=False)
+    return table
+
+
+_Plans = tuple[list[_Priced], dict[Level, tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]]]
+_PLANS: dict[tuple[tuple[WagerSpec, ...], int], _Plans] = {}
+
+
+def _plans(spec: StudySpec) -> _Plans:
+    """The studied wagers' integer settlements (:func:`_priced`) and each level's joint
+    classes (:func:`joint_classes`), built once per process and study instead of once per
+    chunk; rebuilt if a wager or paytable of the catalogue is no longer the object they
+    were built from (wager files registered anew)."""
+    key = (spec.wagers, spec.cards)
+    hit = _PLANS.get(key)
+    if hit is not None and all(get_wager(w.wager) is p.wager and p.wager.paytable(w.paytable) is p.table
+                               for w, p in zip(spec.wagers, hit[0])):
+        return hit
+    priced = [_priced(w, spec.cards) for w in spec.wagers]
+    plans = {p.wager.level: joint_classes([q for q in priced if q.wager.level is p.wager.level]) for p in priced}
+    for arrays in plans.values():
+        for a in arrays:
+            a.setflags(write=False)
+    if len(_PLANS) >= 64:            # a notebook running many studies: keep the cache small
+        _PLANS.clear()
+    hit = _PLANS[key] = (priced, plans)
+    return hit
 
 
 _CHUNKS_RUN: list[int] = [0]
@@ -268,19 +318,18 @@ def study_chunk(spec: StudySpec, index: int) -> ChunkResult:
     d = deal_chunk(spec.counts, spec.seed, spec.cover, start, stop)
     cards = d.cards_left
     local = d.shoe
-    priced = [_priced(w, spec.cards) for w in spec.wagers]
+    priced, plans = _plans(spec)
     pricing_cpu = 0.0
     by_level: dict[Level, tuple[npt.NDArray[Any], tuple[int, ...], npt.NDArray[np.intp], npt.NDArray[np.intp]]] = {}
     for p in priced:
         level = p.wager.level
         if level not in by_level:
-            classes, first = joint_classes([q for q in priced if q.wager.level is level])
+            classes, first = plans[level]
             at = time.process_time()
             counts, universe = _price_level(level, d.composition, classes)
             pricing_cpu += time.process_time() - at
             by_level[level] = (counts, universe, _result_index(level, d), first)
     rc_cache: dict[tuple[int, ...], npt.NDArray[np.int64]] = {}
-    floats: dict[int, npt.NDArray[np.float64]] = {}
     parts: list[WagerPart] = []
     returns: list[tuple[npt.NDArray[Any], int, tuple[int, ...]]] = []
     for w, p in zip(spec.wagers, priced):
@@ -289,7 +338,7 @@ def study_chunk(spec: StudySpec, index: int) -> ChunkResult:
         limbs = _split(num, p.limbs)
         index_of = settlement(p.wager, p.table).index
         net = np.asarray(p.scaled, np.int64)[index_of[result]]
-        scale = float(p.den) * _float_universe(universe, floats)
+        scale = float(p.den) * _float_universes(p.wager.level.depth, spec.cards)[cards]
         approx = np.array([float(x) for x in num]) if num.dtype == object else num.astype(np.float64)
         ret = approx / scale
         fixed = np.rint(np.ldexp(ret, FIXED_BITS)).astype(np.int64)
