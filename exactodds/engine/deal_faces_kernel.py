@@ -55,7 +55,7 @@ def _lane_terms(comp: Any, rank_value: Any, colours: Any, depth: int, b0: int, o
 _lane_terms_c = _jit(_lane_terms)
 
 
-def _finish_sets(acc3: Any, undT: Any, b0: int, mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any, source: Any,
+def _finish_row_sets(acc3: Any, undT: Any, b0: int, mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any, source: Any,
                  which: Any, from_sets: Any, out: Any) -> None:  # pragma: no cover
     """Counts of lanes ``b0 ..`` of the results summed from row sets (``from_sets``; the
     cells ``S``, ``C − S``, ``T − C`` of multisets of several values): as
@@ -63,7 +63,8 @@ def _finish_sets(acc3: Any, undT: Any, b0: int, mult: Any, group_ptr: Any, cards
     undealt factor, per result the sum of its pairs -- with each group's sum read from its
     row set's ``(T, S, C)`` (``source[g]``) as cell ``which[g]`` of
     :func:`~exactodds.engine.cells.face_cells` with no rank terms, rather than copied
-    into a sum of its own first."""
+    into a sum of its own first (where :func:`~exactodds.engine.kernel._finish_sets`
+    reads a set's one sum as is)."""
     lanes = FACE_LANES
     zero = np.int64(0)
     tot = np.empty(lanes, np.int64)
@@ -86,7 +87,7 @@ def _finish_sets(acc3: Any, undT: Any, b0: int, mult: Any, group_ptr: Any, cards
             out[q, b0 + lane] = tot[lane]
 
 
-_finish_sets_c = _jit(_finish_sets)
+_finish_row_sets_c = _jit(_finish_row_sets)
 
 
 def _deal_faces(comp: Any, rank_value: Any, colours: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any,
@@ -98,7 +99,7 @@ def _deal_faces(comp: Any, rank_value: Any, colours: Any, undT: Any, depth: Any,
     several values its ``(T, S, C)`` added to its row sets' sums; at a multiset of one
     value its six cells (:func:`face_cells`), each added to the sums of the groups that
     read it; then :func:`~exactodds.engine.kernel._finish` for the results of those
-    groups and :func:`_finish_sets` for the results read from row sets. Arrays are indexed in
+    groups and :func:`_finish_row_sets` for the results read from row sets. Arrays are indexed in
     place (no views taken in the loops: each view costs a reference count), and the lane
     count is the compile-time :data:`FACE_LANES`, so every loop's trip count is a constant
     (measured ~5 % faster than a run-time count here)."""
@@ -160,7 +161,7 @@ def _deal_faces(comp: Any, rank_value: Any, colours: Any, undT: Any, depth: Any,
                 for lane in range(lanes):
                     acc[g, lane] += cellv[k, lane]
         _finish_c(acc, undT, b0, mult, group_ptr, cards, pair_ptr, from_sets, out)
-        _finish_sets_c(acc3, undT, b0, mult, group_ptr, cards, pair_ptr, source, which, from_sets, out)
+        _finish_row_sets_c(acc3, undT, b0, mult, group_ptr, cards, pair_ptr, source, which, from_sets, out)
 
 
 _deal_faces_c = _jit(_deal_faces)
@@ -170,7 +171,7 @@ _deal_faces_c = _jit(_deal_faces)
 def _from_sets(w: Walk, p: Any) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """(row set of each group, its cell, 1 for each result summed from row sets): the
     :attr:`~exactodds.engine.kernel.Walk.fill_group` records per group of the plan, for
-    :func:`_finish_sets`. Every group of such a result reads a row set, and no group of
+    :func:`_finish_row_sets`. Every group of such a result reads a row set, and no group of
     another result does (a result's multisets have one value or several)."""
     groups, results = len(p.mult), len(p.pair_ptr) - 1
     source = np.zeros(groups, np.uint32)
@@ -215,7 +216,7 @@ def deal_faces_int64(comp: npt.NDArray[np.int64], rank_value: npt.NDArray[np.int
     ``face_cells`` stay within ``[−T, T]``; and the plan's partial sums are at most the
     universe (:class:`~exactodds.engine.pricing.Plan`), as are a row set's sums of ``T``
     (sequences of disjoint multisets), hence of ``S ≤ C ≤ T`` and of the cells ``C − S``,
-    ``T − C`` read from them; :func:`_finish_sets` forms the same group sums (the cell of
+    ``T − C`` read from them; :func:`_finish_row_sets` forms the same group sums (the cell of
     the set's sums is the sum of its multisets' cells), times ``μ``, and the same pair
     and result sums as the plan. No intermediate exceeds the universe in absolute value
     (headroom 1 would do; the level declares 4), and batches beyond the bound never
