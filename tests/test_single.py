@@ -128,3 +128,35 @@ def test_start_up_imports_only_what_the_command_needs(args: list[str], heavy: st
                          cwd=root)
     lines = res.stderr.strip().splitlines()
     assert (lines[-1] if lines else "") == heavy, res.stderr
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(shoes(max_decks=12))
+def test_rows_built_when_first_read_equal_the_constructed_analysis(shoe: Shoe) -> None:
+    """:func:`analyze` leaves an analysis's rows unbuilt until read: the analysis still
+    equals, field by field, one made by the constructor from rows summed afresh from the
+    level's counts per result (void row included on short shoes), survives a copy and
+    ``dataclasses.replace``, and its rows add up to the universe."""
+    import copy
+
+    from exactodds.figures.analysis import VOID, Analysis, OutcomeRow
+
+    for w in CATALOGUE.values():
+        for p in w.paytables[:2]:
+            a = analyze(w, p.id, shoe)
+            assert "rows" not in a.__dict__
+            universe, counts, void = w.level.priced(shoe)
+            by_name: dict[str, int] = dict.fromkeys(w.outcome_names(p), 0)
+            for r, n in zip(w.level.results, counts):
+                by_name[w.settle(p, r)] += int(n)
+            if void:
+                by_name[VOID] = void
+            pays = {r.name: r.pay for r in a.rows}
+            rows = tuple(OutcomeRow(name, pays[name], n, universe) for name, n in by_name.items())
+            made = Analysis(w, a.paytable, shoe, universe, rows, a.meter_amounts, a.meters_given)
+            assert a == made and a.rows == rows and sum(r.count for r in a.rows) == a.total == universe
+            back = copy.copy(analyze(w, p.id, shoe))
+            assert back == made and (back.house_edge, back.variance) == (made.house_edge, made.variance)
+            assert dataclasses.replace(analyze(w, p.id, shoe)) == made
+            with pytest.raises(AttributeError):
+                _ = a.no_such_figure  # type: ignore[attr-defined]
