@@ -114,10 +114,15 @@ print(",".join(heavy), file=sys.stderr)
 """
 
 
-@pytest.mark.parametrize(("args", "heavy"), [(["--help"], ""), (["list"], ""), (["analyze", "banker"], "numpy")])
+@pytest.mark.parametrize(("args", "heavy"), [(["--help"], ""), (["list"], ""), (["analyze", "banker"], ""),
+                                             (["analyze", "banker", "-d", "6"], ""),
+                                             (["analyze", "banker", "-d", "9"], "numpy"),
+                                             (["analyze", "banker", "-r", "9H"], "numpy")])
 def test_start_up_imports_only_what_the_command_needs(args: list[str], heavy: str) -> None:
     """Issue 19 item 5: ``--help`` and ``list`` import no numpy (the engine binds it lazily,
-    :mod:`exactodds.lazy`), ``analyze`` only numpy; none imports numba, rich, Jinja2 or
+    :mod:`exactodds.lazy`), nor does ``analyze`` of a standard shoe whose counts ship
+    (:mod:`exactodds.engine.standard`); ``analyze`` of any other shoe imports only numpy;
+    none imports numba, rich, Jinja2 or
     XlsxWriter (a one-shot analysis never loads the compiled kernels)."""
     import subprocess
     import sys
@@ -160,3 +165,24 @@ def test_rows_built_when_first_read_equal_the_constructed_analysis(shoe: Shoe) -
             assert dataclasses.replace(analyze(w, p.id, shoe)) == made
             with pytest.raises(AttributeError):
                 _ = a.no_such_figure  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("decks", [1, 6, 8])
+def test_shipped_standard_shoe_analysis_equals_the_priced_one(decks: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every catalogue paytable on a standard shoe: the analysis settled from the shipped
+    counts without numpy (:mod:`exactodds.engine.standard`) equals, rows and figures, the
+    one priced and tallied by the numpy path with the shipping turned off."""
+    from exactodds.engine import level as level_mod
+
+    shoe = Shoe.standard(decks)
+    COUP._cache.pop(shoe, None)  # priced by numpy in an earlier test: the shipped counts again
+    shipped = {(w.id, p.id): analyze(w, p.id, shoe) for w in CATALOGUE.values() for p in w.paytables}
+    assert isinstance(COUP.priced(shoe)[1], tuple)
+    monkeypatch.setattr(level_mod, "standard_counts", lambda name, d: None)
+    for w in CATALOGUE.values():
+        for p in w.paytables:
+            a = analyze(w, p.id, shoe)
+            b = shipped[w.id, p.id]
+            assert (a.rows, a.house_edge, a.variance, a.to_dict()) == (b.rows, b.house_edge, b.variance, b.to_dict())
+    assert not isinstance(COUP.priced(shoe)[1], tuple)
+    COUP._cache.pop(shoe, None)

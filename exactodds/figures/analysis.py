@@ -22,7 +22,7 @@ from exactodds.catalogue import get_wager
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.errors import InputError
 from exactodds.exact import percent, ratio, sqrt_decimal
-from exactodds.figures.settlement import Settlement, scaled_nets, settlement
+from exactodds.figures.settlement import Settlement, outcomes, scaled_nets, settlement, tally_ints
 from exactodds.game.cards import Shoe
 
 VOID = "Round void: shoe ran out (§ 629a.13(e))"
@@ -232,19 +232,23 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | s
     table = w.paytable(paytable)
     shoe = shoe if type(shoe) is Shoe else as_shoe(shoe)
     universe, counts, void = w.level.priced(shoe)
-    s = settlement(w, table)
-    tallied = s.tally_one(counts)
-    names, pays = s.names, s.pays
+    if isinstance(counts, tuple):  # a shipped standard shoe (engine/standard.py): settled without numpy
+        names, index, pays = outcomes(w, table)
+        tallied = tally_ints(index, len(names), counts)
+    else:
+        s = settlement(w, table)
+        tallied = s.tally_one(counts)
+        names, pays = s.names, s.pays
     amounts: dict[str, Fraction] | None = None
     if meters:  # amounts given: every meter pay priced at them
         amounts = meter_amounts(table, meters)
         pays = tuple(priced_pay(p, table, amounts) for p in pays)
         scaled, den = scaled_nets(pays)
     elif table.meters:  # the regulated resets: the same pays for every shoe
-        reset, pays, (scaled, den) = at_resets(s)
+        reset, pays, (scaled, den) = at_resets(settlement(w, table))
         amounts = dict(reset)
     else:
-        scaled, den = s.scaled_nets
+        scaled, den = scaled_nets(pays) if isinstance(counts, tuple) else s.scaled_nets
     # the figures' integer moments (the void row pushes: net 0, it adds nothing)
     moments = (sum(map(mul, tallied, scaled)), sum(map(mul, tallied, map(mul, scaled, scaled))), den)
     if void:
