@@ -236,10 +236,10 @@ class Level:
         counts = price(table, n, totals, self.depth, dtype, compiled)
         return Priced(universes(totals, self.depth), counts, (0,) * len(comp))
 
-    def priced(self, shoe: Shoe) -> tuple[int, Counts | tuple[int, ...], int]:
+    def priced(self, shoe: Shoe) -> tuple[int, Counts | list[int], int]:
         """``(universe, counts per result, void)`` for one shoe (cached per shoe); a
         standard shoe whose counts ship (:mod:`exactodds.engine.standard`) gives them as
-        a tuple of ints, without numpy or the table."""
+        a new list of ints, without numpy or the table."""
         hit = self._cache.get(shoe)
         if hit is None:
             decks = standard_decks(shoe.counts) if self.standard and self.shoe_map is None else None

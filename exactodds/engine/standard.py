@@ -42,12 +42,12 @@ def _shipped() -> dict[str, Any]:
     return data
 
 
-def standard_counts(level: str, decks: int) -> tuple[int, ...] | None:
+def standard_counts(level: str, decks: int) -> list[int] | None:
     """Exact counts per result (the level's result order) of the standard shoe of
-    ``decks`` decks, or None where none ships."""
+    ``decks`` decks, a new list at each call, or None where none ships."""
     entry = _shipped().get(level)
     counts = entry["counts"].get(str(decks)) if entry else None
-    return tuple(counts) if counts is not None else None
+    return list(counts) if counts is not None else None
 
 
 def standard_reps(level: str) -> list[list[int]] | None:

@@ -232,7 +232,7 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | s
     table = w.paytable(paytable)
     shoe = shoe if type(shoe) is Shoe else as_shoe(shoe)
     universe, counts, void = w.level.priced(shoe)
-    if isinstance(counts, tuple):  # a shipped standard shoe (engine/standard.py): settled without numpy
+    if isinstance(counts, list):  # a shipped standard shoe (engine/standard.py): settled without numpy
         names, index, pays = outcomes(w, table)
         tallied = tally_ints(index, len(names), counts)
     else:
@@ -248,7 +248,7 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | s
         reset, pays, (scaled, den) = at_resets(settlement(w, table))
         amounts = dict(reset)
     else:
-        scaled, den = scaled_nets(pays) if isinstance(counts, tuple) else s.scaled_nets
+        scaled, den = scaled_nets(pays) if isinstance(counts, list) else s.scaled_nets
     # the figures' integer moments (the void row pushes: net 0, it adds nothing)
     moments = (sum(map(mul, tallied, scaled)), sum(map(mul, tallied, map(mul, scaled, scaled))), den)
     if void:

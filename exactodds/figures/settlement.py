@@ -133,11 +133,11 @@ def outcomes(wager: Wager[Any], paytable: Paytable) -> tuple[tuple[str, ...], tu
     return hit[2], hit[3], hit[4]
 
 
-def tally_ints(index: tuple[int, ...], size: int, counts: tuple[int, ...]) -> list[int]:
+def tally_ints(index: tuple[int, ...], size: int, counts: list[int]) -> list[int]:
     """Counts per outcome (``size`` of them) from counts per result, in Python ints: the
     :meth:`Settlement.tally` of one shoe without numpy.
 
-    >>> tally_ints((0, 1, 0, 2), 3, (5, 6, 7, 8))
+    >>> tally_ints((0, 1, 0, 2), 3, [5, 6, 7, 8])
     [12, 6, 8]
     """
     out = [0] * size
