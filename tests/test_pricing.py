@@ -10,11 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from exactodds.engine import standard
 from exactodds.engine.level import Level
 from exactodds.engine.levels import COUP, LEVELS, SHIPPED
 from exactodds.engine.pricing import INT64_MAX, exact_dtype, int64_exact, price
 from exactodds.game.cards import FACES, Shoe, falling_factorial
-from exactodds.game.walk import ShapeTable
+from exactodds.game.walk import ShapeTable, shape_args
 
 SHAPES = Path(__file__).resolve().parents[1] / "exactodds" / "engine" / "shapes"
 
@@ -94,6 +95,36 @@ def test_shipped_tables_equal_the_walks(level: Level) -> None:
     walked = level.walk()
     assert shipped.same_as(walked)
     assert shipped.results(level.result) == walked.results(level.result)
+
+
+@pytest.mark.parametrize("name", standard.LEVELS)
+def test_shipped_standard_shoes_equal_the_pricing(name: str) -> None:
+    """``engine/shapes/standard.json`` (issue 19 item 5): each shipped representative shape
+    is the shape table's, the results rebuilt from them are the table's, and the counts of
+    every shipped deck count are what the object (Python-int) path prices for that
+    standard shoe, universe and no void."""
+    level = LEVELS[name]
+    assert level.standard
+    reps = standard.standard_reps(name)
+    assert reps == level.table.rep.tolist()
+    assert tuple(level.result(*shape_args(level.kind, rep)) for rep in reps) == level.table.results(level.result)
+    for decks in standard.DECKS:
+        exact = level.price_batch(np.array([[decks] * 52]), dtype=object)
+        assert list(standard.standard_counts(name, decks) or ()) == [int(c) for c in exact.counts[0]]
+        universe, counts, void = level.priced(Shoe.standard(decks))
+        assert [int(c) for c in counts] == [int(c) for c in exact.counts[0]]
+        assert (universe, void) == (exact.universe[0], 0) == (exact.universe[0], exact.void[0])
+    assert standard.standard_counts(name, standard.DECKS[-1] + 1) is None
+    assert standard.standard_counts("deal-faces", 8) is None
+
+
+@given(st.integers(1, 1000), st.lists(st.integers(0, 2), min_size=52, max_size=52))
+def test_standard_decks_names_only_standard_shoes(decks: int, cut: list[int]) -> None:
+    """A shoe is read as standard (its counts shipped) exactly when every face has the
+    same count, and then as that many decks."""
+    counts = tuple(max(decks - c, 0) for c in cut)
+    got = standard.standard_decks(counts)
+    assert got == (counts[0] if len(set(counts)) == 1 else None)
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])

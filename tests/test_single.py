@@ -114,10 +114,15 @@ print(",".join(heavy), file=sys.stderr)
 """
 
 
-@pytest.mark.parametrize(("args", "heavy"), [(["--help"], ""), (["list"], ""), (["analyze", "banker"], "numpy")])
+@pytest.mark.parametrize(("args", "heavy"), [(["--help"], ""), (["list"], ""), (["analyze", "banker"], ""),
+                                             (["analyze", "banker", "-d", "6"], ""),
+                                             (["analyze", "banker", "-d", "9"], "numpy"),
+                                             (["analyze", "banker", "-r", "9H"], "numpy")])
 def test_start_up_imports_only_what_the_command_needs(args: list[str], heavy: str) -> None:
     """Issue 19 item 5: ``--help`` and ``list`` import no numpy (the engine binds it lazily,
-    :mod:`exactodds.lazy`), ``analyze`` only numpy; none imports numba, rich, Jinja2 or
+    :mod:`exactodds.lazy`), nor does ``analyze`` of a standard shoe whose counts ship
+    (:mod:`exactodds.engine.standard`); ``analyze`` of any other shoe imports only numpy;
+    none imports numba, rich, Jinja2 or
     XlsxWriter (a one-shot analysis never loads the compiled kernels)."""
     import subprocess
     import sys
@@ -128,3 +133,56 @@ def test_start_up_imports_only_what_the_command_needs(args: list[str], heavy: st
                          cwd=root)
     lines = res.stderr.strip().splitlines()
     assert (lines[-1] if lines else "") == heavy, res.stderr
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(shoes(max_decks=12))
+def test_rows_built_when_first_read_equal_the_constructed_analysis(shoe: Shoe) -> None:
+    """:func:`analyze` leaves an analysis's rows unbuilt until read: the analysis still
+    equals, field by field, one made by the constructor from rows summed afresh from the
+    level's counts per result (void row included on short shoes), survives a copy and
+    ``dataclasses.replace``, and its rows add up to the universe."""
+    import copy
+
+    from exactodds.figures.analysis import VOID, Analysis, OutcomeRow
+
+    for w in CATALOGUE.values():
+        for p in w.paytables[:2]:
+            a = analyze(w, p.id, shoe)
+            assert "rows" not in a.__dict__
+            universe, counts, void = w.level.priced(shoe)
+            by_name: dict[str, int] = dict.fromkeys(w.outcome_names(p), 0)
+            for r, n in zip(w.level.results, counts):
+                by_name[w.settle(p, r)] += int(n)
+            if void:
+                by_name[VOID] = void
+            pays = {r.name: r.pay for r in a.rows}
+            rows = tuple(OutcomeRow(name, pays[name], n, universe) for name, n in by_name.items())
+            made = Analysis(w, a.paytable, shoe, universe, rows, a.meter_amounts, a.meters_given)
+            assert a == made and a.rows == rows and sum(r.count for r in a.rows) == a.total == universe
+            back = copy.copy(analyze(w, p.id, shoe))
+            assert back == made and (back.house_edge, back.variance) == (made.house_edge, made.variance)
+            assert dataclasses.replace(analyze(w, p.id, shoe)) == made
+            with pytest.raises(AttributeError):
+                _ = a.no_such_figure  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("decks", [1, 6, 8])
+def test_shipped_standard_shoe_analysis_equals_the_priced_one(decks: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every catalogue paytable on a standard shoe: the analysis settled from the shipped
+    counts without numpy (:mod:`exactodds.engine.standard`) equals, rows and figures, the
+    one priced and tallied by the numpy path with the shipping turned off."""
+    from exactodds.engine import level as level_mod
+
+    shoe = Shoe.standard(decks)
+    COUP._cache.pop(shoe, None)  # priced by numpy in an earlier test: the shipped counts again
+    shipped = {(w.id, p.id): analyze(w, p.id, shoe) for w in CATALOGUE.values() for p in w.paytables}
+    assert isinstance(COUP.priced(shoe)[1], list)
+    monkeypatch.setattr(level_mod, "standard_counts", lambda name, d: None)
+    for w in CATALOGUE.values():
+        for p in w.paytables:
+            a = analyze(w, p.id, shoe)
+            b = shipped[w.id, p.id]
+            assert (a.rows, a.house_edge, a.variance, a.to_dict()) == (b.rows, b.house_edge, b.variance, b.to_dict())
+    assert not isinstance(COUP.priced(shoe)[1], list)
+    COUP._cache.pop(shoe, None)

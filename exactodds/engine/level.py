@@ -34,9 +34,10 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from exactodds.engine.pricing import Counts, exact_dtype, int64_exact, plan, price, trie
 from exactodds.engine.single import compiled_kernel
+from exactodds.engine.standard import standard_counts, standard_decks, standard_reps
 from exactodds.game.cards import FACES, Card, Shoe, falling_factorial
 from exactodds.game.rules import deal_round
-from exactodds.game.walk import ShapeTable
+from exactodds.game.walk import ShapeTable, shape_args
 from exactodds.lazy import LazyModule
 
 if TYPE_CHECKING:
@@ -115,6 +116,8 @@ class Level:
     """The shoe this level deals from, given the one asked for (Spanish 21 removes tens)."""
     headroom: int = 1
     """Factor by which a partial sum may exceed the universe (for the int64 bound)."""
+    standard: bool = False
+    """Whether its standard shoes' counts ship (:mod:`exactodds.engine.standard`)."""
     _cache: dict[Shoe, Priced] = field(default_factory=dict, repr=False)
     _coarse: dict[bytes, ShapeTable] = field(default_factory=dict, repr=False)
 
@@ -130,7 +133,11 @@ class Level:
 
     @cached_property
     def results(self) -> tuple[Hashable, ...]:
-        """Every result the level can produce, in the table's order."""
+        """Every result the level can produce, in the table's order (rebuilt from the
+        shipped representative shapes while the table itself is not loaded)."""
+        reps = standard_reps(self.name) if self.standard and "table" not in self.__dict__ else None
+        if reps is not None:
+            return tuple(self.result(*shape_args(self.kind, rep)) for rep in reps)
         return self.table.results(self.result)
 
     @cached_property
@@ -240,10 +247,16 @@ class Level:
         counts = price(table, n, totals, self.depth, dtype, compiled)
         return Priced(universes(totals, self.depth), counts, (0,) * len(comp))
 
-    def priced(self, shoe: Shoe) -> tuple[int, Counts, int]:
-        """``(universe, counts per result, void)`` for one shoe (cached per shoe)."""
+    def priced(self, shoe: Shoe) -> tuple[int, Counts | list[int], int]:
+        """``(universe, counts per result, void)`` for one shoe (cached per shoe); a
+        standard shoe whose counts ship (:mod:`exactodds.engine.standard`) gives them as
+        a new list of ints, without numpy or the table."""
         hit = self._cache.get(shoe)
         if hit is None:
+            decks = standard_decks(shoe.counts) if self.standard and self.shoe_map is None else None
+            shipped = standard_counts(self.name, decks) if decks is not None else None
+            if decks is not None and shipped is not None:  # 52+ cards: every round finishes
+                return falling_factorial(52 * decks, self.depth), shipped, 0
             hit = self.price_one(self.dealt_shoe(shoe))
             if len(self._cache) >= 64:
                 self._cache.pop(next(iter(self._cache)))

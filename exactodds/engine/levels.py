@@ -71,7 +71,7 @@ def coup_level(classing: Classing, name: str = "coup") -> Level:
     return Level(name, "final point counts and number of cards of each hand", classing.face_class,
                  lambda: third_card_walk(classing.values, result), result, coup_from_deal,
                  suits="blind", suits_reason="its results depend on point values only",
-                 second_method=RANK_METHOD)
+                 second_method=RANK_METHOD, standard=name == "coup")
 
 
 PairCoup = tuple[bool, bool, Coup]

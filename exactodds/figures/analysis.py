@@ -15,14 +15,14 @@ from functools import cached_property
 from itertools import repeat
 from math import lcm
 from operator import mul
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from exactodds import __version__
 from exactodds.catalogue import get_wager
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.errors import InputError
 from exactodds.exact import percent, ratio, sqrt_decimal
-from exactodds.figures.settlement import Settlement, scaled_nets, settlement
+from exactodds.figures.settlement import Settlement, outcomes, scaled_nets, settlement, tally_ints
 from exactodds.game.cards import Shoe
 
 VOID = "Round void: shoe ran out (§ 629a.13(e))"
@@ -70,6 +70,30 @@ class Analysis:
     """Progressives: the meter amounts (dollars) the rows are priced at."""
     meters_given: bool = False
     """Progressives: whether those amounts were given (else: regulated resets, 0 if none)."""
+
+    if not TYPE_CHECKING:  # hidden from mypy, which would otherwise type every unknown attribute Any
+        def __getattr__(self, name: str) -> Any:
+            """``rows`` of an analysis :func:`analyze` made: built on first use from the
+            names, pays and counts it holds (a sweep over shoes reads only the figures, and
+            making a row object per outcome was a fifth of a new shoe's analysis)."""
+            parts = self.__dict__.get("_parts") if name == "rows" else None
+            if parts is None:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            names, pays, counts = parts
+            rows = self.__dict__["rows"] = tuple(map(OutcomeRow, names, pays, counts, repeat(self.total, len(names))))
+            return rows
+
+    @classmethod
+    def _made(cls, wager: Wager[Any], paytable: Paytable, shoe: Shoe, total: int,
+              parts: tuple[tuple[str, ...], tuple[Pay, ...], list[int]], meter_amounts: Mapping[str, Fraction] | None,
+              meters_given: bool, moments: tuple[int, int, int]) -> Analysis:
+        """The analysis :func:`analyze` made, its rows left as ``parts`` (names, pays,
+        counts; :attr:`rows` builds them when first read) and its integer ``moments``
+        already in hand; equal, field by field, to the one the constructor makes."""
+        a = object.__new__(cls)
+        a.__dict__.update(wager=wager, paytable=paytable, shoe=shoe, total=total, meter_amounts=meter_amounts,
+                          meters_given=meters_given, _parts=parts, _moments=moments)
+        return a
 
     @cached_property
     def _moments(self) -> tuple[int, int, int]:
@@ -208,29 +232,29 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | s
     table = w.paytable(paytable)
     shoe = shoe if type(shoe) is Shoe else as_shoe(shoe)
     universe, counts, void = w.level.priced(shoe)
-    s = settlement(w, table)
-    tallied = s.tally_one(counts)
-    names, pays = s.names, s.pays
+    if isinstance(counts, list):  # a shipped standard shoe (engine/standard.py): settled without numpy
+        names, index, pays = outcomes(w, table)
+        tallied = tally_ints(index, len(names), counts)
+    else:
+        s = settlement(w, table)
+        tallied = s.tally_one(counts)
+        names, pays = s.names, s.pays
     amounts: dict[str, Fraction] | None = None
     if meters:  # amounts given: every meter pay priced at them
         amounts = meter_amounts(table, meters)
         pays = tuple(priced_pay(p, table, amounts) for p in pays)
         scaled, den = scaled_nets(pays)
     elif table.meters:  # the regulated resets: the same pays for every shoe
-        reset, pays, (scaled, den) = at_resets(s)
+        reset, pays, (scaled, den) = at_resets(settlement(w, table))
         amounts = dict(reset)
     else:
-        scaled, den = s.scaled_nets
+        scaled, den = scaled_nets(pays) if isinstance(counts, list) else s.scaled_nets
     # the figures' integer moments (the void row pushes: net 0, it adds nothing)
     moments = (sum(map(mul, tallied, scaled)), sum(map(mul, tallied, map(mul, scaled, scaled))), den)
     if void:
         names, pays, tallied = (*names, VOID), (*pays, Pay.push()), [*tallied, void]
-    total = sum(tallied)
-    assert total == universe, "outcome counts must add up to the universe"
-    rows = tuple(map(OutcomeRow, names, pays, tallied, repeat(total, len(names))))
-    a = Analysis(w, table, shoe, total, rows, amounts, bool(meters))
-    a.__dict__["_moments"] = moments  # the cached figure of these very rows, already in hand
-    return a
+    assert sum(tallied) == universe, "outcome counts must add up to the universe"
+    return Analysis._made(w, table, shoe, universe, (names, pays, tallied), amounts, bool(meters), moments)
 
 
 _RESETS: dict[int, tuple[Settlement, dict[str, Fraction], tuple[Pay, ...], tuple[tuple[int, ...], int]]] = {}

@@ -48,7 +48,7 @@ class Settlement:
     @cached_property
     def pays(self) -> tuple[Pay, ...]:
         """The pay of each outcome (a meter pay is priced by the figures)."""
-        return tuple(self.paytable.pays.get(n) or self.wager.otherwise_pay(self.paytable) for n in self.names)
+        return outcome_pays(self.wager, self.paytable, self.names)
 
     @cached_property
     def scaled_nets(self) -> tuple[tuple[int, ...], int]:
@@ -110,7 +110,40 @@ def scaled_nets(pays: tuple[Pay, ...]) -> tuple[tuple[int, ...], int]:
     return tuple(p.net.numerator * (den // p.net.denominator) for p in pays), den
 
 
+def outcome_pays(wager: Wager[Any], paytable: Paytable, names: tuple[str, ...]) -> tuple[Pay, ...]:
+    """The pay of each named outcome: the paytable's, else the wager's ``otherwise`` pay."""
+    return tuple(paytable.pays.get(n) or wager.otherwise_pay(paytable) for n in names)
+
+
 _CACHE: dict[tuple[int, int], Settlement] = {}
+_OUTCOMES: dict[tuple[int, int], tuple[Wager[Any], Paytable, tuple[str, ...], tuple[int, ...], tuple[Pay, ...]]] = {}
+
+
+def outcomes(wager: Wager[Any], paytable: Paytable) -> tuple[tuple[str, ...], tuple[int, ...], tuple[Pay, ...]]:
+    """``(names, outcome index of each result, pays)`` of ``wager`` under ``paytable``, in
+    Python ints (no numpy: a shipped standard shoe is settled by :func:`tally_ints`);
+    each result settled once per pair, then cached. :func:`settlement` is built on it."""
+    key = (id(wager), id(paytable))
+    hit = _OUTCOMES.get(key)
+    if hit is None or hit[0] is not wager or hit[1] is not paytable:
+        names = tuple(wager.outcome_names(paytable))
+        position = {n: i for i, n in enumerate(names)}
+        index = tuple(position[wager.settle(paytable, r)] for r in wager.level.results)
+        hit = _OUTCOMES[key] = (wager, paytable, names, index, outcome_pays(wager, paytable, names))
+    return hit[2], hit[3], hit[4]
+
+
+def tally_ints(index: tuple[int, ...], size: int, counts: list[int]) -> list[int]:
+    """Counts per outcome (``size`` of them) from counts per result, in Python ints: the
+    :meth:`Settlement.tally` of one shoe without numpy.
+
+    >>> tally_ints((0, 1, 0, 2), 3, [5, 6, 7, 8])
+    [12, 6, 8]
+    """
+    out = [0] * size
+    for i, n in zip(index, counts):
+        out[i] += n
+    return out
 
 
 def settlement(wager: Wager[Any], paytable: Paytable) -> Settlement:
@@ -119,8 +152,6 @@ def settlement(wager: Wager[Any], paytable: Paytable) -> Settlement:
     hit = _CACHE.get(key)
     if hit is not None and hit.wager is wager and hit.paytable is paytable:
         return hit
-    names = tuple(wager.outcome_names(paytable))
-    position = {n: i for i, n in enumerate(names)}
-    index = np.array([position[wager.settle(paytable, r)] for r in wager.level.results], np.intp)
-    hit = _CACHE[key] = Settlement(wager, paytable, names, index)
+    names, index, _ = outcomes(wager, paytable)
+    hit = _CACHE[key] = Settlement(wager, paytable, names, np.array(index, np.intp))
     return hit

@@ -119,6 +119,18 @@ class Shoe:
 
     counts: tuple[int, ...]
 
+    def __hash__(self) -> int:
+        """The counts' hash, computed once: a shoe keys the pricing caches at every analysis
+        of it (the dataclass's own hash would rehash the 52 counts each time).
+
+        >>> hash(Shoe.standard(6)) == hash(Shoe.standard(6)) == hash((6,) * 52)
+        True
+        """
+        known: int | None = self.__dict__.get("_hash")
+        if known is None:
+            known = self.__dict__["_hash"] = hash(self.counts)
+        return known
+
     def __post_init__(self) -> None:
         if len(self.counts) != len(FACES):
             raise InputError(f"a shoe needs a count for each of the 52 faces, got {len(self.counts)}")

@@ -140,10 +140,7 @@ class ShapeTable:
 
     def shape(self, i: int) -> tuple[tuple[int, ...], ...]:
         """The representative shape of result ``i``, as the result function's arguments."""
-        r = [int(x) for x in self.rep[i]]
-        if self.kind == "deal":
-            return tuple(c for c in r[:3] if c >= 0), tuple(c for c in r[3:] if c >= 0)
-        return (tuple(c for c in r if c >= 0),)
+        return shape_args(self.kind, [int(x) for x in self.rep[i]])
 
     def results(self, fn: Callable[..., Hashable]) -> tuple[Hashable, ...]:
         """The result objects, rebuilt by ``fn`` from each representative shape."""
@@ -314,3 +311,16 @@ def deal_shapes(classing: Classing) -> Iterator[tuple[tuple[int, ...], tuple[int
             vals.pop()
 
     yield from rec([], [])
+
+
+def shape_args(kind: str, rep: list[int]) -> tuple[tuple[int, ...], ...]:
+    """A representative shape (class indices, ``-1`` padded, as in :attr:`ShapeTable.rep`)
+    as the result function's arguments: for a ``"deal"`` walk the Player's cards then the
+    Banker's, else the one sequence.
+
+    >>> shape_args("deal", [3, 4, -1, 9, 9, 2]), shape_args("sequence", [1, 2, -1])
+    (((3, 4), (9, 9, 2)), ((1, 2),))
+    """
+    if kind == "deal":
+        return tuple(c for c in rep[:3] if c >= 0), tuple(c for c in rep[3:] if c >= 0)
+    return (tuple(c for c in rep if c >= 0),)
