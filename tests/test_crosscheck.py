@@ -111,7 +111,7 @@ def test_own_shoe_log_passes_and_flags_later_rounds(tmp_path: Path) -> None:
 
 
 def test_the_text_table_fits_and_names_what_it_shortens(tmp_path: Path) -> None:
-    """The terminal view of a shoe-mode cross-check: every table line within 110 columns, no
+    """The terminal view of a shoe-mode cross-check: every table line within 100 columns, no
     number broken across lines (each test's rounds on its first line), the largest deviation
     named with its outcome below the table, and every shortened label given in full."""
     path = write_log(tmp_path, "shoe.csv", 12_000, seed=23, mode="shoe")
@@ -125,7 +125,7 @@ def test_the_text_table_fits_and_names_what_it_shortens(tmp_path: Path) -> None:
         end = next(i for i in range(start, len(lines)) if not lines[i].strip() or lines[i].startswith(("Largest",
                                                                                                         "Tests")))
         table = lines[start:end]
-        assert max(map(len, table)) <= 110, max(table, key=len)
+        assert max(map(len, table)) <= 100, max(table, key=len)
         firsts = [line for line in table if line[:1].strip() and "  " in line]
         for f in result.comparable.families if start == starts[0] else []:
             assert any(f"{f.rounds:,}" in line for line in firsts), f

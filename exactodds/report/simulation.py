@@ -83,10 +83,11 @@ def simulation_json(sim: Simulation, pairs: list[tuple[str, str]], skipped: list
 SUMMARY_WRAP: Final = (18, 12, 10, 9, 22, 10, 6)
 """Widest each column of the simulation summary may be in a table, so that it fits 100 columns."""
 
-CROSSCHECK_WRAP: Final = (18, 10, 10, 5, 6, 19, 9, 9, 7)
-"""Widest each column of the cross-check tables may be in a table (110 columns in all): a
-row takes two lines -- the wager and its paytable, the observed return and its interval --
-and no number is broken (10 characters hold ``10,000,000`` rounds)."""
+CROSSCHECK_WRAP: Final = (16, 9, 10, 5, 6, 16, 9, 8, 4)
+"""Widest each column of the cross-check tables may be in a table, so that they fit 100
+columns: a row takes two or three lines (the wager and its paytable, the observed return
+and its interval), broken at spaces and hyphens, never inside a number (a wider one widens
+its column: :attr:`~exactodds.report.views.Table.whole_words`)."""
 
 SHORT_LABEL: Final = 24
 """Labels longer than this are shortened in the tables (:func:`_short`)."""
@@ -271,8 +272,8 @@ def _family_rows(s: Section, r: CrossCheck | None) -> list[list[str]]:
     return rows
 
 
-HEADERS: Final = ["Test: wager (paytable), shoe or outcome class", "Rounds", "Chi2/df", "p", "Largest z",
-                   "Observed return [CI]", "Exact return", "p (return)", ""]
+HEADERS: Final = ["Test: wager (paytable), shoe or outcome class", "Rounds", "Chi2/df", "p", "Max z",
+                   "Observed return [CI]", "Exact return", "Return p", ""]
 
 
 def _short(label: str) -> str:
@@ -330,12 +331,12 @@ def _crosscheck_blocks(r: CrossCheck, show: int) -> list[Block]:
     out.append(f"Statistics: {r.tests} distinct tests (identical ones counted once), Holm's correction at "
                f"alpha {r.alpha:g} (the first at {r.threshold:.3g}); CI level {1 - r.alpha:.3%}"
                + (f"; {r.inconclusive_tests} test(s) not made, too few rounds" if r.inconclusive_tests else ""))
-    out += [Table(HEADERS, _family_rows(r.comparable, r), wrap=CROSSCHECK_WRAP), *_largest(r.comparable),
+    out += [Table(HEADERS, _family_rows(r.comparable, r), wrap=CROSSCHECK_WRAP, whole_words=True), *_largest(r.comparable),
             *_described(r.comparable)]
     if r.not_comparable is not None and r.not_comparable.rounds:
         out += ["", (f"Not directly comparable (later rounds of each shoe, cut-card effect), "
                     f"{r.not_comparable.rounds:,} rounds, for information only:"),
-                Table(HEADERS, _family_rows(r.not_comparable, None), wrap=CROSSCHECK_WRAP),
+                Table(HEADERS, _family_rows(r.not_comparable, None), wrap=CROSSCHECK_WRAP, whole_words=True),
                 *_largest(r.not_comparable), *_described(r.not_comparable)]
     out += [""] + [f"Note: {n}" for n in r.notes] + [f"Note: {s}" for s in r.skipped]
     fails = r.failures()

@@ -63,6 +63,9 @@ class Table:
     wrap: tuple[int | None, ...] | None = None
     """Table format only: the widest each column (and its header) may be, its text wrapped onto
     more lines (so a wide table fits 100 columns); Markdown keeps one line per row."""
+    whole_words: bool = False
+    """With ``wrap``: never break a word (a number) longer than its column; the column widens
+    for it instead."""
 
 
 @dataclass(frozen=True)
@@ -267,7 +270,7 @@ def render_table(t: Table, markdown: bool) -> str:
         # a header is wrapped 2 narrower: tabulate pads each header by 2, so the column is
         # then as wide as its widest cell, never wider
         headers = _wrapped(headers, [None if w is None else max(w - 2, 1) for w in t.wrap], whole_words=True)
-        rows = [_wrapped(r, t.wrap) for r in rows]
+        rows = [_wrapped(r, t.wrap, t.whole_words) for r in rows]
     return tabulate(rows, headers=headers, tablefmt="github" if markdown else "simple",
                     disable_numparse=True, **extra)
 
