@@ -278,6 +278,26 @@ def test_verify_reports_the_program(small: dict[str, Any]) -> None:
     assert any("entry order matters" in n for n in v.notes)
 
 
+def test_the_program_hash_covers_the_shipped_tables() -> None:
+    """Every file the package ships -- its modules and each package-data file pyproject.toml
+    names (shape tables, standard shoes' counts, Pai Gow arrays, templates) -- is in the
+    program hash: a table determines figures as much as the code does."""
+    import tomllib
+    from pathlib import Path
+
+    import exactodds
+    from exactodds.figures.certify import program_files
+
+    root = Path(exactodds.__file__).resolve().parent
+    project = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    data = tomllib.loads(project.read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    shipped = {p for package, globs in data.items() for g in globs
+               for p in (root.parent / package.replace(".", "/")).glob(g)}
+    shipped |= {p for p in root.rglob("*.py") if "__pycache__" not in p.parts}
+    assert any(p.suffix == ".npz" for p in shipped) and any(p.suffix == ".json" for p in shipped)
+    assert shipped <= set(program_files()), sorted(map(str, shipped - set(program_files())))
+
+
 # -- verify hardening (issue 18) ----------------------------------------------------------------
 @pytest.fixture(scope="module")
 def from_file(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
@@ -389,7 +409,7 @@ def test_sensitivity_decks_parse_or_refuse_in_one_line(text: str) -> None:
     except InputError as exc:
         assert "\n" not in str(exc)
         return
-    assert decks == tuple(int(p) for p in text.split(","))
+    assert decks == tuple(int(p.strip()) for p in text.split(","))   # str.strip takes more than int() does (\x1f)
 
 
 @settings(max_examples=200, deadline=None)

@@ -152,16 +152,25 @@ def drawing_rules() -> dict[str, Any]:
     }
 
 
-PROGRAM_SUFFIXES: Final = (".py", ".html", ".css", ".j2")
+PROGRAM_SUFFIXES: Final = (".py", ".html", ".css", ".j2", ".npz", ".json")
+"""What a program hash covers: the source, the templates, and the exact tables the package
+ships (the shape tables, the standard shoes' counts, Pai Gow's arrays), which determine
+figures as much as the code does."""
+
+
+def program_files() -> list[Path]:
+    """The installed package's files the program hash covers, sorted by path."""
+    root = Path(__file__).resolve().parent.parent
+    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in PROGRAM_SUFFIXES
+                  and "__pycache__" not in p.parts)
 
 
 def program_identity() -> dict[str, Any]:
-    """The running program: version and a SHA-256 over the installed package's source and
-    template files (sorted relative paths; each path, a NUL, its length, a NUL, its bytes)."""
+    """The running program: version and a SHA-256 over :func:`program_files` (sorted relative
+    paths; each path, a NUL, its length, a NUL, its bytes)."""
     root = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
-    files = sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in PROGRAM_SUFFIXES
-                   and "__pycache__" not in p.parts)
+    files = program_files()
     for p in files:
         data = p.read_bytes()
         h.update(p.relative_to(root).as_posix().encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
