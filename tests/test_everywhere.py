@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from exactodds.catalogue import CATALOGUE, get_wager
@@ -211,6 +213,28 @@ def test_the_settler_equals_settling_each_round_by_hand(mode: str) -> None:
     got = settler.families(0)
     for key, counts in expected.items():
         assert {o: n for o, n in got[key].items() if n} == dict(counts), key
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, len(FACES) - 1), min_size=1, max_size=8, unique=True), st.integers(0, 2**32 - 1))
+def test_a_group_key_is_a_function_of_the_result_and_back(pool: list[int], seed: int) -> None:
+    """The coup and deal-faces levels group rounds by a key of their result computed for all
+    rounds at once (``GROUP_KEYS``): rounds with one key have one result (read by the level
+    from the round's own cards), and rounds with one result one key. Deals from a few faces
+    make one suit, one colour, one rank and one value common."""
+    from exactodds.engine.levels import LEVELS
+    from exactodds.simulation.settle import ABSENT, GROUP_KEYS, hands
+
+    rng = np.random.default_rng(seed)
+    slots = rng.choice(np.array(pool), size=(400, 6))
+    slots[rng.random(400) < 0.5, 2] = ABSENT
+    slots[rng.random(400) < 0.5, 5] = ABSENT
+    levels = [lv for lv in LEVELS.values() if lv.from_deal in GROUP_KEYS]
+    assert {lv.name for lv in levels} >= {"coup", "deal-faces"}
+    for level in levels:
+        keys = GROUP_KEYS[level.from_deal](slots).tolist()
+        results = [level.from_deal(*hands(row)) for row in slots.tolist()]
+        assert len(set(zip(keys, results))) == len(set(keys)) == len(set(results)), level.name
 
 
 def test_every_catalogue_wager_is_simulated_and_agrees_with_its_exact_return() -> None:

@@ -14,7 +14,10 @@ a wager file's -- with no per-wager code:
 2. rounds are grouped by the classes of the faces in the slots the level reads
    (:func:`slots_read`, found by trial and verified), so ``from_deal`` runs once per
    distinct group, on a real round of the group, and its result is remembered across
-   batches;
+   batches; the ``coup`` and ``deal-faces`` levels, which read every card, are grouped by
+   their result itself, computed for all rounds at once (:data:`GROUP_KEYS`: the point
+   totals and third cards; one suit, colour or rank), else nearly every round would be
+   a group of its own;
 3. each wager settles each distinct result once; outcome counts are a ``bincount``.
 
 Counts are exact integers. Each round is counted in one of two parts: 0 (fresh mode, or
@@ -32,8 +35,10 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.catalogue.model import Paytable, Wager
+from exactodds.engine.deal_faces import deal_faces_from_deal
 from exactodds.engine.level import Level
-from exactodds.game.cards import FACES, Card, Shoe
+from exactodds.engine.levels import coup_from_deal
+from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe
 
 ABSENT: Final = len(FACES)
 """Slot value of a card not dealt (a third card not drawn)."""
@@ -84,6 +89,57 @@ def hands(slots: Sequence[int]) -> tuple[list[Card], list[Card]]:
     player = [_CARDS[s] for s in slots[:3] if s != ABSENT]
     banker = [_CARDS[s] for s in slots[3:] if s != ABSENT]
     return player, banker  # type: ignore[return-value]
+
+
+_VALUE: Final = np.array([c.value for c in FACES] + [10], np.int64)         # 10: no card
+_SUIT: Final = np.array([SUITS.index(c.suit) for c in FACES] + [-1], np.int64)
+_RED: Final = np.array([c.colour == "red" for c in FACES] + [False], bool)
+_RANK: Final = np.array([RANKS.index(c.rank) for c in FACES] + [-1], np.int64)
+
+
+def _coup_parts(slots: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """Each round's coup as one number ``((P·10 + B)·2 + P3)·2 + B3`` (final points, third
+    card or not, § 629a.10) and whether a card is dealt in each slot."""
+    present = slots != ABSENT
+    v = np.where(present, _VALUE[slots], 0)
+    player, banker = v[:, :3].sum(axis=1) % 10, v[:, 3:].sum(axis=1) % 10
+    return ((player * 10 + banker) * 2 + present[:, 2]) * 2 + present[:, 5], present
+
+
+def coup_keys(slots: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """A group key of each round for the ``coup`` level: its result, the :class:`Coup`
+    itself, as a number (:func:`_coup_parts`)."""
+    return _coup_parts(slots)[0]
+
+
+def deal_faces_keys(slots: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """A group key of each round for the ``deal-faces`` level: its result (the coup; one
+    suit, one colour or mixed; one rank; the single point value: :class:`DealFaces`) as a
+    number, so that rounds with one key have one result.
+
+    >>> from exactodds.game.cards import parse_card
+    >>> row = lambda *t: [FACES.index(parse_card(x)) if x else ABSENT for x in t]
+    >>> k = deal_faces_keys(np.array([row("9S", "KS", "", "8S", "QS", ""), row("9H", "JH", "", "8H", "KH", ""),
+    ...                               row("9H", "JD", "", "8H", "KH", ""), row("9H", "JC", "", "8H", "KH", "")]))
+    >>> bool(k[0] == k[1]), bool(k[1] == k[2]), bool(k[2] == k[3])
+    (True, False, False)
+    """
+    coup, present = _coup_parts(slots)
+    first = slots[:, :1]
+
+    def same(attr: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
+        return ((attr[slots] == attr[first]) | ~present).all(axis=1)  # type: ignore[no-any-return]
+
+    colour = np.where(same(_SUIT), 0, np.where(same(_RED), 1, 2))
+    single = np.where(same(_VALUE), _VALUE[slots[:, 0]], 10)
+    return ((coup * 3 + colour) * 2 + same(_RANK)) * 11 + single
+
+
+GROUP_KEYS: Final[dict[Any, Any]] = {coup_from_deal: coup_keys, deal_faces_from_deal: deal_faces_keys}
+"""For a level that reads every card (its result is made of point totals, suits or ranks of
+all of them), a vectorised key of each round's result, by the level's reading
+(``from_deal``): grouping by the faces read would make nearly every round a group of its
+own. Any other level is grouped by :func:`slots_read`."""
 
 
 def _same_value(pool: Sequence[int]) -> dict[int, list[int]]:
@@ -149,7 +205,8 @@ class _LevelGroups:
 
     def __init__(self, level: Level) -> None:
         self.level = level
-        self.read = slots_read(level)
+        self.joint = GROUP_KEYS.get(level.from_deal)
+        self.read = () if self.joint else slots_read(level)
         cls = np.asarray(level.face_class, dtype=np.int64)
         width = int(cls.max()) + 2
         self.classes = np.append(cls, width - 1)
@@ -161,7 +218,9 @@ class _LevelGroups:
 
     def results_of(self, slots: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """Index into :attr:`results` of every round's result."""
-        if self.read:
+        if self.joint is not None:
+            key = self.joint(slots)
+        elif self.read:
             key = self.classes[slots[:, list(self.read)]] @ self.radix
         else:
             key = np.zeros(slots.shape[0], dtype=np.int64)
