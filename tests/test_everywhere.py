@@ -232,7 +232,9 @@ def test_a_group_key_is_a_function_of_the_result_and_back(pool: list[int], seed:
     levels = [lv for lv in LEVELS.values() if lv.from_deal in GROUP_KEYS]
     assert {lv.name for lv in levels} >= {"coup", "deal-faces"}
     for level in levels:
-        keys = GROUP_KEYS[level.from_deal](slots).tolist()
+        key_of, size = GROUP_KEYS[level.from_deal]
+        keys = key_of(slots).tolist()
+        assert 0 <= min(keys) and max(keys) < size, level.name
         results = [level.from_deal(*hands(row)) for row in slots.tolist()]
         assert len(set(zip(keys, results))) == len(set(keys)) == len(set(results)), level.name
 

@@ -135,11 +135,12 @@ def deal_faces_keys(slots: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return ((coup * 3 + colour) * 2 + same(_RANK)) * 11 + single
 
 
-GROUP_KEYS: Final[dict[Any, Any]] = {coup_from_deal: coup_keys, deal_faces_from_deal: deal_faces_keys}
+GROUP_KEYS: Final[dict[Any, tuple[Any, int]]] = {coup_from_deal: (coup_keys, 400),
+                                                 deal_faces_from_deal: (deal_faces_keys, 400 * 3 * 2 * 11)}
 """For a level that reads every card (its result is made of point totals, suits or ranks of
 all of them), a vectorised key of each round's result, by the level's reading
-(``from_deal``): grouping by the faces read would make nearly every round a group of its
-own. Any other level is grouped by :func:`slots_read`."""
+(``from_deal``), and the keys' range: grouping by the faces read would make nearly every
+round a group of its own. Any other level is grouped by :func:`slots_read`."""
 
 
 def _same_value(pool: Sequence[int]) -> dict[int, list[int]]:
@@ -205,8 +206,11 @@ class _LevelGroups:
 
     def __init__(self, level: Level) -> None:
         self.level = level
-        self.joint = GROUP_KEYS.get(level.from_deal)
-        self.read = () if self.joint else slots_read(level)
+        joint = GROUP_KEYS.get(level.from_deal)
+        self.joint = None if joint is None else joint[0]
+        self.dense = None if joint is None else np.full(joint[1], -1, np.int64)
+        """With a result key of small range: the result index of each key seen, else -1."""
+        self.read = () if joint else slots_read(level)
         cls = np.asarray(level.face_class, dtype=np.int64)
         width = int(cls.max()) + 2
         self.classes = np.append(cls, width - 1)
@@ -218,9 +222,15 @@ class _LevelGroups:
 
     def results_of(self, slots: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """Index into :attr:`results` of every round's result."""
-        if self.joint is not None:
+        if self.joint is not None and self.dense is not None:
             key = self.joint(slots)
-        elif self.read:
+            for k in np.unique(key[self.dense[key] < 0]).tolist():    # keys not seen before: few
+                r = self.level.from_deal(*hands(slots[int(np.argmax(key == k))].tolist()))
+                self.dense[k] = self.result_pos.setdefault(r, len(self.results))
+                if self.dense[k] == len(self.results):
+                    self.results.append(r)
+            return self.dense[key]  # type: ignore[no-any-return]
+        if self.read:
             key = self.classes[slots[:, list(self.read)]] @ self.radix
         else:
             key = np.zeros(slots.shape[0], dtype=np.int64)
