@@ -39,6 +39,9 @@ from typing import Any, Final
 import numba
 import numpy as np
 import numpy.typing as npt
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from exactodds.game.cards import falling_factorial
 
@@ -58,6 +61,35 @@ def _jit(fn: Callable[..., Any]) -> Any:
         return numba.njit(cache=True, nogil=True)(fn)
     except RuntimeError:
         return numba.njit(cache=False, nogil=True)(fn)
+
+
+PREFETCH_AHEAD: Final = 4
+"""The walk asks the CPU for the sum an addition 4 entries ahead will read and write
+(:func:`_prefetch`), so that it is on its way from L3 while the additions before it run:
+the coup sums are 1.4 MB at 64 lanes, beyond the 512 KiB L2. Measured ~7 % faster on the
+coup level (interleaved A/B runs; 2, 3, 6 and 16 ahead within noise of 4, 32 ahead no
+gain)."""
+
+
+def _prefetch_ir(typingctx: Any, ary: Any, row: Any, col: Any) -> Any:  # pragma: no cover
+    """A hint, no more: LLVM's ``llvm.prefetch`` (write, keep in L2) of the cache line of
+    ``ary[row, col]``. It changes no value and cannot fault, so exactness is untouched."""
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        aryty, rowty, colty = signature.args
+        array = context.make_array(aryty)(context, builder, args[0])
+        at = [context.cast(builder, args[1], rowty, types.intp), context.cast(builder, args[2], colty, types.intp)]
+        pointer = builder.bitcast(_cg.get_item_pointer(context, builder, aryty, array, at),
+                                  ir.IntType(8).as_pointer())
+        i32 = ir.IntType(32)
+        fn = _cg.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [pointer.type, i32, i32, i32]),
+                                        "llvm.prefetch.p0i8")
+        builder.call(fn, [pointer, ir.Constant(i32, 1), ir.Constant(i32, 2), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return types.void(ary, row, col), codegen
+
+
+_prefetch: Any = intrinsic(_prefetch_ir)
+_cg: Any = cgutils                                          # numba's code-generation helpers: untyped
 
 
 @dataclass(frozen=True, eq=False)
@@ -273,7 +305,8 @@ def _price(nT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, 
            mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any, out: Any, fac: Any) -> None:  # pragma: no cover
     """Per lane block: the depth-first walk, each node's product ``stack[d] = stack[d − 1] ×
     max(n_c − prior, 0)`` stored into the sums of the sets it starts and added at once to
-    the others of its entries (:class:`EntrySets`); then :func:`_finish_sets`. ``fac``
+    the others of its entries (:class:`EntrySets`), each addition prefetching the sum of
+the one :data:`PREFETCH_AHEAD` entries on; then :func:`_finish_sets`. ``fac``
     (``(classes, deepest, lanes)``, filled per block by :func:`_factors`) sets the lanes;
     uint32 when :func:`_narrow` allows it: each factor is widened to int64 before its
     product, which the compiler then forms with two 32-bit multiplies instead of three
@@ -283,6 +316,7 @@ def _price(nT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, 
     stack = np.empty((deepest + 1, lanes), np.int64)
     acc = np.empty((sets, lanes), np.int64)
     weighted = np.empty(lanes, np.int64)
+    entries = set_of.shape[0]
     for b0 in range(0, out.shape[1], lanes):
         _factors_c(nT, b0, deepest, fac)
         stack[0, :] = 1
@@ -308,6 +342,10 @@ def _price(nT: Any, undT: Any, depth: Any, cls: Any, prior: Any, node_ptr: Any, 
                 for lane in range(lanes):
                     a[lane] = dst[lane]
             for e in range(store_end[i], node_ptr[i + 1]):
+                if e + PREFETCH_AHEAD < entries:       # the sum 4 entries on: every 64-byte line of it
+                    ahead = set_of[e + PREFETCH_AHEAD]
+                    for lane in range(0, lanes, 8):
+                        _prefetch(acc, ahead, lane)
                 a = acc[set_of[e]]
                 for lane in range(lanes):
                     a[lane] += dst[lane]
@@ -456,7 +494,7 @@ def price_int64(n: npt.NDArray[np.int64], und: npt.NDArray[np.int64], t: Any, p:
     nT, undT = _lanes(n), _lanes(und)
     out = np.empty((len(p.pair_ptr) - 1, nT.shape[1]), np.int64)
     deepest = int(w.depth.max(initial=0))
-    fac = np.empty((nT.shape[0], deepest, LANES), _narrow(nT))
+    fac: npt.NDArray[Any] = np.empty((nT.shape[0], deepest, LANES), _narrow(nT))
     _price_c(nT, undT, w.depth, w.cls, w.prior, m.node_ptr, m.store_end, m.set_of, m.sets, m.group_set, w.direct_ptr,
              w.direct_result, w.direct_mult, w.direct_cards, w.alone, p.mult.astype(_narrow(p.mult)),
              *_indices(p.group_ptr, p.cards, p.pair_ptr), out, fac)
