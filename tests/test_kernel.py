@@ -130,6 +130,38 @@ def test_direct_path_with_several_kinds_and_an_empty_result(data: Any, decks: in
     assert got.tolist() == exact.tolist()
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-2**40, 2**40) | st.integers(0, 2**32 + 2), max_size=20))
+def test_narrow_keeps_every_value(values: list[int]) -> None:
+    """The dtype the kernels read factors and ``μ`` in: uint32 exactly when every value
+    fits it, and the array in that dtype holds the same integers (no value truncated)."""
+    kernel = pytest.importorskip("exactodds.engine.kernel")
+    a = np.array(values, np.int64)
+    narrow = kernel._narrow(a)
+    assert (narrow is np.uint32) == all(0 <= v < 2**32 for v in values)
+    assert a.astype(narrow).tolist() == values
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data(), st.sampled_from([1, 2, 8]), st.sampled_from([1, 65]))
+def test_kernel_wide_factors_and_multipliers_equal_python_ints(data: Any, decks: int, count: int) -> None:
+    """The int64 reading of factors and ``μ`` (:func:`~exactodds.engine.kernel._narrow`'s
+    guard, which no shoe under the int64 bound reaches) on the coup level, shoes of 1-8
+    decks (int64 exact), short ones mixed in: forced for every array, the kernel still
+    equals Python ints (and so the uint32 reading, which
+    :func:`_agree`'s other tests hold equal to them)."""
+    kernel = pytest.importorskip("exactodds.engine.kernel")
+    shoes = _shoes(data, decks, count)
+    exact = COUP.price_batch(shoes, dtype=object)
+    narrow = kernel._narrow
+    try:
+        kernel._narrow = lambda a: np.int64
+        wide = COUP.price_batch(shoes, dtype=np.int64, compiled=True)
+        assert (wide.counts == exact.counts).all() and wide.void == exact.void
+    finally:
+        kernel._narrow = narrow
+
+
 def test_entry_sets_sum_each_group_exactly_its_nodes() -> None:
     """The coup walk's merged sets: each group reads a set whose nodes are exactly the
     group's multisets, the sets are distinct, and every (node, set) addition is made once."""
