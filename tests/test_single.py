@@ -173,12 +173,14 @@ def test_shipped_standard_shoe_analysis_equals_the_priced_one(decks: int, monkey
     counts without numpy (:mod:`exactodds.engine.standard`) equals, rows and figures, the
     one priced and tallied by the numpy path with the shipping turned off."""
     from exactodds.engine import level as level_mod
+    from exactodds.figures.settlement import forget_shoe_tallies
 
     shoe = Shoe.standard(decks)
     COUP._cache.pop(shoe, None)  # priced by numpy in an earlier test: the shipped counts again
     shipped = {(w.id, p.id): analyze(w, p.id, shoe) for w in CATALOGUE.values() for p in w.paytables}
     assert isinstance(COUP.priced(shoe)[1], list)
     monkeypatch.setattr(level_mod, "standard_counts", lambda name, d: None)
+    forget_shoe_tallies()  # the same shoe object: priced anew, not the shipped counts' tallies again
     for w in CATALOGUE.values():
         for p in w.paytables:
             a = analyze(w, p.id, shoe)

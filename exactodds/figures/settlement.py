@@ -30,6 +30,9 @@ from exactodds.lazy import LazyModule
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+    from exactodds.engine.level import Level
+    from exactodds.game.cards import Shoe
 else:
     np = LazyModule("numpy", globals(), "np")
 
@@ -117,6 +120,10 @@ def outcome_pays(wager: Wager[Any], paytable: Paytable, names: tuple[str, ...]) 
 
 _CACHE: dict[tuple[int, int], Settlement] = {}
 _OUTCOMES: dict[tuple[int, int], tuple[Wager[Any], Paytable, tuple[str, ...], tuple[int, ...], tuple[Pay, ...]]] = {}
+_SPLITS: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""Every outcome index :func:`outcomes` made, interned: paytables that split a level's
+results alike (Banker 5% and 4%, say) share one tuple, whose ``id`` keys their shared
+tally of a shoe (:class:`ShoeTallies`)."""
 
 
 def outcomes(wager: Wager[Any], paytable: Paytable) -> tuple[tuple[str, ...], tuple[int, ...], tuple[Pay, ...]]:
@@ -129,6 +136,7 @@ def outcomes(wager: Wager[Any], paytable: Paytable) -> tuple[tuple[str, ...], tu
         names = tuple(wager.outcome_names(paytable))
         position = {n: i for i, n in enumerate(names)}
         index = tuple(position[wager.settle(paytable, r)] for r in wager.level.results)
+        index = _SPLITS.setdefault(index, index)
         hit = _OUTCOMES[key] = (wager, paytable, names, index, outcome_pays(wager, paytable, names))
     return hit[2], hit[3], hit[4]
 
@@ -155,3 +163,58 @@ def settlement(wager: Wager[Any], paytable: Paytable) -> Settlement:
     names, index, _ = outcomes(wager, paytable)
     hit = _CACHE[key] = Settlement(wager, paytable, names, np.array(index, np.intp))
     return hit
+
+
+class ShoeTallies:
+    """One shoe's exact counts per result at one level, and each outcome split's tally of
+    them, made once per shoe: the paytables that split the results alike (the 11 core
+    paytables have 7 splits) share one tally, as :meth:`Settlement.tally` would give it.
+
+    >>> from exactodds.catalogue import get_wager
+    >>> from exactodds.game.cards import Shoe
+    >>> banker = get_wager("banker")
+    >>> five, four = banker.paytable("5pct"), banker.paytable("4pct")
+    >>> (_, i5, _), (_, i4, _) = outcomes(banker, five), outcomes(banker, four)
+    >>> st = shoe_tallies(banker.level, Shoe.standard(8))
+    >>> i5 is i4 and st.tally(i5, 3, banker, five) is st.tally(i4, 3, banker, four)
+    True
+    """
+
+    __slots__ = ("shoe", "universe", "counts", "void", "_tallies")
+
+    def __init__(self, shoe: Shoe, universe: int, counts: Counts | list[int], void: int) -> None:
+        self.shoe, self.universe, self.counts, self.void = shoe, universe, counts, void
+        self._tallies: dict[int, tuple[int, ...]] = {}
+
+    def tally(self, index: tuple[int, ...], size: int, wager: Wager[Any], paytable: Paytable) -> tuple[int, ...]:
+        """Counts per outcome of the split ``index`` (as :func:`outcomes` gives it, of
+        ``wager`` under ``paytable``; ``size`` outcomes), computed on first use: by
+        :func:`tally_ints` for shipped counts (a list), else by :meth:`Settlement.tally_one`."""
+        hit = self._tallies.get(id(index))
+        if hit is None:
+            counts = self.counts
+            hit = tuple(tally_ints(index, size, counts) if isinstance(counts, list)
+                        else settlement(wager, paytable).tally_one(counts))
+            assert sum(hit) + self.void == self.universe, "outcome counts must add up to the universe"
+            self._tallies[id(index)] = hit
+        return hit
+
+
+_LAST: dict[Level, ShoeTallies] = {}
+"""The last shoe tallied at each level (an analysis of every paytable of a shoe in turn
+prices and tallies it once); one entry per level."""
+
+
+def shoe_tallies(level: Level, shoe: Shoe) -> ShoeTallies:
+    """The :class:`ShoeTallies` of ``shoe`` at ``level``: the last one made for that very
+    shoe object, else a new one from :meth:`~exactodds.engine.level.Level.priced`."""
+    hit = _LAST.get(level)
+    if hit is None or hit.shoe is not shoe:
+        hit = _LAST[level] = ShoeTallies(shoe, *level.priced(shoe))
+    return hit
+
+
+def forget_shoe_tallies() -> None:
+    """Drop the last shoe's tallies at every level (a test that changes how a level prices
+    a shoe it priced before)."""
+    _LAST.clear()
