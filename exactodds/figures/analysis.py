@@ -234,7 +234,7 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | s
     counted = shoe_tallies(w.level, shoe)
     t = _terms(w, table)
     names, pays, scaled, squares, den = t.names, t.pays, t.scaled, t.squares, t.den
-    tallied: Sequence[int] = counted.tally(t.index, len(names), w, table)
+    tallied: Sequence[int] = counted.tally(t.split, len(names), w, table)
     amounts = dict(t.resets) if t.resets is not None else None  # the regulated resets: a copy per analysis
     if meters:  # amounts given: every meter pay priced at them
         amounts = meter_amounts(table, meters)
@@ -259,7 +259,7 @@ class _Terms(NamedTuple):
     wager: Wager[Any]
     table: Paytable
     names: tuple[str, ...]
-    index: tuple[int, ...]
+    split: tuple[int, ...]
     pays: tuple[Pay, ...]
     scaled: tuple[int, ...]
     squares: tuple[int, ...]

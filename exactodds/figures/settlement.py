@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.engine.pricing import Counts
+from exactodds.engine.single import loaded_kernel
 from exactodds.lazy import LazyModule
 
 if TYPE_CHECKING:
@@ -137,6 +138,7 @@ def outcomes(wager: Wager[Any], paytable: Paytable) -> tuple[tuple[str, ...], tu
         position = {n: i for i, n in enumerate(names)}
         index = tuple(position[wager.settle(paytable, r)] for r in wager.level.results)
         index = _SPLITS.setdefault(index, index)
+        _splits_of(wager.level).add(index)
         hit = _OUTCOMES[key] = (wager, paytable, names, index, outcome_pays(wager, paytable, names))
     return hit[2], hit[3], hit[4]
 
@@ -165,10 +167,63 @@ def settlement(wager: Wager[Any], paytable: Paytable) -> Settlement:
     return hit
 
 
+class LevelSplits:
+    """The distinct outcome splits (interned index tuples) of a level's results that
+    :func:`outcomes` has made, end to end: a warm process tallies a new shoe by all of
+    them in one compiled pass (:func:`~exactodds.engine.single_kernel.tally_splits`).
+    ``start`` maps a split's ``id`` to where its outcomes begin and how many it has (the
+    largest outcome index + 1); it is replaced, never
+    changed, when a split is added, so a shoe's tallies keep the one they were made by."""
+
+    __slots__ = ("start", "size", "_splits", "_packed")
+
+    def __init__(self) -> None:
+        self.start: dict[int, tuple[int, int]] = {}
+        self.size = 0
+        self._splits: list[tuple[int, ...]] = []
+        self._packed: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None = None
+
+    def add(self, index: tuple[int, ...]) -> None:
+        """Add the split ``index`` (an interned tuple), if new; its outcomes are ``0 ..
+        max(index)`` (a paytable naming more has those never settled: zero)."""
+        if id(index) not in self.start and index:
+            n = max(index) + 1
+            self.start = {**self.start, id(index): (self.size, n)}
+            self.size += n
+            self._splits.append(index)
+            self._packed = None
+
+    def packed(self) -> tuple[dict[int, tuple[int, int]], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """``(start, order, bounds)``: outcome ``j`` (of all splits, end to end) is settled
+        on by the results ``order[bounds[j]:bounds[j + 1]]``, for the compiled tally."""
+        if self._packed is None:
+            orders, bounds = [], []
+            for s, index in enumerate(self._splits):
+                idx = np.array(index, np.intp)
+                order = np.argsort(idx, kind="stable")
+                orders.append(order)
+                bounds.append(np.searchsorted(idx[order], np.arange(max(index) + 1)) + s * len(idx))
+            self._packed = (np.concatenate(orders).astype(np.intp),
+                            np.r_[np.concatenate(bounds), sum(map(len, self._splits))].astype(np.intp))
+        return self.start, *self._packed
+
+
+_LEVEL_SPLITS: dict[Level, LevelSplits] = {}
+
+
+def _splits_of(level: Level) -> LevelSplits:
+    hit = _LEVEL_SPLITS.get(level)
+    if hit is None:
+        hit = _LEVEL_SPLITS[level] = LevelSplits()
+    return hit
+
+
 class ShoeTallies:
     """One shoe's exact counts per result at one level, and each outcome split's tally of
     them, made once per shoe: the paytables that split the results alike (the 11 core
     paytables have 7 splits) share one tally, as :meth:`Settlement.tally` would give it.
+    In a process that has loaded the compiled single-shoe kernel, int64 counts are tallied
+    by every split the level knows in one pass, when a split is first asked for.
 
     >>> from exactodds.catalogue import get_wager
     >>> from exactodds.game.cards import Shoe
@@ -180,24 +235,45 @@ class ShoeTallies:
     True
     """
 
-    __slots__ = ("shoe", "universe", "counts", "void", "_tallies")
+    __slots__ = ("shoe", "level", "universe", "counts", "void", "_tallies", "_flat")
 
-    def __init__(self, shoe: Shoe, universe: int, counts: Counts | list[int], void: int) -> None:
-        self.shoe, self.universe, self.counts, self.void = shoe, universe, counts, void
+    def __init__(self, shoe: Shoe, level: Level, universe: int, counts: Counts | list[int], void: int) -> None:
+        self.shoe, self.level, self.universe, self.counts, self.void = shoe, level, universe, counts, void
         self._tallies: dict[int, tuple[int, ...]] = {}
+        self._flat: tuple[dict[int, tuple[int, int]], list[int]] | None = None
 
     def tally(self, index: tuple[int, ...], size: int, wager: Wager[Any], paytable: Paytable) -> tuple[int, ...]:
         """Counts per outcome of the split ``index`` (as :func:`outcomes` gives it, of
         ``wager`` under ``paytable``; ``size`` outcomes), computed on first use: by
-        :func:`tally_ints` for shipped counts (a list), else by :meth:`Settlement.tally_one`."""
+        :func:`tally_ints` for shipped counts (a list), from the one-pass tally of every
+        split where the compiled kernel is loaded, else by :meth:`Settlement.tally_one`."""
         hit = self._tallies.get(id(index))
         if hit is None:
             counts = self.counts
-            hit = tuple(tally_ints(index, size, counts) if isinstance(counts, list)
-                        else settlement(wager, paytable).tally_one(counts))
+            if isinstance(counts, list):
+                hit = tuple(tally_ints(index, size, counts))
+            else:
+                flat = self._flat or self._tally_all()
+                at = flat[0].get(id(index)) if flat is not None else None
+                if at is None or flat is None:
+                    hit = tuple(settlement(wager, paytable).tally_one(counts))
+                else:
+                    first, n = at
+                    hit = (*flat[1][first:first + n], *(0,) * (size - n))
             assert sum(hit) + self.void == self.universe, "outcome counts must add up to the universe"
             self._tallies[id(index)] = hit
         return hit
+
+    def _tally_all(self) -> tuple[dict[int, tuple[int, int]], list[int]] | None:
+        """Every known split's tally of int64 counts in one compiled pass (None where the
+        kernel is not loaded, or the counts are Python ints)."""
+        kernel = loaded_kernel()
+        counts = self.counts
+        if kernel is None or not isinstance(counts, np.ndarray) or counts.dtype != np.int64:
+            return None
+        start, order, bounds = _splits_of(self.level).packed()
+        self._flat = (start, kernel.tally_splits(counts, order, bounds))
+        return self._flat
 
 
 _LAST: dict[Level, ShoeTallies] = {}
@@ -210,7 +286,7 @@ def shoe_tallies(level: Level, shoe: Shoe) -> ShoeTallies:
     shoe object, else a new one from :meth:`~exactodds.engine.level.Level.priced`."""
     hit = _LAST.get(level)
     if hit is None or hit.shoe is not shoe:
-        hit = _LAST[level] = ShoeTallies(shoe, *level.priced(shoe))
+        hit = _LAST[level] = ShoeTallies(shoe, level, *level.priced(shoe))
     return hit
 
 
