@@ -169,43 +169,55 @@ def settlement(wager: Wager[Any], paytable: Paytable) -> Settlement:
 
 class LevelSplits:
     """The distinct outcome splits (interned index tuples) of a level's results that
-    :func:`outcomes` has made, end to end: a warm process tallies a new shoe by all of
-    them in one compiled pass (:func:`~exactodds.engine.single_kernel.tally_splits`).
-    ``start`` maps a split's ``id`` to where its outcomes begin and how many it has (the
-    largest outcome index + 1); it is replaced, never
-    changed, when a split is added, so a shoe's tallies keep the one they were made by."""
+    :func:`outcomes` has made: a warm process tallies a new shoe by several of them in one
+    compiled pass (:func:`~exactodds.engine.single_kernel.tally_splits`), those the
+    previous shoe at the level was asked for (a sweep asks the same ones shoe after shoe),
+    else all of them."""
 
-    __slots__ = ("start", "size", "_splits", "_packed")
+    __slots__ = ("splits", "_packed")
 
     def __init__(self) -> None:
-        self.start: dict[int, tuple[int, int]] = {}
-        self.size = 0
-        self._splits: list[tuple[int, ...]] = []
-        self._packed: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None = None
+        self.splits: dict[int, tuple[int, ...]] = {}
+        """Each split by its ``id``."""
+        self._packed: dict[tuple[int, ...], Packed] = {}
 
     def add(self, index: tuple[int, ...]) -> None:
-        """Add the split ``index`` (an interned tuple), if new; its outcomes are ``0 ..
-        max(index)`` (a paytable naming more has those never settled: zero)."""
-        if id(index) not in self.start and index:
-            n = max(index) + 1
-            self.start = {**self.start, id(index): (self.size, n)}
-            self.size += n
-            self._splits.append(index)
-            self._packed = None
+        """Add the split ``index`` (an interned tuple), if new."""
+        if index:
+            self.splits.setdefault(id(index), index)
 
-    def packed(self) -> tuple[dict[int, tuple[int, int]], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-        """``(start, order, bounds)``: outcome ``j`` (of all splits, end to end) is settled
-        on by the results ``order[bounds[j]:bounds[j + 1]]``, for the compiled tally."""
-        if self._packed is None:
-            orders, bounds = [], []
-            for s, index in enumerate(self._splits):
+    def packed(self, ids: tuple[int, ...]) -> Packed:
+        """The splits of these ``id``s end to end, for the compiled tally (built once per set)."""
+        hit = self._packed.get(ids)
+        if hit is None:
+            if len(self._packed) >= 16:
+                self._packed.clear()
+            start: dict[int, tuple[int, int]] = {}
+            orders, bounds, size = [], [], 0
+            for s, key in enumerate(ids):
+                index = self.splits[key]
+                n = max(index) + 1
+                start[key] = (size, n)
+                size += n
                 idx = np.array(index, np.intp)
                 order = np.argsort(idx, kind="stable")
                 orders.append(order)
-                bounds.append(np.searchsorted(idx[order], np.arange(max(index) + 1)) + s * len(idx))
-            self._packed = (np.concatenate(orders).astype(np.intp),
-                            np.r_[np.concatenate(bounds), sum(map(len, self._splits))].astype(np.intp))
-        return self.start, *self._packed
+                bounds.append(np.searchsorted(idx[order], np.arange(n)) + s * len(idx))
+            hit = self._packed[ids] = Packed(start, np.concatenate(orders).astype(np.intp),
+                                             np.r_[np.concatenate(bounds), len(ids) * len(orders[0])].astype(np.intp))
+        return hit
+
+
+@dataclass(frozen=True)
+class Packed:
+    """Several outcome splits end to end: outcome ``j`` (of all, in turn) is settled on by
+    the results ``order[bounds[j]:bounds[j + 1]]``; ``start`` maps a split's ``id`` to its
+    first outcome and how many it has (its largest outcome index + 1; a paytable naming
+    more has those never settled: zero)."""
+
+    start: dict[int, tuple[int, int]]
+    order: npt.NDArray[np.intp]
+    bounds: npt.NDArray[np.intp]
 
 
 _LEVEL_SPLITS: dict[Level, LevelSplits] = {}
@@ -223,7 +235,8 @@ class ShoeTallies:
     them, made once per shoe: the paytables that split the results alike (the 11 core
     paytables have 7 splits) share one tally, as :meth:`Settlement.tally` would give it.
     In a process that has loaded the compiled single-shoe kernel, int64 counts are tallied
-    by every split the level knows in one pass, when a split is first asked for.
+    in one pass, when a split is first asked for, by the splits ``expect`` names (those
+    the previous shoe at the level was asked for), else by every split the level knows.
 
     >>> from exactodds.catalogue import get_wager
     >>> from exactodds.game.cards import Shoe
@@ -235,18 +248,20 @@ class ShoeTallies:
     True
     """
 
-    __slots__ = ("shoe", "level", "universe", "counts", "void", "_tallies", "_flat")
+    __slots__ = ("shoe", "level", "universe", "counts", "void", "expect", "_tallies", "_flat")
 
-    def __init__(self, shoe: Shoe, level: Level, universe: int, counts: Counts | list[int], void: int) -> None:
+    def __init__(self, shoe: Shoe, level: Level, universe: int, counts: Counts | list[int], void: int,
+                 expect: tuple[int, ...] = ()) -> None:
         self.shoe, self.level, self.universe, self.counts, self.void = shoe, level, universe, counts, void
+        self.expect = expect
         self._tallies: dict[int, tuple[int, ...]] = {}
         self._flat: tuple[dict[int, tuple[int, int]], list[int]] | None = None
 
     def tally(self, index: tuple[int, ...], size: int, wager: Wager[Any], paytable: Paytable) -> tuple[int, ...]:
         """Counts per outcome of the split ``index`` (as :func:`outcomes` gives it, of
         ``wager`` under ``paytable``; ``size`` outcomes), computed on first use: by
-        :func:`tally_ints` for shipped counts (a list), from the one-pass tally of every
-        split where the compiled kernel is loaded, else by :meth:`Settlement.tally_one`."""
+        :func:`tally_ints` for shipped counts (a list), from the one-pass tally where the
+        compiled kernel is loaded and the pass had it, else by :meth:`Settlement.tally_one`."""
         hit = self._tallies.get(id(index))
         if hit is None:
             counts = self.counts
@@ -264,15 +279,20 @@ class ShoeTallies:
             self._tallies[id(index)] = hit
         return hit
 
+    def asked(self) -> tuple[int, ...]:
+        """The ``id``s of the splits tallied on this shoe so far, in the order asked."""
+        return tuple(self._tallies)
+
     def _tally_all(self) -> tuple[dict[int, tuple[int, int]], list[int]] | None:
-        """Every known split's tally of int64 counts in one compiled pass (None where the
-        kernel is not loaded, or the counts are Python ints)."""
+        """The expected (else every known) split's tally of int64 counts in one compiled pass
+        (None where the kernel is not loaded, or the counts are Python ints)."""
         kernel = loaded_kernel()
         counts = self.counts
         if kernel is None or not isinstance(counts, np.ndarray) or counts.dtype != np.int64:
             return None
-        start, order, bounds = _splits_of(self.level).packed()
-        self._flat = (start, kernel.tally_splits(counts, order, bounds))
+        splits = _splits_of(self.level)
+        p = splits.packed(self.expect or tuple(splits.splits))
+        self._flat = (p.start, kernel.tally_splits(counts, p.order, p.bounds))
         return self._flat
 
 
@@ -283,10 +303,12 @@ prices and tallies it once); one entry per level."""
 
 def shoe_tallies(level: Level, shoe: Shoe) -> ShoeTallies:
     """The :class:`ShoeTallies` of ``shoe`` at ``level``: the last one made for that very
-    shoe object, else a new one from :meth:`~exactodds.engine.level.Level.priced`."""
+    shoe object, else a new one from :meth:`~exactodds.engine.level.Level.priced`, expecting
+    the splits the previous shoe at the level was asked for."""
     hit = _LAST.get(level)
     if hit is None or hit.shoe is not shoe:
-        hit = _LAST[level] = ShoeTallies(shoe, level, *level.priced(shoe))
+        expect = hit.asked() if hit is not None else ()
+        hit = _LAST[level] = ShoeTallies(shoe, level, *level.priced(shoe), expect)
     return hit
 
 
