@@ -203,6 +203,8 @@ class LevelSplits:
                 order = np.argsort(idx, kind="stable")
                 orders.append(order)
                 bounds.append(np.searchsorted(idx[order], np.arange(n)) + s * len(idx))
+            if not ids:
+                return Packed({}, np.zeros(0, np.intp), np.zeros(1, np.intp))
             hit = self._packed[ids] = Packed(start, np.concatenate(orders).astype(np.intp),
                                              np.r_[np.concatenate(bounds), len(ids) * len(orders[0])].astype(np.intp))
         return hit
@@ -291,7 +293,10 @@ class ShoeTallies:
         if kernel is None or not isinstance(counts, np.ndarray) or counts.dtype != np.int64:
             return None
         splits = _splits_of(self.level)
-        p = splits.packed(self.expect or tuple(splits.splits))
+        expect = tuple(k for k in self.expect if k in splits.splits)
+        p = splits.packed(expect or tuple(splits.splits))
+        if not p.start:  # a level without results
+            return None
         self._flat = (p.start, kernel.tally_splits(counts, p.order, p.bounds))
         return self._flat
 
