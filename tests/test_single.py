@@ -173,12 +173,14 @@ def test_shipped_standard_shoe_analysis_equals_the_priced_one(decks: int, monkey
     counts without numpy (:mod:`exactodds.engine.standard`) equals, rows and figures, the
     one priced and tallied by the numpy path with the shipping turned off."""
     from exactodds.engine import level as level_mod
+    from exactodds.figures.settlement import forget_shoe_tallies
 
     shoe = Shoe.standard(decks)
     COUP._cache.pop(shoe, None)  # priced by numpy in an earlier test: the shipped counts again
     shipped = {(w.id, p.id): analyze(w, p.id, shoe) for w in CATALOGUE.values() for p in w.paytables}
     assert isinstance(COUP.priced(shoe)[1], list)
     monkeypatch.setattr(level_mod, "standard_counts", lambda name, d: None)
+    forget_shoe_tallies()  # the same shoe object: priced anew, not the shipped counts' tallies again
     for w in CATALOGUE.values():
         for p in w.paytables:
             a = analyze(w, p.id, shoe)
@@ -186,3 +188,39 @@ def test_shipped_standard_shoe_analysis_equals_the_priced_one(decks: int, monkey
             assert (a.rows, a.house_edge, a.variance, a.to_dict()) == (b.rows, b.house_edge, b.variance, b.to_dict())
     assert not isinstance(COUP.priced(shoe)[1], list)
     COUP._cache.pop(shoe, None)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(shoes(max_decks=40), st.booleans())
+def test_shared_tallies_equal_each_paytable_settled_alone(shoe: Shoe, kernel_loaded: bool) -> None:
+    """The tallies :func:`analyze` reads -- one per shoe and outcome split, shared by the
+    paytables that split a level's results alike, and (compiled kernel loaded, int64 counts)
+    every split of the level tallied in one pass -- against each paytable settled alone,
+    result by result in Python ints from the level's counts: every catalogue paytable, on
+    random shoes of 1 to 40 decks (int64 counts and, beyond the bound, Python ints), short
+    shoes included, with and without the kernel."""
+    from exactodds.engine import single
+    from exactodds.figures.settlement import ShoeTallies, outcomes
+
+    if kernel_loaded:
+        pytest.importorskip("numba")
+        assert single.compiled_kernel(True) is not None
+    saved = dict(single._state)
+    if not kernel_loaded:
+        single._state["kernel"] = None  # as where numba is missing: numpy pricing, a tally per split
+    try:
+        by_level: dict[Level, ShoeTallies] = {}
+        for w in CATALOGUE.values():
+            for p in w.paytables:
+                universe, counts, void = w.level.priced(shoe)
+                shared = by_level.setdefault(w.level, ShoeTallies(shoe, w.level, universe, counts, void))
+                names, index, _ = outcomes(w, p)
+                alone = [0] * len(names)
+                for r, n in zip(w.level.results, counts):
+                    alone[names.index(w.settle(p, r))] += int(n)
+                assert list(shared.tally(index, len(names), w, p)) == alone, (w.id, p.id)
+        one_pass = [t for t in by_level.values() if isinstance(t.counts, np.ndarray) and t.counts.dtype == np.int64]
+        assert all((t._flat is not None) == kernel_loaded for t in one_pass)  # the path under test was taken
+    finally:
+        single._state.clear()
+        single._state.update(saved)

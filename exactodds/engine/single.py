@@ -55,3 +55,10 @@ def compiled_kernel(force: bool | None = None) -> ModuleType | None:
         return None
     _state["kernel"] = single_kernel
     return single_kernel
+
+
+def loaded_kernel() -> ModuleType | None:
+    """The compiled single-shoe kernel module if this process has loaded it already (by
+    :func:`compiled_kernel`), else None; counts nothing and loads nothing."""
+    kernel = _state.get("kernel")
+    return kernel if isinstance(kernel, ModuleType) else None

@@ -173,3 +173,29 @@ def deal_faces_one(comp: npt.NDArray[np.int64], rank_value: npt.NDArray[np.int64
     _deal_faces_c(comp, rank_value, colours, und, parent, cls, prior, row_node, row_cards, single, slot, slot_ptr,
                   mult, group_ptr, cards, pair_ptr, out)
     return out
+
+
+def _tally(counts: Any, order: Any, bounds: Any, out: Any) -> None:  # pragma: no cover
+    """``out[j]``: the sum of ``counts[order[e]]`` over ``bounds[j] <= e < bounds[j + 1]``
+    (each outcome of each split a run of the results it settles, summed in a register)."""
+    for j in range(out.shape[0]):
+        acc = 0
+        for e in range(bounds[j], bounds[j + 1]):
+            acc += counts[order[e]]
+        out[j] = acc
+
+
+_tally_c = _jit(_tally)
+
+
+def tally_splits(counts: npt.NDArray[np.int64], order: npt.NDArray[np.intp],
+                 bounds: npt.NDArray[np.intp]) -> list[int]:
+    """Counts per outcome of several outcome splits of one shoe's counts per result, end to
+    end: outcome ``j`` the results ``order[bounds[j]:bounds[j + 1]]``. One pass for every
+    paytable of a level instead of one array operation per split. Exact in int64: each
+    sum is of distinct results' counts, hence at most the universe, which bounds the int64
+    counts (:func:`price_one`)."""
+    out = np.empty(len(bounds) - 1, np.int64)
+    _tally_c(counts, order, bounds, out)
+    tallied: list[int] = out.tolist()
+    return tallied

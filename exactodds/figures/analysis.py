@@ -8,21 +8,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from itertools import repeat
 from math import lcm
 from operator import mul
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from exactodds import __version__
 from exactodds.catalogue import get_wager
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.errors import InputError
 from exactodds.exact import percent, ratio, sqrt_decimal
-from exactodds.figures.settlement import Settlement, outcomes, scaled_nets, settlement, tally_ints
+from exactodds.figures.settlement import outcomes, scaled_nets, shoe_tallies
 from exactodds.game.cards import Shoe
 
 VOID = "Round void: shoe ran out (§ 629a.13(e))"
@@ -85,7 +85,7 @@ class Analysis:
 
     @classmethod
     def _made(cls, wager: Wager[Any], paytable: Paytable, shoe: Shoe, total: int,
-              parts: tuple[tuple[str, ...], tuple[Pay, ...], list[int]], meter_amounts: Mapping[str, Fraction] | None,
+              parts: tuple[tuple[str, ...], tuple[Pay, ...], Sequence[int]], meter_amounts: Mapping[str, Fraction] | None,
               meters_given: bool, moments: tuple[int, int, int]) -> Analysis:
         """The analysis :func:`analyze` made, its rows left as ``parts`` (names, pays,
         counts; :attr:`rows` builds them when first read) and its integer ``moments``
@@ -231,44 +231,59 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | s
     w = get_wager(wager) if isinstance(wager, str) else wager
     table = w.paytable(paytable)
     shoe = shoe if type(shoe) is Shoe else as_shoe(shoe)
-    universe, counts, void = w.level.priced(shoe)
-    if isinstance(counts, list):  # a shipped standard shoe (engine/standard.py): settled without numpy
-        names, index, pays = outcomes(w, table)
-        tallied = tally_ints(index, len(names), counts)
-    else:
-        s = settlement(w, table)
-        tallied = s.tally_one(counts)
-        names, pays = s.names, s.pays
-    amounts: dict[str, Fraction] | None = None
+    counted = shoe_tallies(w.level, shoe)
+    t = _terms(w, table)
+    names, pays, scaled, squares, den = t.names, t.pays, t.scaled, t.squares, t.den
+    tallied: Sequence[int] = counted.tally(t.split, len(names), w, table)
+    amounts = dict(t.resets) if t.resets is not None else None  # the regulated resets: a copy per analysis
     if meters:  # amounts given: every meter pay priced at them
         amounts = meter_amounts(table, meters)
-        pays = tuple(priced_pay(p, table, amounts) for p in pays)
+        pays = tuple(priced_pay(p, table, amounts) for p in outcomes(w, table)[2])
         scaled, den = scaled_nets(pays)
-    elif table.meters:  # the regulated resets: the same pays for every shoe
-        reset, pays, (scaled, den) = at_resets(settlement(w, table))
-        amounts = dict(reset)
-    else:
-        scaled, den = scaled_nets(pays) if isinstance(counts, list) else s.scaled_nets
+        squares = tuple(x * x for x in scaled)
     # the figures' integer moments (the void row pushes: net 0, it adds nothing)
-    moments = (sum(map(mul, tallied, scaled)), sum(map(mul, tallied, map(mul, scaled, scaled))), den)
+    moments = (sum(map(mul, tallied, scaled)), sum(map(mul, tallied, squares)), den)
+    void = counted.void
     if void:
-        names, pays, tallied = (*names, VOID), (*pays, Pay.push()), [*tallied, void]
-    assert sum(tallied) == universe, "outcome counts must add up to the universe"
-    return Analysis._made(w, table, shoe, universe, (names, pays, tallied), amounts, bool(meters), moments)
+        names, pays, tallied = (*names, VOID), (*pays, Pay.push()), (*tallied, void)
+    return Analysis._made(w, table, shoe, counted.universe, (names, pays, tallied), amounts, bool(meters), moments)
 
 
-_RESETS: dict[int, tuple[Settlement, dict[str, Fraction], tuple[Pay, ...], tuple[tuple[int, ...], int]]] = {}
+class _Terms(NamedTuple):
+    """What :func:`analyze` reads of one (wager, paytable), made once per pair: the outcome
+    names, the split of the level's results (:func:`~exactodds.figures.settlement.outcomes`),
+    the pays (a progressive's at its regulated resets), their nets scaled to integers over
+    the common denominator ``den`` and the squares of those (the two moments are then
+    integer dot products with a shoe's tally)."""
+
+    wager: Wager[Any]
+    table: Paytable
+    names: tuple[str, ...]
+    split: tuple[int, ...]
+    pays: tuple[Pay, ...]
+    scaled: tuple[int, ...]
+    squares: tuple[int, ...]
+    den: int
+    resets: dict[str, Fraction] | None
+    """A progressive's meter amounts at the regulated resets (0 where none); else None."""
 
 
-def at_resets(s: Settlement) -> tuple[dict[str, Fraction], tuple[Pay, ...], tuple[tuple[int, ...], int]]:
-    """A progressive's meter amounts at the regulated resets, its pays priced at them and
-    their :func:`~exactodds.figures.settlement.scaled_nets` (computed once per settlement)."""
-    hit = _RESETS.get(id(s))
-    if hit is None or hit[0] is not s:
-        amounts = meter_amounts(s.paytable, None)
-        pays = tuple(priced_pay(p, s.paytable, amounts) for p in s.pays)
-        hit = _RESETS[id(s)] = (s, amounts, pays, scaled_nets(pays))
-    return hit[1], hit[2], hit[3]
+_TERMS: dict[tuple[int, int], _Terms] = {}
+
+
+def _terms(w: Wager[Any], table: Paytable) -> _Terms:
+    """The :class:`_Terms` of ``w`` under ``table`` (built once per pair, then cached)."""
+    hit = _TERMS.get((id(w), id(table)))
+    if hit is None or hit.wager is not w or hit.table is not table:
+        names, index, pays = outcomes(w, table)
+        resets = None
+        if table.meters:
+            resets = meter_amounts(table, None)
+            pays = tuple(priced_pay(p, table, resets) for p in pays)
+        scaled, den = scaled_nets(pays)
+        hit = _TERMS[id(w), id(table)] = _Terms(w, table, names, index, pays, scaled, tuple(x * x for x in scaled),
+                                                den, resets)
+    return hit
 
 
 def analysis_json(a: Analysis) -> dict[str, Any]:

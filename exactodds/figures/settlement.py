@@ -25,11 +25,15 @@ from typing import TYPE_CHECKING, Any
 
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.engine.pricing import Counts
+from exactodds.engine.single import loaded_kernel
 from exactodds.lazy import LazyModule
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+    from exactodds.engine.level import Level
+    from exactodds.game.cards import Shoe
 else:
     np = LazyModule("numpy", globals(), "np")
 
@@ -117,6 +121,10 @@ def outcome_pays(wager: Wager[Any], paytable: Paytable, names: tuple[str, ...]) 
 
 _CACHE: dict[tuple[int, int], Settlement] = {}
 _OUTCOMES: dict[tuple[int, int], tuple[Wager[Any], Paytable, tuple[str, ...], tuple[int, ...], tuple[Pay, ...]]] = {}
+_SPLITS: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""Every outcome index :func:`outcomes` made, interned: paytables that split a level's
+results alike (Banker 5% and 4%, say) share one tuple, whose ``id`` keys their shared
+tally of a shoe (:class:`ShoeTallies`)."""
 
 
 def outcomes(wager: Wager[Any], paytable: Paytable) -> tuple[tuple[str, ...], tuple[int, ...], tuple[Pay, ...]]:
@@ -129,6 +137,8 @@ def outcomes(wager: Wager[Any], paytable: Paytable) -> tuple[tuple[str, ...], tu
         names = tuple(wager.outcome_names(paytable))
         position = {n: i for i, n in enumerate(names)}
         index = tuple(position[wager.settle(paytable, r)] for r in wager.level.results)
+        index = _SPLITS.setdefault(index, index)
+        _splits_of(wager.level).add(index)
         hit = _OUTCOMES[key] = (wager, paytable, names, index, outcome_pays(wager, paytable, names))
     return hit[2], hit[3], hit[4]
 
@@ -155,3 +165,159 @@ def settlement(wager: Wager[Any], paytable: Paytable) -> Settlement:
     names, index, _ = outcomes(wager, paytable)
     hit = _CACHE[key] = Settlement(wager, paytable, names, np.array(index, np.intp))
     return hit
+
+
+class LevelSplits:
+    """The distinct outcome splits (interned index tuples) of a level's results that
+    :func:`outcomes` has made: a warm process tallies a new shoe by several of them in one
+    compiled pass (:func:`~exactodds.engine.single_kernel.tally_splits`), those the
+    previous shoe at the level was asked for (a sweep asks the same ones shoe after shoe),
+    else all of them."""
+
+    __slots__ = ("splits", "_packed")
+
+    def __init__(self) -> None:
+        self.splits: dict[int, tuple[int, ...]] = {}
+        """Each split by its ``id``."""
+        self._packed: dict[tuple[int, ...], Packed] = {}
+
+    def add(self, index: tuple[int, ...]) -> None:
+        """Add the split ``index`` (an interned tuple), if new."""
+        if index:
+            self.splits.setdefault(id(index), index)
+
+    def packed(self, ids: tuple[int, ...]) -> Packed:
+        """The splits of these ``id``s end to end, for the compiled tally (built once per set)."""
+        hit = self._packed.get(ids)
+        if hit is None:
+            if len(self._packed) >= 16:
+                self._packed.clear()
+            start: dict[int, tuple[int, int]] = {}
+            orders, bounds, size = [], [], 0
+            for s, key in enumerate(ids):
+                index = self.splits[key]
+                n = max(index) + 1
+                start[key] = (size, n)
+                size += n
+                idx = np.array(index, np.intp)
+                order = np.argsort(idx, kind="stable")
+                orders.append(order)
+                bounds.append(np.searchsorted(idx[order], np.arange(n)) + s * len(idx))
+            if not ids:
+                return Packed({}, np.zeros(0, np.intp), np.zeros(1, np.intp))
+            hit = self._packed[ids] = Packed(start, np.concatenate(orders).astype(np.intp),
+                                             np.r_[np.concatenate(bounds), len(ids) * len(orders[0])].astype(np.intp))
+        return hit
+
+
+@dataclass(frozen=True)
+class Packed:
+    """Several outcome splits end to end: outcome ``j`` (of all, in turn) is settled on by
+    the results ``order[bounds[j]:bounds[j + 1]]``; ``start`` maps a split's ``id`` to its
+    first outcome and how many it has (its largest outcome index + 1; a paytable naming
+    more has those never settled: zero)."""
+
+    start: dict[int, tuple[int, int]]
+    order: npt.NDArray[np.intp]
+    bounds: npt.NDArray[np.intp]
+
+
+_LEVEL_SPLITS: dict[Level, LevelSplits] = {}
+
+
+def _splits_of(level: Level) -> LevelSplits:
+    hit = _LEVEL_SPLITS.get(level)
+    if hit is None:
+        hit = _LEVEL_SPLITS[level] = LevelSplits()
+    return hit
+
+
+class ShoeTallies:
+    """One shoe's exact counts per result at one level, and each outcome split's tally of
+    them, made once per shoe: the paytables that split the results alike (the 11 core
+    paytables have 7 splits) share one tally, as :meth:`Settlement.tally` would give it.
+    In a process that has loaded the compiled single-shoe kernel, int64 counts are tallied
+    in one pass, when a split is first asked for, by the splits ``expect`` names (those
+    the previous shoe at the level was asked for), else by every split the level knows.
+
+    >>> from exactodds.catalogue import get_wager
+    >>> from exactodds.game.cards import Shoe
+    >>> banker = get_wager("banker")
+    >>> five, four = banker.paytable("5pct"), banker.paytable("4pct")
+    >>> (_, i5, _), (_, i4, _) = outcomes(banker, five), outcomes(banker, four)
+    >>> st = shoe_tallies(banker.level, Shoe.standard(8))
+    >>> i5 is i4 and st.tally(i5, 3, banker, five) is st.tally(i4, 3, banker, four)
+    True
+    """
+
+    __slots__ = ("shoe", "level", "universe", "counts", "void", "expect", "_tallies", "_flat")
+
+    def __init__(self, shoe: Shoe, level: Level, universe: int, counts: Counts | list[int], void: int,
+                 expect: tuple[int, ...] = ()) -> None:
+        self.shoe, self.level, self.universe, self.counts, self.void = shoe, level, universe, counts, void
+        self.expect = expect
+        self._tallies: dict[int, tuple[int, ...]] = {}
+        self._flat: tuple[dict[int, tuple[int, int]], list[int]] | None = None
+
+    def tally(self, index: tuple[int, ...], size: int, wager: Wager[Any], paytable: Paytable) -> tuple[int, ...]:
+        """Counts per outcome of the split ``index`` (as :func:`outcomes` gives it, of
+        ``wager`` under ``paytable``; ``size`` outcomes), computed on first use: by
+        :func:`tally_ints` for shipped counts (a list), from the one-pass tally where the
+        compiled kernel is loaded and the pass had it, else by :meth:`Settlement.tally_one`."""
+        hit = self._tallies.get(id(index))
+        if hit is None:
+            counts = self.counts
+            if isinstance(counts, list):
+                hit = tuple(tally_ints(index, size, counts))
+            else:
+                flat = self._flat or self._tally_all()
+                at = flat[0].get(id(index)) if flat is not None else None
+                if at is None or flat is None:
+                    hit = tuple(settlement(wager, paytable).tally_one(counts))
+                else:
+                    first, n = at
+                    hit = (*flat[1][first:first + n], *(0,) * (size - n))
+            assert sum(hit) + self.void == self.universe, "outcome counts must add up to the universe"
+            self._tallies[id(index)] = hit
+        return hit
+
+    def asked(self) -> tuple[int, ...]:
+        """The ``id``s of the splits tallied on this shoe so far, in the order asked."""
+        return tuple(self._tallies)
+
+    def _tally_all(self) -> tuple[dict[int, tuple[int, int]], list[int]] | None:
+        """The expected (else every known) split's tally of int64 counts in one compiled pass
+        (None where the kernel is not loaded, or the counts are Python ints)."""
+        kernel = loaded_kernel()
+        counts = self.counts
+        if kernel is None or not isinstance(counts, np.ndarray) or counts.dtype != np.int64:
+            return None
+        splits = _splits_of(self.level)
+        expect = tuple(k for k in self.expect if k in splits.splits)
+        p = splits.packed(expect or tuple(splits.splits))
+        if not p.start:  # a level without results
+            return None
+        self._flat = (p.start, kernel.tally_splits(counts, p.order, p.bounds))
+        return self._flat
+
+
+_LAST: dict[Level, ShoeTallies] = {}
+"""The last shoe tallied at each level (an analysis of every paytable of a shoe in turn
+prices and tallies it once); one entry per level."""
+
+
+def shoe_tallies(level: Level, shoe: Shoe) -> ShoeTallies:
+    """The :class:`ShoeTallies` of ``shoe`` at ``level``: the last one made for that very
+    shoe object, else a new one from :meth:`~exactodds.engine.level.Level.priced`, expecting
+    the splits the previous shoe at the level was asked for."""
+    hit = _LAST.get(level)
+    if hit is None or hit.shoe is not shoe:
+        expect = hit.asked() if hit is not None else ()
+        hit = _LAST[level] = ShoeTallies(shoe, level, *level.priced(shoe), expect)
+    return hit
+
+
+def forget_shoe_tallies() -> None:
+    """Drop the last shoe's tallies at every level (a test that changes how a level prices
+    a shoe it priced before)."""
+    _LAST.clear()
