@@ -158,7 +158,7 @@ _deal_faces_c = _jit(_deal_faces)
 
 
 @lru_cache(maxsize=8)
-def _outcomes(w: Walk, p: Any) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.int64],
+def _outcomes(w: Walk, p: Any) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint32],
                                         npt.NDArray[np.uint32], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """(weight_ptr, weight_outcome, weight, outcome, which, from_sets): the walk's triple
     entries regrouped by *outcome*.
@@ -207,7 +207,8 @@ def _outcomes(w: Walk, p: Any) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.u
         outcome[j] = ids[key]
     e = np.array(sorted(entries), np.int64).reshape(-1, 3)
     ptr = np.searchsorted(e[:, 0], np.arange(nodes + 1)).astype(np.uint32)
-    return ptr, e[:, 1].astype(np.uint32), e[:, 2].copy(), outcome, which, from_sets.astype(np.uint8)
+    assert (e[:, 2] < 2 ** 32).all()            # uint32 weights: int64 × uint32 is two 32-bit multiplies
+    return ptr, e[:, 1].astype(np.uint32), e[:, 2].astype(np.uint32), outcome, which, from_sets.astype(np.uint8)
 
 
 def deal_faces_int64(comp: npt.NDArray[np.int64], rank_value: npt.NDArray[np.int64], colours: npt.NDArray[np.int64],
