@@ -36,7 +36,10 @@ def _lane_terms(comp: Any, rank_value: Any, colours: Any, depth: int, b0: int, o
     ``fac[c, j, k·lanes + l] = max(n_c − j, 0)`` of derived vector ``k`` of shoe ``b0 + l``
     (``j`` below the deepest node: every factor a tree node asks for; the 7 vectors of one
     class side by side, so that a node's 7 products are one loop) and ``ranks[i, v, m, l]``
-    its rank terms."""
+    its rank terms. ``fac`` is uint32 (a count of the shoe's cards, far below ``2^32``
+    wherever int64 is exact: ``N^6 > 2^63`` for ``N ≥ 2^11``), so that each node product
+    ``int64 × uint32`` compiles to two 32-bit multiplies per lane instead of three
+    (measured ~7 % faster in all)."""
     kinds, lanes = one.shape[0], ranks.shape[3]
     for lane in range(lanes):
         b = b0 + lane if b0 + lane < comp.shape[0] else 0
@@ -98,7 +101,7 @@ def _deal_faces(comp: Any, rank_value: Any, colours: Any, undT: Any, depth: Any,
     width = kinds * lanes
     deepest = depth.max() if depth.shape[0] else 0
     stack = np.empty((deepest + 1, width), np.int64)
-    fac = np.empty((values, deepest, width), np.int64)
+    fac = np.empty((values, deepest, width), np.uint32)
     one = np.empty((kinds, values), np.int64)
     one_ranks = np.empty((3, values, rounds), np.int64)
     ranks = np.empty((3, values, rounds, lanes), np.int64)
