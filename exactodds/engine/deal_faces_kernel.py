@@ -28,8 +28,8 @@ FACE_LANES: Final = 32
 _face_cells = _jit(face_cells)
 
 
-def _lane_terms(comp: Any, rank_value: Any, colours: Any, depth: int, b0: int, one: Any, one_ranks: Any, fac: Any,
-                ranks: Any) -> None:  # pragma: no cover
+def _lane_terms(comp: Any, rank_value: Any, colours: Any, depth: int, b0: int, one: Any, one_ranks: Any,
+                counts: Any, fac: Any, ranks: Any) -> None:  # pragma: no cover
     """The shoe-dependent inputs of lanes ``b0 ..`` from their face counts ``comp`` (rows
     past the batch: shoe 0, priced and dropped), each shoe's by the single-shoe kernel's
     :func:`~exactodds.engine.single_kernel._terms` (the level's ``_terms``, compiled):
@@ -39,20 +39,26 @@ def _lane_terms(comp: Any, rank_value: Any, colours: Any, depth: int, b0: int, o
     its rank terms. ``fac`` is uint32 (a count of the shoe's cards, far below ``2^32``
     wherever int64 is exact: ``N^6 > 2^63`` for ``N ≥ 2^11``), so that each node product
     ``int64 × uint32`` compiles to two 32-bit multiplies per lane instead of three
-    (measured ~7 % faster in all)."""
+    (measured ~7 % faster in all). Each shoe's counts are kept in ``counts[k, c, l]``
+    first and ``fac`` written lane by lane innermost (contiguous: ~2 % faster in all than
+    each shoe's factors written at a stride of ``lanes``)."""
     kinds, lanes = one.shape[0], ranks.shape[3]
     for lane in range(lanes):
         b = b0 + lane if b0 + lane < comp.shape[0] else 0
         _terms_c(comp[b], rank_value, colours, depth, one, one_ranks)
-        for c in range(one.shape[1]):
-            for j in range(fac.shape[1]):
-                for k in range(kinds):
-                    f = one[k, c] - j
-                    fac[c, j, k * lanes + lane] = f if f > 0 else 0
+        for k in range(kinds):
+            for c in range(one.shape[1]):
+                counts[k, c, lane] = one[k, c]
         for i in range(one_ranks.shape[0]):
             for v in range(one_ranks.shape[1]):
                 for m in range(one_ranks.shape[2]):
                     ranks[i, v, m, lane] = one_ranks[i, v, m]
+    for c in range(one.shape[1]):
+        for j in range(fac.shape[1]):
+            for k in range(kinds):
+                for lane in range(lanes):
+                    f = counts[k, c, lane] - j
+                    fac[c, j, k * lanes + lane] = f if f > 0 else 0
 
 
 _lane_terms_c = _jit(_lane_terms)
@@ -105,6 +111,7 @@ def _deal_faces(comp: Any, rank_value: Any, colours: Any, undT: Any, depth: Any,
     fac = np.empty((values, deepest, width), np.uint32)
     one = np.empty((kinds, values), np.int64)
     one_ranks = np.empty((3, values, rounds), np.int64)
+    counts = np.empty((kinds, values, lanes), np.int64)
     ranks = np.empty((3, values, rounds, lanes), np.int64)
     acc = np.empty((mult.shape[0], lanes), np.int64)
     outcomes = weight_outcome.max() + 1 if weight_outcome.shape[0] else 0
@@ -114,7 +121,7 @@ def _deal_faces(comp: Any, rank_value: Any, colours: Any, undT: Any, depth: Any,
     zero = np.int64(0)
     s1, s2, s3, s4, c1, c2 = lanes, 2 * lanes, 3 * lanes, 4 * lanes, 5 * lanes, 6 * lanes
     for b0 in range(0, out.shape[1], lanes):
-        _lane_terms_c(comp, rank_value, colours, rounds - 1, b0, one, one_ranks, fac, ranks)
+        _lane_terms_c(comp, rank_value, colours, rounds - 1, b0, one, one_ranks, counts, fac, ranks)
         for e in range(group.shape[0]):                          # the only groups read from acc
             for lane in range(lanes):
                 acc[group[e], lane] = 0
