@@ -216,6 +216,10 @@ def _outcomes(w: Walk, p: Any) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.u
             ids[key] = len(ids)
             entries.extend((at, ids[key], wt) for at, wt in key)
         outcome[j] = ids[key]
+    cells_read: dict[int, set[int]] = {}
+    for j in weights:
+        cells_read.setdefault(int(outcome[j]), set()).add(int(which[j]))
+    assert all(r == {1, 3, 5} for r in cells_read.values())  # its T sum: three disjoint counts (the bound)
     e = np.array(sorted(entries), np.int64).reshape(-1, 3)
     ptr = np.searchsorted(e[:, 0], np.arange(nodes + 1)).astype(np.uint32)
     assert (e[:, 2] < 2 ** 32).all()            # uint32 weights: int64 × uint32 is two 32-bit multiplies
