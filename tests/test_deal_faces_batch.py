@@ -180,3 +180,56 @@ def test_kernel_equals_numpy_and_python_ints_on_random_batches(data: Any, decks:
     picked = sorted(set(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=3), label="exact rows")))
     exact = LEVEL.price_batch(comps[picked], dtype=object)
     assert (compiled.counts[picked] == exact.counts).all()
+
+
+def _walk_and_plan() -> tuple[Any, Any]:
+    from exactodds.engine.kernel import walk
+    from exactodds.engine.pricing import trie
+
+    assert LEVEL.coup is not None
+    p = LEVEL._plan
+    return walk(trie(LEVEL.coup.table), p, len(CELLS)), p
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_outcome_sums_are_the_groups_row_set_sums(seed: int) -> None:
+    """The kernel's regrouping (:func:`kernel._outcomes`) against the walk's own records:
+    for arbitrary counts ``S ≤ C ≤ T`` per multiset of several values (Python ints, up
+    to ``2^52``), every pair's ``Σ_g μ_g · cell(Σ_{r ∈ row set of g} (T, S, C))`` read
+    group by group from the row sets (:attr:`Walk.fill_group`, :attr:`Walk.triple`)
+    equals its cell of its outcome's weighted sums; and every outcome's pairs read all
+    three cells (its ``T`` sum is a sum of disjoint counts: the int64 bound)."""
+    w, p = _walk_and_plan()
+    ptr, out_of, weight, outcome, which, from_sets = kernel._outcomes(w, p)
+    rng = np.random.default_rng(seed)
+    nodes = len(w.depth)
+    t = [int(x) for x in rng.integers(0, 2**52, size=nodes)]
+    c = [int(rng.integers(0, x + 1)) for x in t]
+    s = [int(rng.integers(0, x + 1)) for x in c]
+    tsc = [(t[i], s[i], c[i]) for i in range(nodes)]
+    sets: dict[int, list[int]] = {}
+    for i in range(nodes):
+        for e in range(int(w.triple_ptr[i]), int(w.triple_ptr[i + 1])):
+            sets.setdefault(int(w.triple[e]), []).append(i)
+    pair_of = np.repeat(np.arange(len(p.cards)), np.diff(p.group_ptr))
+    expected: dict[int, int] = {}
+    for g, src, k in zip(w.fill_group.tolist(), w.fill_source.tolist(), w.fill_cell.tolist()):
+        total = [sum(tsc[i][x] for i in sets[src]) for x in range(3)]
+        cellv = face_cells(total[0], total[1], total[2], 0, 0, 0)[k]
+        j = int(pair_of[g])
+        expected[j] = expected.get(j, 0) + int(p.mult[g]) * cellv
+    sums: dict[int, list[int]] = {}
+    for i in range(nodes):
+        for e in range(int(ptr[i]), int(ptr[i + 1])):
+            acc = sums.setdefault(int(out_of[e]), [0, 0, 0])
+            for x in range(3):
+                acc[x] += int(weight[e]) * tsc[i][x]
+    got = {j: face_cells(*sums[int(outcome[j])], 0, 0, 0)[int(which[j])] for j in expected}
+    assert got == expected
+    cells_read: dict[int, set[int]] = {}
+    for j in expected:
+        cells_read.setdefault(int(outcome[j]), set()).add(int(which[j]))
+    assert set(cells_read) == set(sums) and all(r == {1, 3, 5} for r in cells_read.values())
+    results = np.repeat(np.arange(len(p.pair_ptr) - 1), np.diff(p.pair_ptr))
+    assert set(np.flatnonzero(from_sets).tolist()) == {int(results[j]) for j in expected}
