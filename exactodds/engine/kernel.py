@@ -46,7 +46,7 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from exactodds.game.cards import falling_factorial
+from exactodds.game.cards import falling_factorial, largest_within
 
 LANES: Final = 64
 """Shoes priced side by side by the walk: enough for the compiler to vectorise the loops over
@@ -413,23 +413,15 @@ class Direct:
 
 
 def _scaled_limit(kinds: list[tuple[int, int]], depth: int) -> int:
-    """The largest ``N`` (at most ``2**40``) at which ``μ × ff(N − m, depth − m) × ff(N, m −
-    1)`` is at most ``2**63 − 1`` for every kind ``(μ, m)``: the bound is non-decreasing in
-    ``N``, so a bisection finds it (:class:`Direct`).
+    """The largest ``N`` at which ``μ × ff(N − m, depth − m) × ff(N, m − 1)`` is at most
+    ``2**63 − 1`` for every kind ``(μ, m)`` (:class:`Direct`; the bound never decreases as
+    ``N`` grows).
 
     >>> _scaled_limit([(1, 2)], 6)                   # ff(N, 1) × ff(N − 2, 4): the Player's faces
     6211
     """
-    def fits(n: int) -> bool:
-        return all(mu * falling_factorial(n - m, depth - m) * falling_factorial(n, max(m - 1, 0)) <= 2**63 - 1
-                   for mu, m in kinds)
-    low, high = depth, 2**40                                     # fits(low) holds for any plan direct() accepts
-    if not fits(low):
-        return 0
-    while low < high:
-        mid = (low + high + 1) // 2
-        low, high = (mid, high) if fits(mid) else (low, mid - 1)
-    return low
+    return largest_within(lambda n: max(mu * falling_factorial(n - m, depth - m) * falling_factorial(n, max(m - 1, 0))
+                                        for mu, m in kinds), 2**63 - 1, start=depth)
 
 
 @lru_cache(maxsize=64)

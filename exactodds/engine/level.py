@@ -309,11 +309,38 @@ class Level:
         return row, void
 
 
+class _Universes(dict[int, int]):
+    """``ff(N, min(N, depth))`` per shoe size ``N`` (Python ints) for one ``depth``, each
+    computed the first time it is asked for (:meth:`__missing__`) and then looked up."""
+
+    def __init__(self, depth: int) -> None:
+        super().__init__()
+        self.depth = depth
+
+    def __missing__(self, total: int) -> int:
+        if len(self) >= UNIVERSES_KEPT:                     # a bound on the memory, never on the sizes
+            self.clear()
+        value = self[total] = falling_factorial(int(total), min(int(total), self.depth))
+        return value
+
+
+UNIVERSES_KEPT: Final = 4096
+"""Shoe sizes whose universe :func:`universes` keeps per depth (it forgets them all beyond)."""
+
+_UNIVERSES: dict[int, _Universes] = {}
+
+
 def universes(totals: npt.NDArray[Any], depth: int) -> tuple[int, ...]:
-    """``ff(N_b, min(N_b, depth))`` per shoe (Python ints), computed once per distinct total."""
-    listed = totals.tolist()
-    memo = {t: falling_factorial(int(t), min(int(t), depth)) for t in set(listed)}
-    return tuple(map(memo.__getitem__, listed))
+    """``ff(N_b, min(N_b, depth))`` per shoe (Python ints), each size's computed once per
+    process (a 64-shoe batch paid ~17 µs computing them per call).
+
+    >>> universes(np.array([416, 3, 416]), 6) == (falling_factorial(416, 6), 6, falling_factorial(416, 6))
+    True
+    """
+    memo = _UNIVERSES.get(depth)
+    if memo is None:
+        memo = _UNIVERSES[depth] = _Universes(depth)
+    return tuple(map(memo.__getitem__, totals.tolist()))
 
 
 @lru_cache(maxsize=256)

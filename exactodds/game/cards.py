@@ -17,7 +17,7 @@ value of one type.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -103,6 +103,25 @@ def falling_factorial(n: int, k: int) -> int:
         if out <= 0:
             return 0
     return out
+
+
+def largest_within(bound: Callable[[int], int], limit: int, start: int = 0, cap: int = 2**40) -> int:
+    """The largest ``n`` in ``start .. cap`` with ``bound(n) ≤ limit``, for a ``bound`` that
+    never decreases as ``n`` grows (``start − 1`` when even ``bound(start)`` exceeds it): an
+    exact bisection over Python ints, for the shoe sizes up to which an int64 bound holds.
+
+    >>> largest_within(lambda n: falling_factorial(n, 6), 2**63 - 1)    # 27 decks and 46 cards
+    1450
+    >>> largest_within(lambda n: n, 5, start=9), largest_within(lambda n: 0, 1, cap=99)
+    (8, 99)
+    """
+    if bound(start) > limit:
+        return start - 1
+    low, high = start, cap
+    while low < high:                                           # bound(low) ≤ limit throughout
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if bound(mid) <= limit else (low, mid - 1)
+    return low
 
 
 MAX_CARDS: Final = 52 * 1000
