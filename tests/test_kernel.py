@@ -4,6 +4,7 @@ process cannot write (numba's on-disk cache refused, issue 18)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -347,3 +348,84 @@ def test_compiled_kernel_runs_from_a_read_only_install() -> None:
         for path in [top, *top.rglob("*")]:
             path.chmod(path.stat().st_mode | stat.S_IWUSR)
         shutil.rmtree(top)
+
+
+def _node_depths(t: Any) -> npt.NDArray[np.int64]:
+    """Each trie node's number of cards (its depth), from the trie's level slices."""
+    depth = np.zeros(len(t.parent), np.int64)
+    for d, level in enumerate(t.levels, 1):
+        depth[level] = d
+    return depth
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data(), st.sampled_from(["opening-nines", "opening-player-faces"]), st.sampled_from([1, 2, 8, 27, 200]),
+       st.sampled_from([1, 5, 64, 70]))
+def test_fused_direct_kernel_equals_python_ints_on_random_one_entry_plans(data: Any, name: str, decks: int,
+                                                                         count: int) -> None:
+    """The fused direct kernel (inner ways, one scaled product per (kind, parent), one packed
+    read a result) on random one-entry plans over an opening level's trie: results at nodes of
+    every depth (the root included, ``m = 0``), random ``μ`` up to ``ff(6, m)`` (several
+    kinds), results no entry reaches; shoes of 1-200 decks with classes at 0. Equal to the
+    numpy path's :func:`~exactodds.engine.pricing.settle` over
+    :func:`~exactodds.engine.pricing.node_ways` in Python ints; and its ``limit`` is where
+    the scaled product ``μ × ff(N − m, 6 − m) × ff(N, m − 1)`` of some kind first passes
+    2**63 − 1 (computed here by hand)."""
+    kernel = pytest.importorskip("exactodds.engine.kernel")
+    level = LEVELS[name]
+    t = trie(level.table)
+    depth_of = _node_depths(t)
+    results = data.draw(st.integers(1, 40))
+    node = data.draw(st.lists(st.integers(0, len(t.parent) - 1), min_size=results, max_size=results))
+    reached = [True] + data.draw(st.lists(st.booleans(), min_size=results - 1, max_size=results - 1))
+    entries = [(q, v, int(depth_of[v]), data.draw(st.integers(1, falling_factorial(6, int(depth_of[v])))))
+               for q, (v, on) in enumerate(zip(node, reached)) if on]
+    q_, v_, m_, mu_ = (np.array(c, np.int64) for c in zip(*entries))
+    p = make_plan(v_, m_, q_, mu_, results)
+    d = kernel.direct(t, p, 6)
+    assert d is not None and len(d.parent) <= len(t.parent) and d.reads.shape == (results,)
+    kinds = list(zip(d.kind_mult.tolist(), d.kind_cards.tolist()))
+
+    def scaled(n: int) -> int:
+        return max(mu * falling_factorial(n - m, 6 - m) * falling_factorial(n, max(m - 1, 0)) for mu, m in kinds)
+    assert scaled(d.limit) <= 2**63 - 1 < scaled(d.limit + 1)
+    shoes = _shoes(data, decks, count)
+    shoes = shoes[shoes.sum(axis=1) >= 6]
+    n = level.class_counts(shoes, np.int64)
+    totals = shoes.sum(axis=1)
+    got = kernel.price_int64(n, undealt(totals, 6, np.int64), t, p)
+    exact = settle(p, node_ways(t, n.astype(object)), undealt(totals, 6, object))
+    assert got.dtype == np.int64 and got.shape == (len(n), results) and got.tolist() == exact.tolist()
+
+
+def test_direct_refuses_a_plan_whose_cards_are_not_its_nodes() -> None:
+    """The fused kernel's bounds read ``m`` as the result node's number of cards: a plan that
+    says otherwise is left to the walk (``direct`` gives None)."""
+    kernel = pytest.importorskip("exactodds.engine.kernel")
+    table = LEVELS["opening-player-faces"].table
+    t = trie(table)
+    p = make_plan(t.row_node[table.row], table.cards[table.row] + 1, table.result, table.mult, len(table.rep))
+    assert kernel.direct(t, p, 6) is None
+
+
+@pytest.mark.parametrize("name", ["opening-player-faces", "opening-nines"])
+def test_batches_beyond_the_fused_limit_take_the_walk(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch with a shoe larger than the fused kernel's ``limit`` (lowered here to 6
+    cards: no real shoe under the int64 bound passes 6,210) is priced by the walk instead,
+    equal to Python ints; the fused kernel is not called."""
+    kernel = pytest.importorskip("exactodds.engine.kernel")
+    level = LEVELS[name]
+    real = kernel.direct
+    monkeypatch.setattr(kernel, "direct", lambda t, p, depth: dataclasses.replace(real(t, p, depth), limit=6))
+
+    def refuse(*args: Any) -> None:
+        raise AssertionError("the fused kernel was called beyond its limit")
+    monkeypatch.setattr(kernel, "_price_direct_c", refuse)
+    shoes = _shoes_seeded(8, 20)
+    got = level.price_batch(shoes, dtype=np.int64, compiled=True)
+    assert got.counts.tolist() == level.price_batch(shoes, dtype=object).counts.tolist()
+
+
+def _shoes_seeded(decks: int, count: int) -> npt.NDArray[np.int64]:
+    """``count`` random shoes of ``decks`` decks less up to 3 of each face."""
+    return np.full((count, 52), decks, np.int64) - np.random.default_rng(decks).integers(0, 4, size=(count, 52))

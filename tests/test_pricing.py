@@ -10,10 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from exactodds.engine import level as level_module
 from exactodds.engine import standard
 from exactodds.engine.level import Level
 from exactodds.engine.levels import COUP, LEVELS, SHIPPED
-from exactodds.engine.pricing import INT64_MAX, exact_dtype, int64_exact, price
+from exactodds.engine.pricing import INT64_MAX, exact_dtype, int64_cards, int64_exact, price, undealt, undealt_table
 from exactodds.game.cards import FACES, Shoe, falling_factorial
 from exactodds.game.walk import ShapeTable, shape_args
 
@@ -158,3 +159,48 @@ def test_class_counts_are_the_faces_summed_per_class(rows: list[list[int]], dtyp
     for level in LEVELS.values():
         n = level.class_counts(comp, dtype)
         assert n.dtype == np.dtype(dtype) and n.tolist() == (comp @ level.projection.astype(dtype)).tolist()
+
+
+@pytest.mark.parametrize("headroom", [1, 4, 1000])
+@pytest.mark.parametrize("depth", [1, 2, 3, 6, 9])
+def test_int64_cards_is_the_last_shoe_size_whose_universe_passes(depth: int, headroom: int) -> None:
+    """The memoized bound :func:`exact_dtype` compares with: the universe of that many cards
+    passes :func:`int64_exact`, one card more does not (computed here by hand); and
+    :func:`exact_dtype` agrees with the direct test on both sides of it."""
+    last = int64_cards(depth, headroom)
+    assert int64_exact(falling_factorial(last, depth), headroom)
+    assert not int64_exact(falling_factorial(last + 1, depth), headroom)
+    for n in (0, depth, last - 1, last, last + 1, 2 * last):
+        expected = np.int64 if int64_exact(falling_factorial(n, depth), headroom) else object
+        assert exact_dtype([n, 0], depth, headroom) is expected
+        assert exact_dtype(np.array([n], dtype=object), depth, headroom) is expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 5000) | st.sampled_from([1450, 1451, 4095, 4096]), min_size=1, max_size=30),
+       st.sampled_from([1, 2, 3, 4, 6]))
+def test_memoized_undealt_factors_and_universes_equal_the_direct_computation(totals: list[int], depth: int) -> None:
+    """The int64 undealt factors read from :func:`undealt_table` (shoes up to the bound and
+    4,095 cards) equal the column loop in Python ints and ``ff(N − m, depth − m)`` itself,
+    come as a new array (writing it leaves the table alone), and fall back to the loop
+    beyond the table; the universes memoized per size (the memo forgetting everything past 3
+    sizes here) equal ``ff(N, min(N, depth))``."""
+    t = np.array(totals, np.int64)
+    exact = undealt(t, depth, object)
+    for n, row in zip(totals, exact.tolist()):
+        if n >= depth:
+            assert row == [falling_factorial(n - m, depth - m) for m in range(depth + 1)]
+    if exact_dtype(t, depth) is np.int64:
+        table = undealt_table(depth)
+        before = table.copy()
+        fast = undealt(t, depth, np.int64)
+        assert fast.dtype == np.int64 and fast.tolist() == exact.tolist()
+        fast[:] = -1
+        assert not table.flags.writeable and (table == before).all()
+    kept = level_module.UNIVERSES_KEPT
+    try:
+        level_module.UNIVERSES_KEPT = 3                     # type: ignore[misc]
+        expected = tuple(falling_factorial(n, min(n, depth)) for n in totals)
+        assert level_module.universes(t, depth) == expected == level_module.universes(t.astype(object), depth)
+    finally:
+        level_module.UNIVERSES_KEPT = kept                  # type: ignore[misc]

@@ -428,15 +428,17 @@ def _scaled_limit(kinds: list[tuple[int, int]], depth: int) -> int:
 def direct(t: Any, p: Any, depth: int) -> Direct | None:
     """The :class:`Direct` form of trie ``t`` and plan ``p`` in a universe of ``depth``
     cards, or None when some result sums several entries, or when some ``μ`` exceeds
-    ``ff(depth, m)`` (then the bound below would not be proved; no table here has one).
+    ``ff(depth, m)`` or some ``m`` is not the number of cards of the result's node (then
+    the bounds below would not be proved; no table here has either).
 
     int64 is exact for shoes under the bound of :mod:`exactodds.engine.pricing`: a node's
     ways are at most ``ff(N, m)``; ``μ`` counts placements of the ``m`` dealt cards among
     the universe's ``depth`` positions, checked here to be at most ``ff(depth, m) ≤
     ff(N, m)`` (every priced shoe has ``N ≥ depth``), so ``coef = μ × und[m] ≤ ff(N, m) ×
     ff(N − m, depth − m) =`` universe, and ``coef × ways`` is the result's count, at most
-    the universe. The fused order's one other product, ``coef × ways[parent]``, has its own
-    bound (:class:`Direct`'s ``limit``).
+    the universe. The fused order forms it as ``(coef × ways[parent]) × max(n_c − prior,
+    0)``: the factor is at most ``N``, ``ways[parent] ≤ ff(N, m − 1)``, and the one other
+    product, ``coef × ways[parent]``, has its own bound (:class:`Direct`'s ``limit``).
     """
     results = len(p.pair_ptr) - 1
     pairs, groups, entries = np.diff(p.pair_ptr), np.diff(p.group_ptr), np.diff(p.slot_ptr)
@@ -449,6 +451,11 @@ def direct(t: Any, p: Any, depth: int) -> Direct | None:
     node = np.zeros(results, np.int64)
     mult[present], cards[present], node[present] = p.mult[g], p.cards[j], p.slot[p.slot_ptr[g]]
     if any(mu > falling_factorial(depth, int(m)) for mu, m in zip(mult.tolist(), cards.tolist())):
+        return None
+    node_depth = np.zeros(len(t.parent), np.int64)
+    for d, level in enumerate(t.levels, 1):
+        node_depth[level] = d
+    if (cards[present] != node_depth[node[present]]).any():    # m is the node's cards: the bounds rely on it
         return None
     kinds, kind = np.unique(np.stack([mult, cards], axis=1), axis=0, return_inverse=True)
     kind = kind.ravel()

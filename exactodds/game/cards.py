@@ -105,7 +105,7 @@ def falling_factorial(n: int, k: int) -> int:
     return out
 
 
-def largest_within(bound: Callable[[int], int], limit: int, start: int = 0, cap: int = 2**40) -> int:
+def largest_within(bound: Callable[[int], int], limit: int, start: int = 0, cap: int = 2**63) -> int:
     """The largest ``n`` in ``start .. cap`` with ``bound(n) ≤ limit``, for a ``bound`` that
     never decreases as ``n`` grows (``start − 1`` when even ``bound(start)`` exceeds it): an
     exact bisection over Python ints, for the shoe sizes up to which an int64 bound holds.
