@@ -228,7 +228,8 @@ FIGURES.append((single_composition, False))
 
 def batch_pricing() -> None:
     """Issue 19 item 1: ``price_batch`` rates per level, by the numba kernel (when numba is
-    installed: the ``fast`` extra) and by the pure numpy path (same exact counts)."""
+    installed: the ``fast`` extra) and by the pure numpy path (same exact counts); and the
+    player-faces rate at 64 rows a call, where the per-call work outside the kernel shows."""
     try:
         import numba  # noqa: F401
         paths: tuple[bool, ...] = (True, False)
@@ -244,6 +245,10 @@ def batch_pricing() -> None:
             how = "numba kernel" if compiled else "numpy, no numba"
             report(f"batch pricing, {name} level, {how}", rate, "comps/CPU-s", f">= {target:,}" if compiled else
                    "(measured)", rate >= target if compiled else None, ratio(1 / rate))
+    if True in paths:                       # the batch a counting study makes: one shoe's ~80 rounds a call
+        rate = batch_rate("opening-player-faces", 64, 40, True, runs=41)
+        report("batch pricing, opening-player-faces level, 64 rows a call", rate, "comps/CPU-s", "(measured)", None,
+               ratio(1 / rate))
 
 
 FIGURES.append((batch_pricing, False))
