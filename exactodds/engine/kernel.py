@@ -18,8 +18,10 @@ instead of giving up). The sums outgrow L2 (1.4 MB for the coup table), so every
 prefetches the sum it will meet :data:`PREFETCH_AHEAD` entries on, and factors and ``μ``
 are read as uint32 where they fit (:func:`_narrow`: fewer multiplies, the same int64
 products). A plan whose every result is at most one entry (the opening faces
-and nines levels) needs no sums at all: it is priced shoe by shoe (:class:`Direct`), its
-results written straight into the ``(batch, results)`` array the caller reads.
+and nines levels) needs no sums at all: it is priced shoe by shoe (:class:`Direct`), the
+tree's last level fused into the output (only the inner nodes' ways are formed; each
+result is one product of a scaled parent and a factor), its results written straight into
+the ``(batch, results)`` array the caller reads.
 Used only for int64 batches (where the bound of :mod:`exactodds.engine.pricing` proves
 int64 exact) and only when numba is installed (the optional ``fast`` extra); the tests
 hold it equal to the numpy path and to the exact Python-int path, and replay the walk.
@@ -392,10 +394,12 @@ class Direct:
     1)`` (a parent holds ``m − 1`` of the shoe's ``N`` cards), which grows with ``N``:
     ``limit`` is the largest ``N`` at which it is at most ``2**63 − 1`` for every kind, and
     the fused kernel is used only for batches no larger (:func:`price_int64`). The result
-    itself is the count, at most the universe (see :func:`direct`). (Each scaled product is
-    ``μ/(N − m + 1)`` times the universe, so under the universe's own bound it fails only
-    for ``μ`` above ``N − m + 1``: never for a 6-card round, whose ``μ ≤ 6!`` makes the
-    product below ``2**63`` at every ``N`` under 727 cards.)
+    itself is the count, at most the universe (see :func:`direct`). (The scaled bound is
+    ``μ/(N − m + 1)`` times the universe, so where the universe's own bound holds it can
+    pass ``2**63`` only if ``μ > N − m + 1``, i.e. ``N < μ + m − 1 ≤ 726`` in a 6-card round,
+    where it is below ``720 × 726**5 < 2**63``: for the 6-card levels the limit -- 6,211
+    cards for the Player's faces, against the universe's 1,450 -- never sends a batch to the
+    walk. It is checked per batch all the same.)
     """
 
     parent: npt.NDArray[np.uint32]
