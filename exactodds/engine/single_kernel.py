@@ -209,27 +209,44 @@ def deal_faces_one(comp: npt.NDArray[np.int64], rank_value: npt.NDArray[np.int64
     return out
 
 
-def _tally(counts: Any, order: Any, bounds: Any, out: Any) -> None:  # pragma: no cover
+def _tally(counts: Any, order: Any, bounds: Any, form_ptr: Any, form_at: Any, form_weight: Any,
+           out: Any) -> None:  # pragma: no cover
     """``out[j]``: the sum of ``counts[order[e]]`` over ``bounds[j] <= e < bounds[j + 1]``
-    (each outcome of each split a run of the results it settles, summed in a register)."""
-    for j in range(out.shape[0]):
+    (each outcome of each split a run of the results it settles, summed in a register);
+    then, after those ``J`` sums, ``out[J + k]``: the sum of ``form_weight[e] ×
+    out[form_at[e]]`` over ``form_ptr[k] <= e < form_ptr[k + 1]`` (weighted sums of the
+    outcomes' counts: a paytable's moments)."""
+    outcomes = bounds.shape[0] - 1
+    for j in range(outcomes):
         acc = 0
         for e in range(bounds[j], bounds[j + 1]):
             acc += counts[order[e]]
         out[j] = acc
+    for k in range(form_ptr.shape[0] - 1):
+        acc = 0
+        for e in range(form_ptr[k], form_ptr[k + 1]):
+            acc += form_weight[e] * out[form_at[e]]
+        out[outcomes + k] = acc
 
 
 _tally_c = _jit(_tally)
 
 
-def tally_splits(counts: npt.NDArray[np.int64], order: npt.NDArray[np.intp],
-                 bounds: npt.NDArray[np.intp]) -> list[int]:
+def tally_splits(counts: npt.NDArray[np.int64], order: npt.NDArray[np.intp], bounds: npt.NDArray[np.intp],
+                 form_ptr: npt.NDArray[np.intp], form_at: npt.NDArray[np.intp],
+                 form_weight: npt.NDArray[np.int64]) -> list[int]:
     """Counts per outcome of several outcome splits of one shoe's counts per result, end to
-    end: outcome ``j`` the results ``order[bounds[j]:bounds[j + 1]]``. One pass for every
-    paytable of a level instead of one array operation per split. Exact in int64: each
-    sum is of distinct results' counts, hence at most the universe, which bounds the int64
-    counts (:func:`price_one`)."""
-    out = np.empty(len(bounds) - 1, np.int64)
-    _tally_c(counts, order, bounds, out)
+    end (outcome ``j`` the results ``order[bounds[j]:bounds[j + 1]]``), followed by weighted
+    sums of those outcome counts (form ``k``: ``form_weight[e] ×`` outcome ``form_at[e]``
+    for ``form_ptr[k] <= e < form_ptr[k + 1]``). One pass for every paytable of a level
+    instead of one array operation per split, and a paytable's two moments without a
+    Python loop.
+
+    Exact in int64: each outcome sum is of distinct results' counts, hence at most the
+    universe, which bounds the int64 counts (:func:`price_one`). A form's sum (and each
+    partial sum) is at most the universe times its largest ``|weight|``: its caller reads
+    it only for a shoe whose universe passes that bound; beyond it the value is not used."""
+    out = np.empty(len(bounds) - 1 + len(form_ptr) - 1, np.int64)
+    _tally_c(counts, order, bounds, form_ptr, form_at, form_weight, out)
     tallied: list[int] = out.tolist()
     return tallied

@@ -22,7 +22,7 @@ from exactodds.catalogue import get_wager
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.errors import InputError
 from exactodds.exact import percent, ratio, reduced, sqrt_decimal
-from exactodds.figures.settlement import outcomes, scaled_nets, shoe_tallies
+from exactodds.figures.settlement import ShoeTallies, outcomes, register_moments, scaled_nets, shoe_tallies
 from exactodds.game.cards import Shoe
 
 VOID = "Round void: shoe ran out (§ 629a.13(e))"
@@ -80,6 +80,12 @@ class Analysis:
             if parts is None:
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
             names, pays, counts = parts
+            if isinstance(counts, tuple) and len(counts) == 2 and isinstance(counts[0], ShoeTallies):
+                counted, split = counts      # the figures came from the compiled pass: the counts from it now
+                counts = counted.settled(split) or counted.tally(split, len(names), self.wager, self.paytable)
+            if len(counts) < len(names):  # the one-pass tally's slice: the outcomes after it settle nothing
+                counts = (*counts, *repeat(0, len(names) - len(counts)))
+            assert sum(counts) == self.total, "outcome counts must add up to the universe"
             rows = self.__dict__["rows"] = tuple(map(OutcomeRow, names, pays, counts, repeat(self.total, len(names))))
             return rows
 
@@ -239,8 +245,16 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | s
         t = _terms(w, table)
     counted = shoe_tallies(w.level, shoe)
     names, pays, scaled, squares, den = t.names, t.pays, t.scaled, t.squares, t.den
-    tallied: Sequence[int] = counted.tally(t.split, len(names), w, table)
     amounts = dict(t.resets) if t.resets is not None else None  # the regulated resets: a copy per analysis
+    void = counted.void
+    if not (meters or void):
+        pair = counted.moments(id(t), t.split)          # from the compiled pass, where it took them exactly
+        if pair is not None:                   # the rows' counts: read when the rows are
+            return Analysis._made(w, table, shoe, counted.universe, (names, pays, (counted, t.split)), amounts,
+                                  False, (*pair, den))
+    tallied: Sequence[int] | None = None if void else counted.settled(t.split)  # the rows pad it when read
+    if tallied is None:
+        tallied = counted.tally(t.split, len(names), w, table)
     if meters:  # amounts given: every meter pay priced at them
         amounts = meter_amounts(table, meters)
         pays = tuple(priced_pay(p, table, amounts) for p in outcomes(w, table)[2])
@@ -248,7 +262,6 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | s
         squares = tuple(x * x for x in scaled)
     # the figures' integer moments (the void row pushes: net 0, it adds nothing)
     moments = (sum(map(mul, tallied, scaled)), sum(map(mul, tallied, squares)), den)
-    void = counted.void
     if void:
         names, pays, tallied = (*names, VOID), (*pays, Pay.push()), (*tallied, void)
     return Analysis._made(w, table, shoe, counted.universe, (names, pays, tallied), amounts, bool(meters), moments)
@@ -288,7 +301,8 @@ def _terms(w: Wager[Any], table: Paytable) -> _Terms:
             pays = tuple(priced_pay(p, table, resets) for p in pays)
         scaled, den = scaled_nets(pays)
         hit = _TERMS[id(table)] = _Terms(w, table, names, index, pays, scaled, tuple(x * x for x in scaled),
-                                                den, resets)
+                                         den, resets)
+        register_moments(w.level, hit, index, hit.scaled, hit.squares)
     return hit
 
 
