@@ -224,7 +224,8 @@ class LevelSplits:
             if len(self._packed) >= 16:
                 self._packed.clear()
             if not ids:
-                return Packed({}, {}, *(np.zeros(n, np.intp) for n in (0, 1, 1, 0)), np.zeros(0, np.int64))
+                none = np.zeros(0, np.intp)
+                return Packed({}, {}, none, np.zeros(1, np.intp), np.zeros(1, np.intp), none, np.zeros(0, np.int64))
             start: dict[int, tuple[int, int]] = {}
             orders, bounds, size = [], [], 0
             for s, key in enumerate(ids):
@@ -237,7 +238,7 @@ class LevelSplits:
                 orders.append(order)
                 bounds.append(np.searchsorted(idx[order], np.arange(n)) + s * len(idx))
             at: dict[int, tuple[int, int]] = {}
-            ptr, pos, weight = [0], [], []
+            ptr, pos, weight = [0], list[int](), list[int]()
             for key in moment_ids:
                 m = self.moments[key]
                 if m.split not in start:
