@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from math import lcm
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.engine.pricing import INT64_MAX, Counts
@@ -197,9 +197,11 @@ class LevelSplits:
         is kept, so the key stays its own). They are taken in the compiled pass for a shoe
         whose universe is at most ``INT64_MAX // max(squares)``: every partial sum is then
         at most the universe times the largest weight (``|x| ≤ x²`` for integers). Weights
-        beyond int64 (a limit of 0) are not registered: every shoe is beyond it."""
+        beyond int64 (a limit of 0) are not registered: every shoe is beyond it; nor are more
+        than :data:`MAX_MOMENTS` (a paytable search makes paytables by the thousand: theirs
+        are summed in Python)."""
         limit = INT64_MAX // max((1, *squares))
-        if limit and id(index) in self.splits and id(owner) not in self.moments:  # limit 0: no shoe is within it
+        if limit and id(index) in self.splits and id(owner) not in self.moments and len(self.moments) < MAX_MOMENTS:
             self.moments[id(owner)] = Moments(owner, id(index), scaled, squares, limit)
 
     def expected(self, expect: tuple[int, ...], expect_moments: tuple[int, ...] = ()) -> Packed:
@@ -285,6 +287,9 @@ class Packed:
     form_at: npt.NDArray[np.intp]
     form_weight: npt.NDArray[np.int64]
 
+
+MAX_MOMENTS: Final = 512
+"""At most this many paytables' moments registered per level (the catalogue has 87 in all)."""
 
 _LEVEL_SPLITS: dict[Level, LevelSplits] = {}
 
