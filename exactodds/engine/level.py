@@ -253,7 +253,8 @@ class Level:
         a new list of ints, without numpy or the table."""
         hit = self._cache.get(shoe)
         if hit is None:
-            decks = standard_decks(shoe.counts) if self.standard and self.shoe_map is None else None
+            decks = standard_decks(shoe.counts) if self.standard and self.shoe_map is None and not shoe.size % 52 \
+                else None
             shipped = standard_counts(self.name, decks) if decks is not None else None
             if decks is not None and shipped is not None:  # 52+ cards: every round finishes
                 return falling_factorial(52 * decks, self.depth), shipped, 0
@@ -274,7 +275,7 @@ class Level:
     def _priced_one(self, shoe: Shoe, compiled: bool | None) -> tuple[int, Counts, int]:
         """:meth:`price_one` as ``(universe, counts, void)`` of the one shoe (what
         :meth:`priced` keeps: no batch of one to make and unpack)."""
-        total = sum(shoe.counts)
+        total = shoe.size
         universe, und = _undealt_one(total, self.depth)
         kernel = compiled_kernel(compiled) if self._compiles_one and total >= self.depth and \
             int64_exact(universe, self.headroom) else None
