@@ -17,13 +17,32 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
-from math import isqrt
+from math import gcd, isqrt
 
 
 def ratio(x: Fraction | int) -> str:
     """The exact value as ``"p/q"`` in lowest terms (``q`` ≥ 1 always shown)."""
     x = Fraction(x)
     return f"{x.numerator}/{x.denominator}"
+
+
+def reduced(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)`` for two ints, ``denominator`` positive: the same
+    value in lowest terms, made without the general constructor's dispatch on argument
+    types (strings, floats, Decimals, ...), which is over half its cost. The figures of a
+    new shoe make two a paytable (return and variance), and this one is 2x faster.
+
+    >>> reduced(-6, 4), reduced(0, 7), reduced(5, 1) == 5
+    (Fraction(-3, 2), Fraction(0, 1), True)
+    """
+    assert denominator > 0, "a positive denominator"
+    g = gcd(numerator, denominator)
+    x = _new(Fraction)
+    x._numerator, x._denominator = numerator // g, denominator // g  # type: ignore[attr-defined]
+    return x
+
+
+_new = object.__new__
 
 
 def parse_ratio(text: str) -> Fraction:

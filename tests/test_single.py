@@ -224,3 +224,46 @@ def test_shared_tallies_equal_each_paytable_settled_alone(shoe: Shoe, kernel_loa
     finally:
         single._state.clear()
         single._state.update(saved)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(shoes(max_decks=40))
+def test_moments_from_the_one_pass_equal_the_fraction_sums(shoe: Shoe) -> None:
+    """With the compiled kernel loaded, a new shoe's figures come from the one pass that
+    tallies it (int64 moments, read only for a universe within the paytable's limit
+    ``INT64_MAX // max(squares)``): every catalogue paytable, twice (first every registered
+    moment packed, then those the first round asked for), its return, house edge, variance
+    and rows against the Fraction sums of its rows settled alone in Python ints -- and the
+    pass's path taken exactly where the bound holds on int64 counts without void rounds."""
+    from exactodds.engine import single
+    from exactodds.engine.pricing import INT64_MAX
+    from exactodds.figures import analysis
+    from exactodds.figures.settlement import ShoeTallies, forget_shoe_tallies, outcomes
+
+    pytest.importorskip("numba")
+    assert single.compiled_kernel(True) is not None
+    forget_shoe_tallies()
+    taken = 0
+    for again in (False, True):  # the second time a new shoe object, expecting every paytable's moments
+        each = Shoe(shoe.counts) if again else shoe
+        for w in CATALOGUE.values():
+            for p in w.paytables:
+                a = analyze(w, p.id, each)
+                universe, counts, void = w.level.priced(shoe)
+                counted = a.__dict__["_parts"][2]
+                from_pass = isinstance(counted, tuple) and len(counted) == 2 and isinstance(counted[0], ShoeTallies)
+                terms = analysis._terms(w, p)  # pays (a progressive's at its regulated resets) and squares
+                squares, pays = terms.squares, terms.pays
+                bound = universe <= INT64_MAX // max((1, *squares))
+                int64 = isinstance(counts, np.ndarray) and counts.dtype == np.int64
+                assert from_pass == (int64 and not void and bound) or not again, (w.id, p.id)
+                taken += from_pass
+                names = outcomes(w, p)[0]
+                alone = [0] * len(names)
+                for r, n in zip(w.level.results, counts):
+                    alone[names.index(w.settle(p, r))] += int(n)
+                ret = sum((pay.net * Fraction(n, universe) for pay, n in zip(pays, alone)), Fraction(0))
+                square = sum((pay.net ** 2 * Fraction(n, universe) for pay, n in zip(pays, alone)), Fraction(0))
+                assert (a.return_, a.house_edge, a.variance) == (ret, -ret, square - ret * ret), (w.id, p.id)
+                assert [r.count for r in a.rows][:len(alone)] == alone and sum(r.count for r in a.rows) == universe
+    assert taken or sum(shoe.counts) < 6 or sum(shoe.counts) > 26 * 52  # int64 shoes of a full round took it

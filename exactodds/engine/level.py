@@ -32,7 +32,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from exactodds.engine.pricing import Counts, exact_dtype, int64_exact, plan, price, trie
+from exactodds.engine.pricing import INT64_MAX, Counts, exact_dtype, int64_exact, plan, price, trie
 from exactodds.engine.single import compiled_kernel
 from exactodds.engine.standard import standard_counts, standard_decks, standard_reps
 from exactodds.game.cards import FACES, Card, Shoe, falling_factorial
@@ -118,7 +118,7 @@ class Level:
     """Factor by which a partial sum may exceed the universe (for the int64 bound)."""
     standard: bool = False
     """Whether its standard shoes' counts ship (:mod:`exactodds.engine.standard`)."""
-    _cache: dict[Shoe, Priced] = field(default_factory=dict, repr=False)
+    _cache: dict[Shoe, tuple[int, Counts, int]] = field(default_factory=dict, repr=False)
     _coarse: dict[bytes, ShapeTable] = field(default_factory=dict, repr=False)
 
     # -- shoe-independent structure -----------------------------------------------------
@@ -253,32 +253,36 @@ class Level:
         a new list of ints, without numpy or the table."""
         hit = self._cache.get(shoe)
         if hit is None:
-            decks = standard_decks(shoe.counts) if self.standard and self.shoe_map is None else None
+            decks = standard_decks(shoe.counts) if self.standard and self.shoe_map is None and not shoe.size % 52 \
+                else None
             shipped = standard_counts(self.name, decks) if decks is not None else None
             if decks is not None and shipped is not None:  # 52+ cards: every round finishes
                 return falling_factorial(52 * decks, self.depth), shipped, 0
-            hit = self.price_one(self.dealt_shoe(shoe))
+            hit = self._priced_one(self.dealt_shoe(shoe), None)
             if len(self._cache) >= 64:
                 self._cache.pop(next(iter(self._cache)))
             self._cache[shoe] = hit
-        return hit.universe[0], hit.counts[0], hit.void[0]
+        return hit
 
     def price_one(self, shoe: Shoe, compiled: bool | None = None) -> Priced:
         """:meth:`price_batch` of the one shoe the level deals from, by the compiled
         single-shoe kernel where :func:`~exactodds.engine.single.compiled_kernel` offers it
         (numba installed, the process warm; ``compiled`` forces or refuses it) and int64 is
         exact for this shoe, else by :meth:`price_batch`: the same counts either way."""
-        total = sum(shoe.counts)
-        und = [1] * (self.depth + 1)                 # und[m] = ff(N − m, depth − m), m = depth .. 0
-        for m in range(self.depth - 1, -1, -1):
-            und[m] = und[m + 1] * (total - m)
-        universe = und[0]
+        universe, counts, void = self._priced_one(shoe, compiled)
+        return Priced((universe,), counts[None], (void,))
+
+    def _priced_one(self, shoe: Shoe, compiled: bool | None) -> tuple[int, Counts, int]:
+        """:meth:`price_one` as ``(universe, counts, void)`` of the one shoe (what
+        :meth:`priced` keeps: no batch of one to make and unpack)."""
+        total = shoe.size
+        universe, und = _undealt_one(total, self.depth)
         kernel = compiled_kernel(compiled) if self._compiles_one and total >= self.depth and \
             int64_exact(universe, self.headroom) else None
-        if kernel is None:
-            return self.price_batch(np.array([shoe.counts]))
-        counts = self.price_one_compiled(kernel, np.array(shoe.counts, np.int64), np.array(und, np.int64))
-        return Priced((universe,), counts[None], (0,))
+        if kernel is None or und is None:
+            batch = self.price_batch(np.array([shoe.counts]))
+            return batch.universe[0], batch.counts[0], batch.void[0]
+        return universe, self.price_one_compiled(kernel, np.fromiter(shoe.counts, np.int64, len(shoe.counts)), und), 0
 
     @cached_property
     def _compiles_one(self) -> bool:
@@ -291,8 +295,15 @@ class Level:
                            und: npt.NDArray[np.int64]) -> Counts:
         """Counts per result of one shoe (face counts ``comp``, undealt factors ``und``) by
         the compiled single-shoe ``kernel`` (the hook a level with its own pricing overrides)."""
-        out: Counts = kernel.price_one(comp @ self.projection, und, trie(self.table), plan(self.table))
+        face_class, classes, t, p = self._single
+        out: Counts = kernel.price_one(comp, face_class, classes, und, t, p)
         return out
+
+    @cached_property
+    def _single(self) -> tuple[npt.NDArray[np.uint32], int, Any, Any]:
+        """What the compiled single-shoe kernel reads besides the shoe: :attr:`face_class`
+        as an array, the number of classes, the table's trie and plan (looked up once)."""
+        return np.array(self.face_class, np.uint32), max(self.face_class) + 1, trie(self.table), plan(self.table)
 
     def distribution(self, shoe: Shoe) -> ResultDistribution:
         """Exact counts of each result for ``shoe`` as a mapping (results never dealt omitted)."""
@@ -307,6 +318,28 @@ class Level:
         for r, c in counts.items():
             row[self.result_index[r]] = c
         return row, void
+
+
+@lru_cache(maxsize=1024)
+def _undealt_one(total: int, depth: int) -> tuple[int, npt.NDArray[np.int64] | None]:
+    """``(universe, und)`` of one shoe of ``total`` cards (at least ``depth``): the universe
+    ``ff(total, depth)`` as a Python int and the undealt factors ``und[m] = ff(total − m,
+    depth − m)`` (``m = 0 .. depth``) as a read-only int64 array, None when the universe
+    (the largest of them) is beyond int64; made once per size of shoe, as a sweep of
+    shoes meets the same few sizes again and again.
+
+    >>> universe, und = _undealt_one(416, 6)
+    >>> universe == falling_factorial(416, 6), und.tolist() == [falling_factorial(416 - m, 6 - m) for m in range(7)]
+    (True, True)
+    """
+    und = [1] * (depth + 1)
+    for m in range(depth - 1, -1, -1):
+        und[m] = und[m + 1] * (total - m)
+    if und[0] > INT64_MAX:
+        return und[0], None
+    array = np.array(und, np.int64)
+    array.flags.writeable = False
+    return und[0], array
 
 
 class _Universes(dict[int, int]):

@@ -32,31 +32,45 @@ def _tree(n: Any, parent: Any, cls: Any, prior: Any, ways: Any) -> None:  # prag
 _tree_c = _jit(_tree)
 
 
-def _sums(values: Any, und: Any, slot: Any, slot_ptr: Any, mult: Any, group_ptr: Any, cards: Any,
-          pair_ptr: Any, out: Any) -> None:  # pragma: no cover
-    """The plan's sums: per group the sum of its values times ``μ``, per pair times the
-    undealt factor ``und[m]``, per result the sum of its pairs (``out``)."""
+def _sums(values: Any, und: Any, slot: Any, weight: Any, pair_entry: Any, cards: Any, pair_ptr: Any,
+          out: Any) -> None:  # pragma: no cover
+    """The plan's sums: per pair the sum of its entries' values times their ``μ``
+    (``weight``), times the undealt factor ``und[m]``, per result the sum of its pairs
+    (``out``). One loop per pair over its entries, four running sums, rather than one per
+    ``μ`` group: the coup level's 3,126 groups are 205 pairs, and the loop exits saved
+    outweigh the multiply per entry (~8 % faster). The same integers as the plan's
+    grouped sums, in another order, all non-negative: every partial sum is at most the
+    count of its result, hence exact in int64 under the bound of
+    :mod:`exactodds.engine.pricing`."""
     for q in range(pair_ptr.shape[0] - 1):
         tot = 0
         for j in range(pair_ptr[q], pair_ptr[q + 1]):
-            grp = 0
-            for g in range(group_ptr[j], group_ptr[j + 1]):
-                acc = 0
-                for e in range(slot_ptr[g], slot_ptr[g + 1]):
-                    acc += values[slot[e]]
-                grp += mult[g] * acc
-            tot += und[cards[j]] * grp
+            e, end = pair_entry[j], pair_entry[j + 1]
+            a0 = a1 = a2 = a3 = 0
+            while e + 4 <= end:
+                a0 += np.int64(weight[e]) * values[slot[e]]
+                a1 += np.int64(weight[e + 1]) * values[slot[e + 1]]
+                a2 += np.int64(weight[e + 2]) * values[slot[e + 2]]
+                a3 += np.int64(weight[e + 3]) * values[slot[e + 3]]
+                e += 4
+            while e < end:
+                a0 += np.int64(weight[e]) * values[slot[e]]
+                e += 1
+            tot += und[cards[j]] * ((a0 + a1) + (a2 + a3))
         out[q] = tot
 
 
 _sums_c = _jit(_sums)
 
 
-def _price(n: Any, und: Any, parent: Any, cls: Any, prior: Any, slot: Any, slot_ptr: Any, mult: Any,
-           group_ptr: Any, cards: Any, pair_ptr: Any, out: Any) -> None:  # pragma: no cover
+def _price(comp: Any, face_class: Any, und: Any, parent: Any, cls: Any, prior: Any, slot: Any, weight: Any,
+           pair_entry: Any, cards: Any, pair_ptr: Any, classes: int, out: Any) -> None:  # pragma: no cover
+    n = np.zeros(classes, np.int64)
+    for f in range(comp.shape[0]):                       # the class counts: each face's count to its class
+        n[face_class[f]] += comp[f]
     ways = np.empty(parent.shape[0], np.int64)
     _tree_c(n, parent, cls, prior, ways)
-    _sums_c(ways, und, slot, slot_ptr, mult, group_ptr, cards, pair_ptr, out)
+    _sums_c(ways, und, slot, weight, pair_entry, cards, pair_ptr, out)
 
 
 _price_c = _jit(_price)
@@ -69,19 +83,39 @@ def _args(t: Any, p: Any) -> tuple[npt.NDArray[Any], ...]:
     key = id(p)
     hit = _ARGS.get(key)
     if hit is None or hit[-1] is not p.slot:
-        hit = _ARGS[key] = (_index(t.parent), _index(t.cls), np.ascontiguousarray(t.prior, np.int64),
-                            _index(t.row_node), _index(p.slot), _index(p.slot_ptr), np.ascontiguousarray(p.mult),
-                            _index(p.group_ptr), _index(p.cards), _index(p.pair_ptr), p.slot)
+        slot_ptr = np.asarray(p.slot_ptr)
+        hit = _ARGS[key] = (_small(t.parent), _small(t.cls), _small(t.prior), _index(t.row_node), _small(p.slot),
+                            _small(np.repeat(p.mult, np.diff(slot_ptr))), _index(slot_ptr[p.group_ptr]),
+                            _small(p.cards), _index(p.pair_ptr), p.slot)
     return hit
 
 
-def price_one(n: npt.NDArray[np.int64], und: npt.NDArray[np.int64], t: Any, p: Any) -> npt.NDArray[np.int64]:
-    """Counts per result (int64) of one shoe of class counts ``n`` (``(classes,)``), undealt
-    factors ``und`` (``(depth + 1,)``): ``t`` a :class:`~exactodds.engine.pricing.Trie`,
-    ``p`` a :class:`~exactodds.engine.pricing.Plan`."""
-    parent, cls, prior, _, slot, slot_ptr, mult, group_ptr, cards, pair_ptr, _ = _args(t, p)
+def _small(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """An array of small non-negative integers (node indices, classes, counts of cards) in
+    the narrowest unsigned type that holds them (uint8, uint16, else uint32): one shoe's
+    walk streams the trie and the plan once, and the fewer bytes it streams, the less of
+    the analysis that follows it (Python objects) it pushes out of the core's 512 KiB L2.
+    The coup level's arrays fall from ~370 KB to ~190 KB, and a new shoe's core-wager
+    figures are ~2 % faster (interleaved A/B, 16 pairs).
+
+    >>> [_small(np.array(a)).dtype.name for a in ([0, 255], [256], [70_000], [])]
+    ['uint8', 'uint16', 'uint32', 'uint8']
+    """
+    top = int(a.max()) if a.size else 0
+    assert a.size == 0 or (int(a.min()) >= 0 and top < 2**32), "small non-negative integers"
+    return np.ascontiguousarray(a, np.uint8 if top < 2**8 else np.uint16 if top < 2**16 else np.uint32)
+
+
+def price_one(comp: npt.NDArray[np.int64], face_class: npt.NDArray[np.uint32], classes: int,
+              und: npt.NDArray[np.int64], t: Any, p: Any) -> npt.NDArray[np.int64]:
+    """Counts per result (int64) of one shoe of face counts ``comp`` (``(52,)``), each face
+    of class ``face_class[f]`` (``classes`` of them; the class counts are summed in the
+    loop), undealt factors ``und`` (``(depth + 1,)``): ``t`` a
+    :class:`~exactodds.engine.pricing.Trie`, ``p`` a :class:`~exactodds.engine.pricing.Plan`."""
+    parent, cls, prior, _, slot, weight, pair_entry, cards, pair_ptr, _ = _args(t, p)
     out = np.empty(len(pair_ptr) - 1, np.int64)
-    _price_c(n, und, parent, cls, prior, slot, slot_ptr, mult, group_ptr, cards, pair_ptr, out)
+    _price_c(comp, face_class, und, parent, cls, prior, slot, weight, pair_entry, cards, pair_ptr,
+             classes, out)
     return out
 
 
@@ -130,7 +164,7 @@ _terms_c = _jit(_terms)
 
 
 def _deal_faces(comp: Any, rank_value: Any, colours: Any, und: Any, parent: Any, cls: Any, prior: Any,
-                row_node: Any, row_cards: Any, single: Any, slot: Any, slot_ptr: Any, mult: Any, group_ptr: Any,
+                row_node: Any, row_cards: Any, single: Any, slot: Any, weight: Any, pair_entry: Any,
                 cards: Any, pair_ptr: Any, out: Any) -> None:  # pragma: no cover
     rows = row_node.shape[0]
     derived = np.empty((7, 10), np.int64)
@@ -153,7 +187,7 @@ def _deal_faces(comp: Any, rank_value: Any, colours: Any, und: Any, parent: Any,
             c = _face_cells(terms[0, r], terms[1, r], terms[2, r], zero, zero, zero)
         for i in range(6):
             cells[6 * r + i] = c[i]
-    _sums_c(cells, und, slot, slot_ptr, mult, group_ptr, cards, pair_ptr, out)
+    _sums_c(cells, und, slot, weight, pair_entry, cards, pair_ptr, out)
 
 
 _deal_faces_c = _jit(_deal_faces)
@@ -168,34 +202,51 @@ def deal_faces_one(comp: npt.NDArray[np.int64], rank_value: npt.NDArray[np.int64
     :func:`~exactodds.engine.cells.face_cells`, then the plan's sums (slot ``6 r + cell``).
     Exact in int64 under the level's bound, for the reasons
     :func:`exactodds.engine.deal_faces_kernel.deal_faces_int64` gives."""
-    parent, cls, prior, row_node, slot, slot_ptr, mult, group_ptr, cards, pair_ptr, _ = _args(t, p)
+    parent, cls, prior, row_node, slot, weight, pair_entry, cards, pair_ptr, _ = _args(t, p)
     out = np.empty(len(pair_ptr) - 1, np.int64)
-    _deal_faces_c(comp, rank_value, colours, und, parent, cls, prior, row_node, row_cards, single, slot, slot_ptr,
-                  mult, group_ptr, cards, pair_ptr, out)
+    _deal_faces_c(comp, rank_value, colours, und, parent, cls, prior, row_node, row_cards, single, slot, weight,
+                  pair_entry, cards, pair_ptr, out)
     return out
 
 
-def _tally(counts: Any, order: Any, bounds: Any, out: Any) -> None:  # pragma: no cover
+def _tally(counts: Any, order: Any, bounds: Any, form_ptr: Any, form_at: Any, form_weight: Any,
+           out: Any) -> None:  # pragma: no cover
     """``out[j]``: the sum of ``counts[order[e]]`` over ``bounds[j] <= e < bounds[j + 1]``
-    (each outcome of each split a run of the results it settles, summed in a register)."""
-    for j in range(out.shape[0]):
+    (each outcome of each split a run of the results it settles, summed in a register);
+    then, after those ``J`` sums, ``out[J + k]``: the sum of ``form_weight[e] ×
+    out[form_at[e]]`` over ``form_ptr[k] <= e < form_ptr[k + 1]`` (weighted sums of the
+    outcomes' counts: a paytable's moments)."""
+    outcomes = bounds.shape[0] - 1
+    for j in range(outcomes):
         acc = 0
         for e in range(bounds[j], bounds[j + 1]):
             acc += counts[order[e]]
         out[j] = acc
+    for k in range(form_ptr.shape[0] - 1):
+        acc = 0
+        for e in range(form_ptr[k], form_ptr[k + 1]):
+            acc += form_weight[e] * out[form_at[e]]
+        out[outcomes + k] = acc
 
 
 _tally_c = _jit(_tally)
 
 
-def tally_splits(counts: npt.NDArray[np.int64], order: npt.NDArray[np.intp],
-                 bounds: npt.NDArray[np.intp]) -> list[int]:
+def tally_splits(counts: npt.NDArray[np.int64], order: npt.NDArray[np.intp], bounds: npt.NDArray[np.intp],
+                 form_ptr: npt.NDArray[np.intp], form_at: npt.NDArray[np.intp],
+                 form_weight: npt.NDArray[np.int64]) -> list[int]:
     """Counts per outcome of several outcome splits of one shoe's counts per result, end to
-    end: outcome ``j`` the results ``order[bounds[j]:bounds[j + 1]]``. One pass for every
-    paytable of a level instead of one array operation per split. Exact in int64: each
-    sum is of distinct results' counts, hence at most the universe, which bounds the int64
-    counts (:func:`price_one`)."""
-    out = np.empty(len(bounds) - 1, np.int64)
-    _tally_c(counts, order, bounds, out)
+    end (outcome ``j`` the results ``order[bounds[j]:bounds[j + 1]]``), followed by weighted
+    sums of those outcome counts (form ``k``: ``form_weight[e] ×`` outcome ``form_at[e]``
+    for ``form_ptr[k] <= e < form_ptr[k + 1]``). One pass for every paytable of a level
+    instead of one array operation per split, and a paytable's two moments without a
+    Python loop.
+
+    Exact in int64: each outcome sum is of distinct results' counts, hence at most the
+    universe, which bounds the int64 counts (:func:`price_one`). A form's sum (and each
+    partial sum) is at most the universe times its largest ``|weight|``: its caller reads
+    it only for a shoe whose universe passes that bound; beyond it the value is not used."""
+    out = np.empty(len(bounds) - 1 + len(form_ptr) - 1, np.int64)
+    _tally_c(counts, order, bounds, form_ptr, form_at, form_weight, out)
     tallied: list[int] = out.tolist()
     return tallied

@@ -163,6 +163,7 @@ class Shoe:
             raise InputError("the shoe is empty")
         if total > MAX_CARDS:
             raise InputError(f"the shoe holds {total:,} cards; at most {MAX_CARDS:,} are accepted")
+        self.__dict__["_size"] = total  # kept: pricing a new shoe reads it (a frozen dataclass's own cache, as _hash)
 
     # -- constructors -------------------------------------------------------------
     @classmethod
@@ -205,8 +206,9 @@ class Shoe:
     # -- views -----------------------------------------------------------------------
     @property
     def size(self) -> int:
-        """Number of cards in the shoe."""
-        return sum(self.counts)
+        """Number of cards in the shoe (counted once, when the shoe is made)."""
+        known: int | None = self.__dict__.get("_size")
+        return known if known is not None else sum(self.counts)
 
     @property
     def decks(self) -> int | None:
