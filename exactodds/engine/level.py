@@ -32,7 +32,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from exactodds.engine.pricing import INT64_MAX, Counts, exact_dtype, int64_exact, plan, price, trie
+from exactodds.engine.pricing import Counts, exact_dtype, int64_cards, plan, price, trie, undealt, undealt_table
 from exactodds.engine.single import compiled_kernel
 from exactodds.engine.standard import standard_counts, standard_decks, standard_reps
 from exactodds.game.cards import FACES, Card, Shoe, falling_factorial
@@ -275,14 +275,16 @@ class Level:
     def _priced_one(self, shoe: Shoe, compiled: bool | None) -> tuple[int, Counts, int]:
         """:meth:`price_one` as ``(universe, counts, void)`` of the one shoe (what
         :meth:`priced` keeps: no batch of one to make and unpack)."""
-        total = shoe.size
-        universe, und = _undealt_one(total, self.depth)
-        kernel = compiled_kernel(compiled) if self._compiles_one and total >= self.depth and \
-            int64_exact(universe, self.headroom) else None
-        if kernel is None or und is None:
-            batch = self.price_batch(np.array([shoe.counts]))
-            return batch.universe[0], batch.counts[0], batch.void[0]
-        return universe, self.price_one_compiled(kernel, np.fromiter(shoe.counts, np.int64, len(shoe.counts)), und), 0
+        total, depth = shoe.size, self.depth
+        if self._compiles_one and depth <= total <= int64_cards(depth, self.headroom):  # int64 holds the universe
+            kernel = compiled_kernel(compiled)
+            if kernel is not None:
+                table = undealt_table(depth)                            # und[m] = ff(total − m, depth − m)
+                und = table[total] if total < len(table) else undealt(np.array([total]), depth, np.int64)[0]
+                comp = np.fromiter(shoe.counts, np.int64, len(shoe.counts))
+                return int(und[0]), self.price_one_compiled(kernel, comp, und), 0
+        batch = self.price_batch(np.array([shoe.counts]))
+        return batch.universe[0], batch.counts[0], batch.void[0]
 
     @cached_property
     def _compiles_one(self) -> bool:
@@ -318,28 +320,6 @@ class Level:
         for r, c in counts.items():
             row[self.result_index[r]] = c
         return row, void
-
-
-@lru_cache(maxsize=1024)
-def _undealt_one(total: int, depth: int) -> tuple[int, npt.NDArray[np.int64] | None]:
-    """``(universe, und)`` of one shoe of ``total`` cards (at least ``depth``): the universe
-    ``ff(total, depth)`` as a Python int and the undealt factors ``und[m] = ff(total − m,
-    depth − m)`` (``m = 0 .. depth``) as a read-only int64 array, None when the universe
-    (the largest of them) is beyond int64; made once per size of shoe, as a sweep of
-    shoes meets the same few sizes again and again.
-
-    >>> universe, und = _undealt_one(416, 6)
-    >>> universe == falling_factorial(416, 6), und.tolist() == [falling_factorial(416 - m, 6 - m) for m in range(7)]
-    (True, True)
-    """
-    und = [1] * (depth + 1)
-    for m in range(depth - 1, -1, -1):
-        und[m] = und[m + 1] * (total - m)
-    if und[0] > INT64_MAX:
-        return und[0], None
-    array = np.array(und, np.int64)
-    array.flags.writeable = False
-    return und[0], array
 
 
 class _Universes(dict[int, int]):
