@@ -531,6 +531,24 @@ def _index(a: npt.NDArray[Any]) -> npt.NDArray[np.uint32]:
     return np.ascontiguousarray(a, np.uint32)
 
 
+def _small(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """An array of small non-negative integers (node indices, classes, counts of cards, μ) in
+    the narrowest unsigned type that holds them (uint8, uint16, else uint32; beyond that a
+    ValueError, never a wrapped value): the single-shoe kernel's arrays. One shoe's
+    walk streams the trie and the plan once, and the fewer bytes it streams, the less of
+    the analysis that follows it (Python objects) it pushes out of the core's 512 KiB L2.
+    The coup level's arrays fall from ~370 KB to ~190 KB, and a new shoe's core-wager
+    figures are ~2 % faster (interleaved A/B, 16 pairs).
+
+    >>> [_small(np.array(a)).dtype.name for a in ([0, 255], [256], [70_000], [])]
+    ['uint8', 'uint16', 'uint32', 'uint8']
+    """
+    top = int(a.max()) if a.size else 0
+    if a.size and (int(a.min()) < 0 or top >= 2**32):  # a check, not an assert: it guards a narrowing
+        raise ValueError(f"expected integers in 0 .. 2**32 - 1, got {int(a.min())} .. {top}")
+    return np.ascontiguousarray(a, np.uint8 if top < 2**8 else np.uint16 if top < 2**16 else np.uint32)
+
+
 def _indices(*arrays: npt.NDArray[Any]) -> tuple[npt.NDArray[np.uint32], ...]:
     return tuple(_index(a) for a in arrays)
 

@@ -253,6 +253,7 @@ class Level:
         a new list of ints, without numpy or the table."""
         hit = self._cache.get(shoe)
         if hit is None:
+            # a standard shoe? (its size, a multiple of 52, is the cheap test, read first: most shoes are not)
             decks = standard_decks(shoe.counts) if self.standard and self.shoe_map is None and not shoe.size % 52 \
                 else None
             shipped = standard_counts(self.name, decks) if decks is not None else None

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.engine.cells import face_cells
-from exactodds.engine.kernel import _index, _jit
+from exactodds.engine.kernel import _index, _jit, _small
 
 
 def _tree(n: Any, parent: Any, cls: Any, prior: Any, ways: Any) -> None:  # pragma: no cover
@@ -88,22 +88,6 @@ def _args(t: Any, p: Any) -> tuple[npt.NDArray[Any], ...]:
                             _small(np.repeat(p.mult, np.diff(slot_ptr))), _index(slot_ptr[p.group_ptr]),
                             _small(p.cards), _index(p.pair_ptr), p.slot)
     return hit
-
-
-def _small(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """An array of small non-negative integers (node indices, classes, counts of cards) in
-    the narrowest unsigned type that holds them (uint8, uint16, else uint32): one shoe's
-    walk streams the trie and the plan once, and the fewer bytes it streams, the less of
-    the analysis that follows it (Python objects) it pushes out of the core's 512 KiB L2.
-    The coup level's arrays fall from ~370 KB to ~190 KB, and a new shoe's core-wager
-    figures are ~2 % faster (interleaved A/B, 16 pairs).
-
-    >>> [_small(np.array(a)).dtype.name for a in ([0, 255], [256], [70_000], [])]
-    ['uint8', 'uint16', 'uint32', 'uint8']
-    """
-    top = int(a.max()) if a.size else 0
-    assert a.size == 0 or (int(a.min()) >= 0 and top < 2**32), "small non-negative integers"
-    return np.ascontiguousarray(a, np.uint8 if top < 2**8 else np.uint16 if top < 2**16 else np.uint32)
 
 
 def price_one(comp: npt.NDArray[np.int64], face_class: npt.NDArray[np.uint32], classes: int,

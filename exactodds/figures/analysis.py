@@ -251,12 +251,8 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | s
     if not (meters or void):
         pair = counted.moments(id(t), t.split)  # from the compiled pass, where it took them exactly
         if pair is not None:                    # (the rows' counts: read when the rows are)
-            a = _new(Analysis)                  # Analysis._made, inline: a new shoe's figures make 11 a shoe
-            d = a.__dict__
-            d["wager"], d["paytable"], d["shoe"], d["total"] = w, table, shoe, counted.universe
-            d["meter_amounts"], d["meters_given"] = amounts, False
-            d["_parts"], d["_moments"] = (t.names, t.pays, (counted, t.split)), (*pair, t.den)
-            return a
+            return Analysis._made(w, table, shoe, counted.universe, (t.names, t.pays, (counted, t.split)), amounts,
+                                  False, (*pair, t.den))
     names, pays, scaled, squares, den = t.names, t.pays, t.scaled, t.squares, t.den
     tallied: Sequence[int] | None = None if void else counted.settled(t.split)  # the rows pad it when read
     if tallied is None:
@@ -271,9 +267,6 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | s
     if void:
         names, pays, tallied = (*names, VOID), (*pays, Pay.push()), (*tallied, void)
     return Analysis._made(w, table, shoe, counted.universe, (names, pays, tallied), amounts, bool(meters), moments)
-
-
-_new = object.__new__
 
 
 class _Terms(NamedTuple):

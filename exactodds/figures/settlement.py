@@ -344,6 +344,10 @@ class ShoeTallies:
         counts (the outcomes after them settle no result: zero), or None where there is no
         such pass (the kernel not loaded, Python-int counts, a split the pass left out)."""
         self._asked[id(index)] = None
+        return self._slot(index)
+
+    def _slot(self, index: tuple[int, ...]) -> list[int] | None:
+        """The one-pass tally's counts of the split ``index`` (its first outcomes), or None."""
         flat = self._flat or self._tally_all()
         at = flat[0].start.get(id(index)) if flat is not None else None
         if at is None or flat is None:
@@ -376,13 +380,11 @@ class ShoeTallies:
             if isinstance(counts, list):
                 hit = tuple(tally_ints(index, size, counts))
             else:
-                flat = self._flat or self._tally_all()
-                at = flat[0].start.get(id(index)) if flat is not None else None
-                if at is None or flat is None:
+                settled = self._slot(index)
+                if settled is None:
                     hit = tuple(settlement(wager, paytable).tally_one(counts))
                 else:
-                    first, n = at
-                    hit = (*flat[1][first:first + n], *(0,) * (size - n))
+                    hit = (*settled, *(0,) * (size - len(settled)))
             assert sum(hit) + self.void == self.universe, "outcome counts must add up to the universe"
             self._tallies[id(index)] = hit
         return hit

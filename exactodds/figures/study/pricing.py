@@ -338,6 +338,7 @@ def study_chunk(spec: StudySpec, index: int) -> ChunkResult:
         limbs = _split(num, p.limbs)
         index_of = settlement(p.wager, p.table).index
         net = np.asarray(p.scaled, np.int64)[index_of[result]]
+        assert int(cards.min(initial=p.wager.level.depth)) >= p.wager.level.depth  # the cover card: every round full
         scale = float(p.den) * _float_universes(p.wager.level.depth, spec.cards)[cards]
         approx = np.array([float(x) for x in num]) if num.dtype == object else num.astype(np.float64)
         ret = approx / scale
