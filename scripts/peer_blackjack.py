@@ -167,6 +167,7 @@ def _case(name: str, counts: tuple[int, ...], rules: str, post_split: str, *, to
 CASES: tuple[PeerCase, ...] = (
     _case("1d-h17-ndas-cdz", decks(1), "h17 ndas spl4", "cdz"),
     _case("1d-h17-das-rsa-6to5-cdp", decks(1), "h17 das rsa", "cdp", pays="6:5"),
+    _case("1d-s17-das-cdp1", decks(1), "s17 das spl4", "cdp1"),
     _case("1d-less-a-2-7-s17-das-cdp", less(decks(1), A=1, r2=1, r7=1), "s17 das spl4", "cdp"),
     _case("2d-s17-das-cdp1", decks(2), "s17 das spl4", "cdp1"),
     _case("2d-h17-ndas-d10-spl2-1to1-cdz", decks(2), "h17 ndas spl2", "cdz", totals="10-11", pays="1:1"),
@@ -176,6 +177,7 @@ CASES: tuple[PeerCase, ...] = (
     _case("6d-less-12-tens-h17-das-rsa-ls-cdp", less(decks(6), T=12), "h17 das rsa ls", "cdp"),
     _case("8d-s17-das-cdz", decks(8), "s17 das spl4", "cdz"),
     _case("8d-s17-das-cdp1", decks(8), "s17 das spl4", "cdp1"),
+    _case("8d-s17-das-cdp", decks(8), "s17 das spl4", "cdp"),
     _case("8d-h17-ndas-d9-spl2-6to5-cdz", decks(8), "h17 ndas spl2", "cdz", totals="9-11", pays="6:5"),
     _case("spanish-6d-s17-das-rsa-ls-cdp1", spanish_decks(6), "s17 das rsa ls", "cdp1"),
     _case("spanish-8d-h17-das-d9-cdz", spanish_decks(8), "h17 das spl4", "cdz", totals="9-11"),
@@ -411,6 +413,8 @@ def main(argv: list[str] | None = None) -> None:
         commit = peer_commit(source, args.commit)
         binary = build(source, Path(args.build_dir))
         document = record(source, binary, commit)
+        if args.output == DEFAULT_OUTPUT:
+            DEFAULT_OUTPUT.parent.mkdir(exist_ok=True)
         write_atomic(args.output, json.dumps(document, indent=1) + "\n")
     except InputError as e:
         fail(str(e))
