@@ -299,6 +299,11 @@ def peer_cpu_seconds(case: PeerCase, binary: Path) -> float:
     return run(case, binary).cpu_seconds
 
 
+def peer_engine_cpu_seconds(case: PeerCase, core: Path) -> float:
+    """CPU seconds of the peer's engine alone (:func:`build_core`'s binary) on ``case``: the fair baseline for speed."""
+    return core_run(case, core)[1]
+
+
 def source_digest(source: Path) -> str:
     """SHA-256 over the compiler flags and every C++ file of the peer's ``src/`` (names and bytes)."""
     h = hashlib.sha256(" ".join(FLAGS).encode())
@@ -308,12 +313,33 @@ def source_digest(source: Path) -> str:
     return h.hexdigest()
 
 
-def build(source: Path, out: Path) -> Path:
-    """Compile the peer's ``strategy`` from ``source`` (its checkout) into ``out`` with g++ -O2.
+CORE_DRIVER = r"""// exactodds: the peer's engine alone (BJPlayer), for CPU time; written by scripts/peer_blackjack.py.
+#include "blackjack.h"
+#include <cstdio>
+#include <cstdlib>
+int main(int argc, char **argv) {
+    if (argc != 23) return 2;  // 10 counts, 11 flags (0/1), the blackjack payoff
+    int cards[11] = {0};
+    for (int i = 1; i <= 10; ++i) cards[i] = std::atoi(argv[i]);
+    bool f[11];
+    for (int i = 0; i < 11; ++i) f[i] = argv[11 + i][0] == '1';
+    BJShoe shoe(cards);
+    BJRules rules(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], std::strtod(argv[22], 0));
+    BJStrategy strategy(f[9], f[10]);
+    BJProgress progress;
+    BJPlayer *player = new BJPlayer(shoe, rules, strategy, progress);
+    std::printf("%14.9lf\n", player->getValue() * 100);
+    delete player;
+    return 0;
+}
+"""
+"""Our own driver of the peer's engine: the ``BJPlayer`` that ``strategy`` builds, without the
+1,024-deck index strategy and distribution ``strategy`` also computes; it prints the same total in
+the same format (``%14.9lf``), so :func:`record` checks both programs agree. For CPU time only."""
 
-    The binary is named by :func:`source_digest`, so sources or flags unchanged reuse it; a new one
-    is linked to a temporary name and renamed into place. ``out`` must lie outside this repository.
-    """
+
+def _compile(source: Path, out: Path, stem: str, units: list[str], extra: str | None = None) -> Path:
+    """g++ ``FLAGS`` ``units`` (paths under ``source``) into ``out/<stem>-<digest>``, reused when built before."""
     source, out = source.resolve(), out.resolve()
     missing = [s for s in SOURCES if not (source / "src" / s).is_file()]
     if missing:
@@ -323,18 +349,23 @@ def build(source: Path, out: Path) -> Path:
     gxx = shutil.which("g++")
     if gxx is None:
         raise PeerError("g++ not found: the peer is C++ (apt-get install g++)")
-    binary = out / f"strategy-{source_digest(source)[:16]}"
+    digest = hashlib.sha256((source_digest(source) + stem + (extra or "")).encode()).hexdigest()
+    binary = out / f"{stem}-{digest[:16]}"
     if binary.is_file() and os.access(binary, os.X_OK):
         return binary
     try:
         out.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=".strategy-", dir=out)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{stem}-", dir=out)
         os.close(fd)
+        if extra is not None:
+            driver = out / f"{stem}-{digest[:16]}.cpp"
+            driver.write_text(extra)
+            units = [*units, str(driver)]
     except OSError as e:
         raise PeerError(f"cannot use build directory {out}: {e.strerror}") from None
     try:
-        done = subprocess.run([gxx, *FLAGS, "-o", tmp_name, *(f"src/{s}" for s in SOURCES)], cwd=source,
-                              capture_output=True, text=True, check=False)
+        done = subprocess.run([gxx, *FLAGS, "-o", tmp_name, *units], cwd=source, capture_output=True, text=True,
+                              check=False)
         if done.returncode != 0:
             first = next((s for s in done.stderr.splitlines() if "error" in s), done.stderr.strip()[:200])
             raise PeerError(f"g++ failed to build the peer: {first}")
@@ -343,6 +374,44 @@ def build(source: Path, out: Path) -> Path:
         if os.path.exists(tmp_name):
             os.unlink(tmp_name)
     return binary
+
+
+def build(source: Path, out: Path) -> Path:
+    """Compile the peer's ``strategy`` from ``source`` (its checkout) into ``out`` with g++ -O2.
+
+    The binary is named by a digest of the sources and flags (:func:`source_digest`), so an unchanged
+    checkout reuses it; a new one is linked to a temporary name and renamed into place. ``out`` must
+    lie outside this repository (the peer's code and binaries never enter it).
+    """
+    return _compile(source, out, "strategy", [f"src/{s}" for s in SOURCES])
+
+
+def build_core(source: Path, out: Path) -> Path:
+    """Compile :data:`CORE_DRIVER` with the peer's ``src/blackjack.cpp`` into ``out`` (as :func:`build`)."""
+    return _compile(source, out, "core", ["src/blackjack.cpp"], CORE_DRIVER)
+
+
+def core_arguments(case: PeerCase) -> list[str]:
+    """The driver's arguments for ``case``: the ``BJRules`` and ``BJStrategy`` that :func:`answers` makes ``strategy`` build."""
+    flags = [case.h17, case.double_totals == "any", case.double_totals != "10-11", FIXED_ANSWERS["double_soft"],
+             FIXED_ANSWERS["double_any_number_of_cards"], case.double_after_split, case.max_hands == 4,
+             case.resplit_aces, case.surrender, case.post_split == "cdz", case.post_split != "cdp"]
+    return [*map(str, case.counts), *("1" if f else "0" for f in flags), PAYOFFS[case.blackjack_pays]]
+
+
+def core_run(case: PeerCase, core: Path) -> tuple[str, float]:
+    """(the total as the peer's engine prints it, CPU seconds of the child) for ``case`` with :func:`build_core`'s binary."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        done = subprocess.run([str(core), *core_arguments(case)], capture_output=True, text=True, timeout=TIMEOUT,
+                              check=False)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise PeerError(f"cannot run the peer's engine {core}: {e}") from None
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    printed = done.stdout.strip()
+    if done.returncode != 0 or not re.fullmatch(_VALUE, printed):
+        raise PeerError(f"the peer's engine failed on case {case.name} (status {done.returncode})")
+    return printed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def compiler_version() -> str:
@@ -372,19 +441,28 @@ HOW = ("g++ {flags} -o strategy {sources} (in the peer's checkout, {compiler}); 
        "value (%)' table: the expected return of a round in percent of the initial wager (%14.9lf, spaces "
        "stripped), no insurance; 'header' is the rule line the peer echoed; cpu_seconds is the child's user "
        "+ system CPU time on the machine that wrote this file, including the peer's 1,024-deck index "
-       "strategy and (CDZ- without resplits) its distribution of outcomes.")
+       "strategy and (CDZ- without resplits) its distribution of outcomes; engine_cpu_seconds is the same for "
+       "BJPlayer alone (the script's own driver of src/blackjack.cpp, which must print the same total).")
 
 
-def record(source: Path, binary: Path, commit: str, cases: tuple[PeerCase, ...] = CASES) -> dict[str, Any]:
-    """Run every case and return the JSON document (provenance, then one entry per case)."""
+def record(source: Path, binary: Path, core: Path, commit: str, cases: tuple[PeerCase, ...] = CASES) -> dict[str, Any]:
+    """Run every case through ``strategy`` and the engine-only driver; the JSON document (provenance, cases).
+
+    The two programs must print the same total; each case records both CPU times.
+    """
     entries = []
     version = ""
     for case in cases:
         r = run(case, binary)
+        core_printed, core_cpu = core_run(case, core)
+        if core_printed != r.printed:
+            raise PeerError(f"case {case.name}: strategy prints {r.printed}, the peer's engine alone {core_printed}")
         version = version or r.version
-        print(f"{case.name:<40} {r.printed:>14} %   {r.cpu_seconds:6.2f} s CPU", file=sys.stderr)
+        print(f"{case.name:<40} {r.printed:>14} %   {r.cpu_seconds:6.2f} s CPU ({core_cpu:.2f} s engine only)",
+              file=sys.stderr)
         entries.append({**case.record(), "printed": r.printed, "line": r.line, "printed_by_up_card": r.by_up_card,
-                        "header": r.header, "cpu_seconds": round(r.cpu_seconds, 3)})
+                        "header": r.header, "cpu_seconds": round(r.cpu_seconds, 3),
+                        "engine_cpu_seconds": round(core_cpu, 3)})
     how = HOW.format(flags=" ".join(FLAGS), sources=" ".join(f"src/{s}" for s in SOURCES), compiler=compiler_version())
     peer = {"repo": REPO, "commit": commit, "program": PROGRAM, "version": version, "how": how,
             "source_sha256": source_digest(source), "fixed_answers": FIXED_ANSWERS,
@@ -412,7 +490,8 @@ def main(argv: list[str] | None = None) -> None:
             raise InputError(f"--source {source}: no such directory")
         commit = peer_commit(source, args.commit)
         binary = build(source, Path(args.build_dir))
-        document = record(source, binary, commit)
+        core = build_core(source, Path(args.build_dir))
+        document = record(source, binary, core, commit)
         if args.output == DEFAULT_OUTPUT:
             DEFAULT_OUTPUT.parent.mkdir(exist_ok=True)
         write_atomic(args.output, json.dumps(document, indent=1) + "\n")

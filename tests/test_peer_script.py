@@ -99,6 +99,7 @@ def test_printed_values(document: dict[str, Any]) -> None:
         assert ("+/-" in c["line"]) == (case.post_split == "cdz" and case.max_hands == 2), c["name"]
         assert c["header"] == peer.expected_header(case)
         assert isinstance(c["cpu_seconds"], float) and c["cpu_seconds"] > 0
+        assert isinstance(c["engine_cpu_seconds"], float) and c["engine_cpu_seconds"] > 0
         assert -25 < Fraction(c["printed"]) < 5, c["name"]  # percent, not a fraction of the wager
 
 
@@ -172,6 +173,14 @@ def test_answers_are_read_as_meant(case: Any, rsa: bool) -> None:
     assert (got["double_soft"], got["double_after_hit"]) == (True, False)
     assert got["payoff"] == Fraction(*map(int, case.blackjack_pays.split(":")))
     assert got["filename"] == "out.txt"
+    # the engine-only driver gets the BJRules / BJStrategy arguments strategy.cpp builds from these answers
+    args = peer.core_arguments(case)
+    assert tuple(map(int, args[:10])) == case.counts and Fraction(args[21]) == got["payoff"]
+    double9 = got["double_totals"] != "10-11"
+    rules = [got["h17"], got["double_totals"] == "any", double9, got["double_soft"], got["double_after_hit"],
+             got["double_after_split"], got["max_hands"] == 4, got["resplit_aces"], got["surrender"],
+             got["post_split"] == "cdz", got["post_split"] != "cdp"]
+    assert args[10:21] == ["1" if f else "0" for f in rules]
     header = peer.expected_header(case)
     assert header.startswith("Shoe(" + ", ".join(map(str, case.counts)) + ")")
     assert ("BJ pays" in header) == (case.blackjack_pays != "3:2")
@@ -281,3 +290,4 @@ def test_live_peer_prints_the_recorded_value(document: dict[str, Any]) -> None:
     case = next(c for c in peer.CASES if c.name == fastest["name"])
     r = peer.run(case, binary)
     assert (r.printed, r.by_up_card, r.header) == (fastest["printed"], fastest["printed_by_up_card"], fastest["header"])
+    assert peer.core_run(case, peer.build_core(source, build_dir))[0] == fastest["printed"]
