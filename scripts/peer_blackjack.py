@@ -38,7 +38,10 @@ dealer blackjack pushes; an ace-ten after a split is 21, not a blackjack; split 
 each and cannot double; surrender is late and on the first two cards only (not after a split);
 no insurance. Each run of ``strategy`` also builds the peer's infinite-deck (1,024-deck) strategy
 (``IndexStrategy`` in ``src/indices.cpp``) and, for CDZ- without resplits, the distribution of
-the round (``compute_pdf``): its CPU time includes both.
+the round (``compute_pdf``): its CPU time includes both. For a fair speed baseline the script also
+builds :data:`CORE_DRIVER`, a few lines of our own C++ that link the peer's ``src/blackjack.cpp``,
+construct the same ``BJPlayer`` and print the same total (checked equal to ``strategy``'s on every
+case); ``engine_cpu_seconds`` is its CPU time.
 
 Run: ``python scripts/peer_blackjack.py --source DIR`` (or ``EXACTODDS_PEER_SRC=DIR``); ``--build-dir``
 (or ``EXACTODDS_PEER_BUILD``; default ``~/.cache/exactodds/peer``) holds the binary, keyed by a
