@@ -125,6 +125,13 @@ def test_rule_effects(document: dict[str, Any]) -> None:
     assert v["spanish-8d-h17-das-d9-cdz"] < v["8d-s17-das-cdz"] - 1
 
 
+def test_docs_table_shows_the_recorded_figures(document: dict[str, Any]) -> None:
+    """docs/blackjack.md lists every case with the figure the peer printed (and no other case)."""
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `([a-z0-9-]+)` \|.*\| (-?\d+\.\d{9}) \|",
+                                                       (ROOT / "docs" / "blackjack.md").read_text(), re.M)}
+    assert rows == {c["name"]: c["printed"] for c in document["cases"]}
+
+
 # -- the console answers and the output reader ----------------------------------------------------
 
 def _read_like_the_peer(lines: list[str]) -> dict[str, Any]:
