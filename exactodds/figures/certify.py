@@ -134,6 +134,8 @@ MAX_DEFINITION_BYTES: Final = 64 * 1024
 """Most bytes of embedded wager files ``verify`` recomputes (bounds the work a report can ask for)."""
 SOURCE_DATE_EPOCH: Final = "SOURCE_DATE_EPOCH"
 """The reproducible-builds variable: seconds since 1970 UTC, fixes ``generated_utc``."""
+MAX_EPOCH: Final = 253402300799
+"""The last second of the year 9999 (a 12-digit ``SOURCE_DATE_EPOCH``): the latest time a report can state."""
 
 
 def drawing_rules() -> dict[str, Any]:
@@ -185,9 +187,11 @@ def report_time(now: _dt.datetime | None = None) -> str:
     """``generated_utc``: ``now``, else ``SOURCE_DATE_EPOCH`` when set (reproducible builds), else the clock."""
     if now is None and os.environ.get(SOURCE_DATE_EPOCH, "").strip():
         raw = os.environ[SOURCE_DATE_EPOCH].strip()
-        if not re.fullmatch(r"[0-9]{1,11}", raw) or int(raw) > 253402300799:
-            raise InputError(f"{SOURCE_DATE_EPOCH} must be whole seconds since 1970 (up to year 9999), got {shown(raw)}")
-        now = _dt.datetime.fromtimestamp(int(raw), _dt.UTC)
+        digits = raw.lstrip("0") or "0"  # leading zeros are allowed; the value is bounded before int()
+        if not re.fullmatch(r"[0-9]+", raw, re.ASCII) or len(digits) > 12 or int(digits) > MAX_EPOCH:
+            raise InputError(f"{SOURCE_DATE_EPOCH} must be whole seconds since 1970, 0 to {MAX_EPOCH} "
+                             f"(9999-12-31T23:59:59Z), got {shown(raw)}")
+        now = _dt.datetime.fromtimestamp(int(digits), _dt.UTC)
     return (now or _dt.datetime.now(_dt.UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
