@@ -262,16 +262,18 @@ def test_a_forged_page_never_verifies(name: str, genuine: str, tie8: dict[str, A
 
 def test_forgeries_exit_non_zero_on_the_command_line(tmp_path: Path, genuine: str, tie8: dict[str, Any],
                                                      tie9: dict[str, Any]) -> None:
-    for name, code in (("meta custom, figure edited (the H3 forgery)", 1),
-                       ("program.sha256 zeroed, fingerprint recomputed, figure edited", 3),
-                       ("tie 8to1 page carrying the 9to1 report", 1)):
+    for name, code, fmt in (("meta custom, figure edited (the H3 forgery)", 1, "text"),
+                            ("program.sha256 zeroed, fingerprint recomputed, figure edited", 3, "text"),
+                            ("tie 8to1 page carrying the 9to1 report", 1, "json")):
         f = tmp_path / "forged.html"
         f.write_text(FORGERIES[name](genuine, tie8, tie9), encoding="utf-8")
-        r = run("verify", str(f))
+        r = run("verify", str(f), "-f", fmt)
         assert r.returncode == code and "HOLDS:" not in r.stdout, (name, r.stdout)
-        j = run("verify", str(f), "-f", "json")
-        got = json.loads(j.stdout)
-        assert j.returncode == code == got["exit_code"] and got["holds"] is False and got["page_verified"] is False
+        if fmt == "json":
+            got = json.loads(r.stdout)
+            assert code == got["exit_code"] and got["holds"] is False and got["page_verified"] is False
+        else:
+            assert ("PAGE NOT VERIFIED" if code == 3 else "DOES NOT HOLD") in r.stdout
 
 
 # -- verify's verdicts on the command line --------------------------------------------------------
@@ -287,14 +289,10 @@ def test_verify_exit_codes_and_json_verdict(tmp_path: Path) -> None:
     assert r.returncode == 0 and got["verdict"] == "holds" and got["page_verified"] is True and got["problems"] == []
     doc = json.loads((tmp_path / "d7.json").read_text())
     assert got["fingerprint"] == doc["fingerprint"]["value"]
-    r = run("verify", str(tmp_path / "d7.json"), "-f", "json")
-    assert r.returncode == 0 and json.loads(r.stdout)["page_verified"] is None
     old = dict(doc, schema=SCHEMA - 1)
     (tmp_path / "old.json").write_text(json.dumps(refingerprint(old)))
     r = run("verify", str(tmp_path / "old.json"))
     assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1 and "older" in r.stderr
-    h = run("verify", "--help")
-    assert "3" in h.stdout and "NOT" in h.stdout
 
 
 def test_a_custom_template_page_is_verified_only_with_the_recorded_template(tmp_path: Path,
@@ -377,7 +375,10 @@ def test_bad_template_folders_are_one_line(tmp_path: Path) -> None:
     r = run("certify", "tie", "--no-eor", "--template", str(binary), "-o", str(tmp_path / "x.html"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "UTF-8" in r.stderr
     for command in ("certify", "render", "verify"):
-        assert "template is code" in " ".join(run(command, "--help").stdout.split()), command
+        shown = " ".join(run(command, "--help").stdout.split())
+        assert "template is code" in shown, command
+        if command == "verify":  # the exit statuses, 3 included
+            assert "3 if the report holds but its HTML page could not be checked" in shown
 
 
 # -- the certificate CSV ----------------------------------------------------------------------------
@@ -485,7 +486,7 @@ def test_document_numbers_epoch_and_bidi_controls_are_one_line(tmp_path: Path) -
 
     for text, words in (("game = " + "9" * 4301, "too long"), ('game = "Dragon \u202e7"', "U+202E"),
                         ('lab = "A\u2066B"', "U+2066"), ('[[approval]]\nname = "x\u200f"\nrole = "r"', "U+200F")):
-        with pytest.raises(InputError, match=words) as caught:
+        with pytest.raises(InputError, match=re.escape(words)) as caught:
             parse_document(text)
         assert "\n" not in str(caught.value)
     for raw, ok in ((str(MAX_EPOCH), True), ("0" + str(MAX_EPOCH), True), (str(MAX_EPOCH + 1), False),
