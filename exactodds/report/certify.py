@@ -480,9 +480,13 @@ def verify_page(data: str | bytes, progress: Any = None, template: str | Path | 
                        notes, page_verified, page)
 
     def rendering(folder: str | Path | None) -> str | None:
+        """The page again; a lab's template that fails (unsafe, too slow, too big) is an
+        InputError (one line, exit 2), the shipped one a note."""
         try:
             return str(render_report(doc, "html", folder))
         except InputError as exc:
+            if folder is not None:
+                raise
             notes.append(f"the page cannot be rendered again: {exc}")
             return None
 
