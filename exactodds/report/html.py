@@ -46,7 +46,7 @@ from typing import Any, Final
 from exactodds.errors import InputError
 from exactodds.exact import decimal, percent
 from exactodds.report.spreadsheet import decimal_cell
-from exactodds.report.template import CSS_FILE, SHIPPED, TEMPLATE_FILE
+from exactodds.report.template import CSS_FILE, SHIPPED, TEMPLATE_FILE, load_template, render_bounded
 
 RATIO: Final = re.compile(r"-?[0-9]+/[0-9]+")
 
@@ -708,8 +708,6 @@ def render_html(doc: dict[str, Any], template_dir: str | Path | None = None) -> 
     Deterministic: the page depends only on the report's content (:func:`ordered`) and the
     template. Every template runs in Jinja2's sandbox; a lab's in a bounded child process
     (:mod:`exactodds.report.template`): a template is code."""
-    from exactodds.report.template import load_template, render_bounded
-
     template = load_template(template_dir)
     env = template.environment()
     doc = ordered(doc)
