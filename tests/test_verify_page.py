@@ -421,6 +421,19 @@ def test_an_error_between_renames_rolls_the_set_back(tmp_path: Path, monkeypatch
     assert (tmp_path / "r.json").read_text() == "old json" and (tmp_path / "r.md").read_text() == "old md"
 
 
+def test_a_failing_backup_is_one_line_and_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "r.json").write_text("old json")
+
+    def no_room(final: str, backup: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(outputs, "_backup", no_room)
+    with pytest.raises(InputError, match="no space left") as caught:
+        outputs.write_all([(tmp_path / "r.json", "new"), (tmp_path / "r.html", "new")])
+    assert "\n" not in str(caught.value)
+    assert _names(tmp_path) == ["r.json"] and (tmp_path / "r.json").read_text() == "old json"
+
+
 KILL = """
 import os, sys
 from exactodds.report import files

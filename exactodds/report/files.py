@@ -376,11 +376,13 @@ class _Journal:
                     _backup(step.final, step.backup)
             for op in self.ops:
                 op.commit()
-        except BaseException:
+        except BaseException as exc:
             _roll_back(self.steps)
             for op in self.ops:
                 op.tmp = None  # gone: renamed and rolled back, or removed
             self._end()
+            if isinstance(exc, OSError):  # making the journal or a backup: one line, like any write failure
+                raise output_error(exc, self.ops[0].target.shown) from exc
             raise
         if self.durable:
             for folder in {Path(step.final).parent for step in self.steps}:
