@@ -487,6 +487,16 @@ def test_a_foreign_users_or_malformed_journal_is_not_followed(tmp_path: Path) ->
     os.utime(marker, (0, 0))
     outputs.write_atomic(tmp_path / "x.txt", "x")
     assert victim.read_text() == "keep me" and marker.exists()
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # well formed, but another user's: not followed either
+        entry["temp"] = str(tmp_path / ".exo-000000-999999999-0123abcd.tmp")
+        marker.write_text(json.dumps({"outputs": [entry]}))
+        os.chown(marker, 65534, 65534)
+        os.utime(marker, (0, 0))
+        outputs.write_atomic(tmp_path / "x.txt", "y")
+        assert victim.read_text() == "keep me" and marker.exists()
+        os.chown(marker, 0, 0)  # the same journal, this user's: followed (the check above is the owner's)
+        outputs.write_atomic(tmp_path / "x.txt", "z")
+        assert not victim.exists() and not marker.exists()
 
 
 # -- small refusals ---------------------------------------------------------------------------------
