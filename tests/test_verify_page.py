@@ -525,3 +525,19 @@ def test_document_numbers_epoch_and_bidi_controls_are_one_line(tmp_path: Path) -
     r = run("certify", "--wager-file", str(tmp_path / "w.toml"), "dragon-7", "-o", str(tmp_path / "x.json"))
     assert r.returncode == 2 and "U+202E" in r.stderr and r.stderr.count("\n") == 1
     assert not (tmp_path / "x.json").exists()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from(["a", "7", " ", "\u202a", "\u202e", "\u2066", "\u2069", "\u200e", "\u200f",
+                                         "\u061c", "\u00e9", "\u0085", "\u2028"]), min_size=1, max_size=12))
+def test_a_document_field_holds_no_bidi_or_control_character(text: str) -> None:
+    from exactodds.inputs import BIDI_CONTROLS
+    from exactodds.report.document import parse_document
+
+    try:
+        doc = parse_document(f"lab = {json.dumps(text)}")
+    except InputError as exc:
+        assert "\n" not in str(exc)
+        assert set(text) & (BIDI_CONTROLS | {"\u0085", "\u2028"}) or not text.strip()
+        return
+    assert doc["lab"] == text and not set(text) & BIDI_CONTROLS
