@@ -49,6 +49,22 @@ MAX_FILE_BYTES: Final = 64 * 1024 * 1024
 """Largest report read (a whole-catalogue report is a few MiB)."""
 MAX_SHOWN: Final = 32
 """Characters of a user's text quoted in an error message."""
+BIDI_CONTROLS: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+"""Unicode bidirectional controls (embeddings, overrides, isolates, marks): invisible, they make
+text display in another order than it reads (``\u202e`` turns ``1:03`` into ``30:1``), so no
+name or document field may hold one."""
+
+
+def bidi_control(text: str) -> str | None:
+    """The first bidirectional control in ``text`` as ``U+XXXX`` (None: there is none).
+
+    >>> bidi_control("Dragon 7"), bidi_control("Dragon \u202e7")
+    (None, 'U+202E')
+    """
+    for ch in text:
+        if ch in BIDI_CONTROLS:
+            return f"U+{ord(ch):04X}"
+    return None
 
 _NUMBER = re.compile(
     r"(?P<sign>[+-]?)(?:(?P<num>[0-9]+)/(?P<den>[0-9]+)"

@@ -448,26 +448,42 @@ def test_output_plans_are_unambiguous_or_refused(outs: list[str], fmt: str | Non
 
 
 def test_a_labs_template_renders_and_verifies_with_it(tmp_path: Path, small: dict[str, Any]) -> None:
+    """A lab's template: the report records its SHA-256 (certify --template), render uses it,
+    verify without it is "report holds, page NOT verified" (exit 3), with it exit 0; an edited
+    page, or another template, never exits 0."""
     from exactodds.report.html import SHIPPED
+    from exactodds.report.template import load_template
 
     lab = tmp_path / "lab"
     lab.mkdir()
     (lab / "certificate.html.j2").write_text((SHIPPED / "certificate.html.j2").read_text().replace(
         "<header>", '<header><p class="letterhead">Example Test Lab</p>'))
     report = tmp_path / "r.json"
-    report.write_text(json.dumps(small))
+    plain_report = tmp_path / "plain.json"
+    plain_report.write_text(json.dumps(small))
+    refused = run("render", str(plain_report), "-f", "html", "--template", str(lab), "-o", str(tmp_path / "r.html"))
+    assert refused.returncode == 2 and "does not record this template" in refused.stderr
+    assert not (tmp_path / "r.html").exists()
+    recorded = copy.deepcopy(small)
+    recorded["template"] = load_template(lab).record()
+    report.write_text(json.dumps(refingerprint(recorded)))
     r = run("render", str(report), "-f", "html", "--template", str(lab), "-o", str(tmp_path / "r.html"))
     assert r.returncode == 0, r.stderr
     page = (tmp_path / "r.html").read_text()
-    assert "Example Test Lab" in page and 'content="custom sha256:' in page
+    assert "Example Test Lab" in page and 'content="custom sha256:' + recorded["template"]["sha256"] in page
     plain = run("verify", str(tmp_path / "r.html"))
-    assert plain.returncode == 0 and "custom template" in plain.stdout
+    assert plain.returncode == 3 and "PAGE NOT VERIFIED" in plain.stdout and "HOLDS:" not in plain.stdout
     checked = run("verify", str(tmp_path / "r.html"), "--template", str(lab))
     assert checked.returncode == 0 and "byte for byte" in checked.stdout
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "certificate.css").write_text("body { color: red }\n")
+    assert run("verify", str(tmp_path / "r.html"), "--template", str(other)).returncode == 3
     (tmp_path / "r.html").write_text(page.replace("Example Test Lab", "Another Lab"))
     assert run("verify", str(tmp_path / "r.html"), "--template", str(lab)).returncode == 1
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "certificate.html.j2").write_text("{{ nothing_of_this_name }}")
-    r = run("render", str(report), "-f", "html", "--template", str(bad), "-o", str(tmp_path / "x.html"))
+    r = run("certify", "tie", "--no-eor", "--sensitivity-decks", "8", "--template", str(bad),
+            "-o", str(tmp_path / "x.html"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and not (tmp_path / "x.html").exists()

@@ -70,6 +70,7 @@ from exactodds.catalogue.facts import FACTS, Fact, facts_of, nearest_fact
 from exactodds.catalogue.model import Meter, Outcome, Pay, Paytable, Wager
 from exactodds.engine.levels import LEVELS
 from exactodds.errors import InputError
+from exactodds.inputs import bidi_control
 
 MAX_FILE_BYTES: Final = 1 << 20
 """A wager file larger than 1 MiB is refused unread."""
@@ -202,6 +203,9 @@ def _text(where: _Where, value: Any, key: str, limit: int = MAX_NAME, empty: boo
     breaks = "\n" if limit > MAX_NAME else ""
     if any((ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch in "\u2028\u2029") and ch not in breaks for ch in value):
         where.fail(key, "must not hold control characters" + ("" if breaks else " or line breaks"))
+    bidi = bidi_control(value)
+    if bidi is not None:
+        where.fail(key, f"must not hold a bidirectional control ({bidi}): it shows text in another order than it reads")
     return value
 
 

@@ -5,9 +5,10 @@ command imports its library module when it runs, so start-up stays light.
 Each command is a thin wrapper: it resolves the shoe (:func:`exactodds.game.shoespec.resolve_shoe`),
 calls one library function and prints, or atomically writes, one rendered string. Bad
 input is an :class:`~exactodds.errors.InputError` (one stderr line, exit 2, nothing
-written). ``verify`` exits 0 when a report holds, 1 when it does not (forged or
-tampered content included), 2 when it cannot be read (not JSON, not a report, too
-large). Long runs show a rich progress bar on stderr
+written). ``verify`` exits 0 when a report holds (and, for an HTML page, the page is its
+rendering byte for byte), 1 when it does not (forged or tampered content included), 2 when
+it cannot be read (not JSON, not a report, too large), 3 when the report holds but its page
+could not be checked (:attr:`exactodds.figures.certify.Verdict.exit_code`). Long runs show a rich progress bar on stderr
 (:func:`exactodds.report.progress.stderr_progress`), only when stderr is a terminal.
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Final
 
 import typer
 
@@ -62,9 +63,24 @@ OutputsOpt = Annotated[list[str] | None, typer.Option(
 FormatsOpt = Annotated[str | None, typer.Option(
     "--formats", metavar="LIST", help="Several views of one run, e.g. json,html,xlsx: with -o STEM writes "
     "STEM.json, STEM.html, STEM.xlsx (all or none).")]
-TemplateOpt = Annotated[Path | None, typer.Option(
-    "--template", metavar="DIR", help="A folder with certificate.html.j2 and/or certificate.css replacing the "
-    "shipped HTML template (a lab's letterhead).")]
+TEMPLATE_HELP = ("A folder with certificate.html.j2 and/or certificate.css replacing the shipped HTML template "
+                 "(a lab's letterhead). A template is code: use only templates you trust; it runs in Jinja2's "
+                 "sandbox, in a child process with bounded CPU time and memory.")
+TemplateOpt = Annotated[Path | None, typer.Option("--template", metavar="DIR", help=TEMPLATE_HELP)]
+CertifyTemplateOpt = Annotated[Path | None, typer.Option(
+    "--template", metavar="DIR", help=TEMPLATE_HELP + " Its SHA-256 is recorded in the report, so that "
+    "'verify PAGE --template DIR' can check the page.")]
+
+
+class VerdictFormat(str, Enum):
+    """How ``verify`` states its verdict: lines for people, or one JSON object for machines."""
+
+    text = "text"
+    json = "json"
+
+
+VERIFY_EXIT: Final = {0: "holds", 1: "does not hold", 3: "report holds, page NOT verified"}
+"""``verify``'s exit statuses and what they say (2: unreadable, one error line)."""
 DocumentOpt = Annotated[Path | None, typer.Option(
     "--document", metavar="FILE", help="Document control (TOML: game, jurisdiction, submitter, lab, analyst, "
     "revision, approval); 'exactodds schema document' gives its schema.")]
@@ -236,7 +252,7 @@ def certify_command(
         "--spanish21", help="Add the Spanish 21 main wager (ch. 551, the shoe less its tens) under the rules of "
                             "the options below (default: as written); alone, certify it only.")] = False,
     fmt: ReportFormatOpt = None, output: OutputsOpt = None, formats: FormatsOpt = None,
-    template: TemplateOpt = None, document: DocumentOpt = None, sensitivity_decks: SensitivityOpt = None,
+    template: CertifyTemplateOpt = None, document: DocumentOpt = None, sensitivity_decks: SensitivityOpt = None,
     *, rules: Rules,
 ) -> None:
     """A certification report (a par sheet): citations, readings, exact tables, par-sheet figures,
@@ -252,14 +268,15 @@ def certify_command(
     if not spanish21 and rules != Rules():
         raise InputError("the Spanish 21 rule options (--h17, --max-hands, ...) need --spanish21")
     plan = output_plan(fmt, formats, output)
-    if template is not None and not template.is_dir():
-        raise InputError(f"--template: {str(template)!r} is not a folder")
+    from exactodds.report.template import load_template
+
+    chosen = load_template(template) if template is not None else None
     control = read_document(document) if document is not None else None
     wagers: list[str] | None = None if all_wagers else ([wager] if wager is not None else [])
     with stderr_progress("certify") as progress:
         doc = certify(wagers, paytable, s, parse_decks_list(sensitivity_decks), effects_of_removal=not no_eor,
                       progress=progress, paigow=paigow, document=control,
-                      spanish21=rules if spanish21 else False)
+                      spanish21=rules if spanish21 else False, template=chosen.record() if chosen else None)
     write_views(doc, plan, template)
 
 
@@ -286,6 +303,8 @@ def verdict_of(report: str, template: Path | None = None) -> tuple[object, dict[
                 except ValueError:  # two embedded reports: the verdict says so
                     text = ""
             else:
+                if template is not None:
+                    raise InputError(f"{report}: --template checks an HTML page; this is not one")
                 verdict = verify_text(data, progress)
                 text = data.decode("utf-8", "replace")
         try:
@@ -302,27 +321,50 @@ def verify_command(
                                                "its HTML page (which embeds it). Markdown, CSV and xlsx views "
                                                "cannot be verified.")],
     template: TemplateOpt = None,
+    fmt: Annotated[VerdictFormat, typer.Option(
+        "--format", "-f", help="text (default), or json: one JSON object (verdict, exit_code, problems, notes, "
+                               "...) for machines.")] = VerdictFormat.text,
 ) -> None:
-    """Recompute a report; exit 0 if it holds, 1 if it does not, 2 if it cannot be read.
+    """Recompute a report; exit 0 if it holds, 1 if it does not, 2 if it cannot be read,
+    3 if the report holds but its HTML page could not be checked.
 
     Structure, repeated keys, fingerprint and inputs are checked first; the figures are
     recomputed only when those hold. An HTML page must also be the rendering of the report
-    it embeds. Files larger than 64 MiB are refused unread; a report embedding more wager
-    files than verify takes on is refused in one line (exit 2).
+    it embeds, byte for byte: with the shipped template, or with --template DIR when the
+    report records that template's SHA-256 (certify --template). A page made with a custom
+    template that is not given, or not the one recorded, is "report holds, page NOT
+    verified" (exit 3), never HOLDS. Files larger than 64 MiB are refused unread; a report
+    embedding more wager files than verify takes on is refused in one line (exit 2).
     """
+    import json
+
     from exactodds.figures.certify import Verdict
 
-    verdict, _ = verdict_of(report, template)
+    verdict, doc = verdict_of(report, template)
     assert isinstance(verdict, Verdict)
-    for note in verdict.notes:
-        typer.echo(f"note: {note}")
-    if verdict.holds:
-        typer.echo(f"HOLDS: fingerprint matches and every figure recomputes exactly ({report})")
-        return
-    typer.echo(f"DOES NOT HOLD ({report}):")
-    for p in verdict.problems:
-        typer.echo(f"  - {p}")
-    raise typer.Exit(code=1)
+    code = verdict.exit_code
+    if fmt is VerdictFormat.json:
+        fp = doc.get("fingerprint") if doc else None
+        typer.echo(json.dumps({
+            "file": report, "verdict": VERIFY_EXIT[code], "exit_code": code, "holds": verdict.holds,
+            "report_holds": verdict.report_holds, "page_verified": verdict.page_verified, "page": verdict.page or None,
+            "fingerprint_ok": verdict.fingerprint_ok, "recomputed_ok": verdict.recomputed_ok,
+            "fingerprint": fp.get("value") if isinstance(fp, dict) else None,
+            "problems": verdict.problems, "notes": verdict.notes}, indent=2, ensure_ascii=False))
+    else:
+        for note in verdict.notes:
+            typer.echo(f"note: {note}")
+        if code == 0:
+            typer.echo("HOLDS: fingerprint matches and every figure recomputes exactly"
+                       + (f"; {verdict.page}" if verdict.page else "") + f" ({report})")
+        elif code == 3:
+            typer.echo(f"REPORT HOLDS, PAGE NOT VERIFIED ({report}): {verdict.page}")
+        else:
+            typer.echo(f"DOES NOT HOLD ({report}):")
+            for p in verdict.problems:
+                typer.echo(f"  - {p}")
+    if code:
+        raise typer.Exit(code=code)
 
 
 def render_command(
@@ -330,19 +372,26 @@ def render_command(
     fmt: ReportFormatOpt = None, output: OutputsOpt = None, formats: FormatsOpt = None, template: TemplateOpt = None,
 ) -> None:
     """Render views of an existing report: it is verified first (every figure recomputed), and a
-    report that does not hold is refused (exit 1, nothing written)."""
+    report that does not hold is refused (exit 1, nothing written). An HTML page with --template
+    needs a report that records that template (certify --template), else it is refused."""
     from exactodds.figures.certify import Verdict
 
     plan = output_plan(fmt, formats, output)
-    if template is not None and not template.is_dir():
-        raise InputError(f"--template: {str(template)!r} is not a folder")
+    from exactodds.report.template import load_template
+
+    chosen = load_template(template) if template is not None else None
     verdict, doc = verdict_of(report)
     assert isinstance(verdict, Verdict)
-    if not verdict.holds or doc is None:
+    if not verdict.report_holds or doc is None:
         typer.echo(f"DOES NOT HOLD ({report}); nothing rendered:", err=True)
         for p in verdict.problems:
             typer.echo(f"  - {p}", err=True)
         raise typer.Exit(code=1)
+    recorded = doc.get("template")
+    if chosen is not None and (not isinstance(recorded, dict) or recorded.get("sha256") != chosen.sha256) \
+            and any(f == "html" for _, f in plan):
+        raise InputError("render --template: the report does not record this template (its SHA-256), so no page "
+                         "rendered with it could be verified; certify with --template DIR to record it")
     write_views(doc, plan, template)
 
 

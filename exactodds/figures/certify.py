@@ -83,20 +83,23 @@ if TYPE_CHECKING:
     from exactodds.spanish21.rules import Rules as SpanishRules
 
 REPORT_KIND: Final = "exactodds certification report"
-SCHEMA: Final = 3
-"""3: an outcome is named by its member ``outcome`` (was ``name``), as in every CSV, JSON and DataFrame."""
+SCHEMA: Final = 4
+"""3: an outcome is named by its member ``outcome`` (was ``name``), as in every CSV, JSON and DataFrame;
+4: the optional member ``template`` (a lab's HTML template, by its SHA-256). A report of an older
+schema is refused in one line (certify it again)."""
 SENSITIVITY_DECKS: Final = (6, 7, 8)
 MAX_SENSITIVITY: Final = 16
 """Most deck counts a report's sensitivity section may list (bounds a recomputation)."""
 TOP_KEYS: Final = frozenset({"report", "schema", "inputs", "shoe", "method", "readings", "drawing_rules", "entries",
                              "summary", "version", "program", "generated_utc", "fingerprint"})
-OPTIONAL_KEYS: Final = frozenset({"document"})
+OPTIONAL_KEYS: Final = frozenset({"document", "template"})
 """Top-level members a report may have besides :data:`TOP_KEYS` and its game sections:
-``document`` (document control, ``--document``), fingerprinted but not recomputed."""
+``document`` (document control, ``--document``) and ``template`` (the lab's HTML template its
+page is rendered with, ``--template``), fingerprinted but not recomputed."""
 INPUT_KEYS: Final = frozenset({"wagers", "paytable", "shoe", "sensitivity_decks", "effects_of_removal"})
 FINGERPRINT_KEYS: Final = frozenset({"algorithm", "value", "covers"})
-VOLATILE_KEYS: Final = ("fingerprint", "generated_utc", "version", "program", "document")
-"""Top-level keys a recomputation does not compare (the fingerprint still covers the last two)."""
+VOLATILE_KEYS: Final = ("fingerprint", "generated_utc", "version", "program", "document", "template")
+"""Top-level keys a recomputation does not compare (the fingerprint still covers the last three)."""
 
 READINGS: Final = (
     ("Universe: ordered sequences of U = min(N, 6) cards off the top of the shoe (N cards); "
@@ -131,6 +134,8 @@ MAX_DEFINITION_BYTES: Final = 64 * 1024
 """Most bytes of embedded wager files ``verify`` recomputes (bounds the work a report can ask for)."""
 SOURCE_DATE_EPOCH: Final = "SOURCE_DATE_EPOCH"
 """The reproducible-builds variable: seconds since 1970 UTC, fixes ``generated_utc``."""
+MAX_EPOCH: Final = 253402300799
+"""The last second of the year 9999 (a 12-digit ``SOURCE_DATE_EPOCH``): the latest time a report can state."""
 
 
 def drawing_rules() -> dict[str, Any]:
@@ -182,14 +187,21 @@ def report_time(now: _dt.datetime | None = None) -> str:
     """``generated_utc``: ``now``, else ``SOURCE_DATE_EPOCH`` when set (reproducible builds), else the clock."""
     if now is None and os.environ.get(SOURCE_DATE_EPOCH, "").strip():
         raw = os.environ[SOURCE_DATE_EPOCH].strip()
-        if not re.fullmatch(r"[0-9]{1,11}", raw) or int(raw) > 253402300799:
-            raise InputError(f"{SOURCE_DATE_EPOCH} must be whole seconds since 1970 (up to year 9999), got {shown(raw)}")
-        now = _dt.datetime.fromtimestamp(int(raw), _dt.UTC)
+        digits = raw.lstrip("0") or "0"  # leading zeros are allowed; the value is bounded before int()
+        if not re.fullmatch(r"[0-9]+", raw, re.ASCII) or len(digits) > 12 or int(digits) > MAX_EPOCH:
+            raise InputError(f"{SOURCE_DATE_EPOCH} must be whole seconds since 1970, 0 to {MAX_EPOCH} "
+                             f"(9999-12-31T23:59:59Z), got {shown(raw)}")
+        now = _dt.datetime.fromtimestamp(int(digits), _dt.UTC)
     return (now or _dt.datetime.now(_dt.UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class ReportError(Exception):
     """A report that cannot be read (not JSON, not a report, too large): exit 2."""
+
+
+class SchemaError(ReportError):
+    """A report of a schema this version does not read (newer, or older than :data:`SCHEMA`):
+    refused in one line, also when a page embeds it."""
 
 
 # -- building ----------------------------------------------------------------------------------
@@ -449,7 +461,7 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
             sensitivity_decks: Sequence[int] = SENSITIVITY_DECKS, effects_of_removal: bool = True,
             progress: Progress | None = None, now: _dt.datetime | None = None,
             paigow: bool = False, document: dict[str, Any] | None = None,
-            spanish21: bool | SpanishRules = False) -> dict[str, Any]:
+            spanish21: bool | SpanishRules = False, template: dict[str, str] | None = None) -> dict[str, Any]:
     """A fingerprinted certification report for ``wagers`` (None: the whole catalogue; ``[]``
     with ``paigow`` or ``spanish21``: those games alone); ``paigow`` adds the Pai Gow section
     (ch. 535), ``spanish21`` the Spanish 21 main wager (ch. 551) for the report's shoe less its
@@ -459,7 +471,9 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
     ``wagers`` are ids or wager objects; a wager from a wager file has its definition
     embedded in the inputs (``definitions``), so :func:`verify_report` rebuilds it.
     ``document``: document control (:func:`exactodds.report.document.read_document`),
-    embedded and fingerprinted. The time is ``now``, else ``SOURCE_DATE_EPOCH``, else the clock.
+    embedded and fingerprinted. ``template``: a lab's HTML template
+    (:meth:`exactodds.report.template.Template.record`), recorded so that ``verify --template``
+    can check a page rendered with it. The time is ``now``, else ``SOURCE_DATE_EPOCH``, else the clock.
     """
     if len(sensitivity_decks) > MAX_SENSITIVITY or len(set(sensitivity_decks)) != len(sensitivity_decks):
         raise InputError(f"give at most {MAX_SENSITIVITY} different sensitivity deck counts")
@@ -498,6 +512,8 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
     doc = {**doc, "version": __version__, "program": program_identity(), "generated_utc": stamp}
     if document is not None:
         doc["document"] = document
+    if template is not None:
+        doc["template"] = template
     doc["fingerprint"] = {"algorithm": "sha256", "value": fingerprint(doc),
                           "covers": "canonical JSON of every member except 'fingerprint' "
                                     "(sorted keys, separators ',' ':', UTF-8)"}
@@ -519,6 +535,24 @@ class Verdict:
     recomputed_ok: bool | None
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    page_verified: bool | None = None
+    """For an HTML page (None for a JSON report): whether the page is the rendering of its
+    report, byte for byte. False with no ``problems``: the report holds but the page could not
+    be checked (a custom template not given, or not the one the report records; another
+    program's rendering): ``holds`` is then False, and :attr:`exit_code` 3."""
+    page: str = ""
+    """What was found about the page, in words (empty for a JSON report)."""
+
+    @property
+    def report_holds(self) -> bool:
+        """The report (the JSON, or the one a page embeds) holds, whatever its page shows."""
+        return self.holds or (not self.problems and self.page_verified is False)
+
+    @property
+    def exit_code(self) -> int:
+        """``verify``'s exit status: 0 holds (and the page is verified), 1 does not hold, 3 the
+        report holds but its page is NOT verified (2, unreadable, is a :class:`ReportError`)."""
+        return 0 if self.holds else 3 if self.report_holds else 1
 
 
 def _diff(a: Any, b: Any, path: str, out: list[str], limit: int = 20) -> None:
@@ -573,7 +607,10 @@ def parse_report(text: str | bytes) -> tuple[dict[str, Any], list[str]]:
         raise ReportError("not an exactodds certification report")
     schema = doc.get("schema")
     if isinstance(schema, int) and not isinstance(schema, bool) and schema > SCHEMA:
-        raise ReportError(f"report schema {schema} is newer than this exactodds reads ({SCHEMA})")
+        raise SchemaError(f"report schema {schema} is newer than this exactodds reads ({SCHEMA})")
+    if isinstance(schema, int) and not isinstance(schema, bool) and schema < SCHEMA:
+        raise SchemaError(f"report schema {schema} is older than this exactodds reads ({SCHEMA}): certify it again "
+                          "with this version to verify it")
     return doc, [f"the key {shown(k)} appears twice in one object (a forged value may hide behind it)"
                  for k in dict.fromkeys(repeated)]
 
@@ -602,6 +639,11 @@ def _structure(doc: dict[str, Any]) -> list[str]:
         problems.append("fingerprint must be {algorithm: sha256, value: 64 hex digits, covers}")
     if not isinstance(doc.get("inputs"), dict):
         problems.append("inputs must be an object")
+    t = doc.get("template")
+    if "template" in doc and (not isinstance(t, dict) or set(t) != {"sha256", "covers"}
+                              or not isinstance(t["sha256"], str) or not re.fullmatch(r"[0-9a-f]{64}", t["sha256"])
+                              or not isinstance(t["covers"], str)):
+        problems.append("template must be {sha256: 64 hex digits, covers}")
     return problems
 
 
@@ -765,6 +807,7 @@ def verify_text(text: str | bytes, progress: Progress | None = None) -> Verdict:
 
 __all__ = [
     "ReportError",
+    "SchemaError",
     "Verdict",
     "build_report",
     "canonical",

@@ -18,7 +18,7 @@ from exactodds.exact import decimal, parse_ratio, percent, ratio, significant
 from exactodds.figures.certify import Verdict
 from exactodds.figures.progressive import Linear
 from exactodds.report.figure_views import EOR_HEADERS
-from exactodds.report.html import no_entries_line
+from exactodds.report.html import no_entries_line, ordered
 from exactodds.report.views import Block, Pairs, Table, View, render_view
 
 
@@ -170,7 +170,8 @@ def _report_blocks(doc: dict[str, Any]) -> list[Block]:
         else:
             erows = [[r["card"], f"{r['copies']:,}", r["effect"], r["effect_percent"],
                       "" if r.get("tag") is None else f"{r['tag']:+d}"] for r in [*e["ranks"], *e["faces"]]]
-            tags = ", ".join(f"{k} {v:+d}" for k, v in e["count"]["tags"].items())
+            tag_of = e["count"]["tags"]  # in the ranks' order, whatever order the object's keys come in
+            tags = ", ".join(f"{r['card']} {tag_of[r['card']]:+d}" for r in e["ranks"] if r["card"] in tag_of)
             holds = e["identity"]["holds"]
             out += [Table(EOR_HEADERS, erows), "",
                     (f"Identity Σ n·Return(shoe − card) = N·Return(shoe): "
@@ -260,8 +261,10 @@ CSV_COLUMNS: Final = (
     "standard_deviation", "volatility_index_90", "volatility_index_95", "maximum_win_per_unit",
     "maximum_win_per_unit_decimal", "cycle", "player_advantage",
     "rounds", "expected_result", "expected_result_decimal", "result_90_low", "result_90_high",
-    "result_95_low", "result_95_high")
-"""The certificate CSV's columns: one concept each (a row fills the columns its table has)."""
+    "result_95_low", "result_95_high", "fingerprint")
+"""The certificate CSV's columns: one concept each (a row fills the columns its table has);
+``fingerprint``, on every row, is the report's (the SHA-256 of its canonical JSON), so any row
+cut out of the file still names the report it comes from."""
 
 
 def _csv_row(**cells: Any) -> list[Any]:
@@ -271,8 +274,13 @@ def _csv_row(**cells: Any) -> list[Any]:
 
 
 def _exact(name: str, x: str | None, probability: bool = False) -> dict[str, Any]:
+    """The cells of an exact value: ``name`` (``p/q``) and ``name_decimal``. A progressive's
+    return is a linear form in the meters (``p/q*M_mega + ... - p/q``), not one number: it
+    stays the exact text in ``name`` with its terms in decimals beside it."""
     from exactodds.report.spreadsheet import text_cells
 
+    if x is not None and "*" in x:
+        return {name: x, f"{name}_decimal": Linear.parse(x).readable()}
     cells = text_cells(x, probability)
     out = {name: cells[0], f"{name}_decimal": cells[1]}
     if probability:
@@ -331,7 +339,8 @@ def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
                                  player_advantage="yes" if Fraction(ret["exact"]) > 0 else "no"))
         rows.append(_csv_row(table="spanish_21", wager="spanish21", paytable="", item="super bonus: suited 7-7-7 v. a dealer 7 (§ 551.6(h))",
                              **_exact("probability", sp["super_bonus_probability"]["exact"], True)))
-    return rows
+    fp = doc["fingerprint"]["value"]
+    return [rows[0], *([*r[:-1], fp] for r in rows[1:])]
 
 
 REPORT_FORMATS: Final = ("markdown", "json", "csv", "html", "xlsx", "table")
@@ -402,12 +411,15 @@ def render_report(doc: dict[str, Any], fmt: str, template: str | Path | None = N
         try:
             from exactodds.report.workbook import render_xlsx
 
-            return render_xlsx(doc)
+            return render_xlsx(ordered(doc))
         except ModuleNotFoundError as exc:
             raise InputError(f"-f xlsx needs XlsxWriter ({exc.name} is not installed): "
                              "pip install 'exactodds[xlsx]'") from None
     if fmt not in REPORT_FORMATS:
         raise InputError(f"a certification report is written as {', '.join(REPORT_FORMATS)}, not {fmt!r}")
+    if fmt == "json":  # the report as built (readable member order); every other view reads it in key order
+        return render_view(report_view(doc), fmt)
+    doc = ordered(doc)
     return render_view(summary_view(doc) if fmt == "table" else report_view(doc), fmt)
 
 
@@ -419,51 +431,88 @@ def render_reports(doc: dict[str, Any], targets: Sequence[tuple[str, str]],
 
 def verify_page(data: str | bytes, progress: Any = None, template: str | Path | None = None) -> Verdict:
     """Verify an HTML page of a report: the JSON report it embeds (:func:`verify_report`), then
-    that the page is that report's rendering by this program (with the shipped template, or
-    ``template``). A page whose embedded report was altered does not hold (exit 1); a page
-    with no embedded report is no report (:class:`ReportError`, exit 2)."""
-    from exactodds.figures.certify import ReportError, parse_report, program_identity, verify_report
-    from exactodds.report.html import embedded_report, page_template, render_html
+    that the page is that report's rendering, byte for byte -- what a person reads is checked,
+    not only what the page embeds.
+
+    The page is rendered again from its embedded report with the shipped template; equal
+    bytes: the page is verified. Otherwise, with ``template`` (a lab's folder) whose SHA-256 is
+    the one the report records (member ``template``, written by ``certify --template``), it is
+    rendered with that and compared. Nothing the page itself says (its ``exactodds-template``
+    meta tag, comments, scripts) is trusted. Verdicts (:attr:`Verdict.exit_code`):
+
+    * 0 -- the report holds and the page is its rendering;
+    * 1 -- the report does not hold, or the page is not its rendering by this program (an
+      edited page, another report's page, anything added or removed);
+    * 3 -- the report holds, but the page could not be checked: a custom template the report
+      records was not given (or another one was), or another program made the report and
+      this one renders it differently. Never "holds".
+
+    A page that is not UTF-8 or embeds no report is no report (:class:`ReportError`, exit 2)."""
+    from exactodds.figures.certify import ReportError, SchemaError, parse_report, program_identity, verify_report
+    from exactodds.report.html import embedded_report
+    from exactodds.report.template import load_template
 
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")
         except UnicodeDecodeError:
             raise ReportError("an HTML page that is not UTF-8 text") from None
+    chosen = load_template(template) if template is not None else None  # a bad folder: one line, exit 2
     try:
         text = embedded_report(data)
     except ValueError as exc:
-        return Verdict(False, False, None, [str(exc)])
+        return Verdict(False, False, None, [str(exc)], page_verified=False, page="the page embeds two reports")
     if text is None:
         raise ReportError("an HTML page without an embedded report (not made by 'exactodds certify -f html')")
     try:
         doc, repeated = parse_report(text)
+    except SchemaError:
+        raise
     except ReportError as exc:
-        return Verdict(False, False, None, [f"the embedded report cannot be read: {exc}"])
+        return Verdict(False, False, None, [f"the embedded report cannot be read: {exc}"], page_verified=False)
     verdict = verify_report(doc, progress, repeated)
-    if verdict.fingerprint_ok is False or verdict.recomputed_ok is None:
+    if not verdict.holds:
         return verdict
-    problems, notes = list(verdict.problems), list(verdict.notes)
-    ident = page_template(data)
-    same_program = isinstance(doc.get("program"), dict) and doc["program"].get("sha256") == program_identity()["sha256"]
-    if ident == "shipped" or template is not None:
+    notes = list(verdict.notes)
+
+    def done(holds: bool, page_verified: bool, page: str, problem: str | None = None) -> Verdict:
+        return Verdict(holds, verdict.fingerprint_ok, verdict.recomputed_ok, [problem] if problem else [],
+                       notes, page_verified, page)
+
+    def rendering(folder: str | Path | None) -> str | None:
+        """The page again; a lab's template that fails (unsafe, too slow, too big) is an
+        InputError (one line, exit 2), the shipped one a note."""
         try:
-            again = render_html(doc, template)
-        except InputError:
-            raise
-        except Exception as exc:  # a report that holds always renders; say so rather than crash
-            again = f"cannot be rendered: {type(exc).__name__}"
-        if again == data:
-            notes.append("the page is this program's rendering of the embedded report, byte for byte")
-        elif same_program:
-            problems.append("the page is not the rendering of its embedded report (its visible text was changed, "
-                            "or it was made with another template: give that one with --template)")
-        else:
-            notes.append("the page was rendered by another program: only its embedded report was verified")
-    else:
-        notes.append(f"the page was rendered with a custom template ({ident}): only its embedded report was "
-                     "verified; give the template with --template to check the page itself")
-    return Verdict(not problems, verdict.fingerprint_ok, verdict.recomputed_ok, problems, notes)
+            return str(render_report(doc, "html", folder))
+        except InputError as exc:
+            if folder is not None:
+                raise
+            notes.append(f"the page cannot be rendered again: {exc}")
+            return None
+
+    if rendering(None) == data:
+        return done(True, True, "the page is this program's rendering of its report with the shipped template, "
+                                "byte for byte")
+    recorded = doc["template"]["sha256"] if isinstance(doc.get("template"), dict) else None
+    ours = isinstance(doc.get("program"), dict) and doc["program"].get("sha256") == program_identity()["sha256"]
+    if chosen is not None and chosen.sha256 is not None:
+        if recorded is None:
+            return done(False, False, f"the report records no custom template, so --template (sha256 "
+                                      f"{chosen.sha256[:16]}…) cannot vouch for the page")
+        if chosen.sha256 != recorded:
+            return done(False, False, f"the template given (sha256 {chosen.sha256[:16]}…) is not the one the "
+                                      f"report records (sha256 {recorded[:16]}…)")
+        if rendering(template) == data:
+            return done(True, True, f"the page is this program's rendering of its report with the template the "
+                                    f"report records (sha256 {recorded[:16]}…), byte for byte")
+    elif recorded is not None:
+        return done(False, False, f"the report records a custom template (sha256 {recorded[:16]}…): give it with "
+                                  "--template to check the page")
+    if not ours:
+        return done(False, False, "another program made the report (its program SHA-256 is not this one's) and this "
+                                  "program renders it differently: only the embedded report was verified")
+    return done(False, False, "the page is not the rendering of its embedded report",
+                "the page is not the rendering of its embedded report: what it shows was changed, added or removed")
 
 
 __all__ = ["CSV_COLUMNS", "REPORT_FORMATS", "SUFFIXES", "SUMMARY_WRAP", "summary_view", "render_csv", "render_markdown", "render_report",

@@ -40,9 +40,15 @@ MAX_BYTES: Final = 64 * 1024
 
 
 def _text(value: Any, key: str) -> str:
+    from exactodds.inputs import bidi_control
+
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT or any(
-            ord(c) < 32 for c in value):
+            ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or c in "\u2028\u2029" for c in value):
         raise InputError(f"document: {key} must be one line of text, 1 to {MAX_TEXT} characters")
+    bidi = bidi_control(value)
+    if bidi is not None:
+        raise InputError(f"document: {key} must not hold a bidirectional control ({bidi}): it shows text in another "
+                         "order than it reads")
     return value
 
 
@@ -51,7 +57,9 @@ def parse_document(text: str) -> dict[str, Any]:
     try:
         raw = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError) as exc:
-        raise InputError(f"document: not valid TOML ({str(exc)[:120]})") from None
+        raise InputError(f"document: not valid TOML ({' '.join(str(exc).split())[:120]})") from None
+    except ValueError:  # an integer of more than 4,300 digits (Python's limit on int of a string)
+        raise InputError("document: a number too long to read; every value is text (quote it)") from None
     unknown = sorted(set(raw) - set(FIELDS) - {"approval"})
     if unknown:
         raise InputError(f"document: unknown key {unknown[0][:40]!r} (known: {', '.join(FIELDS)}, approval)")

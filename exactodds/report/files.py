@@ -37,10 +37,25 @@ Three ways to write:
 
 * :func:`write_atomic` -- one text (or bytes) to one path;
 * :func:`write_all` -- several outputs of one command, all or none: every temporary is
-  written first, then all are renamed;
+  written first, then all are renamed under a journal (below);
 * :func:`atomic_writer` -- a context manager yielding a text file, for streaming a long
   output without holding it in memory; committed when the block ends normally, removed
   when it raises.
+
+**All or none, even across a kill.** Renaming several files is not one atomic step. So when
+one command replaces two or more regular files, a journal is written first: a marker
+``.exo-<tag>-<pid>-<random>.set`` in the folder of the first file, listing every output (its
+final path, its temporary, and a backup of the file it replaces: a hard link
+``.exo-<tag>-<pid>-<random>.old`` beside it), flushed to disk before any final name changes.
+Then the backups are made and the temporaries renamed; the marker's removal is the commit
+point; then the backups are removed. An error or an interrupt between the renames rolls the
+set back at once (every renamed file gets its old content back, or is removed if it was
+new). A ``kill -9`` or a power cut there leaves the marker: the next run of exactodds that
+writes into that folder (any command, any output there) finds it, sees its process gone,
+and rolls the set back before writing. So a kill leaves either every new file, or every old
+one plus the marker and backups until that next run. Devices, FIFOs and standard output
+are written before the renames and cannot be taken back. A marker is honoured only if this
+user owns it and it names only our temporary and backup names beside each output.
 
 >>> import tempfile
 >>> folder = Path(tempfile.mkdtemp())
@@ -89,6 +104,11 @@ FOREIGN_STALE_SECONDS: Final = 24 * 3600
 
 TEMP_NAME: Final = re.compile(r"^\.exo-([0-9a-f]{6})-([1-9][0-9]{0,9})-[0-9a-f]{8}\.tmp$")
 """Our temporary names: ``.exo-<tag>-<pid>-<random>.tmp``; nothing else is ever cleaned."""
+MARKER_NAME: Final = re.compile(r"^\.exo-([0-9a-f]{6})-([1-9][0-9]{0,9})-[0-9a-f]{8}\.set$")
+"""The journal of a set of outputs being renamed (see the module docstring)."""
+BACKUP_NAME: Final = re.compile(r"^\.exo-([0-9a-f]{6})-([1-9][0-9]{0,9})-[0-9a-f]{8}\.old$")
+"""A backup of a file a set of outputs replaces, kept until the set is committed."""
+MAX_MARKER_BYTES: Final = 1024 * 1024
 
 Writer = Callable[[TextIO], None]
 """Writes an output's text into the file it is given (for :func:`write_all`)."""
@@ -144,9 +164,10 @@ def _host_tag() -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:6]
 
 
-def temporary_name() -> str:
-    """A fresh temporary name for this process (bounded length, hidden, ``.tmp``)."""
-    return f".exo-{_host_tag()}-{os.getpid()}-{secrets.token_hex(4)}.tmp"
+def temporary_name(ending: str = ".tmp") -> str:
+    """A fresh temporary name for this process (bounded length, hidden, ``.tmp``; ``.set`` and
+    ``.old`` for a journal and a backup)."""
+    return f".exo-{_host_tag()}-{os.getpid()}-{secrets.token_hex(4)}{ending}"
 
 
 def is_temporary_name(name: str) -> bool:
@@ -181,8 +202,22 @@ def clean_stale_temporaries(folder: PathArg, *, now: float | None = None) -> lis
         entries = list(os.scandir(folder))
     except OSError:
         return removed
+    for entry in entries:  # first roll back any set a dead process left half renamed
+        m = MARKER_NAME.match(entry.name)
+        if m is not None and _writer_gone(m, entry, now):
+            _recover(Path(entry.path))
     for entry in entries:
         m = TEMP_NAME.match(entry.name)
+        backup = BACKUP_NAME.match(entry.name)
+        if backup is not None:  # an orphan only after a kill between commit and clean-up: kept a day
+            try:
+                st = entry.stat(follow_symlinks=False)
+                if stat.S_ISREG(st.st_mode) and now - st.st_mtime > FOREIGN_STALE_SECONDS:
+                    os.unlink(entry.path)
+                    removed.append(entry.name)
+            except OSError:
+                pass
+            continue
         if m is None:
             continue
         try:
@@ -202,6 +237,209 @@ def clean_stale_temporaries(folder: PathArg, *, now: float | None = None) -> lis
                 continue
             removed.append(entry.name)
     return removed
+
+
+def _writer_gone(m: re.Match[str], entry: os.DirEntry[str], now: float) -> bool:
+    """Whether the process that wrote the file named ``m`` no longer runs (this machine's), or
+    the file is older than :data:`FOREIGN_STALE_SECONDS` (another machine's)."""
+    try:
+        st = entry.stat(follow_symlinks=False)
+    except OSError:
+        return False
+    if not stat.S_ISREG(st.st_mode):
+        return False
+    if m[1] == _host_tag():
+        return not _pid_alive(int(m[2]))
+    return now - st.st_mtime > FOREIGN_STALE_SECONDS
+
+
+# -- the journal of a set of outputs -------------------------------------------------------------
+@dataclass(frozen=True)
+class _Step:
+    """One output of a set: its final path, its temporary (device and inode: renamed or not)
+    and the backup of the file it replaces (None: there was none)."""
+
+    final: str
+    temp: str
+    dev: int
+    ino: int
+    backup: str | None
+
+    def as_json(self) -> dict[str, object]:
+        return {"final": self.final, "temp": self.temp, "dev": self.dev, "ino": self.ino, "backup": self.backup}
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _roll_back(steps: Sequence[_Step]) -> None:
+    """Give every output of a set its old content back (or remove it, if it was new), wherever
+    the renames stopped; remove every temporary and backup. Best effort, idempotent."""
+    for step in steps:
+        try:
+            st: os.stat_result | None = os.lstat(step.final)
+        except OSError:
+            st = None
+        renamed = st is not None and (st.st_dev, st.st_ino) == (step.dev, step.ino)
+        try:
+            if renamed:
+                if step.backup is None:
+                    os.unlink(step.final)
+                elif os.path.lexists(step.backup):
+                    os.replace(step.backup, step.final)
+            elif step.backup is not None and os.path.lexists(step.backup):
+                os.unlink(step.backup)
+            if os.path.lexists(step.temp):
+                os.unlink(step.temp)
+        except OSError:
+            continue
+
+
+def _step_of(item: object) -> _Step | None:
+    """A journal entry as read back, or None unless it names only our names beside its output."""
+    if not isinstance(item, dict) or set(item) != {"final", "temp", "dev", "ino", "backup"}:
+        return None
+    final, temp, backup = item["final"], item["temp"], item["backup"]
+    if not (isinstance(final, str) and isinstance(temp, str) and isinstance(item["dev"], int)
+            and isinstance(item["ino"], int) and (backup is None or isinstance(backup, str))):
+        return None
+    folder = os.path.dirname(final)
+    if not os.path.isabs(final) or os.path.dirname(temp) != folder or not TEMP_NAME.match(os.path.basename(temp)):
+        return None
+    if backup is not None and (os.path.dirname(backup) != folder or not BACKUP_NAME.match(os.path.basename(backup))):
+        return None
+    return _Step(final, temp, item["dev"], item["ino"], backup)
+
+
+def _recover(marker: Path) -> bool:
+    """Roll back the set a dead process left in ``marker``, then remove the marker; False (and
+    nothing touched) when the marker is not this user's or not one of ours."""
+    import json
+
+    try:
+        fd = os.open(marker, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return False
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or (hasattr(os, "geteuid") and st.st_uid != os.geteuid()) \
+                or st.st_mode & 0o022 or st.st_size > MAX_MARKER_BYTES:
+            return False
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            raw = fh.read(MAX_MARKER_BYTES + 1)
+    finally:
+        os.close(fd)
+    try:
+        items = json.loads(raw.decode("utf-8"))["outputs"]
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return False
+    steps = [_step_of(item) for item in items] if isinstance(items, list) else [None]
+    if any(step is None for step in steps):
+        return False
+    _roll_back([step for step in steps if step is not None])
+    try:
+        os.unlink(marker)
+    except OSError:
+        pass
+    return True
+
+
+class _Journal:
+    """The renames of a set of two or more outputs, all or none (see the module docstring)."""
+
+    def __init__(self, ops: Sequence[_Open], durable: bool) -> None:
+        self.ops = [op for op in ops if op.tmp is not None]
+        self.durable = durable
+        self.marker: Path | None = None
+        self.steps: list[_Step] = []
+
+    def commit(self) -> None:
+        """Rename every temporary over its final name; on any failure, roll back."""
+        if len(self.ops) < 2:  # one rename is atomic already
+            for op in self.ops:
+                op.commit()
+            return
+        try:
+            self._begin()
+            for step in self.steps:
+                if step.backup is not None:
+                    _backup(step.final, step.backup)
+            for op in self.ops:
+                op.commit()
+        except BaseException as exc:
+            _roll_back(self.steps)
+            for op in self.ops:
+                op.tmp = None  # gone: renamed and rolled back, or removed
+            self._end()
+            if isinstance(exc, OSError):  # making the journal or a backup: one line, like any write failure
+                raise output_error(exc, self.ops[0].target.shown) from exc
+            raise
+        if self.durable:
+            for folder in {Path(step.final).parent for step in self.steps}:
+                _fsync_folder(folder)
+        self._end()  # the commit point
+        for step in self.steps:
+            if step.backup is not None:
+                try:
+                    os.unlink(step.backup)
+                except OSError:
+                    pass
+
+    def _begin(self) -> None:
+        import json
+
+        for op in self.ops:
+            assert op.tmp is not None
+            st = os.stat(op.tmp)
+            final = op.target.path
+            backup = None
+            if os.path.lexists(final):
+                backup = str(final.parent.absolute() / temporary_name(".old"))
+            self.steps.append(_Step(str(final.absolute()), str(op.tmp.absolute()), st.st_dev, st.st_ino, backup))
+        folder = self.ops[0].target.path.parent
+        marker = folder / temporary_name(".set")
+        text = json.dumps({"outputs": [step.as_json() for step in self.steps]}, ensure_ascii=False)
+        op = _Open(_Target(str(marker), marker, "atomic", 0o600), clean=False, durable=self.durable)
+        try:
+            op.put(text)
+            op.finish()
+            op.commit()
+        except BaseException:
+            op.discard()
+            raise
+        self.marker = marker
+        if self.durable:
+            _fsync_folder(folder)
+
+    def _end(self) -> None:
+        if self.marker is not None:
+            try:
+                os.unlink(self.marker)
+            except OSError:
+                pass
+            if self.durable:
+                _fsync_folder(self.marker.parent)
+            self.marker = None
+
+
+def _backup(final: str, backup: str) -> None:
+    """``backup``: the file at ``final`` as it is (a hard link; a copy where links are not made)."""
+    try:
+        os.link(final, backup)
+    except OSError:
+        import shutil
+
+        shutil.copy2(final, backup)
 
 
 # -- targets ------------------------------------------------------------------------------------
@@ -529,9 +767,9 @@ def write_all(items: Sequence[tuple[PathArg, Content]], *, durable: bool = True)
     ``content`` is text, bytes, or a :data:`Writer` called with the text file. Every path is
     checked first; then every regular-file output is written to its temporary, then the
     direct outputs (devices, FIFOs, standard output) are written, and only then are the
-    temporaries renamed, in order. A failure before the renames removes every temporary and
-    changes no file. (A rename itself fails only if the folder changes underneath; the
-    outputs renamed before it stay written.)
+    temporaries renamed, in order, under a journal (module docstring): a failure or an
+    interrupt at any point before the last rename leaves every regular file as it was, and a
+    kill there is rolled back by the next run writing into the first file's folder.
 
     ``durable`` flushes each temporary to the disk (``fsync``) before it is renamed, so that
     even a power cut leaves the old file or the new one, never an empty one; it costs a few
@@ -550,8 +788,7 @@ def write_all(items: Sequence[tuple[PathArg, Content]], *, durable: bool = True)
             staged.append(op)
             op.put(items[i][1])
             op.finish()
-        for op in staged:
-            op.commit()
+        _Journal(staged, durable).commit()
     except BaseException:
         for op in staged:
             op.discard()
@@ -616,8 +853,7 @@ def all_or_none(paths: Sequence[PathArg], *, durable: bool = True) -> Iterator[l
         yield [Output(op) for op in ops]
         for op in ops:
             op.finish()
-        for op in ops:
-            op.commit()
+        _Journal(ops, durable).commit()
     except BaseException:
         for op in ops:
             op.discard()

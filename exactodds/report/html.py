@@ -43,13 +43,12 @@ from html import escape
 from pathlib import Path
 from typing import Any, Final
 
+from exactodds.errors import InputError
 from exactodds.exact import decimal, percent
 from exactodds.report.spreadsheet import decimal_cell
+from exactodds.report.template import CSS_FILE, SHIPPED, TEMPLATE_FILE, load_template, render_bounded
 
 RATIO: Final = re.compile(r"-?[0-9]+/[0-9]+")
-
-CSS_FILE: Final = "certificate.css"
-TEMPLATE_FILE: Final = "certificate.html.j2"
 
 
 # -- small builders ------------------------------------------------------------------------------
@@ -487,8 +486,6 @@ def _entry(doc: dict[str, Any], i: int, x: dict[str, Any]) -> str:
         "</section>"])
 
 
-SHIPPED: Final = Path(__file__).resolve().parent / "templates"
-"""The shipped template folder (package data): ``certificate.html.j2`` and ``certificate.css``."""
 EMBED_ID: Final = "exactodds-report"
 EMBEDDED: Final = re.compile(r'<script type="application/json" id="exactodds-report">(.*?)</script>', re.S)
 
@@ -694,42 +691,26 @@ SECTION_HTML: Final = {"paigow": ("Pai Gow (ch. 535)", "s-paigow", _paigow),
 """HTML views of the game sections (:data:`exactodds.figures.certify.SECTIONS`), by name."""
 
 
-def _template_env(template_dir: str | Path | None) -> tuple[Any, str]:
-    """The Jinja2 environment: a lab's ``template_dir`` first (any file it holds replaces the
-    shipped one), then the shipped templates; and the template's identity for the page."""
-    import jinja2
-
-    from exactodds.errors import InputError
-
-    folders = [str(SHIPPED)]
-    ident = "shipped"
-    if template_dir is not None:
-        folder = Path(template_dir)
-        if not folder.is_dir():
-            raise InputError(f"--template: {str(template_dir)!r} is not a folder")
-        folders.insert(0, str(folder))
-        import hashlib
-
-        h = hashlib.sha256()
-        for name in (TEMPLATE_FILE, CSS_FILE):
-            f = folder / name
-            if f.is_file():
-                h.update(name.encode() + b"\0" + f.read_bytes())
-        ident = "custom sha256:" + h.hexdigest()
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(folders), autoescape=True,
-                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    return env, ident
+def ordered(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` with every object's keys in sorted order: the order the page embeds it in (and
+    a JSON reader gives back), so that a view rendered at certification time and one rendered
+    again from the embedded report iterate every object -- meters, break-even, a wager file's
+    TOML keys -- alike, and a page is the same bytes whichever way it was made."""
+    out: dict[str, Any] = json.loads(json.dumps(doc, sort_keys=True, ensure_ascii=False))
+    return out
 
 
 def render_html(doc: dict[str, Any], template_dir: str | Path | None = None) -> str:
     """The report as one self-contained HTML page, rendered by the Jinja2 template
     ``certificate.html.j2`` (a lab's ``template_dir`` overrides it and ``certificate.css``);
-    the canonical JSON report is embedded in it, so ``verify`` reads the page itself."""
-    import jinja2
+    the canonical JSON report is embedded in it, so ``verify`` reads the page itself.
 
-    from exactodds.errors import InputError
-
-    env, ident = _template_env(template_dir)
+    Deterministic: the page depends only on the report's content (:func:`ordered`) and the
+    template. Every template runs in Jinja2's sandbox; a lab's in a bounded child process
+    (:mod:`exactodds.report.template`): a template is code."""
+    template = load_template(template_dir)
+    env = template.environment()
+    doc = ordered(doc)
     from markupsafe import Markup as m
     fp = doc["fingerprint"]["value"]
     entries = []
@@ -748,19 +729,26 @@ def render_html(doc: dict[str, Any], template_dir: str | Path | None = None) -> 
                + _drawing_rules(doc["drawing_rules"]) + "</section>")
     d = doc.get("document") or {}
     title = f"Certification report — exactodds {doc.get('version')} — {doc['shoe']['description']}"
-    try:
-        css = env.get_template(CSS_FILE).render()
-        page: str = env.get_template(TEMPLATE_FILE).render(
-            version=doc.get("version"), template_id=ident, title=title, css=m(css), css_text=_css_text,
-            header_left=(d.get("game") or "exactodds certification report"),
-            footer_left=" · ".join(str(d[k]) for k in ("lab", "revision") if d.get(k)) or doc["shoe"]["description"],
-            fingerprint=fp, entries=entries, sections=sections, document=d, shoe=doc["shoe"]["description"],
-            generated=doc.get("generated_utc"), document_block=m(_document(doc)), advantage_block=m(_advantage(doc)),
-            head_block=m(_head(doc)), summary_block=m(_summary(doc)), method_block=method,
-            embedded=m(embedded_json(doc)))
-    except jinja2.TemplateError as exc:
-        raise InputError(f"template: {exc}") from None
-    return page
+    context = dict(
+        version=doc.get("version"), template_id=template.ident, title=title, css_text=_css_text,
+        header_left=(d.get("game") or "exactodds certification report"),
+        footer_left=" · ".join(str(d[k]) for k in ("lab", "revision") if d.get(k)) or doc["shoe"]["description"],
+        fingerprint=fp, entries=entries, sections=sections, document=d, shoe=doc["shoe"]["description"],
+        generated=doc.get("generated_utc"), document_block=m(_document(doc)), advantage_block=m(_advantage(doc)),
+        head_block=m(_head(doc)), summary_block=m(_summary(doc)), method_block=method,
+        embedded=m(embedded_json(doc)))
+
+    def render() -> str:
+        import jinja2
+
+        try:
+            css = env.get_template(CSS_FILE).render()
+            page: str = env.get_template(TEMPLATE_FILE).render(css=m(css), **context)
+        except (jinja2.TemplateError, TypeError, ValueError, LookupError, AttributeError, ArithmeticError) as exc:
+            raise InputError(f"template: {' '.join(str(exc).split())[:300]}") from None
+        return page
+
+    return render() if template.sha256 is None else render_bounded(render)
 
 
 def embedded_report(page: str) -> str | None:
@@ -772,11 +760,6 @@ def embedded_report(page: str) -> str | None:
     return found[0] if found else None
 
 
-def page_template(page: str) -> str | None:
-    """The template identity a page records (``shipped`` or ``custom sha256:…``)."""
-    m = re.search(r'<meta name="exactodds-template" content="([^"]*)">', page)
-    return m.group(1) if m else None
-
-
-__all__ = ["embedded_json", "embedded_report", "eor_chart", "meter_chart", "meter_line", "page_template", "render_html",
+__all__ = ["CSS_FILE", "SHIPPED", "TEMPLATE_FILE", "embedded_json", "embedded_report", "eor_chart", "meter_chart",
+           "meter_line", "ordered", "render_html",
            "sensitivity_chart"]

@@ -309,10 +309,13 @@ def certificate_schema() -> Schema:
                          "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"}, "files": COUNT,
                          "covers": {"type": "string"}}),
         "document": {"$ref": "#/$defs/document"},
+        "template": _obj({"sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"}, "covers": {"type": "string"}},
+                         description="the lab's HTML template the page is rendered with (certify --template); "
+                                     "'verify PAGE --template DIR' checks the page with it"),
         "generated_utc": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"},
         "fingerprint": _obj({"algorithm": {"const": "sha256"}, "value": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                              "covers": {"type": "string"}})})
-    top["required"] = [k for k in top["required"] if k not in ("paigow", "spanish21", "document")]  # only when asked
+    top["required"] = [k for k in top["required"] if k not in ("paigow", "spanish21", "document", "template")]  # only when asked
     return {"$schema": DRAFT, "title": "exactodds certification report",
             "description": "The report of 'exactodds certify --format json'; 'exactodds verify' recomputes it.",
             **top, "$defs": {"shoe": _shoe(), "analysis": _analysis(False), "effects": _effects(),
