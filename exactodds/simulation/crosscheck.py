@@ -72,6 +72,7 @@ from exactodds.simulation.handlog import (
 )
 from exactodds.simulation.simulate import (
     NCODES,
+    Cover,
     decode,
     guaranteed_rounds,
     outcome_counts,
@@ -368,7 +369,7 @@ class _Auditor:
                      self.by_message, self.shoes, self.short, self.suitless_line)
 
 
-def audit_log(log: LogFile, shoe: Shoe, cover: int) -> Audit:
+def audit_log(log: LogFile, shoe: Shoe, cover: int | Cover) -> Audit:
     """Audit every round of ``log``; count each playable round's :class:`Coup`.
 
     A round whose hands have 2 or 3 cards is counted as dealt, right or wrong, so a
@@ -377,7 +378,8 @@ def audit_log(log: LogFile, shoe: Shoe, cover: int) -> Audit:
     :func:`~exactodds.simulation.simulate.guaranteed_rounds` (shoes are assumed logged from
     their first round).
     """
-    auditor = _Auditor(shoe, guaranteed_rounds(shoe.size, cover) if log.has_shoes else None, (),
+    top = Cover.of(cover).top(shoe.size)
+    auditor = _Auditor(shoe, guaranteed_rounds(shoe.size, top) if log.has_shoes else None, (),
                        _SequenceTally(shoe, False))
     for ch in log.chunks():
         auditor.feed(ch)
@@ -960,24 +962,32 @@ def _check_alpha(alpha: float) -> None:
         raise InputError(f"--alpha must be between 0 and 1, got {alpha}")
 
 
-def crosscheck_log(log: LogFile, shoe: Shoe, cover: int, alpha: float = DEFAULT_ALPHA,
+def crosscheck_log(log: LogFile, shoe: Shoe, cover: int | Cover, alpha: float = DEFAULT_ALPHA,
                    wagers: Chosen | None = None, progress: Progress | None = None,
-                   faces: bool = False) -> CrossCheck:
+                   faces: bool = False, prefix_cover: int | None = None) -> CrossCheck:
     """Audit a hand log, then test the round results, the wagers (coup-level ones from the
     round results; with ``faces`` or when named, those settled on the cards, from the
     cards) and the card sequence.
 
+    ``cover``: cards under the cover card (§ 629a.5(d)), one number or a :class:`Cover`
+    range; the comparable prefix comes from its highest cover, or, for a range with no
+    upper bound, from ``prefix_cover``
+    (:func:`~exactodds.simulation.shoetests.survey_cover` chooses one from the log).
     The log is read once, streaming; ``progress`` is told the bytes read.
     """
     _check_alpha(alpha)
     start = time.process_time()
+    span = Cover.of(cover)
+    if span.high is None and prefix_cover is None:
+        prefix_cover = span.top(shoe.size)  # the most any shoe can have: the shortest prefix
+    top = span.high if span.high is not None else int(prefix_cover or span.low)
     coup_pairs, face_pairs, skipped = wager_tables(wagers, True, faces)
-    k = guaranteed_rounds(shoe.size, cover) if log.has_shoes else None
+    k = guaranteed_rounds(shoe.size, top) if log.has_shoes else None
     tally = _SequenceTally(shoe, log.has_shoes)
     auditor = _Auditor(shoe, k, face_pairs, tally)
     from exactodds.simulation.shoetests import ShoeTally
 
-    shoes = ShoeTally(shoe, cover) if log.has_shoes else None
+    shoes = ShoeTally(shoe, span, top) if log.has_shoes else None
     log.set_progress(progress)
     for ch in log.chunks():
         auditor.feed(ch)
@@ -1000,7 +1010,7 @@ def crosscheck_log(log: LogFile, shoe: Shoe, cover: int, alpha: float = DEFAULT_
         checked = ", ".join(f"{c.name} ({c.checked:,} shoes, {c.failed:,} broken)" for c in result.accounting)
         result.notes.append(f"accounting, shoe by shoe (the last shoe, {open_rounds:,} round(s), may be cut short by "
                             f"the end of the log and is not checked): {checked}")
-        result.notes += [n for n in (shoes.cover_note(), shoes.repeat_note()) if n]
+        result.notes += [n for n in (shoes.range_note(), shoes.cover_note(), shoes.repeat_note()) if n]
     order = log.order
     if order is not None:
         from exactodds.simulation.shoetests import AccountingCheck
@@ -1029,17 +1039,18 @@ def crosscheck_log(log: LogFile, shoe: Shoe, cover: int, alpha: float = DEFAULT_
         result.not_comparable = _section(audit.not_comparable, shoe, coup_pairs, alpha, auditor.faces.families(True))
         result.notes.append(
             f"dealt through the shoe: rounds 1-{audit.guaranteed} of each shoe are dealt in every shoe "
-            f"(cover card {cover} cards from the bottom, § 629a.5(d), § 629a.9(d)) and are tested against "
+            f"(cover card {span.describe()} cards from the bottom, the prefix from a cover of {top}, § 629a.5(d), "
+            f"§ 629a.9(d)) and are tested against "
             f"the fresh-shoe figures; the {result.not_comparable.rounds:,} later round(s) are not directly "
             "comparable (cut-card effect) and are reported apart, outside the verdict")
         short = audit.short_shoes
         if short.count:
             fewest = short.fewest or 0
-            suggest = max(cover, shoe.size - 6 * fewest - 4)
+            suggest = max(top, shoe.size - 6 * fewest - 4)
             examples = ", ".join(f"shoe {s} (line {line}) dealt {r}" for s, r, line in short.examples)
             result.notes.append(
                 f"{short.count:,} of the {audit.shoes - 1:,} complete shoe(s) dealt fewer rounds than the "
-                f"{audit.guaranteed} every shoe deals with the cover card {cover} cards from the bottom "
+                f"{audit.guaranteed} every shoe deals with the cover card {top} cards from the bottom "
                 f"({examples}{', ...' if short.count > len(short.examples) else ''}): that simulator places "
                 f"its cover card higher, so the split above is not the right one; give its --cover "
                 f"(a cover of {suggest} or more makes every shoe deal at least {fewest} rounds)")
