@@ -298,7 +298,7 @@ def shoe_rounds(rounds: int, fault: str, seed: int, shoe: Shoe | None = None, co
             deck = np.stack(rows)
         depth: int | npt.NDArray[np.int64] = span.low
         if not span.exact:
-            depth = rng.integers(span.low, span.high + 1, size=deck.shape[0], dtype=np.int64)
+            depth = np.asarray(rng.integers(span.low, span.high + 1, size=deck.shape[0]), dtype=np.int64)
         if fault == "bottom":
             shoe_of, _round, codes, faces = deal_bottom(deck, depth, table, bottom, rng)
         else:

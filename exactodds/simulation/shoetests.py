@@ -573,8 +573,9 @@ class ShoeTally:
 
     def range_note(self) -> str:
         """The cover range used and, from the shoes, the narrowest range they fit."""
-        used = (f"cover card {self.cover.describe()} cards from the bottom (§ 629a.5(d)); accounting allows "
-                f"{self.low}..{self.high}")
+        allows = f"{self.low}..{self.high}" if self.cover.high is not None else \
+            f"{self.low} or more (up to {self.high}, leaving room for the largest burn)"
+        used = f"cover card {self.cover.describe()} cards from the bottom (§ 629a.5(d)); accounting allows {allows}"
         if self.fit_low is None or self.fit_high is None:
             return f"accounting, cover: {used}"
         lo, hi = self.fit_low, self.fit_high
@@ -683,3 +684,35 @@ def survey_cover(log: Iterable[LogChunk], n: int, low: int) -> tuple[int, str] |
                  f"prefix is taken from a cover of {top}, the highest any of the first {len(tops):,} complete shoe(s) "
                  f"allows (a burn of 2 cards): every shoe with a cover up to {top} deals rounds 1-"
                  f"{guaranteed_rounds(n, top)}. Give --cover LOW..HIGH to fix it")
+
+
+def log_cover(path: str, meta: dict[str, str], n: int, given: Cover | None = None,
+              columns: dict[str, str] | None = None) -> tuple[Cover, int | None, str | None]:
+    """The cover range a shoe-mode log is checked under, the cover its comparable prefix
+    comes from (``None``: the range's high end) and, when that is chosen from the log, the
+    choice in words: ``given`` (``--cover``), else the file's ``# cover=`` (a number or
+    ``LOW..HIGH``), else the regulation's "at least 14" with no upper bound (§ 629a.5(d)),
+    the prefix then from :func:`survey_cover` (the file is read a second time, its first
+    shoes only)."""
+    from exactodds.simulation.handlog import LogFile, read_file
+    from exactodds.simulation.simulate import MIN_COVER
+
+    span = given
+    if span is None and "cover" in meta:
+        span = Cover.parse(meta["cover"], f"{path}: comment metadata cover")
+        if span.low < MIN_COVER:
+            from exactodds.errors import InputError
+
+            raise InputError(f"{path}: comment metadata cover={meta['cover'][:20]}: the cover card lies at least "
+                             f"{MIN_COVER} cards above the bottom (§ 629a.5(d))")
+    if span is None:
+        span = Cover(MIN_COVER, None)
+    if span.high is not None:
+        return span, None, None
+    again = read_file(path, columns)
+    assert isinstance(again, LogFile)
+    try:
+        surveyed = survey_cover(again.chunks(), n, span.low)
+    finally:
+        again.close()
+    return (span, None, None) if surveyed is None else (span, surveyed[0], surveyed[1])
