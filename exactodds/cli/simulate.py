@@ -278,13 +278,14 @@ def register(app: typer.Typer) -> None:
             stated = decks if decks is not None else _meta_int(data.meta, "decks", file)
             if stated is not None and not 1 <= stated <= MAX_DECKS:
                 raise InputError(f"{file}: comment metadata decks={stated}: a shoe holds 1 to {MAX_DECKS:,} decks")
-            if stated is None and isinstance(data, LogFile) and data.has_shoes:
+            if stated is None and isinstance(data, LogFile):
+                from exactodds.simulation.crosscheck import estimate_decks
                 from exactodds.simulation.shoetests import infer_decks
 
                 again = read_file(file, mapping)
                 assert isinstance(again, LogFile)
                 try:
-                    found = infer_decks(again.chunks())
+                    found = infer_decks(again.chunks()) if data.has_shoes else estimate_decks(again.chunks())
                 finally:
                     again.close()
                 if found is not None:

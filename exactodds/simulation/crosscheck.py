@@ -35,6 +35,7 @@ reported separately and left out of the verdict.
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -601,12 +602,15 @@ class _SequenceTally:
         self.current: list[npt.NDArray[np.int64]] = []
         self.current_shoe: int | None = None
         self.shoe_ordinal = 0
+        self.alike = IdenticalFaces()  # logs without a shoe column: identical faces among cards 1-4
 
     def feed(self, ch: LogChunk, pc: npt.NDArray[np.int16], bc: npt.NDArray[np.int16],
              use: npt.NDArray[np.bool_]) -> None:
         ranks = np.stack([CODE_RANK[pc[:, 0]], CODE_RANK[bc[:, 0]], CODE_RANK[pc[:, 1]], CODE_RANK[bc[:, 1]]],
                          axis=1).astype(np.int64)
         r = ranks[use]
+        if not self.shoes:
+            self.alike.feed(pc[use], bc[use])
         self.transitions += np.bincount(np.concatenate([r[:, 0] * 13 + r[:, 1], r[:, 2] * 13 + r[:, 3]]),
                                         minlength=169)
         self.position += np.bincount((np.arange(4) * 13 + r).ravel(), minlength=52)
@@ -674,7 +678,147 @@ class _SequenceTally:
             "round to round (cards 1-4 of a round v. the next)"
         pair_obs = {f"{name[a]}|{name[b]}": int(self.pairs[a * 13 + b]) for a in range(13) for b in range(13)}
         out.append(_fixed_fit(label, pair_obs, {f"{name[a]}|{name[b]}": p for (a, b), p in across.items()}))
+        if not self.shoes:
+            test = self.alike.test(self.shoe)
+            if test is not None:
+                out.append(test)
         return out
+
+
+# -- the deck count, from identical faces within rounds (logs without a shoe column) ---------------
+PAIR_PATTERNS: Final = (0, 1, 2, 3, 6)
+"""Pairs of equal cards among a round's four initial cards: 0 all different, 1 one pair,
+2 two pairs, 3 three of a kind, 6 four of a kind (the number says the pattern)."""
+
+ESTIMATE_ROUNDS: Final = 200_000
+"""Rounds read to estimate the deck count of a log that states none and has no shoe column."""
+
+MAX_ESTIMATED_DECKS: Final = 8
+
+
+def pattern_probabilities(kinds: int, copies: int) -> dict[int, Fraction]:
+    """Exact probability of each :data:`PAIR_PATTERNS` among the first four cards of a
+    shuffled shoe of ``kinds`` kinds of card, ``copies`` of each (52 faces × decks, or 13
+    ranks × 4·decks): ordered sequences by how the four positions split into equal cards,
+    over ``(N)₄``.
+
+    >>> p = pattern_probabilities(52, 1)
+    >>> p[0], p[1]
+    (Fraction(1, 1), Fraction(0, 1))
+    >>> sum(pattern_probabilities(52, 8).values())
+    Fraction(1, 1)
+    """
+    n = kinds * copies
+
+    def falling(a: int, k: int) -> int:
+        out = 1
+        for i in range(k):
+            out *= a - i
+        return out
+
+    total = falling(n, 4)
+    c = copies
+    ways = {
+        0: falling(kinds, 4) * c**4,
+        1: 6 * falling(kinds, 3) * falling(c, 2) * c * c,
+        2: 3 * falling(kinds, 2) * falling(c, 2) ** 2,
+        3: 4 * falling(kinds, 2) * falling(c, 3) * c,
+        6: kinds * falling(c, 4),
+    }
+    return {k: Fraction(v, total) for k, v in ways.items()}
+
+
+class IdenticalFaces:
+    """Counts rounds by the pairs of identical cards among their four initial cards (faces
+    when every card has a suit, else ranks): what the deck count decides most directly
+    (one deck has no two equal faces; eight decks give 0.10 pairs a round)."""
+
+    def __init__(self) -> None:
+        self.faces = np.zeros(7, dtype=np.int64)
+        self.ranks = np.zeros(7, dtype=np.int64)
+        self.suited = True
+
+    def feed(self, pc: npt.NDArray[np.int16], bc: npt.NDArray[np.int16]) -> None:
+        cards = np.stack([pc[:, 0], bc[:, 0], pc[:, 1], bc[:, 1]], axis=1).astype(np.int64)
+        if self.suited and (CODE_SUIT[cards] == NO_SUIT).any():
+            self.suited = False
+        rk = CODE_RANK[cards].astype(np.int64)
+        same_face = np.zeros(cards.shape[0], dtype=np.int64)
+        same_rank = np.zeros(cards.shape[0], dtype=np.int64)
+        for a, b in itertools.combinations(range(4), 2):
+            same_face += cards[:, a] == cards[:, b]
+            same_rank += rk[:, a] == rk[:, b]
+        self.faces += np.bincount(same_face, minlength=7)
+        self.ranks += np.bincount(same_rank, minlength=7)
+
+    def _basis(self, decks: int) -> tuple[str, npt.NDArray[np.int64], dict[int, Fraction]]:
+        if self.suited:
+            return "faces", self.faces, pattern_probabilities(52, decks)
+        return "ranks", self.ranks, pattern_probabilities(13, 4 * decks)
+
+    def rounds(self) -> int:
+        return int(self.faces.sum())
+
+    def likelihoods(self) -> dict[int, float]:
+        """Log-likelihood of the counts under 1 to 8 decks (``-inf``: impossible)."""
+        out = {}
+        for d in range(1, MAX_ESTIMATED_DECKS + 1):
+            _, counts, probs = self._basis(d)
+            ll = 0.0
+            for k in PAIR_PATTERNS:
+                n = int(counts[k])
+                if n:
+                    p = probs[k]
+                    ll = -math.inf if p == 0 or ll == -math.inf else \
+                        ll + n * (math.log(p.numerator) - math.log(p.denominator))
+            out[d] = ll
+        return out
+
+    def estimate(self) -> tuple[int, str] | None:
+        """The most likely of 1-8 standard decks, and the estimate in words (``None``: no rounds)."""
+        rounds = self.rounds()
+        if not rounds:
+            return None
+        ll = self.likelihoods()
+        best = max(ll, key=lambda d: ll[d])
+        what, counts, _ = self._basis(best)
+        pairs = int(sum(k * int(counts[k]) for k in PAIR_PATTERNS))
+        expect = ", ".join(f"{d} deck(s) {float(rounds * self._mean_pairs(d)):,.1f}" for d in (1, 2, 4, 6, 8))
+        return best, (f"decks: {best} estimated from identical {what} within rounds (no --decks option, no '# decks=' "
+                      f"comment and no shoe column): the first {rounds:,} round(s) hold {pairs:,} pair(s) of identical "
+                      f"{what} among their four initial cards (expected: {expect}); {best} is the most likely of 1-"
+                      f"{MAX_ESTIMATED_DECKS} decks (exact likelihood of the rounds' patterns). The log is tested under "
+                      "it; give --decks if the shoe differs")
+
+    def _mean_pairs(self, decks: int) -> Fraction:
+        _, _, probs = self._basis(decks)
+        return sum((k * p for k, p in probs.items()), Fraction(0))
+
+    def test(self, shoe: Shoe) -> FamilyTest | None:
+        """Identical cards among the four initial cards against the exact pattern
+        probabilities of ``shoe`` (standard shoes only): a log from another deck count fails."""
+        if shoe.decks is None or not self.rounds():
+            return None
+        what, counts, probs = self._basis(shoe.decks)
+        label = {0: "all different", 1: "one pair", 2: "two pairs", 3: "three alike", 6: "four alike"}
+        observed = {label[k]: int(counts[k]) for k in PAIR_PATTERNS}
+        return _fixed_fit(f"identical {what} among cards 1-4 of a round, against {shoe.decks} deck(s)",
+                          observed, {label[k]: p for k, p in probs.items()})
+
+
+def estimate_decks(log: Iterable[LogChunk], rounds: int = ESTIMATE_ROUNDS) -> tuple[int, str] | None:
+    """The deck count of a log without a shoe column, estimated from its first ``rounds``
+    rounds (:class:`IdenticalFaces`), and the estimate in words; ``None``: no rounds."""
+    alike = IdenticalFaces()
+    seen = 0
+    for ch in log:
+        ok = (ch.player_cards >= 2) & (ch.banker_cards >= 2)
+        take = np.flatnonzero(ok)[:max(0, rounds - seen)]
+        alike.feed(ch.player[take], ch.banker[take])
+        seen += take.size
+        if seen >= rounds:
+            break
+    return alike.estimate()
 
 
 def _fixed_fit(label: str, observed: Mapping[str, int], probs: Mapping[str, Fraction]) -> FamilyTest:
