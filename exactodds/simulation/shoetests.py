@@ -495,8 +495,10 @@ class ShoeTally:
             rows = np.flatnonzero(bins == b)
             obs = self.left_obs[rows].sum(axis=0)
             total = int(obs.sum())
-            expected = [sum((Fraction(int(self.left_sum[j, x]), n - int(j)) for j in rows.tolist()
-                             if self.left_sum[j, x]), Fraction(0)) for x in range(13)]
+            common = math.lcm(*(n - j for j in rows.tolist()))  # one denominator: integer sums, exact
+            weights = [common // (n - j) for j in rows.tolist()]
+            expected = [Fraction(sum(int(self.left_sum[j, x]) * w for j, w in zip(rows.tolist(), weights)), common)
+                        for x in range(13)]
             cells = []
             for x, name in enumerate(RANKS):
                 e = expected[x]
