@@ -10,6 +10,7 @@ from 1, 2, 6 and 8 decks; the identical-faces probabilities against enumeration.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -299,7 +300,8 @@ def test_the_deck_count_is_estimated_from_identical_faces(tmp_path: Path, decks:
     found = estimate_decks(data.chunks())
     assert found is not None
     assert found[0] == decks, found[1]
-    assert f"decks: {decks} estimated" in found[1]
+    # 8 decks is what a log stating none is assumed to hold unless its faces say otherwise
+    assert f"decks: {decks} {'assumed' if decks == 8 else 'estimated'}" in found[1], found[1]
 
 
 def test_a_log_from_another_deck_count_fails_for_its_identical_faces(tmp_path: Path) -> None:
@@ -326,8 +328,13 @@ def test_the_estimate_is_the_likeliest_deck_count(patterns: list[int]) -> None:
     found = alike.estimate()
     assert found is not None
     best = found[0]
-    assert all(ll[best] >= v for v in ll.values())
-    assert (best == 1) == all(k == 0 for k in patterns) or ll[1] == ll[best]
+    top = max(ll.values())
+    if top - ll[8] < math.log(100):  # not 100 times as likely as 8 decks: 8 stays
+        assert best == 8 and "decks: 8 assumed" in found[1]
+    else:
+        assert ll[best] == top and f"decks: {best} estimated" in found[1]
+    if any(k for k in patterns):
+        assert best != 1  # one deck holds no two identical faces
 
 
 # -- the command line ------------------------------------------------------------------------------

@@ -695,6 +695,13 @@ ESTIMATE_ROUNDS: Final = 200_000
 
 MAX_ESTIMATED_DECKS: Final = 8
 
+DEFAULT_DECKS: Final = 8
+"""The deck count assumed when a log states none and its identical faces do not favour another."""
+
+EVIDENCE: Final = 100
+"""How many times as likely as :data:`DEFAULT_DECKS` an estimated deck count must make the
+log's identical-face patterns to replace it (a few rounds never move it)."""
+
 
 def pattern_probabilities(kinds: int, copies: int) -> dict[int, Fraction]:
     """Exact probability of each :data:`PAIR_PATTERNS` among the first four cards of a
@@ -784,11 +791,19 @@ class IdenticalFaces:
         what, counts, _ = self._basis(best)
         pairs = int(sum(k * int(counts[k]) for k in PAIR_PATTERNS))
         expect = ", ".join(f"{d} deck(s) {float(rounds * self._mean_pairs(d)):,.1f}" for d in (1, 2, 4, 6, 8))
+        seen = (f"the first {rounds:,} round(s) hold {pairs:,} pair(s) of identical {what} among their four initial "
+                f"cards (expected: {expect})")
+        if ll[best] - ll[DEFAULT_DECKS] < math.log(EVIDENCE):
+            return DEFAULT_DECKS, (
+                f"decks: {DEFAULT_DECKS} assumed (no --decks option, no '# decks=' comment and no shoe column): "
+                f"{seen}; no count of 1-{MAX_ESTIMATED_DECKS} decks is {EVIDENCE} times as likely as "
+                f"{DEFAULT_DECKS} (exact likelihood of the rounds' patterns). Every expectation depends on it, so "
+                "give --decks if the shoe differs")
         return best, (f"decks: {best} estimated from identical {what} within rounds (no --decks option, no '# decks=' "
-                      f"comment and no shoe column): the first {rounds:,} round(s) hold {pairs:,} pair(s) of identical "
-                      f"{what} among their four initial cards (expected: {expect}); {best} is the most likely of 1-"
-                      f"{MAX_ESTIMATED_DECKS} decks (exact likelihood of the rounds' patterns). The log is tested under "
-                      "it; give --decks if the shoe differs")
+                      f"comment and no shoe column): {seen}; {best} is the most likely of 1-{MAX_ESTIMATED_DECKS} "
+                      f"decks, {math.exp(min(700.0, ll[best] - ll[DEFAULT_DECKS])):.3g} times as likely as "
+                      f"{DEFAULT_DECKS} (exact likelihood of the rounds' patterns). The log is tested under it; give "
+                      "--decks if the shoe differs")
 
     def _mean_pairs(self, decks: int) -> Fraction:
         _, _, probs = self._basis(decks)
