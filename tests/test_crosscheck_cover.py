@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -36,7 +37,6 @@ from exactodds.simulation.handlog import LogFile, log_header, read_file, render_
 from exactodds.simulation.shoetests import SHOE_WAGER, ShoeTally, log_cover
 from exactodds.simulation.simulate import (
     BURN_COUNT,
-    FACE_VALUE,
     STANDARD_RULES,
     Cover,
     HandLog,
@@ -364,7 +364,7 @@ def test_crosscheck_refuses_a_bad_cover(tmp_path: Path, cover: str, words: str) 
         else:
             code, out, err = run_simulation_cli(*["crosscheck", where, *args])
         assert code == 2 and out == "" and err.count("\n") == 1, err
-        import re
+
 
         assert re.search(words, err), err
 
