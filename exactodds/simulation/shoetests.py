@@ -215,7 +215,8 @@ class ShoeTally:
         # the sum over shoes of the ranks left before the card (its exact conditional law is left/(n - j))
         self.card_limit = n - self.prefix_cover - MAX_BURN  # a round starting past this may exist only for some burns
         self.left_obs = np.zeros((n, 13), dtype=np.int64)
-        self.left_sum = np.zeros((n, 13), dtype=np.int64)
+        self.prefix_shoes = np.zeros(n + 1, dtype=np.int64)  # shoes by the cards they tally
+        self.prefix_ranks = np.zeros((n + 1, 13), dtype=np.int64)  # ... and the ranks of those cards
         self.hashed = 0
         self.repeats = 0
         self.first_repeat: tuple[int, int] | None = None
@@ -290,7 +291,7 @@ class ShoeTally:
         if not self.suitless and (CODE_SUIT[flat] == NO_SUIT).any():
             self.suitless = True
         self._repeats(flat, first_card, dealt, shoe[starts])
-        self._left(flat, used, valid, run, first_card, card_shoe, nshoes)
+        self._left(flat, used, run, first_card, card_shoe, nshoes)
         f = self.window
         full = np.flatnonzero(dealt >= f)
         if full.size:
@@ -351,30 +352,37 @@ class ShoeTally:
         if late.size and self.last_at_cover_first is None:
             self.last_at_cover_first = where(int(late[0]))
 
-    def _left(self, flat: npt.NDArray[np.int64], used: npt.NDArray[np.int64], valid: npt.NDArray[np.bool_],
-              run: npt.NDArray[np.int64], first_card: npt.NDArray[np.int64], card_shoe: npt.NDArray[np.int64],
-              nshoes: int) -> None:
+    def _left(self, flat: npt.NDArray[np.int64], used: npt.NDArray[np.int64], run: npt.NDArray[np.int64],
+              first_card: npt.NDArray[np.int64], card_shoe: npt.NDArray[np.int64], nshoes: int) -> None:
         """Tallies each card of a round that exists whatever the burn and the cover (one
-        starting at most :attr:`card_limit` logged cards into its shoe) against the ranks
-        left: logged index ``j``, its rank, and the ranks not yet logged in its shoe."""
+        starting at most :attr:`card_limit` logged cards into its shoe): by logged index
+        ``j`` and rank, and, per shoe, the ranks of those cards by how many there are
+        (:meth:`left_sums` makes the sums of the ranks left from these, in integers)."""
         round_start = np.cumsum(used) - used - first_card[run]  # the round's first card, within its shoe
-        keep = np.repeat(round_start <= self.card_limit, used)
         j = np.arange(flat.size) - first_card[card_shoe]
-        keep &= j < self.n
+        keep = np.repeat(round_start <= self.card_limit, used) & (j < self.n)
         if not keep.any():
             return
-        rk = CODE_RANK[flat].astype(np.int64)
-        onehot = np.zeros((flat.size, 13), dtype=np.int32)
-        onehot[np.arange(flat.size), rk] = 1
-        before = np.cumsum(onehot, axis=0, dtype=np.int32) - onehot  # ranks logged before the card, whole chunk
-        base = before[first_card]  # ... before each shoe's first card
-        left = self.rank_n[None, :].astype(np.int32) - (before - base[card_shoe])
-        width = int(j[keep].max()) + 1
-        slot = card_shoe[keep] * width + j[keep]
-        grid = np.zeros((nshoes * width, 13), dtype=np.int32)
-        grid[slot] = left[keep]
-        self.left_sum[:width] += grid.reshape(nshoes, width, 13).sum(axis=0, dtype=np.int64)
-        self.left_obs[:width] += np.bincount(j[keep] * 13 + rk[keep], minlength=width * 13).reshape(width, 13)
+        rk = CODE_RANK[flat[keep]].astype(np.int64)
+        jk = j[keep]
+        self.left_obs += np.bincount(jk * 13 + rk, minlength=self.n * 13).reshape(self.n, 13)
+        prefix = np.bincount(card_shoe[keep], minlength=nshoes)  # cards tallied per shoe (a prefix of it)
+        self.prefix_shoes += np.bincount(prefix, minlength=self.n + 1)
+        self.prefix_ranks += np.bincount(prefix[card_shoe[keep]] * 13 + rk,
+                                         minlength=(self.n + 1) * 13).reshape(self.n + 1, 13)
+
+    def left_sums(self) -> npt.NDArray[np.int64]:
+        """``[j, x]``: the sum over the shoes tallied at logged index ``j`` of the cards of rank
+        ``x`` not logged before it. With ``m`` the cards a shoe tallies, ``O`` the tallies by
+        index and ``F[m]`` the ranks of the shoes tallying ``m``: ``#{m > j}·n_x -
+        (Σ_{i<j} O[i, x] - Σ_{m ≤ j} F[m, x])`` (a shoe that stopped by ``j`` is taken
+        back out of the cards logged before ``j``)."""
+        n = self.n
+        shoes_past = self.prefix_shoes[::-1].cumsum()[::-1][1:]  # [j]: shoes tallying more than j cards
+        before = np.cumsum(self.left_obs, axis=0) - self.left_obs  # [j]: tallied cards at indices below j
+        stopped = np.cumsum(self.prefix_ranks, axis=0)[:n]  # [j]: ranks of shoes tallying at most j cards
+        out: npt.NDArray[np.int64] = shoes_past[:, None] * self.rank_n[None, :] - (before - stopped)
+        return out
 
     def _repeats(self, flat: npt.NDArray[np.int64], first_card: npt.NDArray[np.int64],
                  dealt: npt.NDArray[np.int64], numbers: npt.NDArray[np.int64]) -> None:
@@ -490,6 +498,7 @@ class ShoeTally:
         """
         out = []
         n = self.n
+        left_sum = self.left_sums()
         bins = np.arange(n) * self.LEFT_BINS // n
         for b in range(self.LEFT_BINS):
             rows = np.flatnonzero(bins == b)
@@ -497,7 +506,7 @@ class ShoeTally:
             total = int(obs.sum())
             common = math.lcm(*(n - j for j in rows.tolist()))  # one denominator: integer sums, exact
             weights = [common // (n - j) for j in rows.tolist()]
-            expected = [Fraction(sum(int(self.left_sum[j, x]) * w for j, w in zip(rows.tolist(), weights)), common)
+            expected = [Fraction(sum(int(left_sum[j, x]) * w for j, w in zip(rows.tolist(), weights)), common)
                         for x in range(13)]
             cells = []
             for x, name in enumerate(RANKS):
