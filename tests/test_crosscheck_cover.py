@@ -10,6 +10,7 @@ from 1, 2, 6 and 8 decks; the identical-faces probabilities against enumeration.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import re
 from collections import Counter
@@ -90,6 +91,14 @@ def broken(r: CrossCheck, name: str = COVER_CHECK) -> int:
 def test_cover_parses_a_number_or_a_range(text: str, cover: Cover) -> None:
     assert Cover.parse(text) == cover
     assert Cover.parse(str(cover)) == cover  # what a log header says reads back
+
+
+@given(st.integers(0, 10**6), st.integers(0, 10**6) | st.none())
+def test_a_cover_reads_back_from_its_text(low: int, span: int | None) -> None:
+    cover = Cover(low, None if span is None else low + span)
+    assert Cover.parse(str(cover)) == cover
+    assert cover.exact == (span == 0)
+    assert cover.top(416) == (low + span if span is not None else 416 - 12)
 
 
 @pytest.mark.parametrize("text", ["", "x", "14-16", "16..14", "..16", "14...16", "1e3"])
@@ -379,5 +388,10 @@ def test_simulate_writes_a_cover_range_crosscheck_reads_back(tmp_path: Path) -> 
     code, out, err = run_simulation_cli(*["crosscheck", str(log), "-w", "banker"])
     assert code == 0, out + err
     assert "cover card 14 to 16 cards from the bottom" in out
+    code, out, err = run_simulation_cli("crosscheck", str(log), "-w", "banker", "-f", "json")
+    assert code == 0, err
+    cover = json.loads(out)["cover"]
+    assert (cover["low"], cover["high"], cover["prefix_cover"]) == (14, 16, 16)
+    assert cover["observed_low"] <= 16 and cover["observed_high"] >= 14
     code, out, err = run_simulation_cli(*["simulate", "-n", "10", "--mode", "shoe", "--cover", "14.."])
     assert code == 2 and out == "" and "high end" in err

@@ -76,7 +76,8 @@ def simulation_json(sim: Simulation, pairs: list[tuple[str, str]], skipped: list
     if sim.mode == "shoe":
         assert sim.comparable is not None
         assert sim.cover is not None
-        doc.update(cover=sim.cover.low if sim.cover.exact else str(sim.cover), shoes=sim.shoes, guaranteed_rounds=sim.meta["guaranteed_rounds"],
+        doc.update(cover=sim.cover.low if sim.cover.exact else str(sim.cover), shoes=sim.shoes,
+                   guaranteed_rounds=sim.meta["guaranteed_rounds"],
                    comparable_rounds=int(sim.comparable.sum()))
     return doc
 
@@ -241,6 +242,7 @@ def crosscheck_json(r: CrossCheck) -> dict[str, Any]:
             "correction": "holm", "inconclusive_tests": r.inconclusive_tests,
             "per_test_threshold": r.threshold, "verdict": r.verdict, "consistent": r.consistent,
             "failures": r.failures(),
+            "cover": r.cover,
             "accounting": [{"check": c.name, "rule": c.rule, "unit": c.unit, "checked": c.checked,
                             "broken": c.failed, "examples": c.examples} for c in r.accounting],
             "audit": audit, "comparable": _section_json(r.comparable, r.adjusted),

@@ -1039,6 +1039,10 @@ class CrossCheck:
     seconds: float = 0.0
     accounting: list[Any] = field(default_factory=list)
     """Named accounting checks (:class:`~exactodds.simulation.shoetests.AccountingCheck`)."""
+    cover: dict[str, Any] | None = None
+    """Shoe-mode logs: the cover range used (``low``, ``high``: ``None`` for no upper bound),
+    the cover the comparable prefix comes from, and the narrowest range of covers the
+    complete shoes fit (``observed_low``, ``observed_high``; ``None`` when no shoe shows it)."""
 
     @property
     def adjusted(self) -> dict[tuple[Any, ...], float]:
@@ -1166,6 +1170,8 @@ def crosscheck_log(log: LogFile, shoe: Shoe, cover: int | Cover, alpha: float = 
         if section.rounds:
             section.families += shoes.tests()
         result.accounting = list(shoes.checks.values())
+        result.cover = {"low": span.low, "high": span.high, "prefix_cover": top,
+                        "observed_low": shoes.fit_low, "observed_high": shoes.fit_high}
         checked = ", ".join(f"{c.name} ({c.checked:,} shoes, {c.failed:,} broken)" for c in result.accounting)
         result.notes.append(f"accounting, shoe by shoe (the last shoe, {open_rounds:,} round(s), may be cut short by "
                             f"the end of the log and is not checked): {checked}")
