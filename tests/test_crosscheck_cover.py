@@ -395,3 +395,12 @@ def test_simulate_writes_a_cover_range_crosscheck_reads_back(tmp_path: Path) -> 
     assert cover["observed_low"] <= 16 and cover["observed_high"] >= 14
     code, out, err = run_simulation_cli(*["simulate", "-n", "10", "--mode", "shoe", "--cover", "14.."])
     assert code == 2 and out == "" and "high end" in err
+
+
+def test_a_cover_range_deals_the_same_whatever_the_workers() -> None:
+    """Each batch draws its shoes' covers from its own generator (the reproducibility contract)."""
+    rounds = 2 * 2048 * 70  # two batches of shoes
+    one = simulate(rounds, "shoe", EIGHT, seed=9, cover=Cover(14, 20), workers=1)
+    two = simulate(rounds, "shoe", EIGHT, seed=9, cover=Cover(14, 20), workers=2)
+    assert (one.counts == two.counts).all() and one.comparable is not None and two.comparable is not None
+    assert (one.comparable == two.comparable).all() and one.shoes == two.shoes
