@@ -28,8 +28,12 @@ Library functions a notebook can call; every result is a dataclass.
 The cut-card effect (see ``docs/simulator.md``): in a shoe dealt to the cover card,
 round ``k`` of a shoe has exactly the fresh-shoe distribution when every shoe deals at
 least ``k`` rounds (:func:`~exactodds.simulation.simulate.guaranteed_rounds`); later rounds exist
-only in some shoes, chosen by the cards, and are not directly comparable. Those are
-reported separately and left out of the verdict.
+only in some shoes, chosen by the cards, and are not directly comparable. Their round
+results are reported separately and left out of the verdict; their cards enter it through
+the shoe-level test of each card against the cards left in its shoe, whose exact law holds
+at every depth (:meth:`~exactodds.simulation.shoetests.ShoeTally.left_tests`). The cover
+card may lie anywhere in a range (:class:`~exactodds.simulation.simulate.Cover`); the
+prefix comes from its highest cover.
 """
 
 from __future__ import annotations
@@ -1207,7 +1211,8 @@ def crosscheck_log(log: LogFile, shoe: Shoe, cover: int | Cover, alpha: float = 
             f"(cover card {span.describe()} cards from the bottom, the prefix from a cover of {top}, § 629a.5(d), "
             f"§ 629a.9(d)) and are tested against "
             f"the fresh-shoe figures; the {result.not_comparable.rounds:,} later round(s) are not directly "
-            "comparable (cut-card effect) and are reported apart, outside the verdict")
+            "comparable (cut-card effect): their round results are reported apart, outside the verdict, and "
+            "their cards enter it through the test of each card against the cards left in its shoe")
         short = audit.short_shoes
         if short.count:
             fewest = short.fewest or 0
