@@ -590,8 +590,10 @@ class ShoeTally:
         if self.fit_low is None or self.fit_high is None:
             return f"accounting, cover: {used}"
         lo, hi = self.fit_low, self.fit_high
-        if lo >= hi:
-            seen = f"one cover from {max(hi, 1)} to {lo} fits every complete shoe (some burn of 2-{MAX_BURN} cards)"
+        if lo == hi:
+            seen = f"a cover of {lo} fits every complete shoe (some burn of 2-{MAX_BURN} cards)"
+        elif lo > hi:
+            seen = f"any one cover from {max(hi, 1)} to {lo} fits every complete shoe (some burn of 2-{MAX_BURN} cards)"
         else:
             seen = (f"the complete shoes need covers from at most {lo} to at least {hi} (some shoe fits no cover "
                     f"above {lo}, some none below {hi}, whatever the burn)")
