@@ -13,7 +13,15 @@ for each defect class, the rounds (from a list of sizes up to its target) at whi
 cross-check flags it at ``--alpha`` with Holm's correction, on 8-deck § 629a.5 logs
 (burn, cover card 14 from the bottom, one more round); the 16-bit LCG at its first
 repeated shoe (65,536 shoes). ``--false-alarms N`` cross-checks ``N`` correct shoe-mode
-logs of ``--rounds`` rounds (seeds 0..N-1) and prints how many are flagged.
+logs of ``--rounds`` rounds (seeds 10,000 on) and prints how many are flagged; with
+``--vary`` every other log places its cover card 14-16 cards from the bottom, shoe by
+shoe, its header saying ``cover=14..16`` or (every fourth log) no cover at all.
+
+Issue 28: ``--shoe`` also measures the bottom-60-sorted shuffle and, with ``--vary``,
+correct logs whose cover varies per shoe over 14..16 (header ``cover=14..16`` and no
+cover header: they should pass at every size) and the dealer defects under that cover.
+Every log is checked the way ``exactodds crosscheck`` checks it (``shoetests.log_cover``:
+the header's cover, else at least 14 with the prefix surveyed from the log).
 """
 
 from __future__ import annotations
@@ -39,7 +47,8 @@ from exactodds.simulation.handlog import (
     read_file,
     render_log_chunk,
 )
-from exactodds.simulation.simulate import DrawRules, HandLog, simulate
+from exactodds.simulation.shoetests import log_cover
+from exactodds.simulation.simulate import Cover, DrawRules, HandLog, simulate
 
 EIGHT = Shoe.standard(8)
 BANKER_3_V_8 = DrawRules(banker_draws=lambda b, t: True if (b == 3 and t == 8) else rules.banker_draws(b, t))
@@ -91,21 +100,61 @@ SHOE_TARGETS: list[tuple[str, str, list[int]]] = [
     ("bottom", "Player's third card from the bottom 1 % of the time", [30_000, 100_000, 300_000, 1_000_000]),
     ("drop9", "1 in 200 Banker natural-9 wins dropped (renumbered)", [100_000, 300_000, 1_000_000, 3_000_000]),
     ("naive", "naive swap shuffle of factory order", [300_000, 1_000_000, 3_000_000, 10_000_000]),
+    ("sorted60", "bottom 60 cards of every shoe left sorted", [10_000, 30_000, 100_000, 300_000, 1_000_000]),
+]
+
+VARY = Cover(14, 16)
+FIXED = Cover(14, 14)
+VARY_TARGETS: list[tuple[str, str, list[int], str | None]] = [
+    ("none", "correct, cover 14-16 per shoe, header cover=14..16 (should pass)", [100_000, 1_000_000], "14..16"),
+    ("none", "correct, cover 14-16 per shoe, no cover header (should pass)", [100_000, 1_000_000], None),
+    ("bottom", "bottom dealing 1 %, cover 14-16, header cover=14..16", [30_000, 100_000], "14..16"),
+    ("drop9", "1 in 200 natural-9 wins dropped, cover 14-16, header cover=14..16",
+     [100_000, 300_000, 1_000_000], "14..16"),
+    ("sorted60", "bottom 60 sorted, cover 14-16, no cover header", [10_000, 100_000, 1_000_000], None),
 ]
 
 
-def shoe_write(path: str, rounds: int, fault: str, seed: int) -> None:
+def shoe_write(path: str, rounds: int, fault: str, seed: int, cover: Cover = FIXED,
+               header: str | None = "14") -> None:
+    """A shoe-mode log dealt with ``cover`` (a range: drawn per shoe); ``header``: the
+    ``# cover=`` written (``None``: none)."""
+    meta: dict[str, object] = {"decks": 8} if header is None else {"decks": 8, "cover": header}
     with open(path, "wb") as fh:
-        fh.write(log_header({"decks": 8, "cover": 14}, True))
-        for b in shoe_rounds(rounds, fault, seed, batch=2048):
+        fh.write(log_header(meta, True))
+        for b in shoe_rounds(rounds, fault, seed, batch=2048, cover=cover):
             fh.write(render_log_chunk(b))
 
 
 def shoe_check(path: str, alpha: float) -> tuple[bool, list[str]]:
+    """Cross-check ``path`` as ``exactodds crosscheck`` does (8 decks): its header's cover, else
+    at least 14 with the comparable prefix surveyed from the log."""
     data = read_file(path)
     assert isinstance(data, LogFile)
-    r = crosscheck_log(data, EIGHT, 14, alpha)
+    cover, prefix, _ = log_cover(path, data.meta, EIGHT.size)
+    r = crosscheck_log(data, EIGHT, cover, alpha, prefix_cover=prefix)
     return not r.consistent, r.failures()
+
+
+def vary_power(alpha: float, seeds: int, cap: int) -> None:
+    print(f"Shoe-mode logs, 8 decks, cover card 14-16 cards from the bottom drawn per shoe: flagged by crosscheck at "
+          f"alpha {alpha:g} (Holm), of {seeds} seed(s):", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "log.csv")
+        for fault, name, sizes, header in VARY_TARGETS:
+            for n in [s for s in sizes if s <= cap]:
+                t = time.process_time()
+                hits = 0
+                why = ""
+                for seed in range(seeds):
+                    shoe_write(path, n, fault, 500 + seed, VARY, header)
+                    flagged, fails = shoe_check(path, alpha)
+                    hits += flagged
+                    why = why or (fails[0][:90] if fails else "")
+                print(f"  {name:66s} {n:>10,}: {hits} of {seeds} flagged  {why}  ({time.process_time() - t:.0f} s CPU)",
+                      flush=True)
+                if fault != "none" and hits * 2 > seeds:
+                    break
 
 
 def shoe_power(alpha: float, seeds: int, cap: int, lcg: bool) -> None:
@@ -149,19 +198,32 @@ def shoe_power(alpha: float, seeds: int, cap: int, lcg: bool) -> None:
             print(f"  ({time.process_time() - t:.0f} s CPU; {per_shoe:,} rounds)", flush=True)
 
 
-def false_alarms(logs: int, rounds: int, alpha: float) -> None:
+def false_alarms(logs: int, rounds: int, alpha: float, vary: bool = False, first: int = 0) -> None:
     flagged = 0
+    kinds = {"cover 14": 0, "cover 14-16, header 14..16": 0, "cover 14-16, no header": 0}
     t = time.process_time()
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "log.csv")
-        for seed in range(logs):
-            shoe_write(path, rounds, "none", 10_000 + seed)
+        for i in range(first, first + logs):
+            seed = 10_000 + i
+            if vary and i % 2:
+                header = None if i % 4 == 3 else "14..16"
+                kind = "cover 14-16, no header" if header is None else "cover 14-16, header 14..16"
+                shoe_write(path, rounds, "none", seed, VARY, header)
+            else:
+                kind = "cover 14"
+                shoe_write(path, rounds, "none", seed)
+            kinds[kind] += 1
             bad, fails = shoe_check(path, alpha)
             if bad:
                 flagged += 1
-                print(f"  seed {10_000 + seed}: flagged: {fails}", flush=True)
-    print(f"False alarms: {flagged} of {logs} correct shoe-mode logs of {rounds:,} rounds flagged at alpha {alpha:g} "
-          f"(expected at most {alpha * logs:g}); {time.process_time() - t:.0f} s CPU", flush=True)
+                print(f"  seed {seed} ({kind}): flagged: {fails}", flush=True)
+            if (i - first + 1) % 25 == 0:
+                print(f"  ... {i - first + 1} logs, {flagged} flagged, {time.process_time() - t:.0f} s CPU", flush=True)
+    made = ", ".join(f"{v} {k}" for k, v in kinds.items() if v)
+    print(f"False alarms: {flagged} of {logs} correct shoe-mode logs of {rounds:,} rounds ({made}; seeds "
+          f"{10_000 + first:,}-{10_000 + first + logs - 1:,}) flagged at alpha {alpha:g} (expected at most "
+          f"{alpha * logs:g}); {time.process_time() - t:.0f} s CPU", flush=True)
 
 
 def main() -> None:
@@ -174,9 +236,15 @@ def main() -> None:
     ap.add_argument("--lcg", action="store_true", help="--shoe: also the 16-bit LCG at its period (~11 M rounds)")
     ap.add_argument("--false-alarms", type=int, default=0, metavar="N", help="cross-check N correct shoe-mode logs")
     ap.add_argument("--rounds", type=int, default=100_000, help="--false-alarms: rounds per log")
+    ap.add_argument("--first", type=int, default=0, help="--false-alarms: the first log's number (seed 10,000 + it)")
+    ap.add_argument("--vary", action="store_true", help="--false-alarms: every other log with a cover varying over "
+                    "14..16; --shoe: the varying-cover table instead of the defect table")
     args = ap.parse_args()
     if args.false_alarms:
-        false_alarms(args.false_alarms, args.rounds, args.alpha)
+        false_alarms(args.false_alarms, args.rounds, args.alpha, args.vary, args.first)
+        return
+    if args.shoe and args.vary:
+        vary_power(args.alpha, args.seeds, args.cap)
         return
     if args.shoe:
         shoe_power(args.alpha, args.seeds, args.cap, args.lcg)

@@ -31,7 +31,7 @@ from exactodds.report.files import check_writable
 from exactodds.report.progress import Progress, stderr_progress
 
 if TYPE_CHECKING:
-    pass
+    from exactodds.simulation.simulate import Cover
 
 EXIT_INCONSISTENT = 1
 MAX_ROUNDS = 10**10
@@ -40,6 +40,8 @@ MAX_SHOW = 1_000_000
 """Most rule violations `crosscheck --show` lists."""
 MAX_CARDS = 52 * 1000
 """= :data:`exactodds.game.cards.MAX_CARDS` (1,000 decks)."""
+MAX_DECKS = 1000
+"""= :data:`exactodds.game.shoespec.MAX_DECKS`."""
 DEFAULT_ALPHA = 0.001
 """= :data:`exactodds.simulation.crosscheck.DEFAULT_ALPHA` (kept here so start-up loads no numpy)."""
 MIN_COVER = 14
@@ -87,6 +89,17 @@ def _meta_int(meta: dict[str, str], key: str, path: str) -> int | None:
     return int(value)
 
 
+def _cover_range(text: str, what: str) -> Cover:
+    """A cover (``14``) or range (``14..30``, ``14..``: no upper bound) of cards under the
+    cover card, at least :data:`MIN_COVER` (§ 629a.5(d)) and at most :data:`MAX_CARDS`."""
+    from exactodds.simulation.simulate import Cover
+
+    span = Cover.parse(text, what)
+    if not MIN_COVER <= span.low <= MAX_CARDS or (span.high is not None and span.high > MAX_CARDS):
+        raise InputError(f"{what} must be between {MIN_COVER} (§ 629a.5(d)) and {MAX_CARDS:,} cards, got {text.strip()[:40]}")
+    return span
+
+
 def _chosen_paytables(wagers: list[str] | None, paytable: str | None) -> dict[str, str | None]:
     """Wager id -> the paytable asked for (``None``: every paytable of it), from ``-w WAGER``,
     ``-w WAGER:PAYTABLE`` and ``-w WAGER -p PAYTABLE`` (:func:`~exactodds.cli.options.wager_and_paytable`,
@@ -122,8 +135,9 @@ def register(app: typer.Typer) -> None:
         decks: Annotated[int, typer.Option("--decks", "-d", help="Standard 52-card decks in the shoe.")] = 8,
         shoe_spec: ShoeOpt = None,
         remove: RemoveOpt = None,
-        cover: Annotated[int, typer.Option("--cover", help="Shoe mode: cards under the cover card (at least 14, "
-                                           "§ 629a.5(d)).")] = MIN_COVER,
+        cover: Annotated[str, typer.Option("--cover", help="Shoe mode: cards under the cover card (at least 14, "
+                                           "§ 629a.5(d)), or a range LOW..HIGH: each shoe's cover drawn "
+                                           "uniformly from it.")] = str(MIN_COVER),
         wager: Annotated[list[str] | None, typer.Option("--wager", "-w", help="Wager id to report, WAGER or "
                                                         "WAGER:PAYTABLE (repeatable; default: every wager, at "
                                                         "every level, and every wager-file wager; every "
@@ -150,6 +164,7 @@ def register(app: typer.Typer) -> None:
             sim_meta,
         )
         from exactodds.simulation.simulate import (
+            Cover,
             HandLog,
             check_cover,
             check_seed,
@@ -163,8 +178,12 @@ def register(app: typer.Typer) -> None:
         check_seed(seed)
         check_workers(workers)
         shoe = resolve_shoe(decks, shoe_spec, remove)
-        if mode == SimMode.shoe or cover != MIN_COVER:  # a --cover given in fresh mode is still checked
-            check_cover(shoe.size, cover)
+        span = Cover.parse(cover)
+        if span.high is None:
+            raise InputError(f"--cover {cover.strip()}: give the range's high end too (LOW..HIGH); each shoe's "
+                             "cover is drawn from it")
+        if mode == SimMode.shoe or span != Cover(MIN_COVER, MIN_COVER):  # a --cover given in fresh mode is checked
+            check_cover(shoe.size, span)
         _check_targets(log, counts, output)
         from exactodds.simulation.settle import RoundSettler, simulated_pairs
 
@@ -182,12 +201,12 @@ def register(app: typer.Typer) -> None:
             on_hands = None
             if log_fh is not None:
                 fh = log_fh
-                fh.write(log_header(run_meta(mode.value, seed, rounds, shoe, cover), mode == SimMode.shoe))
+                fh.write(log_header(run_meta(mode.value, seed, rounds, shoe, span), mode == SimMode.shoe))
 
                 def on_hands(batch: HandLog) -> None:
                     fh.write(render_log_chunk(batch))
             with _progress("simulate") as progress:
-                sim = simulate(rounds, mode.value, shoe, seed=seed, cover=cover, workers=workers,
+                sim = simulate(rounds, mode.value, shoe, seed=seed, cover=span, workers=workers,
                                on_hands=on_hands, progress=progress, settler=RoundSettler.of(pairs))
             from exactodds.report.simulation import simulation_view
             from exactodds.report.views import render_view
@@ -209,9 +228,12 @@ def register(app: typer.Typer) -> None:
         file: Annotated[str, typer.Argument(help="A hand log (round,player,banker[,shoe]) or counts file "
                                             "(wager,paytable,outcome,count).")],
         decks: Annotated[int | None, typer.Option("--decks", "-d", help="Decks in the shoe (default: the file's "
-                                                  "'# decks=' comment, else 8, stated in the report).")] = None,
-        cover: Annotated[int | None, typer.Option("--cover", help="Cards under the cover card, for logs dealt "
-                                                  "through the shoe (default: the file's '# cover=', else 14).")] = None,
+                                                  "'# decks=' comment, else inferred from the log and stated in "
+                                                  "the report).")] = None,
+        cover: Annotated[str | None, typer.Option("--cover", help="Cards under the cover card, for logs dealt "
+                                                  "through the shoe: a number or a range LOW..HIGH (default: the "
+                                                  "file's '# cover=', else at least 14, § 629a.5(d), no upper "
+                                                  "bound).")] = None,
         alpha: Annotated[float, typer.Option("--alpha", "-a", help="Family-wise significance level of the verdict "
                                              "(Holm's correction over every test).")] = DEFAULT_ALPHA,
         wager: Annotated[list[str] | None, typer.Option("--wager", "-w", help="Hand logs: wager to test, WAGER or "
@@ -236,12 +258,13 @@ def register(app: typer.Typer) -> None:
         """
         from exactodds.simulation.crosscheck import crosscheck_counts, crosscheck_log
         from exactodds.simulation.handlog import LogFile, parse_columns, read_file
-        from exactodds.simulation.simulate import check_cover
+        from exactodds.simulation.simulate import Cover, check_cover
 
         if not 0 < alpha < 1:
             raise InputError(f"--alpha must be between 0 and 1, got {alpha}")
-        if cover is not None and not MIN_COVER <= cover <= MAX_CARDS:
-            raise InputError(f"--cover must be between {MIN_COVER} (§ 629a.5(d)) and {MAX_CARDS:,} cards, got {cover}")
+        if decks is not None and not 1 <= decks <= MAX_DECKS:
+            raise InputError(f"--decks must be between 1 and {MAX_DECKS:,}, got {decks}")
+        span = _cover_range(cover, "--cover") if cover is not None else None
         if show > MAX_SHOW:
             raise InputError(f"--show lists at most {MAX_SHOW:,} violations, got {show}")
         if show < 0:
@@ -253,25 +276,38 @@ def register(app: typer.Typer) -> None:
         inferred: str | None = None
         try:
             stated = decks if decks is not None else _meta_int(data.meta, "decks", file)
-            if stated is None and isinstance(data, LogFile) and data.has_shoes:
+            if stated is not None and not 1 <= stated <= MAX_DECKS:
+                raise InputError(f"{file}: comment metadata decks={stated}: a shoe holds 1 to {MAX_DECKS:,} decks")
+            if stated is None and isinstance(data, LogFile):
+                from exactodds.simulation.crosscheck import estimate_decks
                 from exactodds.simulation.shoetests import infer_decks
 
                 again = read_file(file, mapping)
                 assert isinstance(again, LogFile)
                 try:
-                    found = infer_decks(again.chunks())
+                    found = infer_decks(again.chunks()) if data.has_shoes else estimate_decks(again.chunks())
                 finally:
                     again.close()
                 if found is not None:
                     stated, inferred = found
-            d = stated or 8
+            d = stated if stated is not None else 8
             shoe = resolve_shoe(d)
             if isinstance(data, LogFile):
-                c = cover if cover is not None else _meta_int(data.meta, "cover", file) or MIN_COVER
+                if span is None and "cover" in data.meta:
+                    span = _cover_range(data.meta["cover"], f"{file}: comment metadata cover")
+                c: Cover = span if span is not None else Cover(MIN_COVER, None)
+                prefix: int | None = None
+                chose: str | None = None
                 if data.has_shoes:
+                    from exactodds.simulation.shoetests import log_cover
+
                     check_cover(shoe.size, c)
+                    c, prefix, chose = log_cover(file, data.meta, shoe.size, c, mapping)
                 with _progress("crosscheck") as progress:
-                    result = crosscheck_log(data, shoe, c, alpha, chosen, progress=progress, faces=faces)
+                    result = crosscheck_log(data, shoe, c, alpha, chosen, progress=progress, faces=faces,
+                                            prefix_cover=prefix)
+                if chose is not None:
+                    result.notes.insert(0, chose)
             else:
                 if wager or faces:
                     raise InputError("--wager and --faces apply to hand logs; a counts file is tested wager by "

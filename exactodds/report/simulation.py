@@ -75,7 +75,9 @@ def simulation_json(sim: Simulation, pairs: list[tuple[str, str]], skipped: list
     }
     if sim.mode == "shoe":
         assert sim.comparable is not None
-        doc.update(cover=sim.cover, shoes=sim.shoes, guaranteed_rounds=sim.meta["guaranteed_rounds"],
+        assert sim.cover is not None
+        doc.update(cover=sim.cover.low if sim.cover.exact else str(sim.cover), shoes=sim.shoes,
+                   guaranteed_rounds=sim.meta["guaranteed_rounds"],
                    comparable_rounds=int(sim.comparable.sum()))
     return doc
 
@@ -117,7 +119,8 @@ def _simulation_blocks(sim: Simulation, doc: dict[str, Any], skipped: list[str])
     lines: list[Block] = [(f"Simulated {sim.rounds:,} rounds, mode {sim.mode}, {sim.shoe.describe()}, seed {sim.seed}: "
              f"{sim.seconds:.2f} s ({rate})")]
     if sim.mode == "shoe":
-        lines.append(f"Dealt through {doc['shoes']:,} shoes, cover card {sim.cover} cards from the bottom "
+        lines.append(f"Dealt through {doc['shoes']:,} shoes, cover card {sim.cover.describe() if sim.cover else ''} cards "
+                     f"from the bottom{'' if sim.cover is None or sim.cover.exact else ', drawn shoe by shoe'} "
                      f"(§ 629a.5(d), § 629a.9(d)). Rounds 1-{doc['guaranteed_rounds']} of each shoe "
                      f"({doc['comparable_rounds']:,} rounds) are directly comparable to the exact fresh-shoe "
                      "figures and are the ones compared below; the rest are not (cut-card effect, see "
@@ -239,6 +242,7 @@ def crosscheck_json(r: CrossCheck) -> dict[str, Any]:
             "correction": "holm", "inconclusive_tests": r.inconclusive_tests,
             "per_test_threshold": r.threshold, "verdict": r.verdict, "consistent": r.consistent,
             "failures": r.failures(),
+            "cover": r.cover,
             "accounting": [{"check": c.name, "rule": c.rule, "unit": c.unit, "checked": c.checked,
                             "broken": c.failed, "examples": c.examples} for c in r.accounting],
             "audit": audit, "comparable": _section_json(r.comparable, r.adjusted),

@@ -28,13 +28,18 @@ Library functions a notebook can call; every result is a dataclass.
 The cut-card effect (see ``docs/simulator.md``): in a shoe dealt to the cover card,
 round ``k`` of a shoe has exactly the fresh-shoe distribution when every shoe deals at
 least ``k`` rounds (:func:`~exactodds.simulation.simulate.guaranteed_rounds`); later rounds exist
-only in some shoes, chosen by the cards, and are not directly comparable. Those are
-reported separately and left out of the verdict.
+only in some shoes, chosen by the cards, and are not directly comparable. Their round
+results are reported separately and left out of the verdict; their cards enter it through
+the shoe-level test of each card against the cards left in its shoe, whose exact law holds
+at every depth (:meth:`~exactodds.simulation.shoetests.ShoeTally.left_tests`). The cover
+card may lie anywhere in a range (:class:`~exactodds.simulation.simulate.Cover`); the
+prefix comes from its highest cover.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -72,6 +77,7 @@ from exactodds.simulation.handlog import (
 )
 from exactodds.simulation.simulate import (
     NCODES,
+    Cover,
     decode,
     guaranteed_rounds,
     outcome_counts,
@@ -368,7 +374,7 @@ class _Auditor:
                      self.by_message, self.shoes, self.short, self.suitless_line)
 
 
-def audit_log(log: LogFile, shoe: Shoe, cover: int) -> Audit:
+def audit_log(log: LogFile, shoe: Shoe, cover: int | Cover) -> Audit:
     """Audit every round of ``log``; count each playable round's :class:`Coup`.
 
     A round whose hands have 2 or 3 cards is counted as dealt, right or wrong, so a
@@ -377,7 +383,8 @@ def audit_log(log: LogFile, shoe: Shoe, cover: int) -> Audit:
     :func:`~exactodds.simulation.simulate.guaranteed_rounds` (shoes are assumed logged from
     their first round).
     """
-    auditor = _Auditor(shoe, guaranteed_rounds(shoe.size, cover) if log.has_shoes else None, (),
+    top = Cover.of(cover).top(shoe.size)
+    auditor = _Auditor(shoe, guaranteed_rounds(shoe.size, top) if log.has_shoes else None, (),
                        _SequenceTally(shoe, False))
     for ch in log.chunks():
         auditor.feed(ch)
@@ -599,12 +606,15 @@ class _SequenceTally:
         self.current: list[npt.NDArray[np.int64]] = []
         self.current_shoe: int | None = None
         self.shoe_ordinal = 0
+        self.alike = IdenticalFaces()  # logs without a shoe column: identical faces among cards 1-4
 
     def feed(self, ch: LogChunk, pc: npt.NDArray[np.int16], bc: npt.NDArray[np.int16],
              use: npt.NDArray[np.bool_]) -> None:
         ranks = np.stack([CODE_RANK[pc[:, 0]], CODE_RANK[bc[:, 0]], CODE_RANK[pc[:, 1]], CODE_RANK[bc[:, 1]]],
                          axis=1).astype(np.int64)
         r = ranks[use]
+        if not self.shoes:
+            self.alike.feed(pc[use], bc[use])
         self.transitions += np.bincount(np.concatenate([r[:, 0] * 13 + r[:, 1], r[:, 2] * 13 + r[:, 3]]),
                                         minlength=169)
         self.position += np.bincount((np.arange(4) * 13 + r).ravel(), minlength=52)
@@ -672,7 +682,162 @@ class _SequenceTally:
             "round to round (cards 1-4 of a round v. the next)"
         pair_obs = {f"{name[a]}|{name[b]}": int(self.pairs[a * 13 + b]) for a in range(13) for b in range(13)}
         out.append(_fixed_fit(label, pair_obs, {f"{name[a]}|{name[b]}": p for (a, b), p in across.items()}))
+        if not self.shoes:
+            test = self.alike.test(self.shoe)
+            if test is not None:
+                out.append(test)
         return out
+
+
+# -- the deck count, from identical faces within rounds (logs without a shoe column) ---------------
+PAIR_PATTERNS: Final = (0, 1, 2, 3, 6)
+"""Pairs of equal cards among a round's four initial cards: 0 all different, 1 one pair,
+2 two pairs, 3 three of a kind, 6 four of a kind (the number says the pattern)."""
+
+ESTIMATE_ROUNDS: Final = 200_000
+"""Rounds read to estimate the deck count of a log that states none and has no shoe column."""
+
+MAX_ESTIMATED_DECKS: Final = 8
+
+DEFAULT_DECKS: Final = 8
+"""The deck count assumed when a log states none and its identical faces do not favour another."""
+
+EVIDENCE: Final = 100
+"""How many times as likely as :data:`DEFAULT_DECKS` an estimated deck count must make the
+log's identical-face patterns to replace it (a few rounds never move it)."""
+
+
+def pattern_probabilities(kinds: int, copies: int) -> dict[int, Fraction]:
+    """Exact probability of each :data:`PAIR_PATTERNS` among the first four cards of a
+    shuffled shoe of ``kinds`` kinds of card, ``copies`` of each (52 faces × decks, or 13
+    ranks × 4·decks): ordered sequences by how the four positions split into equal cards,
+    over ``(N)₄``.
+
+    >>> p = pattern_probabilities(52, 1)
+    >>> p[0], p[1]
+    (Fraction(1, 1), Fraction(0, 1))
+    >>> sum(pattern_probabilities(52, 8).values())
+    Fraction(1, 1)
+    """
+    n = kinds * copies
+
+    def falling(a: int, k: int) -> int:
+        out = 1
+        for i in range(k):
+            out *= a - i
+        return out
+
+    total = falling(n, 4)
+    c = copies
+    ways = {
+        0: falling(kinds, 4) * c**4,
+        1: 6 * falling(kinds, 3) * falling(c, 2) * c * c,
+        2: 3 * falling(kinds, 2) * falling(c, 2) ** 2,
+        3: 4 * falling(kinds, 2) * falling(c, 3) * c,
+        6: kinds * falling(c, 4),
+    }
+    return {k: Fraction(v, total) for k, v in ways.items()}
+
+
+class IdenticalFaces:
+    """Counts rounds by the pairs of identical cards among their four initial cards (faces
+    when every card has a suit, else ranks): what the deck count decides most directly
+    (one deck has no two equal faces; eight decks give 0.10 pairs a round)."""
+
+    def __init__(self) -> None:
+        self.faces = np.zeros(7, dtype=np.int64)
+        self.ranks = np.zeros(7, dtype=np.int64)
+        self.suited = True
+
+    def feed(self, pc: npt.NDArray[np.int16], bc: npt.NDArray[np.int16]) -> None:
+        cards = np.stack([pc[:, 0], bc[:, 0], pc[:, 1], bc[:, 1]], axis=1).astype(np.int64)
+        if self.suited and (CODE_SUIT[cards] == NO_SUIT).any():
+            self.suited = False
+        rk = CODE_RANK[cards].astype(np.int64)
+        same_face = np.zeros(cards.shape[0], dtype=np.int64)
+        same_rank = np.zeros(cards.shape[0], dtype=np.int64)
+        for a, b in itertools.combinations(range(4), 2):
+            same_face += cards[:, a] == cards[:, b]
+            same_rank += rk[:, a] == rk[:, b]
+        self.faces += np.bincount(same_face, minlength=7)
+        self.ranks += np.bincount(same_rank, minlength=7)
+
+    def _basis(self, decks: int) -> tuple[str, npt.NDArray[np.int64], dict[int, Fraction]]:
+        if self.suited:
+            return "faces", self.faces, pattern_probabilities(52, decks)
+        return "ranks", self.ranks, pattern_probabilities(13, 4 * decks)
+
+    def rounds(self) -> int:
+        return int(self.faces.sum())
+
+    def likelihoods(self) -> dict[int, float]:
+        """Log-likelihood of the counts under 1 to 8 decks (``-inf``: impossible)."""
+        out = {}
+        for d in range(1, MAX_ESTIMATED_DECKS + 1):
+            _, counts, probs = self._basis(d)
+            ll = 0.0
+            for k in PAIR_PATTERNS:
+                n = int(counts[k])
+                if n:
+                    p = probs[k]
+                    ll = -math.inf if p == 0 or ll == -math.inf else \
+                        ll + n * (math.log(p.numerator) - math.log(p.denominator))
+            out[d] = ll
+        return out
+
+    def estimate(self) -> tuple[int, str] | None:
+        """The most likely of 1-8 standard decks, and the estimate in words (``None``: no rounds)."""
+        rounds = self.rounds()
+        if not rounds:
+            return None
+        ll = self.likelihoods()
+        best = max(ll, key=lambda d: ll[d])
+        what, counts, _ = self._basis(best)
+        pairs = int(sum(k * int(counts[k]) for k in PAIR_PATTERNS))
+        expect = ", ".join(f"{d} deck(s) {float(rounds * self._mean_pairs(d)):,.1f}" for d in (1, 2, 4, 6, 8))
+        seen = (f"the first {rounds:,} round(s) hold {pairs:,} pair(s) of identical {what} among their four initial "
+                f"cards (expected: {expect})")
+        if ll[best] - ll[DEFAULT_DECKS] < math.log(EVIDENCE):
+            return DEFAULT_DECKS, (
+                f"decks: {DEFAULT_DECKS} assumed (no --decks option, no '# decks=' comment and no shoe column): "
+                f"{seen}; no count of 1-{MAX_ESTIMATED_DECKS} decks is {EVIDENCE} times as likely as "
+                f"{DEFAULT_DECKS} (exact likelihood of the rounds' patterns). Every expectation depends on it, so "
+                "give --decks if the shoe differs")
+        return best, (f"decks: {best} estimated from identical {what} within rounds (no --decks option, no '# decks=' "
+                      f"comment and no shoe column): {seen}; {best} is the most likely of 1-{MAX_ESTIMATED_DECKS} "
+                      f"decks, {math.exp(min(700.0, ll[best] - ll[DEFAULT_DECKS])):.3g} times as likely as "
+                      f"{DEFAULT_DECKS} (exact likelihood of the rounds' patterns). The log is tested under it; give "
+                      "--decks if the shoe differs")
+
+    def _mean_pairs(self, decks: int) -> Fraction:
+        _, _, probs = self._basis(decks)
+        return sum((k * p for k, p in probs.items()), Fraction(0))
+
+    def test(self, shoe: Shoe) -> FamilyTest | None:
+        """Identical cards among the four initial cards against the exact pattern
+        probabilities of ``shoe`` (standard shoes only): a log from another deck count fails."""
+        if shoe.decks is None or not self.rounds():
+            return None
+        what, counts, probs = self._basis(shoe.decks)
+        label = {0: "all different", 1: "one pair", 2: "two pairs", 3: "three alike", 6: "four alike"}
+        observed = {label[k]: int(counts[k]) for k in PAIR_PATTERNS}
+        return _fixed_fit(f"identical {what} among cards 1-4 of a round, against {shoe.decks} deck(s)",
+                          observed, {label[k]: p for k, p in probs.items()})
+
+
+def estimate_decks(log: Iterable[LogChunk], rounds: int = ESTIMATE_ROUNDS) -> tuple[int, str] | None:
+    """The deck count of a log without a shoe column, estimated from its first ``rounds``
+    rounds (:class:`IdenticalFaces`), and the estimate in words; ``None``: no rounds."""
+    alike = IdenticalFaces()
+    seen = 0
+    for ch in log:
+        ok = (ch.player_cards >= 2) & (ch.banker_cards >= 2)
+        take = np.flatnonzero(ok)[:max(0, rounds - seen)]
+        alike.feed(ch.player[take], ch.banker[take])
+        seen += take.size
+        if seen >= rounds:
+            break
+    return alike.estimate()
 
 
 def _fixed_fit(label: str, observed: Mapping[str, int], probs: Mapping[str, Fraction]) -> FamilyTest:
@@ -878,6 +1043,10 @@ class CrossCheck:
     seconds: float = 0.0
     accounting: list[Any] = field(default_factory=list)
     """Named accounting checks (:class:`~exactodds.simulation.shoetests.AccountingCheck`)."""
+    cover: dict[str, Any] | None = None
+    """Shoe-mode logs: the cover range used (``low``, ``high``: ``None`` for no upper bound),
+    the cover the comparable prefix comes from, and the narrowest range of covers the
+    complete shoes fit (``observed_low``, ``observed_high``; ``None`` when no shoe shows it)."""
 
     @property
     def adjusted(self) -> dict[tuple[Any, ...], float]:
@@ -960,24 +1129,32 @@ def _check_alpha(alpha: float) -> None:
         raise InputError(f"--alpha must be between 0 and 1, got {alpha}")
 
 
-def crosscheck_log(log: LogFile, shoe: Shoe, cover: int, alpha: float = DEFAULT_ALPHA,
+def crosscheck_log(log: LogFile, shoe: Shoe, cover: int | Cover, alpha: float = DEFAULT_ALPHA,
                    wagers: Chosen | None = None, progress: Progress | None = None,
-                   faces: bool = False) -> CrossCheck:
+                   faces: bool = False, prefix_cover: int | None = None) -> CrossCheck:
     """Audit a hand log, then test the round results, the wagers (coup-level ones from the
     round results; with ``faces`` or when named, those settled on the cards, from the
     cards) and the card sequence.
 
+    ``cover``: cards under the cover card (§ 629a.5(d)), one number or a :class:`Cover`
+    range; the comparable prefix comes from its highest cover, or, for a range with no
+    upper bound, from ``prefix_cover``
+    (:func:`~exactodds.simulation.shoetests.survey_cover` chooses one from the log).
     The log is read once, streaming; ``progress`` is told the bytes read.
     """
     _check_alpha(alpha)
     start = time.process_time()
+    span = Cover.of(cover)
+    if span.high is None and prefix_cover is None:
+        prefix_cover = span.top(shoe.size)  # the most any shoe can have: the shortest prefix
+    top = span.high if span.high is not None else int(prefix_cover or span.low)
     coup_pairs, face_pairs, skipped = wager_tables(wagers, True, faces)
-    k = guaranteed_rounds(shoe.size, cover) if log.has_shoes else None
+    k = guaranteed_rounds(shoe.size, top) if log.has_shoes else None
     tally = _SequenceTally(shoe, log.has_shoes)
     auditor = _Auditor(shoe, k, face_pairs, tally)
     from exactodds.simulation.shoetests import ShoeTally
 
-    shoes = ShoeTally(shoe, cover) if log.has_shoes else None
+    shoes = ShoeTally(shoe, span, top) if log.has_shoes else None
     log.set_progress(progress)
     for ch in log.chunks():
         auditor.feed(ch)
@@ -997,10 +1174,12 @@ def crosscheck_log(log: LogFile, shoe: Shoe, cover: int, alpha: float = DEFAULT_
         if section.rounds:
             section.families += shoes.tests()
         result.accounting = list(shoes.checks.values())
+        result.cover = {"low": span.low, "high": span.high, "prefix_cover": top,
+                        "observed_low": shoes.fit_low, "observed_high": shoes.fit_high}
         checked = ", ".join(f"{c.name} ({c.checked:,} shoes, {c.failed:,} broken)" for c in result.accounting)
         result.notes.append(f"accounting, shoe by shoe (the last shoe, {open_rounds:,} round(s), may be cut short by "
                             f"the end of the log and is not checked): {checked}")
-        result.notes += [n for n in (shoes.cover_note(), shoes.repeat_note()) if n]
+        result.notes += [n for n in (shoes.range_note(), shoes.cover_note(), shoes.repeat_note()) if n]
     order = log.order
     if order is not None:
         from exactodds.simulation.shoetests import AccountingCheck
@@ -1029,17 +1208,19 @@ def crosscheck_log(log: LogFile, shoe: Shoe, cover: int, alpha: float = DEFAULT_
         result.not_comparable = _section(audit.not_comparable, shoe, coup_pairs, alpha, auditor.faces.families(True))
         result.notes.append(
             f"dealt through the shoe: rounds 1-{audit.guaranteed} of each shoe are dealt in every shoe "
-            f"(cover card {cover} cards from the bottom, § 629a.5(d), § 629a.9(d)) and are tested against "
+            f"(cover card {span.describe()} cards from the bottom, the prefix from a cover of {top}, § 629a.5(d), "
+            f"§ 629a.9(d)) and are tested against "
             f"the fresh-shoe figures; the {result.not_comparable.rounds:,} later round(s) are not directly "
-            "comparable (cut-card effect) and are reported apart, outside the verdict")
+            "comparable (cut-card effect): their round results are reported apart, outside the verdict, and "
+            "their cards enter it through the test of each card against the cards left in its shoe")
         short = audit.short_shoes
         if short.count:
             fewest = short.fewest or 0
-            suggest = max(cover, shoe.size - 6 * fewest - 4)
+            suggest = max(top, shoe.size - 6 * fewest - 4)
             examples = ", ".join(f"shoe {s} (line {line}) dealt {r}" for s, r, line in short.examples)
             result.notes.append(
                 f"{short.count:,} of the {audit.shoes - 1:,} complete shoe(s) dealt fewer rounds than the "
-                f"{audit.guaranteed} every shoe deals with the cover card {cover} cards from the bottom "
+                f"{audit.guaranteed} every shoe deals with the cover card {top} cards from the bottom "
                 f"({examples}{', ...' if short.count > len(short.examples) else ''}): that simulator places "
                 f"its cover card higher, so the split above is not the right one; give its --cover "
                 f"(a cover of {suggest} or more makes every shoe deal at least {fewest} rounds)")

@@ -36,6 +36,7 @@ from exactodds.simulation.simulate import (
     FACE_VALUE,
     MIN_COVER,
     STANDARD_RULES,
+    Cover,
     DrawRules,
     HandLog,
     cards_used,
@@ -131,6 +132,7 @@ SHOE_FAULTS: Final = {
     "bottom": "1 % of the Player's third cards dealt from the bottom of the shoe",
     "drop9": "1 in 200 Banker natural-9 wins left out of the log (rounds renumbered)",
     "replay": "1 in 100 shoes a replay of the shoe before it (copies straddle the pairs (0,1), (2,3), ...)",
+    "sorted60": "a uniform shuffle that leaves the bottom 60 cards of every shoe sorted (by rank, then suit)",
 }
 """The shoe-mode dealers of :func:`shoe_rounds`, by name."""
 
@@ -197,7 +199,7 @@ def _round_starts(deck: npt.NDArray[np.uint8], shoe_of: npt.NDArray[np.int64],
     return burn[shoe_of] + ends - used - before
 
 
-def deal_bottom(deck: npt.NDArray[np.uint8], cover: int, table: npt.NDArray[np.uint16], rate: float,
+def deal_bottom(deck: npt.NDArray[np.uint8], cover: int | npt.NDArray[np.int64], table: npt.NDArray[np.uint16], rate: float,
                 rng: np.random.Generator) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
                                                    npt.NDArray[np.uint16], npt.NDArray[np.uint8] | None]:
     """Deal ``deck`` through :func:`~exactodds.simulation.simulate.deal_shoes` with a dealer
@@ -211,7 +213,7 @@ def deal_bottom(deck: npt.NDArray[np.uint8], cover: int, table: npt.NDArray[np.u
     already done, moves the card, and deals again (rounds before are unchanged)."""
     deck = deck.copy()
     shoes, n = deck.shape
-    covers = np.full(shoes, cover, dtype=np.int64)
+    covers = np.array(np.broadcast_to(np.asarray(cover, dtype=np.int64), (shoes,)))
     chance = rng.random((shoes, n // 4 + 1)) < rate
     done = np.full(shoes, -1, dtype=np.int64)
     while True:
@@ -243,14 +245,16 @@ def _drop_natural_nines(shoe_of: npt.NDArray[np.int64], codes: npt.NDArray[np.ui
     return shoe_of[keep], codes[keep], faces[keep]
 
 
-def shoe_rounds(rounds: int, fault: str, seed: int, shoe: Shoe | None = None, cover: int = MIN_COVER,
+def shoe_rounds(rounds: int, fault: str, seed: int, shoe: Shoe | None = None, cover: int | Cover = MIN_COVER,
                 batch: int = 256, rate: float | None = None) -> Iterator[HandLog]:
     """``rounds`` rounds dealt through the shoe (§ 629a.5, § 629a.9(d)) by the dealer
     ``fault`` of :data:`SHOE_FAULTS`, as hand-log batches (shoes numbered from 0, rounds
     consecutively). Shoes are shuffled in order, each from the previous one's discards
     where the fault says so; every shoe is dealt by ``deal_shoes``. Seeded: the same
     arguments give the same log. ``rate`` replaces the default rate of ``bottom``,
-    ``drop9`` and ``replay`` (tests use strong defects on small logs)."""
+    ``drop9`` and ``replay`` (tests use strong defects on small logs). A ``cover`` range
+    places each shoe's cover card uniformly in it (a dealer who varies it, § 629a.5(d):
+    "at least 14 cards above the bottom")."""
     if fault not in SHOE_FAULTS:
         raise ValueError(f"unknown fault {fault!r}; one of {', '.join(SHOE_FAULTS)}")
     shoe = shoe if shoe is not None else Shoe.standard(8)
@@ -261,12 +265,17 @@ def shoe_rounds(rounds: int, fault: str, seed: int, shoe: Shoe | None = None, co
     bottom = BOTTOM_RATE if rate is None else rate
     drop = DROP_RATE if rate is None else rate
     replay = REPLAY_RATE if rate is None else rate
+    span = Cover.of(cover)
+    if span.high is None:
+        raise ValueError("shoe_rounds needs a closed cover range")
     prev = rng.permutation(base)  # the discards of the shoe before the log starts
     done = 0
     first_shoe = 0
     while done < rounds:
-        if fault == "none":
+        if fault in ("none", "sorted60"):
             deck = rng.permuted(np.broadcast_to(base, (batch, base.size)), axis=1)
+            if fault == "sorted60":
+                deck[:, -60:] = np.sort(deck[:, -60:], axis=1)
         elif fault == "naive":
             deck = naive_swaps(np.array(np.broadcast_to(base, (batch, base.size))), rng)
         elif fault == "lcg16":
@@ -287,10 +296,13 @@ def shoe_rounds(rounds: int, fault: str, seed: int, shoe: Shoe | None = None, co
                 rows.append(row)
                 prev = row
             deck = np.stack(rows)
+        depth: int | npt.NDArray[np.int64] = span.low
+        if not span.exact:
+            depth = np.asarray(rng.integers(span.low, span.high + 1, size=deck.shape[0]), dtype=np.int64)
         if fault == "bottom":
-            shoe_of, _round, codes, faces = deal_bottom(deck, cover, table, bottom, rng)
+            shoe_of, _round, codes, faces = deal_bottom(deck, depth, table, bottom, rng)
         else:
-            shoe_of, _round, codes, faces = deal_shoes(deck, cover, table, keep=True)
+            shoe_of, _round, codes, faces = deal_shoes(deck, depth, table, keep=True)
         assert faces is not None
         if fault == "drop9":
             shoe_of, codes, faces = _drop_natural_nines(shoe_of, codes, faces, drop, rng)

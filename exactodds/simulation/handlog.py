@@ -42,7 +42,7 @@ from exactodds.catalogue import get_wager
 from exactodds.errors import InputError
 from exactodds.game.cards import FACES, POINT_VALUE, RANKS, SUITS, Shoe
 from exactodds.report.progress import Progress
-from exactodds.simulation.simulate import HandLog, Simulation, outcome_counts
+from exactodds.simulation.simulate import Cover, HandLog, Simulation, outcome_counts
 
 LOG_COLUMNS: Final = ("round", "player", "banker")
 LOG_OPTIONAL: Final = ("shoe",)
@@ -900,7 +900,7 @@ def _meta_line(meta: Mapping[str, Any]) -> str:
     return "# exactodds " + " ".join(f"{k}={v}" for k, v in meta.items()) + "\n"
 
 
-def run_meta(mode: str, seed: int, rounds: int, shoe: Shoe, cover: int | None) -> dict[str, Any]:
+def run_meta(mode: str, seed: int, rounds: int, shoe: Shoe, cover: int | Cover | None) -> dict[str, Any]:
     """Metadata written at the top of files a simulation produces (known before it runs)."""
     meta: dict[str, Any] = {"mode": mode, "seed": seed, "rounds": rounds,
                             "decks": shoe.decks if shoe.decks is not None else "custom"}

@@ -73,7 +73,7 @@ from exactodds.simulation.handlog import (
     NO_SUIT,
     LogChunk,
 )
-from exactodds.simulation.simulate import MAX_BURN, guaranteed_rounds
+from exactodds.simulation.simulate import MAX_BURN, Cover, guaranteed_rounds
 from exactodds.simulation.statistics import (
     Cell,
     ChiSquare,
@@ -136,15 +136,56 @@ def _chi2(name: str, count: int, cells: list[Cell], stat: Fraction, df: int, con
                       ChiSquare(float(stat), df, p, len(cells), (), (), conclusive, key), None)
 
 
+@dataclass(frozen=True)
+class CoverFit:
+    """Which covers each complete shoe's logged rounds allow, burn size by burn size.
+
+    With ``D`` cards logged, ``u_last`` and ``u_pen`` in the last two rounds and ``X = D -
+    u_last - u_pen`` before them, a burn of ``b`` cards (§ 629a.5(f)) puts the cover card
+    in the second-to-last round (§ 629a.9(d): that round is finished and one more is dealt)
+    for covers ``n - b - X - u_pen + 1 .. n - b - X`` (cards above the bottom,
+    § 629a.5(d)); the reading that ends the shoe with the round the cover card starts
+    allows ``n - b - X - u_pen`` as well. Arrays, one entry a shoe.
+    """
+
+    n: int
+    before: npt.NDArray[np.int64]
+    u_pen: npt.NDArray[np.int64]
+
+    def strict_low(self, burn: int) -> npt.NDArray[np.int64]:
+        out: npt.NDArray[np.int64] = self.n - burn - self.before - self.u_pen + 1
+        return out
+
+    def strict_high(self, burn: int) -> npt.NDArray[np.int64]:
+        out: npt.NDArray[np.int64] = self.n - burn - self.before
+        return out
+
+    def variant(self, burn: int) -> npt.NDArray[np.int64]:
+        out: npt.NDArray[np.int64] = self.n - burn - self.before - self.u_pen
+        return out
+
+
+def cover_fits(n: int, dealt: npt.NDArray[np.int64], u_last: npt.NDArray[np.int64],
+               u_pen: npt.NDArray[np.int64]) -> CoverFit:
+    """:class:`CoverFit` of shoes of an ``n``-card shoe logging ``dealt`` cards, ``u_last`` and
+    ``u_pen`` of them in the last round and the one before (0: a one-round shoe)."""
+    return CoverFit(n, dealt - u_last - u_pen, u_pen)
+
+
 class ShoeTally:
     """Streams a shoe-mode log's chunks; holds one open shoe and running sums."""
 
-    def __init__(self, shoe: Shoe, cover: int) -> None:
+    def __init__(self, shoe: Shoe, cover: int | Cover, prefix_cover: int | None = None) -> None:
         self.shoe = shoe
-        self.cover = cover
+        self.cover = Cover.of(cover)
         n = self.n = shoe.size
+        self.low = self.cover.low
+        self.high = self.cover.top(n)  # the accounting's highest cover (open range: the most a shoe can have)
+        if self.cover.high is None and prefix_cover is None:
+            raise ValueError("an open cover range needs prefix_cover (see survey_cover)")
+        self.prefix_cover = self.cover.high if self.cover.high is not None else int(prefix_cover or 0)
         self.nn1 = n * (n - 1)
-        k = guaranteed_rounds(n, cover)
+        k = guaranteed_rounds(n, self.prefix_cover)
         self.window = 3 * (4 * k // 3)
         self.copies = np.zeros(_KEY, dtype=np.int64)  # copies of a card code in the shoe (ranks-only: of the rank)
         self.rank_n = np.array(shoe.rank_counts(), dtype=np.int64)
@@ -170,19 +211,29 @@ class ShoeTally:
         self.steps = np.zeros(13, dtype=np.int64)  # neighbours' rank difference, mod 13
         self.suit_third = np.zeros((3, 4), dtype=np.int64)
         self.seen: dict[bytes, int] = {}
+        # card by card against the cards left (by logged index j in the shoe): observed ranks, and
+        # the sum over shoes of the ranks left before the card (its exact conditional law is left/(n - j))
+        self.card_limit = n - self.prefix_cover - MAX_BURN  # a round starting past this may exist only for some burns
+        self.left_obs = np.zeros((n, 13), dtype=np.int64)
+        self.prefix_shoes = np.zeros(n + 1, dtype=np.int64)  # shoes by the cards they tally
+        self.prefix_ranks = np.zeros((n + 1, 13), dtype=np.int64)  # ... and the ranks of those cards
         self.hashed = 0
         self.repeats = 0
         self.first_repeat: tuple[int, int] | None = None
         self.last_at_cover = 0  # shoes that fit only if the round the cover card starts is the last
         self.last_at_cover_first: str | None = None
+        self.fit_low: int | None = None  # the lowest of the highest covers the shoes allow (standard reading)
+        self.fit_high: int | None = None  # the highest of the lowest covers the shoes allow
         self.checks = {
             "composition": AccountingCheck(
                 "composition", "no shoe logs more copies of a card, or of a rank, than the shoe holds"),
             "cover": AccountingCheck(
                 "rounds per shoe against the cover card",
-                f"some burn of 2-{MAX_BURN} cards (§ 629a.5(f)) puts the cover card ({cover} cards from the bottom, "
-                "§ 629a.5(d)) in the second-to-last round of the shoe, one more round following (§ 629a.9(d)), or at "
-                "the start of the last round (a reading that deals one hand fewer, stated in a note)"),
+                f"some burn of 2-{MAX_BURN} cards (§ 629a.5(f)) and some cover card {self.cover.describe()} cards "
+                "from the bottom (§ 629a.5(d)) put the cover card in the second-to-last round of the shoe, one more "
+                "round following (§ 629a.9(d)), or at the start of the last round (a reading that deals one hand "
+                "fewer, stated in a note): too many cards for the lowest cover (cards dealt from the bottom) or too "
+                "few for the highest (rounds left out) break it"),
             "burn": AccountingCheck(
                 "burn against the exposed card",
                 "for such a burn size, a card whose value makes that burn (ace: 2 cards, ..., ten-count: 11) is "
@@ -240,6 +291,7 @@ class ShoeTally:
         if not self.suitless and (CODE_SUIT[flat] == NO_SUIT).any():
             self.suitless = True
         self._repeats(flat, first_card, dealt, shoe[starts])
+        self._left(flat, used, run, first_card, card_shoe, nshoes)
         f = self.window
         full = np.flatnonzero(dealt >= f)
         if full.size:
@@ -259,25 +311,38 @@ class ShoeTally:
         bad = np.flatnonzero(over)
         self.checks["composition"].add(nshoes, [f"{where(i)} logs more copies of a card than the shoe holds"
                                                 for i in bad[:3].tolist()], int(bad.size))
-        cut = self.n - self.cover
-        lo = np.maximum(cut - dealt + u_last + 1, 2)
-        hi = np.minimum(cut - dealt + u_last + u_pen, MAX_BURN)
-        at_start = cut - dealt + u_last  # the burn for which the last round starts at the cover card
+        fit = cover_fits(self.n, dealt, u_last, u_pen)
         unlogged = self.rank_n[None, :] - ranks
         strict = np.zeros(nshoes, dtype=bool)
         variant = np.zeros(nshoes, dtype=bool)
-        sized = (hi >= lo) & (u_pen > 0)
+        sized = np.zeros(nshoes, dtype=bool)
         for b in range(2, MAX_BURN + 1):
             rank_cols = [0] if b == 2 else [b - 2] if b <= 10 else [9, 10, 11, 12]
             avail = (unlogged[:, rank_cols] > 0).any(axis=1)
-            strict |= (lo <= b) & (b <= hi) & (u_pen > 0) & avail
-            variant |= (at_start == b) & avail
-            sized |= at_start == b
+            s_lo, s_hi, v_at = fit.strict_low(b), fit.strict_high(b), fit.variant(b)
+            s_ok = (u_pen > 0) & (s_lo <= self.high) & (s_hi >= self.low)
+            v_ok = (self.low <= v_at) & (v_at <= self.high)
+            strict |= s_ok & avail
+            variant |= v_ok & avail
+            sized |= s_ok | v_ok
+        two = np.flatnonzero(u_pen > 0)
+        if two.size:
+            hi_fit, lo_fit = int(fit.strict_high(2)[two].min()), int(fit.strict_low(MAX_BURN)[two].max())
+            self.fit_low = hi_fit if self.fit_low is None else min(self.fit_low, hi_fit)
+            self.fit_high = lo_fit if self.fit_high is None else max(self.fit_high, lo_fit)
+        most = fit.strict_high(2)  # the highest cover the shoe allows (smallest burn)
+        least = fit.variant(MAX_BURN)  # the lowest (largest burn, the reading that deals one hand fewer)
+
+        def why(i: int) -> str:
+            if most[i] < self.low:
+                return (f"too many cards: even a burn of 2 puts the cover card at most {int(most[i])} cards from the "
+                        f"bottom, below the lowest cover {self.low} (cards dealt from the bottom?)")
+            return (f"too few cards: even a burn of {MAX_BURN} puts the cover card at least {int(least[i])} cards from "
+                    f"the bottom, above the highest cover {self.high} (rounds left out of the log?)")
+
         bad = np.flatnonzero(~sized)
-        self.checks["cover"].add(nshoes, [f"{where(i)} logs {int(dealt[i])} cards in {int(rounds[i])} rounds: no "
-                                          f"burn of 2-{MAX_BURN} cards puts the cover card in its second-to-last "
-                                          "round (or at the start of its last)" for i in bad[:3].tolist()],
-                                 int(bad.size))
+        self.checks["cover"].add(nshoes, [f"{where(i)} logs {int(dealt[i])} cards in {int(rounds[i])} rounds: "
+                                          f"{why(i)}" for i in bad[:3].tolist()], int(bad.size))
         bad = np.flatnonzero(sized & ~strict & ~variant)
         self.checks["burn"].add(int(sized.sum()), [f"{where(i)}: every burn size that fits its rounds needs an "
                                                    "exposed card the shoe logged in full" for i in bad[:3].tolist()],
@@ -286,6 +351,38 @@ class ShoeTally:
         self.last_at_cover += int(late.size)
         if late.size and self.last_at_cover_first is None:
             self.last_at_cover_first = where(int(late[0]))
+
+    def _left(self, flat: npt.NDArray[np.int64], used: npt.NDArray[np.int64], run: npt.NDArray[np.int64],
+              first_card: npt.NDArray[np.int64], card_shoe: npt.NDArray[np.int64], nshoes: int) -> None:
+        """Tallies each card of a round that exists whatever the burn and the cover (one
+        starting at most :attr:`card_limit` logged cards into its shoe): by logged index
+        ``j`` and rank, and, per shoe, the ranks of those cards by how many there are
+        (:meth:`left_sums` makes the sums of the ranks left from these, in integers)."""
+        round_start = np.cumsum(used) - used - first_card[run]  # the round's first card, within its shoe
+        j = np.arange(flat.size) - first_card[card_shoe]
+        keep = np.repeat(round_start <= self.card_limit, used) & (j < self.n)
+        if not keep.any():
+            return
+        rk = CODE_RANK[flat[keep]].astype(np.int64)
+        jk = j[keep]
+        self.left_obs += np.bincount(jk * 13 + rk, minlength=self.n * 13).reshape(self.n, 13)
+        prefix = np.bincount(card_shoe[keep], minlength=nshoes)  # cards tallied per shoe (a prefix of it)
+        self.prefix_shoes += np.bincount(prefix, minlength=self.n + 1)
+        self.prefix_ranks += np.bincount(prefix[card_shoe[keep]] * 13 + rk,
+                                         minlength=(self.n + 1) * 13).reshape(self.n + 1, 13)
+
+    def left_sums(self) -> npt.NDArray[np.int64]:
+        """``[j, x]``: the sum over the shoes tallied at logged index ``j`` of the cards of rank
+        ``x`` not logged before it. With ``m`` the cards a shoe tallies, ``O`` the tallies by
+        index and ``F[m]`` the ranks of the shoes tallying ``m``: ``#{m > j}·n_x -
+        (Σ_{i<j} O[i, x] - Σ_{m ≤ j} F[m, x])`` (a shoe that stopped by ``j`` is taken
+        back out of the cards logged before ``j``)."""
+        n = self.n
+        shoes_past = self.prefix_shoes[::-1].cumsum()[::-1][1:]  # [j]: shoes tallying more than j cards
+        before = np.cumsum(self.left_obs, axis=0) - self.left_obs  # [j]: tallied cards at indices below j
+        stopped = np.cumsum(self.prefix_ranks, axis=0)[:n]  # [j]: ranks of shoes tallying at most j cards
+        out: npt.NDArray[np.int64] = shoes_past[:, None] * self.rank_n[None, :] - (before - stopped)
+        return out
 
     def _repeats(self, flat: npt.NDArray[np.int64], first_card: npt.NDArray[np.int64],
                  dealt: npt.NDArray[np.int64], numbers: npt.NDArray[np.int64]) -> None:
@@ -378,6 +475,50 @@ class ShoeTally:
             out.append(self._position("suit", self.suit_third, SUITS))
             out.append(self._composition("suit", self.suit_third.sum(axis=0), self.suit_n, SUITS))
         out.append(self._repeat_test())
+        out += self.left_tests()
+        return out
+
+    LEFT_BINS: Final = 10
+    """Depth bins of the card-by-card test (logged index ``j``: bin ``10·j // n``)."""
+
+    def left_tests(self) -> list[FamilyTest]:
+        """Each logged card against the cards left in its shoe, one chi-square per depth bin.
+
+        Under a uniform shuffle, given the cards logged before it, a card's rank is ``x``
+        with probability exactly ``left_x / (n - j)`` (``j`` cards logged before it): the
+        burned cards are unseen, and the exposed card, the only one whose value decides
+        anything, is then like one more unseen card (its posterior given the logged cards is
+        proportional to the cards left of each face). Only cards of rounds that every burn
+        (2-11) and every cover up to the prefix's exist in are tallied, so the choice of
+        cards looks only at cards before them: the cut-card region enters, without the
+        cut-card bias. Per bin, ``O`` (ranks seen) against ``E = Σ left/(n - j)`` (exact) in
+        Pearson's form: ``O - E`` is a martingale whose covariance ``Σ (diag p - p pᵀ)`` is
+        at most Pearson's ``n (diag p̄ - p̄ p̄ᵀ)``, so the chi-square is valid and slightly
+        conservative. A shuffle that leaves the bottom of the shoe ordered fails here.
+        """
+        out = []
+        n = self.n
+        left_sum = self.left_sums()
+        bins = np.arange(n) * self.LEFT_BINS // n
+        for b in range(self.LEFT_BINS):
+            rows = np.flatnonzero(bins == b)
+            obs = self.left_obs[rows].sum(axis=0)
+            total = int(obs.sum())
+            common = math.lcm(*(n - j for j in rows.tolist()))  # one denominator: integer sums, exact
+            weights = [common // (n - j) for j in rows.tolist()]
+            expected = [Fraction(sum(int(left_sum[j, x]) * w for j, w in zip(rows.tolist(), weights)), common)
+                        for x in range(13)]
+            cells = []
+            for x, name in enumerate(RANKS):
+                e = expected[x]
+                o = int(obs[x])
+                p = e / total if total else Fraction(0)
+                z = float((o - e) / math.sqrt(e * (1 - p))) if e and p < 1 else None
+                cells.append(Cell(name, o, p, e, z))
+            first, last = int(rows[0]) + 1, int(rows[-1]) + 1
+            out.append(FamilyTest(SHOE_WAGER, f"each card against the cards left in its shoe, logged cards "
+                                  f"{first}-{last} (rank v. the exact remaining composition)", total, tuple(cells),
+                                  chi_square(cells), None))
         return out
 
     def _position(self, what: str, table: npt.NDArray[np.int64], names: tuple[str, ...]) -> FamilyTest:
@@ -440,6 +581,23 @@ class ShoeTally:
                 f"{self.last_at_cover_first}) fit the cover card only if the round it starts is the shoe's last; "
                 "§ 629a.9(d) completes that hand and deals one more. This moves only rounds after the comparable "
                 "prefix, so it is stated, not failed")
+
+    def range_note(self) -> str:
+        """The cover range used and, from the shoes, the narrowest range they fit."""
+        allows = f"{self.low}..{self.high}" if self.cover.high is not None else \
+            f"{self.low} or more (up to {self.high}, leaving room for the largest burn)"
+        used = f"cover card {self.cover.describe()} cards from the bottom (§ 629a.5(d)); accounting allows {allows}"
+        if self.fit_low is None or self.fit_high is None:
+            return f"accounting, cover: {used}"
+        lo, hi = self.fit_low, self.fit_high
+        if lo == hi:
+            seen = f"a cover of {lo} fits every complete shoe (some burn of 2-{MAX_BURN} cards)"
+        elif lo > hi:
+            seen = f"any one cover from {max(hi, 1)} to {lo} fits every complete shoe (some burn of 2-{MAX_BURN} cards)"
+        else:
+            seen = (f"the complete shoes need covers from at most {lo} to at least {hi} (some shoe fits no cover "
+                    f"above {lo}, some none below {hi}, whatever the burn)")
+        return f"accounting, cover: {used}; observed: {seen}"
 
     def repeat_note(self) -> str | None:
         """Where the first repeated shoe is, if any."""
@@ -505,3 +663,69 @@ def infer_decks(log: Iterable[LogChunk]) -> tuple[int, str] | None:
 
 MAX_BURN_MIN: Final = 2
 """The smallest burn: the exposed card and one more (an ace, § 629a.5(f))."""
+
+
+def survey_cover(log: Iterable[LogChunk], n: int, low: int) -> tuple[int, str] | None:
+    """The cover the comparable prefix is taken from when the cover range has no upper
+    bound: the highest cover any of the log's first :data:`INFER_SHOES` complete shoes
+    allows (its smallest burn, 2 cards, § 629a.5(f)), at least ``low``. Every one of those
+    shoes deals at least the rounds :func:`guaranteed_rounds` gives for it; a later shoe
+    with a higher cover is counted among the short shoes in the report. Returns the cover
+    and the choice in words, or ``None`` when the log shows no complete shoe.
+    """
+    current: int | None = None
+    rounds: list[int] = []
+    tops: list[int] = []
+    for ch in log:
+        assert ch.shoe is not None
+        used = ((ch.player != NO_CARD).sum(axis=1) + (ch.banker != NO_CARD).sum(axis=1)).astype(np.int64)
+        for number, u in zip(ch.shoe.tolist(), used.tolist()):
+            if number != current:
+                if current is not None and len(rounds) >= 2:
+                    tops.append(n - 2 - (sum(rounds) - rounds[-1] - rounds[-2]))
+                    if len(tops) >= INFER_SHOES:
+                        break
+                current, rounds = number, []
+            rounds.append(u)
+        else:
+            continue
+        break
+    if not tops:
+        return None
+    top = max(low, min(max(tops), n - MAX_BURN - 1))
+    return top, (f"cover: {low} or more cards from the bottom (no upper bound given, § 629a.5(d)); the comparable "
+                 f"prefix is taken from a cover of {top}, the highest any of the first {len(tops):,} complete shoe(s) "
+                 f"allows (a burn of 2 cards): every shoe with a cover up to {top} deals rounds 1-"
+                 f"{guaranteed_rounds(n, top)}. Give --cover LOW..HIGH to fix it")
+
+
+def log_cover(path: str, meta: dict[str, str], n: int, given: Cover | None = None,
+              columns: dict[str, str] | None = None) -> tuple[Cover, int | None, str | None]:
+    """The cover range a shoe-mode log is checked under, the cover its comparable prefix
+    comes from (``None``: the range's high end) and, when that is chosen from the log, the
+    choice in words: ``given`` (``--cover``), else the file's ``# cover=`` (a number or
+    ``LOW..HIGH``), else the regulation's "at least 14" with no upper bound (§ 629a.5(d)),
+    the prefix then from :func:`survey_cover` (the file is read a second time, its first
+    shoes only)."""
+    from exactodds.simulation.handlog import LogFile, read_file
+    from exactodds.simulation.simulate import MIN_COVER
+
+    span = given
+    if span is None and "cover" in meta:
+        span = Cover.parse(meta["cover"], f"{path}: comment metadata cover")
+        if span.low < MIN_COVER:
+            from exactodds.errors import InputError
+
+            raise InputError(f"{path}: comment metadata cover={meta['cover'][:20]}: the cover card lies at least "
+                             f"{MIN_COVER} cards above the bottom (§ 629a.5(d))")
+    if span is None:
+        span = Cover(MIN_COVER, None)
+    if span.high is not None:
+        return span, None, None
+    again = read_file(path, columns)
+    assert isinstance(again, LogFile)
+    try:
+        surveyed = survey_cover(again.chunks(), n, span.low)
+    finally:
+        again.close()
+    return (span, None, None) if surveyed is None else (span, surveyed[0], surveyed[1])

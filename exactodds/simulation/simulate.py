@@ -31,6 +31,7 @@ the batch size whatever ``rounds`` is (``keep_hands`` keeps them all: for small 
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Callable, Mapping
 from contextlib import closing
@@ -213,7 +214,7 @@ class Simulation:
     seed: int
     shoe: Shoe
     counts: npt.NDArray[np.int64]
-    cover: int | None = None
+    cover: Cover | None = None
     comparable: npt.NDArray[np.int64] | None = None
     shoes: int | None = None
     log: HandLog | None = None
@@ -293,9 +294,70 @@ def guaranteed_rounds(n_cards: int, cover: int) -> int:
     return (n_cards - cover - MAX_BURN) // 6 + 2
 
 
-def check_cover(n_cards: int, cover: int) -> None:
+@dataclass(frozen=True)
+class Cover:
+    """Where the cover card lies: from ``low`` to ``high`` cards above the bottom of the
+    stack (§ 629a.5(d): "at least 14 cards above the bottom"; a dealer places it anywhere
+    from there). ``high`` ``None``: no upper bound (the regulation's own reading). A single
+    number is ``Cover(c, c)``, exact as before.
+
+    >>> Cover.parse("14..30"), str(Cover.parse("15")), str(Cover(14, None))
+    (Cover(low=14, high=30), '15', '14..')
+    """
+
+    low: int
+    high: int | None
+
+    @classmethod
+    def of(cls, cover: int | Cover) -> Cover:
+        """``cover`` as a :class:`Cover` (an int is one exact depth)."""
+        return cover if isinstance(cover, Cover) else cls(cover, cover)
+
+    @classmethod
+    def parse(cls, text: str, what: str = "--cover") -> Cover:
+        """``"14"``, ``"14..30"`` or ``"14.."`` (no upper bound); anything else is an input
+        error (one line) naming ``what``."""
+        m = re.fullmatch(r"\s*(\d{1,9})\s*(?:(\.\.)\s*(\d{1,9})?)?\s*", text)
+        if m is None:
+            raise InputError(f"{what} must be a number of cards or a range LOW..HIGH (e.g. 14 or 14..30), "
+                             f"got {text[:40]!r}")
+        low = int(m.group(1))
+        high = None if m.group(2) and m.group(3) is None else int(m.group(3) or low)
+        if high is not None and high < low:
+            raise InputError(f"{what} {text.strip()}: the range's high end is below its low end")
+        return cls(low, high)
+
+    @property
+    def exact(self) -> bool:
+        """One depth for every shoe."""
+        return self.high == self.low
+
+    def top(self, n_cards: int) -> int:
+        """The highest cover this range allows in an ``n_cards`` shoe (no upper bound: the
+        highest that leaves room for the largest burn, :func:`check_cover`)."""
+        return self.high if self.high is not None else n_cards - MAX_BURN - 1
+
+    def describe(self) -> str:
+        """In words, for reports: ``"14"``, ``"14 to 16"``, ``"at least 14"``."""
+        if self.exact:
+            return f"{self.low}"
+        return f"{self.low} to {self.high}" if self.high is not None else f"at least {self.low}"
+
+    def __str__(self) -> str:
+        if self.exact:
+            return str(self.low)
+        return f"{self.low}..{self.high if self.high is not None else ''}"
+
+
+def check_cover(n_cards: int, cover: int | Cover) -> None:
     """The cover card must be at least 14 cards from the bottom (§ 629a.5(d)) and below
-    the largest possible burn, so every shoe deals at least one round."""
+    the largest possible burn, so every shoe deals at least one round. A range is
+    checked at both ends."""
+    if isinstance(cover, Cover):
+        check_cover(n_cards, cover.low)
+        if cover.high is not None:
+            check_cover(n_cards, cover.high)
+        return
     if cover < MIN_COVER:
         raise InputError(f"--cover must be at least {MIN_COVER} cards (§ 629a.5(d)), got {cover}")
     if n_cards - cover < MAX_BURN + 1:
@@ -369,19 +431,24 @@ def deal_shoes(deck: npt.NDArray[np.uint8], cover: int | npt.NDArray[np.int64], 
 
 
 def _shoe_batch(shoe_faces: npt.NDArray[np.uint8], table: npt.NDArray[np.uint16], seed: int,
-                index: int, shoes: int, cover: int, keep: bool,
+                index: int, shoes: int, cover: Cover, keep: bool,
                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.uint16],
                            npt.NDArray[np.uint8] | None]:
-    """Shuffle ``shoes`` shoes from batch ``index``'s generator and deal them."""
+    """Shuffle ``shoes`` shoes from batch ``index``'s generator and deal them. A cover
+    range places each shoe's cover card uniformly in it (drawn after the shuffles, so an
+    exact cover deals what it always did)."""
     rng = _batch_rng(seed, index)
     deck = rng.permuted(np.broadcast_to(shoe_faces, (shoes, shoe_faces.size)), axis=1)
-    shoe_of, round_of, codes, faces = deal_shoes(deck, cover, table, keep)
+    depth: int | npt.NDArray[np.int64] = cover.low
+    if not cover.exact:
+        depth = rng.integers(cover.low, cover.top(shoe_faces.size) + 1, size=shoes, dtype=np.int64)
+    shoe_of, round_of, codes, faces = deal_shoes(deck, depth, table, keep)
     return shoe_of + index * shoes, round_of, codes, faces
 
 
 # -- the simulator ----------------------------------------------------------------------
 def simulate(rounds: int, mode: Mode = "fresh", shoe: Shoe | None = None, seed: int = 0,
-             cover: int = MIN_COVER, keep_hands: bool = False, workers: int = 1,
+             cover: int | Cover = MIN_COVER, keep_hands: bool = False, workers: int = 1,
              draw_rules: DrawRules = STANDARD_RULES, on_hands: HandSink | None = None,
              progress: Progress | None = None, settler: RoundSettler | None = None) -> Simulation:
     """Simulate ``rounds`` rounds and count them per coup code.
@@ -402,6 +469,9 @@ def simulate(rounds: int, mode: Mode = "fresh", shoe: Shoe | None = None, seed: 
         raise InputError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
     check_workers(workers)
     shoe = shoe if shoe is not None else Shoe.standard(8)
+    cover = Cover.of(cover)
+    if mode == "shoe" and cover.high is None:
+        raise InputError("simulate --cover needs a whole range LOW..HIGH (the cover of each shoe is drawn from it)")
     if shoe.size < 6:
         raise InputError(f"the shoe holds {shoe.size} cards; a simulated round needs 6")
     shoe_faces = np.repeat(np.arange(len(FACES), dtype=np.uint8), shoe.counts)
@@ -409,7 +479,7 @@ def simulate(rounds: int, mode: Mode = "fresh", shoe: Shoe | None = None, seed: 
     kept: list[HandLog] = []
     sink = on_hands
     if keep_hands or settler is not None:
-        k = guaranteed_rounds(shoe.size, cover) if mode == "shoe" else 0
+        k = guaranteed_rounds(shoe.size, cover.top(shoe.size)) if mode == "shoe" else 0
 
         def sink(log: HandLog) -> None:
             if keep_hands:
@@ -503,9 +573,9 @@ def _simulate_fresh(rounds: int, shoe: Shoe, seed: int, shoe_faces: npt.NDArray[
 
 
 def _simulate_shoe(rounds: int, shoe: Shoe, seed: int, shoe_faces: npt.NDArray[np.uint8],
-                   table: npt.NDArray[np.uint16], sink: HandSink | None, workers: int, cover: int,
+                   table: npt.NDArray[np.uint16], sink: HandSink | None, workers: int, cover: Cover,
                    progress: Progress | None) -> Simulation:
-    k = guaranteed_rounds(shoe.size, cover)
+    k = guaranteed_rounds(shoe.size, cover.top(shoe.size))
     counts = np.zeros(NCODES, dtype=np.int64)
     comparable = np.zeros(NCODES, dtype=np.int64)
     got = 0
