@@ -50,12 +50,15 @@ class ReportFormat(str, Enum):
     csv = "csv"
     html = "html"
     xlsx = "xlsx"
+    pdf = "pdf"
     table = "table"
 
 
 ReportFormatOpt = Annotated[ReportFormat | None, typer.Option(
     "--format", "-f", help="markdown (default), json (the report 'verify' checks), csv, html (one printable page "
-    "with the JSON embedded), xlsx, table (the summary only, for a terminal). Default: from the -o file's ending (.md .json .csv .html .xlsx .txt), else markdown.")]
+    "with the JSON embedded), xlsx, pdf (the HTML page printed; needs the [pdf] extra), table (the summary only, "
+    "for a terminal). Default: from the -o file's ending (.md .json .csv .html .xlsx .pdf .txt), else markdown; "
+    "an ending naming no view, or another than -f, is refused.")]
 OutputsOpt = Annotated[list[str] | None, typer.Option(
     "--output", "-o", metavar="FILE", help="Write to FILE ('-' is stdout); repeat it for several views of one run "
     "(each file's ending names its view), all written or none.")]
@@ -73,11 +76,14 @@ SensitivityOpt = Annotated[str | None, typer.Option(
     "(default 6,7,8).")]
 
 
-def output_plan(fmt: ReportFormat | None, formats: str | None, outputs: list[str] | None) -> list[tuple[str, str]]:
+def output_plan(fmt: ReportFormat | None, formats: str | None, outputs: list[str] | None,
+                command: str = "certify") -> list[tuple[str, str]]:
     """``(path, format)`` of every view to write (``-`` is standard output): one ``-o`` takes
     ``-f`` or its file's ending; several take their endings; ``--formats`` with one ``-o STEM``
-    names ``STEM.<ending>`` per format. Anything ambiguous is an input error."""
-    from exactodds.report.certify import FORMAT_OF_SUFFIX, REPORT_FORMATS, SUFFIXES
+    names ``STEM.<ending>`` per format. Endings follow the one rule of every command
+    (:func:`exactodds.report.views.output_format`); anything ambiguous is an input error."""
+    from exactodds.report.certify import REPORT_FORMATS
+    from exactodds.report.views import ENDINGS, FORMAT_OF_ENDING, output_format
 
     outs = list(outputs or [])
     if formats is not None:
@@ -91,25 +97,24 @@ def output_plan(fmt: ReportFormat | None, formats: str | None, outputs: list[str
             raise InputError("--formats needs one -o STEM (the files are STEM.json, STEM.html, ...)")
         stem = outs[0]
         ending = Path(stem).suffix.lower()
-        if ending in FORMAT_OF_SUFFIX:
+        if ending in FORMAT_OF_ENDING:
             stem = stem[: -len(ending)]
-        return [(stem + SUFFIXES[n], n) for n in names]
+        return [(stem + ENDINGS[n], n) for n in names]
     if len(outs) > 1:
         if fmt is not None:
-            raise InputError("with several -o, each file's ending names its view (.md .json .csv .html .xlsx .txt); "
-                             "leave out --format")
+            raise InputError("with several -o, each file's ending names its view (.md .json .csv .html .xlsx .pdf "
+                             ".txt); leave out --format")
         plan = []
         for o in outs:
-            ending = Path(o).suffix.lower()
-            if o == "-" or ending not in FORMAT_OF_SUFFIX:
-                raise InputError(f"-o {o!r}: with several outputs each must end in .md, .json, .csv, .html, .xlsx or .txt")
-            plan.append((o, FORMAT_OF_SUFFIX[ending]))
+            if o == "-" or Path(o).suffix.lower() not in FORMAT_OF_ENDING:
+                raise InputError(f"-o {o!r}: with several outputs each must end in "
+                                 f"{', '.join(ENDINGS[f] for f in REPORT_FORMATS)}")
+            plan.append((o, output_format(None, o, REPORT_FORMATS, "markdown", command)))
         return plan
     out = outs[0] if outs else "-"
-    chosen = fmt.value if fmt is not None else FORMAT_OF_SUFFIX.get(Path(out).suffix.lower(), "markdown") \
-        if out != "-" else "markdown"
-    if chosen == "xlsx" and out == "-":
-        raise InputError("an xlsx workbook is a binary file: name it with -o FILE.xlsx")
+    chosen = output_format(None if fmt is None else fmt.value, out, REPORT_FORMATS, "markdown", command)
+    if chosen in ("xlsx", "pdf") and out == "-":
+        raise InputError(f"an {chosen} file is binary: name it with -o FILE.{chosen}")
     return [(out, chosen)]
 
 
@@ -333,7 +338,7 @@ def render_command(
     report that does not hold is refused (exit 1, nothing written)."""
     from exactodds.figures.certify import Verdict
 
-    plan = output_plan(fmt, formats, output)
+    plan = output_plan(fmt, formats, output, "render")
     if template is not None and not template.is_dir():
         raise InputError(f"--template: {str(template)!r} is not a folder")
     verdict, doc = verdict_of(report)

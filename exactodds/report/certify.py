@@ -334,12 +334,9 @@ def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
     return rows
 
 
-REPORT_FORMATS: Final = ("markdown", "json", "csv", "html", "xlsx", "table")
-"""``table`` is the summary for a terminal (:func:`summary_view`); the other views are the whole report."""
-SUFFIXES: Final = {"json": ".json", "html": ".html", "markdown": ".md", "csv": ".csv", "xlsx": ".xlsx",
-                   "table": ".txt"}
-"""The file name ending of each view (``--formats`` with ``-o STEM``; ``-o FILE`` names its format)."""
-FORMAT_OF_SUFFIX: Final = {**{v: k for k, v in SUFFIXES.items()}, ".htm": "html", ".markdown": "markdown"}
+REPORT_FORMATS: Final = ("markdown", "json", "csv", "html", "xlsx", "pdf", "table")
+"""``table`` is the summary for a terminal (:func:`summary_view`); the other views are the whole report
+(``pdf``: the HTML page printed by WeasyPrint, the ``[pdf]`` extra)."""
 
 
 def report_view(doc: dict[str, Any]) -> View:
@@ -392,12 +389,17 @@ def render_csv(doc: dict[str, Any]) -> str:
 
 def render_report(doc: dict[str, Any], fmt: str, template: str | Path | None = None) -> str | bytes:
     """The report in ``markdown``, ``json``, ``csv``, ``html`` (``template``: a lab's template
-    folder) or ``xlsx`` (bytes); any other format is an InputError. Every view is rendered
+    folder), ``pdf`` or ``xlsx`` (bytes); any other format is an InputError. Every view is rendered
     from the one document, so each quotes its fingerprint."""
     if fmt == "html":  # one self-contained printable file (exactodds.report.html)
         from exactodds.report.html import render_html
 
         return render_html(doc, template)
+    if fmt == "pdf":  # the HTML page printed (exactodds.report.pdf, the [pdf] extra)
+        from exactodds.report.html import render_html
+        from exactodds.report.pdf import render_pdf
+
+        return render_pdf(render_html(doc, template))
     if fmt == "xlsx":
         try:
             from exactodds.report.workbook import render_xlsx
@@ -466,5 +468,5 @@ def verify_page(data: str | bytes, progress: Any = None, template: str | Path | 
     return Verdict(not problems, verdict.fingerprint_ok, verdict.recomputed_ok, problems, notes)
 
 
-__all__ = ["CSV_COLUMNS", "REPORT_FORMATS", "SUFFIXES", "SUMMARY_WRAP", "summary_view", "render_csv", "render_markdown", "render_report",
+__all__ = ["CSV_COLUMNS", "REPORT_FORMATS", "SUMMARY_WRAP", "summary_view", "render_csv", "render_markdown", "render_report",
            "render_reports", "report_view", "verify_page"]

@@ -324,6 +324,63 @@ def render_blocks(blocks: Sequence[Block], markdown: bool) -> str:
     return "\n".join(t for t in (render_block(b, markdown) for b in blocks) if t is not None) + "\n"
 
 
+ENDINGS: Final = {"table": ".txt", "json": ".json", "csv": ".csv", "markdown": ".md", "html": ".html",
+                   "xlsx": ".xlsx", "pdf": ".pdf"}
+"""The file name ending of each output format (``--formats`` with ``-o STEM`` names its files so)."""
+FORMAT_OF_ENDING: Final = {**{v: k for k, v in ENDINGS.items()}, ".htm": "html", ".markdown": "markdown"}
+"""The format a file name ending names: the one rule by which ``-o FILE`` picks, or checks, the
+format on every command (:func:`output_format`)."""
+
+
+def _names_a_file(path: str) -> bool:
+    """Whether ``path`` is (or would be) a regular file, whose name's ending says what it holds:
+    not ``-``, not a stream of this process (``/dev/stdout``), not a device or FIFO."""
+    import os
+    import stat
+
+    from exactodds.report.files import STDOUT, stream_fd
+
+    if path == STDOUT or stream_fd(path) is not None:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return True  # a new file (or one that cannot be written: writing says why)
+
+
+def output_format(given: str | None, path: str | None, offered: Sequence[str], default: str,
+                  command: str = "this command") -> str:
+    """The format ``command`` writes to ``path`` (None or ``-``: standard output): ``given``
+    (``-f``), else the format the file's ending names, else ``default``.
+
+    A regular file's ending must name a format the command offers, and agree with ``-f`` when
+    both are given; anything else is one :class:`InputError` (nothing is written). A name with
+    no ending, ``-``, a device or a FIFO takes ``-f`` or the default.
+
+    >>> output_format(None, "b.json", ("table", "json"), "table"), output_format("json", None, ("json",), "json")
+    ('json', 'json')
+    >>> output_format(None, "c.docx", ("table", "json"), "table", "analyze")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.InputError: -o 'c.docx': analyze cannot write a .docx file; it writes .txt (table), .json
+    >>> output_format("csv", "e.json", ("csv", "json"), "table", "eor")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.InputError: -f csv disagrees with -o 'e.json' (a .json file holds json): leave out -f, or name the file .csv
+    """
+    import os
+
+    suffix = os.path.splitext(path or "")[1].lower() if path and _names_a_file(path) else ""
+    named = FORMAT_OF_ENDING.get(suffix)
+    if suffix and named not in offered:
+        writes = ", ".join(ENDINGS[f] + (f" ({f})" if ENDINGS[f][1:] != f else "") for f in offered if f in ENDINGS)
+        raise InputError(f"-o {path!r}: {command} cannot write a {suffix} file; it writes {writes}")
+    if given is not None and named is not None and given != named:
+        raise InputError(f"-f {given} disagrees with -o {path!r} (a {suffix} file holds {named}): leave out -f, "
+                         f"or name the file {ENDINGS.get(given, '')}".rstrip())
+    return given if given is not None else named if named is not None else default
+
+
 def render_view(view: View, fmt: str) -> str:
     """The view in ``table``, ``markdown``, ``csv`` or ``json``: the one format dispatch."""
     if fmt == "json":
@@ -337,5 +394,5 @@ def render_view(view: View, fmt: str) -> str:
     raise InputError(f"unknown format {fmt!r}: use one of table, markdown, csv, json")
 
 
-__all__ = ["Block", "Bullet", "Choice", "Heading", "Pairs", "Table", "View", "markdown_text", "human",
-           "json_with_decimals", "render_blocks", "render_csv_rows", "render_json", "render_view", "spreadsheet_cell", "with_decimals"]
+__all__ = ["ENDINGS", "FORMAT_OF_ENDING", "Block", "Bullet", "Choice", "Heading", "Pairs", "Table", "View", "markdown_text", "human",
+           "json_with_decimals", "output_format", "render_blocks", "render_csv_rows", "render_json", "render_view", "spreadsheet_cell", "with_decimals"]
