@@ -71,6 +71,9 @@ TemplateOpt = Annotated[Path | None, typer.Option(
 DocumentOpt = Annotated[Path | None, typer.Option(
     "--document", metavar="FILE", help="Document control (TOML: game, jurisdiction, submitter, lab, analyst, "
     "revision, approval); 'exactodds schema document' gives its schema.")]
+DigitsOpt = Annotated[int, typer.Option(
+    "--digits", min=1, max=15, help="Significant digits of the decimals a person reads in the HTML page and the "
+    "PDF (σ, volatility index, 1 in N, confidence ranges); the exact values stay in the JSON.")]
 SensitivityOpt = Annotated[str | None, typer.Option(
     "--sensitivity-decks", metavar="LIST", help="Deck counts of the sensitivity table, e.g. 1,2,4,6,8 "
     "(default 6,7,8).")]
@@ -118,13 +121,14 @@ def output_plan(fmt: ReportFormat | None, formats: str | None, outputs: list[str
     return [(out, chosen)]
 
 
-def write_views(doc: dict[str, object], plan: list[tuple[str, str]], template: Path | None) -> None:
+def write_views(doc: dict[str, object], plan: list[tuple[str, str]], template: Path | None,
+                digits: int = 6) -> None:
     """Render every view of ``plan`` from the one report and write them all or none
     (:func:`exactodds.report.files.write_all`); a lone ``-`` goes to standard output."""
     from exactodds.report.certify import render_reports
     from exactodds.report.files import write_all
 
-    items = render_reports(doc, plan, template)
+    items = render_reports(doc, plan, template, digits)
     if len(items) == 1 and items[0][0] == "-":
         content = items[0][1]
         if isinstance(content, bytes):
@@ -242,7 +246,7 @@ def certify_command(
                             "the options below (default: as written); alone, certify it only.")] = False,
     fmt: ReportFormatOpt = None, output: OutputsOpt = None, formats: FormatsOpt = None,
     template: TemplateOpt = None, document: DocumentOpt = None, sensitivity_decks: SensitivityOpt = None,
-    *, rules: Rules,
+    digits: DigitsOpt = 6, *, rules: Rules,
 ) -> None:
     """A certification report (a par sheet): citations, readings, exact tables, par-sheet figures,
     EOR, sensitivity, verification. One run: every view quotes one fingerprint. The Spanish 21
@@ -265,7 +269,7 @@ def certify_command(
         doc = certify(wagers, paytable, s, parse_decks_list(sensitivity_decks), effects_of_removal=not no_eor,
                       progress=progress, paigow=paigow, document=control,
                       spanish21=rules if spanish21 else False)
-    write_views(doc, plan, template)
+    write_views(doc, plan, template, digits)
 
 
 def _is_page(data: bytes) -> bool:
@@ -333,6 +337,7 @@ def verify_command(
 def render_command(
     report: Annotated[str, typer.Argument(help="A JSON report (or its HTML page) to render again.")],
     fmt: ReportFormatOpt = None, output: OutputsOpt = None, formats: FormatsOpt = None, template: TemplateOpt = None,
+    digits: DigitsOpt = 6,
 ) -> None:
     """Render views of an existing report: it is verified first (every figure recomputed), and a
     report that does not hold is refused (exit 1, nothing written)."""
@@ -348,7 +353,7 @@ def render_command(
         for p in verdict.problems:
             typer.echo(f"  - {p}", err=True)
         raise typer.Exit(code=1)
-    write_views(doc, plan, template)
+    write_views(doc, plan, template, digits)
 
 
 def register(app: typer.Typer) -> None:

@@ -18,7 +18,7 @@ from exactodds.exact import decimal, parse_ratio, percent, ratio, significant
 from exactodds.figures.certify import Verdict
 from exactodds.figures.progressive import Linear
 from exactodds.report.figure_views import EOR_HEADERS
-from exactodds.report.html import no_entries_line
+from exactodds.report.html import DEFAULT_DIGITS, no_entries_line
 from exactodds.report.views import Block, Pairs, Table, View, render_view
 
 
@@ -387,19 +387,21 @@ def render_csv(doc: dict[str, Any]) -> str:
     return render_view(report_view(doc), "csv")
 
 
-def render_report(doc: dict[str, Any], fmt: str, template: str | Path | None = None) -> str | bytes:
+def render_report(doc: dict[str, Any], fmt: str, template: str | Path | None = None,
+                  digits: int = DEFAULT_DIGITS) -> str | bytes:
     """The report in ``markdown``, ``json``, ``csv``, ``html`` (``template``: a lab's template
     folder), ``pdf`` or ``xlsx`` (bytes); any other format is an InputError. Every view is rendered
-    from the one document, so each quotes its fingerprint."""
+    from the one document, so each quotes its fingerprint. ``digits``: the significant digits of
+    the decimals of the HTML page and the PDF (:func:`exactodds.report.html.render_html`)."""
     if fmt == "html":  # one self-contained printable file (exactodds.report.html)
         from exactodds.report.html import render_html
 
-        return render_html(doc, template)
+        return render_html(doc, template, digits)
     if fmt == "pdf":  # the HTML page printed (exactodds.report.pdf, the [pdf] extra)
         from exactodds.report.html import render_html
         from exactodds.report.pdf import render_pdf
 
-        return render_pdf(render_html(doc, template))
+        return render_pdf(render_html(doc, template, digits))
     if fmt == "xlsx":
         try:
             from exactodds.report.workbook import render_xlsx
@@ -414,9 +416,9 @@ def render_report(doc: dict[str, Any], fmt: str, template: str | Path | None = N
 
 
 def render_reports(doc: dict[str, Any], targets: Sequence[tuple[str, str]],
-                   template: str | Path | None = None) -> list[tuple[str, str | bytes]]:
+                   template: str | Path | None = None, digits: int = DEFAULT_DIGITS) -> list[tuple[str, str | bytes]]:
     """``(path, content)`` for each ``(path, format)`` of ``targets``: every view of one report."""
-    return [(path, render_report(doc, fmt, template)) for path, fmt in targets]
+    return [(path, render_report(doc, fmt, template, digits)) for path, fmt in targets]
 
 
 def verify_page(data: str | bytes, progress: Any = None, template: str | Path | None = None) -> Verdict:
@@ -425,7 +427,7 @@ def verify_page(data: str | bytes, progress: Any = None, template: str | Path | 
     ``template``). A page whose embedded report was altered does not hold (exit 1); a page
     with no embedded report is no report (:class:`ReportError`, exit 2)."""
     from exactodds.figures.certify import ReportError, parse_report, program_identity, verify_report
-    from exactodds.report.html import embedded_report, page_template, render_html
+    from exactodds.report.html import embedded_report, page_digits, page_template, render_html
 
     if isinstance(data, bytes):
         try:
@@ -450,7 +452,7 @@ def verify_page(data: str | bytes, progress: Any = None, template: str | Path | 
     same_program = isinstance(doc.get("program"), dict) and doc["program"].get("sha256") == program_identity()["sha256"]
     if ident == "shipped" or template is not None:
         try:
-            again = render_html(doc, template)
+            again = render_html(doc, template, page_digits(data))
         except InputError:
             raise
         except Exception as exc:  # a report that holds always renders; say so rather than crash
