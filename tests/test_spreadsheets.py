@@ -162,3 +162,35 @@ def test_progressive_csv_carries_its_linear_form() -> None:
     for r in by["break_even"]:
         assert form.at({**priced, f"M_{r['item']}": Fraction(r["meter_amount"])}) == 0
     assert check_pairs(by["break_even"][0]) >= 1
+
+
+def test_ride_csv_carries_its_figures() -> None:
+    """The summary row's return, recomputed from the CSV's outcome rows (House Money 1 + main 1)."""
+    r = runner.invoke(app, ["ride", "-f", "csv"])
+    assert r.exit_code == 0, r.output
+    table = rows(r.stdout)
+    assert table[0]["table"] == "summary" and {t["table"] for t in table[1:]} == {"outcome"}
+    outcomes = table[1:]
+    universe = sum(int(t["count"]) for t in outcomes)
+    net = sum(int(t["count"]) * Fraction(t["net"]) for t in outcomes)
+    assert Fraction(table[0]["return"]) == net / (universe * 2)
+    mean_square = sum(int(t["count"]) * (Fraction(t["net"]) / 2) ** 2 for t in outcomes) / universe
+    assert Fraction(table[0]["variance"]) == mean_square - Fraction(table[0]["return"]) ** 2
+    assert float(table[0]["standard_deviation"]) ** 2 == pytest.approx(float(Fraction(table[0]["variance"])), rel=1e-9)
+    assert check_pairs(table[0]) >= 6
+
+
+def test_paigow_csv_carries_the_vigorish_by_amount() -> None:
+    """At $20 the vigorish (rounded up to 25 cents) is exactly 5 %: the amount row's house-way and
+    optimal returns are then the strategies' returns with 5 % vigorish."""
+    r = runner.invoke(app, ["paigow", "-f", "csv"])
+    assert r.exit_code == 0, r.output
+    table = rows(r.stdout)
+    strategies = {t["strategy"]: t for t in table if t["table"] == "strategy"}
+    amounts = {Fraction(t["amount"]): t for t in table if t["table"] == "vigorish_by_amount"}
+    assert set(strategies) == {"house-way", "optimal"} and len(amounts) > 10
+    twenty = amounts[Fraction(20)]
+    assert Fraction(twenty["vigorish"]) == 1
+    assert twenty["return_house_way"] == strategies["house-way"]["return_vigorish"]
+    assert twenty["return_optimal"] == strategies["optimal"]["return_vigorish"]
+    assert all(check_pairs(t) >= 3 for t in amounts.values())

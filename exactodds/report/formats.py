@@ -15,7 +15,7 @@ from exactodds import __version__
 from exactodds.catalogue.model import Wager
 from exactodds.exact import decimal, percent, ratio
 from exactodds.figures.analysis import Analysis, analysis_json
-from exactodds.report.views import Block, Choice, Heading, Pairs, Table, View, render_view
+from exactodds.report.views import Block, Choice, Heading, Pairs, Table, View, render_view, sections_csv
 
 FORMATS = ("table", "json", "csv", "markdown")
 PROBABILITY_PLACES = 12
@@ -264,14 +264,18 @@ def render_paigow(analyses: Sequence[Any], vigorish_rows: Sequence[Any], fmt: st
     from exactodds.paigow import STRATEGY_HEADERS, VIGORISH_HEADERS, paigow_json, paigow_summary_rows, to_rows
     from exactodds.report.spreadsheet import decimal_cell
 
-    def csv_rows() -> list[Sequence[Any]]:
+    def csv_rows() -> list[list[Any]]:  # the strategies' figures, then the returns by wager amount (§ 535.10(k))
         if strategy_rows is not None:
-            return [STRATEGY_HEADERS, *to_rows(strategy_rows)]
-        return [["strategy", "house_way_reading", "wins", "ties", "losses", "universe", "p_win", "p_tie", "p_loss",
-                 "return_vigorish", "return_vigorish_decimal", "house_edge", "house_edge_decimal"],
-                *([a.strategy, a.house_way_reading, a.wins, a.ties, a.losses, a.universe, ratio(a.p_win),
-                   ratio(a.p_tie), ratio(a.p_loss), ratio(a.return_vigorish), decimal_cell(a.return_vigorish),
-                   ratio(a.house_edge), decimal_cell(a.house_edge)] for a in analyses)]
+            return [list(STRATEGY_HEADERS), *map(list, to_rows(strategy_rows))]
+        vigorish = ["amount", "vigorish", "net_win", "return_house_way", "return_optimal", "cite"]
+        return sections_csv([
+            ("strategy", ["strategy", "house_way_reading", "wins", "ties", "losses", "universe", "p_win", "p_tie",
+                          "p_loss", "return_vigorish", "return_vigorish_decimal", "house_edge", "house_edge_decimal"],
+             [[a.strategy, a.house_way_reading, a.wins, a.ties, a.losses, a.universe, ratio(a.p_win),
+               ratio(a.p_tie), ratio(a.p_loss), ratio(a.return_vigorish), decimal_cell(a.return_vigorish),
+               ratio(a.house_edge), decimal_cell(a.house_edge)] for a in analyses]),
+            ("vigorish_by_amount", vigorish,
+             [[r[k] for k in vigorish] for r in paigow_json(analyses, vigorish_rows)["vigorish_by_amount"]])])
 
     def text() -> list[Block]:
         ids = ", ".join(sorted({a.house_way_reading for a in analyses}))

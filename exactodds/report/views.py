@@ -212,6 +212,29 @@ def render_csv_rows(rows: Sequence[Sequence[Any]]) -> str:
     return out.getvalue()
 
 
+def sections_csv(sections: Sequence[tuple[str, Sequence[str], Sequence[Sequence[Any]]]]) -> list[list[Any]]:
+    """Several tables of one result as ONE CSV table with one header: a ``table`` column naming
+    each row's part (``summary`` for the headline figures, ``outcome``, ...), then every part's
+    columns in the order they first appear -- one concept per column, a column shared by parts
+    that hold the same concept -- each row filling its own (the certificate CSV's convention).
+
+    >>> sections_csv([("summary", ["return"], [["-1/8"]]), ("outcome", ["name", "return"], [["win", "1/2"]])])
+    [['table', 'return', 'name'], ['summary', '-1/8', ''], ['outcome', '1/2', 'win']]
+    """
+    columns: list[str] = []
+    for _, names, _ in sections:
+        columns += [n for n in names if n not in columns]
+    out: list[list[Any]] = [["table", *columns]]
+    for part, names, body in sections:
+        where = [columns.index(n) for n in names]
+        for row in body:
+            cells: list[Any] = [""] * len(columns)
+            for i, c in zip(where, row):
+                cells[i] = c
+            out.append([part, *cells])
+    return out
+
+
 LONG_FRACTION: Final = 20
 """An exact ``p/q`` longer than this many characters is shown to a person as a decimal."""
 
@@ -395,4 +418,4 @@ def render_view(view: View, fmt: str) -> str:
 
 
 __all__ = ["ENDINGS", "FORMAT_OF_ENDING", "Block", "Bullet", "Choice", "Heading", "Pairs", "Table", "View", "markdown_text", "human",
-           "json_with_decimals", "output_format", "render_blocks", "render_csv_rows", "render_json", "render_view", "spreadsheet_cell", "with_decimals"]
+           "json_with_decimals", "output_format", "render_blocks", "render_csv_rows", "sections_csv", "render_json", "render_view", "spreadsheet_cell", "with_decimals"]
