@@ -32,6 +32,7 @@ from exactodds.cli.options import (
 )
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
+from exactodds.extras import require
 from exactodds.game.shoespec import DEFAULT_DECKS, RemoveOpt, ShoeOpt, resolve_shoe
 from exactodds.report.progress import stderr_progress
 from exactodds.spanish21.rules import Rules
@@ -102,7 +103,7 @@ def output_plan(fmt: ReportFormat | None, formats: str | None, outputs: list[str
         ending = Path(stem).suffix.lower()
         if ending in FORMAT_OF_ENDING:
             stem = stem[: -len(ending)]
-        return [(stem + ENDINGS[n], n) for n in names]
+        return _needs_nothing_missing([(stem + ENDINGS[n], n) for n in names])
     if len(outs) > 1:
         if fmt is not None:
             raise InputError("with several -o, each file's ending names its view (.md .json .csv .html .xlsx .pdf "
@@ -113,12 +114,22 @@ def output_plan(fmt: ReportFormat | None, formats: str | None, outputs: list[str
                 raise InputError(f"-o {o!r}: with several outputs each must end in "
                                  f"{', '.join(ENDINGS[f] for f in REPORT_FORMATS)}")
             plan.append((o, output_format(None, o, REPORT_FORMATS, "markdown", command)))
-        return plan
+        return _needs_nothing_missing(plan)
     out = outs[0] if outs else "-"
     chosen = output_format(None if fmt is None else fmt.value, out, REPORT_FORMATS, "markdown", command)
     if chosen in ("xlsx", "pdf") and out == "-":
         raise InputError(f"an {chosen} file is binary: name it with -o FILE.{chosen}")
-    return [(out, chosen)]
+    return _needs_nothing_missing([(out, chosen)])
+
+
+def _needs_nothing_missing(plan: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``plan``, once the extras its views need are known to be installed: a missing one is
+    refused in one line before any figure is computed (a whole-catalogue run takes minutes)."""
+    if any(f == "pdf" for _, f in plan):
+        from exactodds.report.pdf import WHAT
+
+        require("weasyprint", WHAT)
+    return plan
 
 
 def write_views(doc: dict[str, object], plan: list[tuple[str, str]], template: Path | None,

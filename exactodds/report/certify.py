@@ -63,9 +63,9 @@ def _summary_table(doc: dict[str, Any], short: bool = False) -> Table:
                      num(ps["volatility_index"]["95"]), "n/a" if mp is None else mp["pays_text"],
                      "YES" if x["player_advantage"] else "no", "yes" if x["verification"]["all_hold"] else "NO"])
     if short:  # VI 90 % left out and the two flags made one, so that the table fits 100 columns
-        rows = [[*r[:6], *r[7:8], "FAIL" if r[9] == "NO" else "ADV." if r[8] == "YES" else "ok"] for r in rows]
+        rows = [[*r[:5], r[6], r[7], "FAIL" if r[9] == "NO" else "ADV." if r[8] == "YES" else "ok"] for r in rows]
         return Table(["Wager -- paytable", "House edge", "Hit freq.", "1 in N", "SD", "VI 95%", "Max. win", "Status"],
-                     rows, wrap=SUMMARY_WRAP)
+                     rows, wrap=SUMMARY_WRAP, whole_words=True)
     return Table(["Wager -- paytable", "House edge", "Hit frequency", "1 in N", "SD", "VI 90 %", "VI 95 %",
                   "Max. win per unit", "Player advantage", "Every check holds"], rows)
 
@@ -344,9 +344,10 @@ def report_view(doc: dict[str, Any]) -> View:
     return View(lambda: doc, lambda: _report_blocks(doc), lambda: _report_csv(doc), json_decimals=False)
 
 
-SUMMARY_WRAP: Final = (18, 8, 8, 7, 7, 7, 8, 6)
+SUMMARY_WRAP: Final = (18, 8, 8, 9, 9, 9, 8, 6)
 """Widest each column of the terminal summary may be, so that it fits 100 columns (Status:
-``ok``, ``ADV.`` for a player advantage, ``FAIL`` when a check fails)."""
+``ok``, ``ADV.`` for a player advantage, ``FAIL`` when a check fails); a number is never broken
+across lines (``whole_words``: its column widens instead)."""
 
 
 def _summary_blocks(doc: dict[str, Any]) -> list[Block]:
