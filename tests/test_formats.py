@@ -276,3 +276,57 @@ def test_without_the_extra_pdf_is_refused_in_one_line(tmp_path: Path, monkeypatc
     r = runner.invoke(app, ["certify", "tie", "-p", "8to1", "--no-eor", "--sensitivity-decks", "8", "-o", str(out)])
     assert one_error_line(r) == "exactodds: error: PDF output needs weasyprint: pip install 'exactodds[pdf]'\n"
     assert list(tmp_path.iterdir()) == []
+
+
+# -- the workbook ------------------------------------------------------------------------------------------
+def shown(cell: Any) -> str:
+    """The text a spreadsheet shows for ``cell`` under its number format."""
+    v, f = cell.value, cell.number_format
+    if not isinstance(v, (int, float)) or f == "General":
+        return str(v)
+    if f.endswith("%"):
+        return f"{v * 100:.{len(f.partition('.')[2]) - 1}f}%"
+    places = len(f.partition(".")[2])
+    return f"{v:{',' if '#,##' in f else ''}.{places}f}" + (" " if f.startswith("$") else "")
+
+
+def test_the_workbook_is_one_a_lab_can_hand_on() -> None:
+    """Number formats (%, thousands, fixed digits), widths, frozen headers, and each count beyond
+    Excel's 15 digits as exact text beside it (checked against the JSON report)."""
+    import openpyxl
+
+    doc = certify(["dragon-7"], None, Shoe.standard(8), sensitivity_decks=(6, 8))
+    wb = openpyxl.load_workbook(io.BytesIO(render_report(doc, "xlsx")))  # type: ignore[arg-type]
+    summary, entry = wb["Summary"], wb.worksheets[1]
+    assert all(ws.freeze_panes for ws in wb.worksheets)
+    header_row = int(summary.freeze_panes[1:]) - 1  # the summary table's header is the last frozen row
+    headers = [c.value for c in summary[header_row]]
+    assert headers[:4] == ["Wager", "Paytable", "Sheet", "House edge"]
+    row = {h: c for h, c in zip(headers, summary[header_row + 1])}
+    assert row["House edge"].number_format.endswith("%") and row["Hit frequency"].number_format.endswith("%")
+    assert row["Standard deviation"].number_format == "0.000000" and row["Hit 1 in N"].number_format == "0.000000"
+    for ws in wb.worksheets:  # every column at least as wide as its longest header or number
+        for r in ws.iter_rows():
+            for c in r:
+                if c.value is not None and (isinstance(c.value, (int, float)) or c.font.b) and sum(
+                        1 for x in r if x.value is not None) > 1:
+                    width = next(d.width for d in ws.column_dimensions.values() if d.min <= c.column <= d.max)
+                    assert width >= min(len(shown(c)), 58), (ws.title, c.coordinate, c.value, width)
+    cells = list(entry.iter_rows())
+    outcome_header = next(i for i, r in enumerate(cells) if r[0].value == "Outcome")
+    names = [c.value for c in cells[outcome_header]]
+    assert names[3:5] == ["Combinations", "Combinations (exact, text)"]
+    counts = {o["outcome"]: o["count"] for o in doc["entries"][0]["analysis"]["outcomes"]}
+    counts["Total"] = doc["entries"][0]["analysis"]["total"]
+    seen = 0
+    for r in cells[outcome_header + 1: outcome_header + 1 + len(counts)]:
+        n, text = r[3].value, r[4].value
+        assert r[3].number_format == "#,##0" and n == counts[r[0].value]
+        if counts[r[0].value] >= 10**15:  # beyond Excel's 15 digits: the exact integer as text
+            assert text == str(counts[r[0].value]) and r[4].data_type == "s"
+            seen += 1
+        else:
+            assert text is None
+    assert seen >= 2  # "No Dragon 7" and the total: 16 digits
+    assert any(r[0].value == "Cycle (card sequences)" and r[2].value == str(doc["entries"][0]["par_sheet"]["cycle"])
+               for r in cells)
