@@ -262,12 +262,22 @@ def test_the_pdf_is_reproducible_and_fetches_nothing(tmp_path: Path) -> None:
     pytest.importorskip("weasyprint")
     from exactodds.report.pdf import render_pdf
 
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+           + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b""))
+    (tmp_path / "secret.png").write_bytes(png)
+    inline = "data:image/png;base64," + __import__("base64").b64encode(png).decode()
     page = ('<!DOCTYPE html><html><head><style>@import url("file:///etc/passwd");</style></head><body>'
-            f'<h1>x</h1><img src="file://{tmp_path}/secret.png"></body></html>')
-    (tmp_path / "secret.png").write_bytes(b"\x89PNG not really")
-    first = render_pdf(page)
-    assert first == render_pdf(page) and first.startswith(b"%PDF-")
-    assert b"PNG not really" not in first
+            '<h1>x</h1><img src="{}"></body></html>')
+    assert b"/Image" not in render_pdf(page.format(f"file://{tmp_path}/secret.png"))  # the file was not read ...
+    drawn = render_pdf(page.format(inline))
+    assert b"/Image" in drawn  # ... though the same picture inline is drawn
+    assert drawn == render_pdf(page.format(inline)) and drawn.startswith(b"%PDF-")  # the same bytes each time
 
 
 def test_without_the_extra_pdf_is_refused_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import json
 import re
-from contextvars import ContextVar
 from collections.abc import Sequence
+from contextvars import ContextVar
 from fractions import Fraction
 from html import escape
 from pathlib import Path

@@ -34,16 +34,10 @@ def render_pdf(page: str) -> bytes:
     except OSError as exc:  # WeasyPrint imports but cannot load Pango (a system library)
         raise InputError(f"{WHAT} needs the Pango library ({exc}): apt-get install libpango-1.0-0 "
                          "libpangoft2-1.0-0") from None
-    from weasyprint.urls import URLFetcher
-
-    class _NoFetch(URLFetcher):  # type: ignore[misc]
-        """Only ``data:`` URLs: the page cannot make the printer read a file or the network."""
-
-        def __init__(self) -> None:
-            super().__init__(allowed_protocols={"data"})
-
+    urls: Any = require("weasyprint.urls", WHAT)
+    no_fetch = urls.URLFetcher(allowed_protocols={"data"})  # the page cannot make the printer read a file or a URL
     identifier = hashlib.sha256(page.encode("utf-8")).hexdigest()[:32].encode("ascii")
-    html = weasyprint.HTML(string=page, url_fetcher=_NoFetch(), base_url=None)
+    html = weasyprint.HTML(string=page, url_fetcher=no_fetch, base_url=None)
     pdf: bytes = html.write_pdf(pdf_identifier=identifier)
     return pdf
 
