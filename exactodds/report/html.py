@@ -251,9 +251,10 @@ def _line_chart(points: Sequence[tuple[Fraction, Fraction]], x_label: str, y_lab
     if zero_line and y0 < 0 < y1:
         out.append(f'<line x1="{left}" x2="{width - right}" y1="{sy(Fraction(0)):.2f}" y2="{sy(Fraction(0)):.2f}" '
                    'stroke="#24292f" stroke-dasharray="4 3"/>')
-    for x, label in marks:
+    for x, label in marks:  # a label near the right edge ends at its line, so it is never cut off
+        at, anchor = (sx(x) - 3, ' text-anchor="end"') if sx(x) > left + (width - left - right) * 2 / 3 else (sx(x) + 3, "")
         out.append(f'<line x1="{sx(x):.2f}" x2="{sx(x):.2f}" y1="{top}" y2="{height - bottom}" stroke="#8c959f" '
-                   f'stroke-dasharray="2 3"/><text x="{sx(x) + 3:.2f}" y="{top + 10}">{_e(label)}</text>')
+                   f'stroke-dasharray="2 3"/><text x="{at:.2f}" y="{top + 10}"{anchor}>{_e(label)}</text>')
     coords = " ".join(f"{sx(x):.2f},{sy(y):.2f}" for x, y in points)
     out.append(f'<polyline points="{coords}" fill="none" stroke="var(--accent)" stroke-width="2"/>')
     for i, (x, y) in enumerate(points):
@@ -657,12 +658,12 @@ def input_value(v: Any) -> str:
     lists joined by commas, a mapping as ``key value`` pairs.
 
     >>> input_value({"counts": {"AS": 1, "KS": 3}}), input_value([6, 7, 8]), input_value(None), input_value(True)
-    ('counts: AS 1, KS 3', '6, 7, 8', 'default', 'yes')
+    ('counts: AS 1, KS 3', '6, 7, 8', 'not given', 'yes')
     """
     if isinstance(v, bool):
         return "yes" if v else "no"
     if v is None:
-        return "default"
+        return "not given"
     if isinstance(v, list):
         return ", ".join(input_value(x) for x in v) or "none"
     if isinstance(v, dict):
@@ -675,7 +676,8 @@ def input_value(v: Any) -> str:
 def input_items(inputs: dict[str, Any]) -> list[tuple[str, str]]:
     """The report's inputs (its wager files apart) as ``(label, value)`` lines, in key order: the
     page shows them as a definition list, never as raw JSON (the JSON is embedded)."""
-    return [(INPUT_LABELS.get(k, k.replace("_", " ").capitalize()), input_value(v))
+    return [(INPUT_LABELS.get(k, k.replace("_", " ").capitalize()),
+             "every wager of the catalogue" if k == "wagers" and v is None else input_value(v))
             for k, v in sorted(inputs.items()) if k != "definitions"]
 
 
