@@ -10,6 +10,7 @@ arguments that run it quickly in :data:`ARGS`.
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
 import json
@@ -83,6 +84,14 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return {"HANDS": str(hands), "REPORT": str(report)}
 
 
+def needs_weasyprint() -> None:
+    """Skip unless WeasyPrint (the [pdf] extra) imports and finds its Pango system library."""
+    try:
+        import weasyprint  # noqa: F401
+    except (ImportError, OSError) as exc:
+        pytest.skip(f"the [pdf] extra is not usable here: {exc}")
+
+
 def args_of(command: str, inputs: dict[str, str]) -> list[str]:
     return [command, *(inputs.get(a, a) for a in ARGS[command])]
 
@@ -97,7 +106,6 @@ def one_error_line(r: Any) -> str:
 class _Page(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
-        self.open: list[str] = []
         self.tags: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: Any) -> None:
@@ -150,7 +158,7 @@ def test_every_command_with_an_output_is_covered() -> None:
 def test_the_file_ending_picks_the_format(command: str, fmt: str, inputs: dict[str, str], tmp_path: Path) -> None:
     out = tmp_path / f"out{ENDINGS[fmt]}"
     if fmt == "pdf":
-        pytest.importorskip("weasyprint")
+        needs_weasyprint()
     r = runner.invoke(app, [*args_of(command, inputs), "-o", str(out)])
     if r.exit_code == 2 and "no CSV form" in r.stderr:  # a view without a table form says so
         one_error_line(r)
@@ -215,7 +223,7 @@ def test_certify_table_never_breaks_a_number() -> None:
 # -- the PDF ----------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def pdf(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], bytes]:
-    pytest.importorskip("weasyprint")
+    needs_weasyprint()
     folder = tmp_path_factory.mktemp("pdf")
     r = runner.invoke(app, ["certify", "dragon-7", "-d", "6", "--sensitivity-decks", "6,8", "-o", str(folder / "c.pdf"),
                             "-o", str(folder / "c.json")])
@@ -259,11 +267,11 @@ def test_certify_writes_a_pdf_with_bookmarks_and_numbered_contents(pdf: tuple[di
 
 
 def test_the_pdf_is_reproducible_and_fetches_nothing(tmp_path: Path) -> None:
-    pytest.importorskip("weasyprint")
-    from exactodds.report.pdf import render_pdf
-
+    needs_weasyprint()
     import struct
     import zlib
+
+    from exactodds.report.pdf import render_pdf
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
@@ -271,7 +279,7 @@ def test_the_pdf_is_reproducible_and_fetches_nothing(tmp_path: Path) -> None:
     png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
            + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b""))
     (tmp_path / "secret.png").write_bytes(png)
-    inline = "data:image/png;base64," + __import__("base64").b64encode(png).decode()
+    inline = "data:image/png;base64," + base64.b64encode(png).decode()
     page = ('<!DOCTYPE html><html><head><style>@import url("file:///etc/passwd");</style></head><body>'
             '<h1>x</h1><img src="{}"></body></html>')
     assert b"/Image" not in render_pdf(page.format(f"file://{tmp_path}/secret.png"))  # the file was not read ...
@@ -340,3 +348,22 @@ def test_the_workbook_is_one_a_lab_can_hand_on() -> None:
     assert seen >= 2  # "No Dragon 7" and the total: 16 digits
     assert any(r[0].value == "Cycle (card sequences)" and r[2].value == str(doc["entries"][0]["par_sheet"]["cycle"])
                for r in cells)
+
+
+def test_digits_are_stated_recorded_and_verified(tmp_path: Path) -> None:
+    """``--digits 9``: σ to 9 significant digits on the page, which records them, so ``verify``
+    renders the page again alike; the same page claiming 6 digits is not its report's rendering."""
+    page = tmp_path / "t.html"
+    r = runner.invoke(app, ["certify", "tie", "-p", "8to1", "--no-eor", "--sensitivity-decks", "8", "--digits", "9",
+                            "-o", str(page)])
+    assert r.exit_code == 0, r.output
+    html = page.read_text()
+    doc = json.loads(re.search(r'id="exactodds-report">(.*?)</script>', html, re.S).group(1))  # type: ignore[union-attr]
+    sd = doc["entries"][0]["par_sheet"]["standard_deviation"]
+    assert f">{significant(Fraction(sd), 9)}<" in html and f">{significant(Fraction(sd), 6)}<" not in html
+    assert "to 9 significant digits" in html and '<meta name="exactodds-digits" content="9">' in html
+    assert runner.invoke(app, ["verify", str(page)]).exit_code == 0
+    page.write_text(html.replace('content="9">', 'content="6">'))
+    assert runner.invoke(app, ["verify", str(page)]).exit_code == 1
+    r = runner.invoke(app, ["certify", "tie", "--digits", "16", "-o", str(tmp_path / "x.html")])
+    assert r.exit_code == 2 and not (tmp_path / "x.html").exists()
