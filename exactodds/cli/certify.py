@@ -118,7 +118,8 @@ def output_plan(fmt: ReportFormat | None, formats: str | None, outputs: list[str
     out = outs[0] if outs else "-"
     chosen = output_format(None if fmt is None else fmt.value, out, REPORT_FORMATS, "markdown", command)
     if chosen in ("xlsx", "pdf") and out == "-":
-        raise InputError(f"an {chosen} file is binary: name it with -o FILE.{chosen}")
+        what = "an xlsx workbook" if chosen == "xlsx" else "a PDF"
+        raise InputError(f"{what} is a binary file: name it with -o FILE.{chosen}")
     return _needs_nothing_missing([(out, chosen)])
 
 
