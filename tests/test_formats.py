@@ -367,3 +367,32 @@ def test_digits_are_stated_recorded_and_verified(tmp_path: Path) -> None:
     assert runner.invoke(app, ["verify", str(page)]).exit_code == 1
     r = runner.invoke(app, ["certify", "tie", "--digits", "16", "-o", str(tmp_path / "x.html")])
     assert r.exit_code == 2 and not (tmp_path / "x.html").exists()
+
+
+def test_every_table_fits_the_printed_page() -> None:
+    """Laid out by WeasyPrint, no box of any page -- the summary, a progressive's outcomes and its
+    return in the meters, the effects of removal -- reaches past the right margin (the page was
+    clipped there before: 15-digit decimals and whole p/q that could not wrap)."""
+    needs_weasyprint()
+    import weasyprint
+
+    from exactodds.report.html import render_html
+
+    doc = certify(["royal-9"], "5usd", Shoe.standard(8), sensitivity_decks=(6, 8))
+    pages = weasyprint.HTML(string=render_html(doc)).render().pages
+    if not hasattr(pages[0], "_page_box"):
+        pytest.skip("this WeasyPrint lays out its pages otherwise")
+
+    def boxes(box: Any) -> Iterator[Any]:  # the page's content (its margin boxes hold the running header)
+        if type(box).__name__ != "PageBox":
+            yield box
+        for child in getattr(box, "children", None) or []:
+            if type(child).__name__ != "MarginBox":
+                yield from boxes(child)
+
+    right_margin = 12 * 96 / 25.4  # certificate.html.j2: @page margin 16mm 12mm, in CSS px
+    for number, page in enumerate(pages, 1):
+        edge = page.width - right_margin + 0.5
+        over = [(type(b).__name__, getattr(b, "text", "")[:30]) for b in boxes(page._page_box)
+                if hasattr(b, "margin_width") and b.position_x + b.margin_width() > edge]
+        assert not over, (number, over[:5])
