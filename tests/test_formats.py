@@ -25,6 +25,8 @@ from typing import Any
 import click
 import pytest
 import typer.main
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from exactodds.cli.app import app
@@ -396,3 +398,30 @@ def test_every_table_fits_the_printed_page() -> None:
         over = [(type(b).__name__, getattr(b, "text", "")[:30]) for b in boxes(page._page_box)
                 if hasattr(b, "margin_width") and b.position_x + b.margin_width() > edge]
         assert not over, (number, over[:5])
+
+
+@settings(max_examples=200, deadline=None)
+@given(stem=st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="/\0"), min_size=1, max_size=12),
+       ending=st.sampled_from(["", ".json", ".JSON", ".csv", ".md", ".markdown", ".txt", ".html", ".htm", ".xlsx",
+                               ".pdf", ".docx", ".tar.gz", ".", ".Csv"]),
+       given_fmt=st.sampled_from([None, "table", "json", "csv", "markdown", "html", "xlsx", "pdf"]),
+       offered=st.sampled_from([("table", "json", "csv", "markdown"),
+                                ("markdown", "json", "csv", "html", "xlsx", "pdf", "table")]))
+def test_the_rule_picks_checks_or_refuses(stem: str, ending: str, given_fmt: str | None,
+                                          offered: tuple[str, ...]) -> None:
+    """For any new file name: the ending's format when it names one the command offers (and -f
+    agrees), -f or the default when there is no ending; else one line refusing it."""
+    from exactodds.errors import InputError
+    from exactodds.report.views import output_format
+
+    path = f"/nonexistent-folder-exactodds/{stem}{ending}"
+    suffix = Path(path).suffix.lower() if Path(path).suffix else ""
+    named = FORMAT_OF_ENDING.get(suffix)
+    try:
+        got = output_format(given_fmt, path, offered, "table", "cmd")
+    except InputError as exc:
+        assert "\n" not in str(exc)
+        assert (suffix and named not in offered) or (given_fmt is not None and named is not None and given_fmt != named)
+        return
+    assert got == (given_fmt or named or "table")
+    assert named is None or got == named

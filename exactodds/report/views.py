@@ -391,9 +391,9 @@ def output_format(given: str | None, path: str | None, offered: Sequence[str], d
     ...
     exactodds.errors.InputError: -f csv disagrees with -o 'e.json' (a .json file holds json): leave out -f, or name the file .csv
     """
-    import os
+    from pathlib import PurePath
 
-    suffix = os.path.splitext(path or "")[1].lower() if path and _names_a_file(path) else ""
+    suffix = PurePath(path).suffix.lower() if path and _names_a_file(path) else ""  # "x." or ".json": none
     named = FORMAT_OF_ENDING.get(suffix)
     if suffix and named not in offered:
         writes = ", ".join(ENDINGS[f] + (f" ({f})" if ENDINGS[f][1:] != f else "") for f in offered if f in ENDINGS)
