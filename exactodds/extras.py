@@ -12,6 +12,7 @@ plot     matplotlib         ``study --plot``
 cluster  dask.distributed   ``study --scheduler``
 pandas   pandas             DataFrames (``Analysis.to_frame`` and friends)
 design   sympy              ``design`` (pays as symbols)
+pdf      weasyprint         ``certify -o FILE.pdf`` / ``render`` (the page printed)
 ======== ================== ====================================================
 
 :func:`missing_extra_message` turns an import failure of one of these into the one line the
@@ -39,6 +40,7 @@ EXTRAS: Final = {
     "distributed": "cluster",
     "pandas": "pandas",
     "sympy": "design",
+    "weasyprint": "pdf",
 }
 """Top-level module name -> the extra that installs it."""
 

@@ -75,7 +75,8 @@ def test_table_csv_markdown_formats() -> None:
     assert table.exit_code == 0 and "475,627,426,473,216" in table.stdout and "9 to 1" in table.stdout
     csv = run("analyze", "tie", "--format", "csv")
     lines = csv.stdout.strip().splitlines()
-    assert lines[0].startswith("outcome,pays") and lines[-1].startswith("Total,")
+    assert lines[0].startswith("table,item,pays") and lines[1].startswith("summary,Tie,")
+    assert lines[-1].startswith("total,Total,")
     md = run("analyze", "dragon-7", "--format", "markdown")
     assert "| Dragon 7" in md.stdout and "§ 629a.12(f)" in md.stdout
 

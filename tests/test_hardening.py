@@ -443,7 +443,7 @@ def test_list_csv_is_csv_and_markdown_is_markdown() -> None:
 
 def test_certify_refuses_an_unknown_format() -> None:
     # -f table is the report's summary now (tests/test_surface.py); a format it has not is one line
-    one_error_line(run("certify", "tie", "-f", "pdf"), "'pdf' is not one of")
+    one_error_line(run("certify", "tie", "-f", "docx"), "'docx' is not one of")
 
 
 def test_ride_only_on_banker_or_player() -> None:

@@ -104,6 +104,8 @@ def expected_text(kind: str, value: Any) -> str:
         return f"${decimal(x, 2)}"
     if kind == "onein":
         return "1 in "  # the prefix; the number is checked against 1/p by the caller
+    if kind == "sig":
+        return ""  # checked by the caller: a decimal to the page's significant digits
     raise AssertionError(kind)
 
 
@@ -166,6 +168,10 @@ def test_every_figure_equals_the_json_report(report: dict[str, Any], page: Page)
             if kind == "onein":
                 shown = Fraction(f["text"].removeprefix("1 in "))
                 assert f["text"].startswith(want) and abs(shown - 1 / Fraction(value)) <= shown / 10**5, f
+            elif kind == "sig":  # the default 6 significant digits, rounded from the report's decimal
+                digits = f["text"].lstrip("-0.").replace(".", "")
+                assert len(digits) <= 6 or "." not in f["text"], f
+                assert abs(Fraction(f["text"]) - Fraction(value)) <= abs(Fraction(value)) / 10**5, f
             else:
                 assert f["text"] == want, f
         checked += 1

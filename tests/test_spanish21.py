@@ -202,10 +202,18 @@ def test_cli_chart_csv_and_html(tmp_path: Path) -> None:
     page = tmp_path / "chart.html"
     code, out, err = _cli("-s", "A=1,2=1,6=1,7=2,8=1,K=4", "--max-hands", "1", "-f", "csv", "--html", str(page))
     assert code == 0, err
-    rows = list(csv.reader(io.StringIO(out)))
-    assert rows[0] == ["hand", "2", "3", "4", "5", "6", "7", "8", "9", "10", "A"]
-    assert {cell for row in rows[1:] for cell in row[1:]} <= {"", "S", "H", "D", "R", "P", "RS", "RD"}
-    assert any(row[0].startswith("doubled") for row in rows)  # the after-double rows (stand/rescue)
+    table = list(csv.DictReader(io.StringIO(out)))  # one table: the summary row, then the chart's rows
+    ups = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "A"]
+    chart = [r for r in table if r["table"] == "chart"]
+    assert [r["table"] for r in table] == ["summary"] + ["chart"] * len(chart) and chart
+    assert {r[u] for r in chart for u in ups} <= {"", "S", "H", "D", "R", "P", "RS", "RD"}
+    assert any(r["hand"].startswith("doubled") for r in chart)  # the after-double rows (stand/rescue)
+    summary = table[0]  # the figures, each the JSON view's exact value, a decimal beside it
+    doc = json.loads(_cli("-s", "A=1,2=1,6=1,7=2,8=1,K=4", "--max-hands", "1", "-f", "json")[1])
+    assert summary["expected_return"] == doc["expected_return_composition_dependent"]["exact"]
+    assert Fraction(summary["house_edge"]) == -Fraction(summary["expected_return"])
+    assert summary["insurance_return"] == doc["insurance_return"]["exact"] and summary["cards"] == "10"
+    assert abs(Fraction(summary["expected_return_decimal"]) - Fraction(summary["expected_return"])) < Fraction(1, 10**14)
     html = page.read_text(encoding="utf-8")
     assert html.startswith("<!DOCTYPE html>") and "<table>" in html and "Expected return" in html
 

@@ -77,11 +77,12 @@ def check_pairs(row: dict[str, str]) -> int:
 def test_analysis_csv_has_a_decimal_beside_every_exact_value(wager: str, paytable: str) -> None:
     a = analyze(wager, paytable, Shoe.standard(8))
     table = rows(render_analysis_csv(a))
-    assert [r["outcome"] for r in table] == [r.name for r in a.rows] + ["Total"]
+    assert [r["item"] for r in table if r["table"] in ("outcome", "total")] == [r.name for r in a.rows] + ["Total"]
     assert sum(check_pairs(r) for r in table) >= 4 * len(a.rows)
     by_name = {r.name: r for r in a.rows}
-    for r in table[:-1]:
-        assert Fraction(r["probability"]) == by_name[r["outcome"]].probability
+    for r in table:
+        if r["table"] == "outcome":
+            assert Fraction(r["probability"]) == by_name[r["item"]].probability
 
 
 def test_catalogue_eor_and_certificate_csv() -> None:
@@ -122,3 +123,74 @@ def test_to_frame_keeps_exact_values_exact() -> None:
     assert sum(f["count"]) == a.total == 4_998_398_275_503_360 and all(isinstance(x, int) for x in f["count"])
     assert f.attrs["house_edge"] == a.house_edge
     assert f["probability_float"].dtype.kind == "f"
+
+
+@pytest.mark.parametrize("wager, paytable", [("banker", "5pct"), ("tie", "8to1"), ("dragon-7", "40to1")])
+def test_analysis_csv_carries_the_headline_figures(wager: str, paytable: str) -> None:
+    """The summary row's figures, recomputed here from the CSV's own outcome rows (counts and pays)."""
+    table = rows(render_analysis_csv(analyze(wager, paytable, Shoe.standard(8))))
+    assert table[0]["table"] == "summary" and [r["table"] for r in table].count("summary") == 1
+    summary, outcomes = table[0], [r for r in table if r["table"] == "outcome"]
+    total = sum(int(r["count"]) for r in outcomes)
+    assert int(summary["count"]) == total
+    p = {r["item"]: Fraction(int(r["count"]), total) for r in outcomes}
+    pay = {r["item"]: Fraction(r["pays"]) for r in outcomes}
+    mean = sum(p[k] * pay[k] for k in p)
+    assert Fraction(summary["return"]) == mean and Fraction(summary["house_edge"]) == -mean
+    assert Fraction(summary["hit_frequency"]) == sum(p[k] for k in p if pay[k] > 0)
+    variance = sum(p[k] * pay[k] ** 2 for k in p) - mean**2
+    assert Fraction(summary["variance"]) == variance
+    sd = Fraction(summary["standard_deviation"])
+    assert abs(sd * sd - variance) < Fraction(1, 10**9)
+    push = sum(p[k] for k in p if pay[k] == 0)
+    assert (summary["element_of_risk"] == "") == (push == 0)
+    if push:
+        assert Fraction(summary["element_of_risk"]) == -mean / (1 - push)
+    assert check_pairs(summary) >= 5
+
+
+def test_progressive_csv_carries_its_linear_form() -> None:
+    """royal-9: the linear form read back, at the priced meters, is the summary's return; at each
+    break-even amount (the others priced) it is 0."""
+    from exactodds.figures.progressive import Linear
+
+    table = rows(render_analysis_csv(analyze("royal-9", "5usd", Shoe.standard(8))))
+    by = {t: [r for r in table if r["table"] == t] for t in {r["table"] for r in table}}
+    form = Linear.parse(by["return_expression"][0]["expression"])
+    priced = {f"M_{r['item']}": Fraction(r["meter_amount"]) for r in by["priced_at"]}
+    assert form.at(priced) == Fraction(by["summary"][0]["return"])
+    for r in by["break_even"]:
+        assert form.at({**priced, f"M_{r['item']}": Fraction(r["meter_amount"])}) == 0
+    assert check_pairs(by["break_even"][0]) >= 1
+
+
+def test_ride_csv_carries_its_figures() -> None:
+    """The summary row's return, recomputed from the CSV's outcome rows (House Money 1 + main 1)."""
+    r = runner.invoke(app, ["ride", "-f", "csv"])
+    assert r.exit_code == 0, r.output
+    table = rows(r.stdout)
+    assert table[0]["table"] == "summary" and {t["table"] for t in table[1:]} == {"outcome"}
+    outcomes = table[1:]
+    universe = sum(int(t["count"]) for t in outcomes)
+    net = sum(int(t["count"]) * Fraction(t["net"]) for t in outcomes)
+    assert Fraction(table[0]["return"]) == net / (universe * 2)
+    mean_square = sum(int(t["count"]) * (Fraction(t["net"]) / 2) ** 2 for t in outcomes) / universe
+    assert Fraction(table[0]["variance"]) == mean_square - Fraction(table[0]["return"]) ** 2
+    assert float(table[0]["standard_deviation"]) ** 2 == pytest.approx(float(Fraction(table[0]["variance"])), rel=1e-9)
+    assert check_pairs(table[0]) >= 6
+
+
+def test_paigow_csv_carries_the_vigorish_by_amount() -> None:
+    """At $20 the vigorish (rounded up to 25 cents) is exactly 5 %: the amount row's house-way and
+    optimal returns are then the strategies' returns with 5 % vigorish."""
+    r = runner.invoke(app, ["paigow", "-f", "csv"])
+    assert r.exit_code == 0, r.output
+    table = rows(r.stdout)
+    strategies = {t["strategy"]: t for t in table if t["table"] == "strategy"}
+    amounts = {Fraction(t["amount"]): t for t in table if t["table"] == "vigorish_by_amount"}
+    assert set(strategies) == {"house-way", "optimal"} and len(amounts) > 10
+    twenty = amounts[Fraction(20)]
+    assert Fraction(twenty["vigorish"]) == 1
+    assert twenty["return_house_way"] == strategies["house-way"]["return_vigorish"]
+    assert twenty["return_optimal"] == strategies["optimal"]["return_vigorish"]
+    assert all(check_pairs(t) >= 3 for t in amounts.values())

@@ -19,7 +19,16 @@ from click import exceptions as _cx  # typer < 0.20 (pyproject.toml) is built on
 from typer.core import TyperGroup
 
 from exactodds import __version__
-from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, emit, parse_meters, wager_and_paytable
+from exactodds.cli.options import (
+    DecksOpt,
+    Format,
+    FormatOpt,
+    OutputOpt,
+    emit,
+    format_by_ending,
+    parse_meters,
+    wager_and_paytable,
+)
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.extras import missing_extra_message
@@ -106,6 +115,7 @@ class _OneLineErrors(TyperGroup):
         name, cmd, rest = super().resolve_command(ctx, args)
         if cmd is not None:
             cmd.context_class = _Context
+            format_by_ending(cmd)
         return name, cmd, rest
 
     def main(self, *args: Any, **kwargs: Any) -> Any:

@@ -33,6 +33,7 @@ from exactodds.cli.options import (
 )
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
+from exactodds.extras import require
 from exactodds.game.shoespec import DEFAULT_DECKS, RemoveOpt, ShoeOpt, resolve_shoe
 from exactodds.report.progress import stderr_progress
 from exactodds.spanish21.rules import Rules
@@ -51,12 +52,15 @@ class ReportFormat(str, Enum):
     csv = "csv"
     html = "html"
     xlsx = "xlsx"
+    pdf = "pdf"
     table = "table"
 
 
 ReportFormatOpt = Annotated[ReportFormat | None, typer.Option(
     "--format", "-f", help="markdown (default), json (the report 'verify' checks), csv, html (one printable page "
-    "with the JSON embedded), xlsx, table (the summary only, for a terminal). Default: from the -o file's ending (.md .json .csv .html .xlsx .txt), else markdown.")]
+    "with the JSON embedded), xlsx, pdf (the HTML page printed; needs the [pdf] extra), table (the summary only, "
+    "for a terminal). Default: from the -o file's ending (.md .json .csv .html .xlsx .pdf .txt), else markdown; "
+    "an ending naming no view, or another than -f, is refused.")]
 OutputsOpt = Annotated[list[str] | None, typer.Option(
     "--output", "-o", metavar="FILE", help="Write to FILE ('-' is stdout); repeat it for several views of one run "
     "(each file's ending names its view), all written or none.")]
@@ -84,16 +88,22 @@ VERIFY_EXIT: Final = {0: "holds", 1: "does not hold", 3: "report holds, page NOT
 DocumentOpt = Annotated[Path | None, typer.Option(
     "--document", metavar="FILE", help="Document control (TOML: game, jurisdiction, submitter, lab, analyst, "
     "revision, approval); 'exactodds schema document' gives its schema.")]
+DigitsOpt = Annotated[int, typer.Option(
+    "--digits", min=1, max=15, help="Significant digits of the decimals a person reads in the HTML page and the "
+    "PDF (σ, volatility index, 1 in N, confidence ranges); the exact values stay in the JSON.")]
 SensitivityOpt = Annotated[str | None, typer.Option(
     "--sensitivity-decks", metavar="LIST", help="Deck counts of the sensitivity table, e.g. 1,2,4,6,8 "
     "(default 6,7,8).")]
 
 
-def output_plan(fmt: ReportFormat | None, formats: str | None, outputs: list[str] | None) -> list[tuple[str, str]]:
+def output_plan(fmt: ReportFormat | None, formats: str | None, outputs: list[str] | None,
+                command: str = "certify") -> list[tuple[str, str]]:
     """``(path, format)`` of every view to write (``-`` is standard output): one ``-o`` takes
     ``-f`` or its file's ending; several take their endings; ``--formats`` with one ``-o STEM``
-    names ``STEM.<ending>`` per format. Anything ambiguous is an input error."""
-    from exactodds.report.certify import FORMAT_OF_SUFFIX, REPORT_FORMATS, SUFFIXES
+    names ``STEM.<ending>`` per format. Endings follow the one rule of every command
+    (:func:`exactodds.report.views.output_format`); anything ambiguous is an input error."""
+    from exactodds.report.certify import REPORT_FORMATS
+    from exactodds.report.views import ENDINGS, FORMAT_OF_ENDING, output_format
 
     outs = list(outputs or [])
     if formats is not None:
@@ -107,35 +117,46 @@ def output_plan(fmt: ReportFormat | None, formats: str | None, outputs: list[str
             raise InputError("--formats needs one -o STEM (the files are STEM.json, STEM.html, ...)")
         stem = outs[0]
         ending = Path(stem).suffix.lower()
-        if ending in FORMAT_OF_SUFFIX:
+        if ending in FORMAT_OF_ENDING:
             stem = stem[: -len(ending)]
-        return [(stem + SUFFIXES[n], n) for n in names]
+        return _needs_nothing_missing([(stem + ENDINGS[n], n) for n in names])
     if len(outs) > 1:
         if fmt is not None:
-            raise InputError("with several -o, each file's ending names its view (.md .json .csv .html .xlsx .txt); "
-                             "leave out --format")
+            raise InputError("with several -o, each file's ending names its view (.md .json .csv .html .xlsx .pdf "
+                             ".txt); leave out --format")
         plan = []
         for o in outs:
-            ending = Path(o).suffix.lower()
-            if o == "-" or ending not in FORMAT_OF_SUFFIX:
-                raise InputError(f"-o {o!r}: with several outputs each must end in .md, .json, .csv, .html, .xlsx or .txt")
-            plan.append((o, FORMAT_OF_SUFFIX[ending]))
-        return plan
+            if o == "-" or Path(o).suffix.lower() not in FORMAT_OF_ENDING:
+                raise InputError(f"-o {o!r}: with several outputs each must end in "
+                                 f"{', '.join(ENDINGS[f] for f in REPORT_FORMATS)}")
+            plan.append((o, output_format(None, o, REPORT_FORMATS, "markdown", command)))
+        return _needs_nothing_missing(plan)
     out = outs[0] if outs else "-"
-    chosen = fmt.value if fmt is not None else FORMAT_OF_SUFFIX.get(Path(out).suffix.lower(), "markdown") \
-        if out != "-" else "markdown"
-    if chosen == "xlsx" and out == "-":
-        raise InputError("an xlsx workbook is a binary file: name it with -o FILE.xlsx")
-    return [(out, chosen)]
+    chosen = output_format(None if fmt is None else fmt.value, out, REPORT_FORMATS, "markdown", command)
+    if chosen in ("xlsx", "pdf") and out == "-":
+        what = "an xlsx workbook" if chosen == "xlsx" else "a PDF"
+        raise InputError(f"{what} is a binary file: name it with -o FILE.{chosen}")
+    return _needs_nothing_missing([(out, chosen)])
 
 
-def write_views(doc: dict[str, object], plan: list[tuple[str, str]], template: Path | None) -> None:
+def _needs_nothing_missing(plan: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``plan``, once the extras its views need are known to be installed: a missing one is
+    refused in one line before any figure is computed (a whole-catalogue run takes minutes)."""
+    if any(f == "pdf" for _, f in plan):
+        from exactodds.report.pdf import WHAT
+
+        require("weasyprint", WHAT)
+    return plan
+
+
+def write_views(doc: dict[str, object], plan: list[tuple[str, str]], template: Path | None,
+                digits: int = 6) -> None:
     """Render every view of ``plan`` from the one report and write them all or none
     (:func:`exactodds.report.files.write_all`); a lone ``-`` goes to standard output."""
     from exactodds.report.certify import render_reports
     from exactodds.report.files import write_all
 
-    items = render_reports(doc, plan, template)
+    items = render_reports(doc, plan, template, digits)
     if len(items) == 1 and items[0][0] == "-":
         content = items[0][1]
         if isinstance(content, bytes):
@@ -253,7 +274,7 @@ def certify_command(
                             "the options below (default: as written); alone, certify it only.")] = False,
     fmt: ReportFormatOpt = None, output: OutputsOpt = None, formats: FormatsOpt = None,
     template: CertifyTemplateOpt = None, document: DocumentOpt = None, sensitivity_decks: SensitivityOpt = None,
-    *, rules: Rules,
+    digits: DigitsOpt = 6, *, rules: Rules,
 ) -> None:
     """A certification report (a par sheet): citations, readings, exact tables, par-sheet figures,
     EOR, sensitivity, verification. One run: every view quotes one fingerprint. The Spanish 21
@@ -277,7 +298,7 @@ def certify_command(
         doc = certify(wagers, paytable, s, parse_decks_list(sensitivity_decks), effects_of_removal=not no_eor,
                       progress=progress, paigow=paigow, document=control,
                       spanish21=rules if spanish21 else False, template=chosen.record() if chosen else None)
-    write_views(doc, plan, template)
+    write_views(doc, plan, template, digits)
 
 
 def _is_page(data: bytes) -> bool:
@@ -370,13 +391,14 @@ def verify_command(
 def render_command(
     report: Annotated[str, typer.Argument(help="A JSON report (or its HTML page) to render again.")],
     fmt: ReportFormatOpt = None, output: OutputsOpt = None, formats: FormatsOpt = None, template: TemplateOpt = None,
+    digits: DigitsOpt = 6,
 ) -> None:
     """Render views of an existing report: it is verified first (every figure recomputed), and a
     report that does not hold is refused (exit 1, nothing written). An HTML page with --template
     needs a report that records that template (certify --template), else it is refused."""
     from exactodds.figures.certify import Verdict
 
-    plan = output_plan(fmt, formats, output)
+    plan = output_plan(fmt, formats, output, "render")
     from exactodds.report.template import load_template
 
     chosen = load_template(template) if template is not None else None
@@ -389,10 +411,10 @@ def render_command(
         raise typer.Exit(code=1)
     recorded = doc.get("template")
     if chosen is not None and (not isinstance(recorded, dict) or recorded.get("sha256") != chosen.sha256) \
-            and any(f == "html" for _, f in plan):
+            and any(f in ("html", "pdf") for _, f in plan):
         raise InputError("render --template: the report does not record this template (its SHA-256), so no page "
                          "rendered with it could be verified; certify with --template DIR to record it")
-    write_views(doc, plan, template)
+    write_views(doc, plan, template, digits)
 
 
 def register(app: typer.Typer) -> None:

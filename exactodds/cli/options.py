@@ -26,7 +26,9 @@ from enum import Enum
 from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
+import click
 import typer
+from click.core import ParameterSource
 
 from exactodds.errors import InputError
 from exactodds.inputs import parse_number, shown
@@ -72,6 +74,36 @@ def wager_and_paytable(wager: str | None, paytable: str | None) -> tuple[str | N
     if paytable is not None and paytable != table:
         raise InputError(f"paytable given twice: {wager!r} and --paytable {paytable!r}")
     return name, table
+
+
+def format_by_ending(cmd: click.Command) -> None:
+    """Make ``cmd`` pick its ``-f/--format`` from its ``-o/--output`` file's ending when ``-f``
+    is not given, and refuse an ending that names no format it writes, or that disagrees with
+    ``-f`` (:func:`exactodds.report.views.output_format`, the one rule). Applied to every
+    command of the command line as it is resolved (:mod:`exactodds.cli.app`), so a new
+    command with ``fmt`` and ``output`` parameters follows it; commands taking several ``-o``
+    (``certify``, ``render``) apply the same rule in their output plan."""
+    params = {p.name: p for p in cmd.params}
+    fmt, output = params.get("fmt"), params.get("output")
+    callback = cmd.callback
+    if fmt is None or output is None or output.multiple or callback is None or getattr(callback, "_by_ending", False):
+        return
+    offered = tuple(getattr(fmt.type, "choices", ()))
+    default = getattr(fmt.default, "value", fmt.default)
+
+    @functools.wraps(callback)
+    def by_ending(**kwargs: Any) -> Any:
+        from exactodds.report.views import output_format
+
+        ctx = click.get_current_context()
+        source = ctx.get_parameter_source("fmt")
+        given = kwargs.get("fmt") if source not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP) else None
+        kwargs["fmt"] = output_format(None if given is None else str(getattr(given, "value", given)),
+                                      kwargs.get("output"), offered, str(default), ctx.info_name or "this command")
+        return callback(**kwargs)
+
+    by_ending._by_ending = True  # type: ignore[attr-defined]
+    cmd.callback = by_ending
 
 
 def emit(text: str, output: str | None) -> None:

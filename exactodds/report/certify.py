@@ -18,7 +18,7 @@ from exactodds.exact import decimal, parse_ratio, percent, ratio, significant
 from exactodds.figures.certify import Verdict
 from exactodds.figures.progressive import Linear
 from exactodds.report.figure_views import EOR_HEADERS
-from exactodds.report.html import no_entries_line, ordered
+from exactodds.report.html import DEFAULT_DIGITS, no_entries_line, ordered
 from exactodds.report.views import Block, Pairs, Table, View, render_view
 
 
@@ -63,9 +63,9 @@ def _summary_table(doc: dict[str, Any], short: bool = False) -> Table:
                      num(ps["volatility_index"]["95"]), "n/a" if mp is None else mp["pays_text"],
                      "YES" if x["player_advantage"] else "no", "yes" if x["verification"]["all_hold"] else "NO"])
     if short:  # VI 90 % left out and the two flags made one, so that the table fits 100 columns
-        rows = [[*r[:6], *r[7:8], "FAIL" if r[9] == "NO" else "ADV." if r[8] == "YES" else "ok"] for r in rows]
+        rows = [[*r[:5], r[6], r[7], "FAIL" if r[9] == "NO" else "ADV." if r[8] == "YES" else "ok"] for r in rows]
         return Table(["Wager -- paytable", "House edge", "Hit freq.", "1 in N", "SD", "VI 95%", "Max. win", "Status"],
-                     rows, wrap=SUMMARY_WRAP)
+                     rows, wrap=SUMMARY_WRAP, whole_words=True)
     return Table(["Wager -- paytable", "House edge", "Hit frequency", "1 in N", "SD", "VI 90 %", "VI 95 %",
                   "Max. win per unit", "Player advantage", "Every check holds"], rows)
 
@@ -343,12 +343,9 @@ def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
     return [rows[0], *([*r[:-1], fp] for r in rows[1:])]
 
 
-REPORT_FORMATS: Final = ("markdown", "json", "csv", "html", "xlsx", "table")
-"""``table`` is the summary for a terminal (:func:`summary_view`); the other views are the whole report."""
-SUFFIXES: Final = {"json": ".json", "html": ".html", "markdown": ".md", "csv": ".csv", "xlsx": ".xlsx",
-                   "table": ".txt"}
-"""The file name ending of each view (``--formats`` with ``-o STEM``; ``-o FILE`` names its format)."""
-FORMAT_OF_SUFFIX: Final = {**{v: k for k, v in SUFFIXES.items()}, ".htm": "html", ".markdown": "markdown"}
+REPORT_FORMATS: Final = ("markdown", "json", "csv", "html", "xlsx", "pdf", "table")
+"""``table`` is the summary for a terminal (:func:`summary_view`); the other views are the whole report
+(``pdf``: the HTML page printed by WeasyPrint, the ``[pdf]`` extra)."""
 
 
 def report_view(doc: dict[str, Any]) -> View:
@@ -356,9 +353,10 @@ def report_view(doc: dict[str, Any]) -> View:
     return View(lambda: doc, lambda: _report_blocks(doc), lambda: _report_csv(doc), json_decimals=False)
 
 
-SUMMARY_WRAP: Final = (18, 8, 8, 7, 7, 7, 8, 6)
+SUMMARY_WRAP: Final = (18, 8, 8, 9, 9, 9, 8, 6)
 """Widest each column of the terminal summary may be, so that it fits 100 columns (Status:
-``ok``, ``ADV.`` for a player advantage, ``FAIL`` when a check fails)."""
+``ok``, ``ADV.`` for a player advantage, ``FAIL`` when a check fails); a number is never broken
+across lines (``whole_words``: its column widens instead)."""
 
 
 def _summary_blocks(doc: dict[str, Any]) -> list[Block]:
@@ -399,14 +397,21 @@ def render_csv(doc: dict[str, Any]) -> str:
     return render_view(report_view(doc), "csv")
 
 
-def render_report(doc: dict[str, Any], fmt: str, template: str | Path | None = None) -> str | bytes:
+def render_report(doc: dict[str, Any], fmt: str, template: str | Path | None = None,
+                  digits: int = DEFAULT_DIGITS) -> str | bytes:
     """The report in ``markdown``, ``json``, ``csv``, ``html`` (``template``: a lab's template
-    folder) or ``xlsx`` (bytes); any other format is an InputError. Every view is rendered
-    from the one document, so each quotes its fingerprint."""
+    folder), ``pdf`` or ``xlsx`` (bytes); any other format is an InputError. Every view is rendered
+    from the one document, so each quotes its fingerprint. ``digits``: the significant digits of
+    the decimals of the HTML page and the PDF (:func:`exactodds.report.html.render_html`)."""
     if fmt == "html":  # one self-contained printable file (exactodds.report.html)
         from exactodds.report.html import render_html
 
-        return render_html(doc, template)
+        return render_html(doc, template, digits)
+    if fmt == "pdf":  # the HTML page printed (exactodds.report.pdf, the [pdf] extra)
+        from exactodds.report.html import render_html
+        from exactodds.report.pdf import render_pdf
+
+        return render_pdf(render_html(doc, template, digits))
     if fmt == "xlsx":
         try:
             from exactodds.report.workbook import render_xlsx
@@ -424,9 +429,9 @@ def render_report(doc: dict[str, Any], fmt: str, template: str | Path | None = N
 
 
 def render_reports(doc: dict[str, Any], targets: Sequence[tuple[str, str]],
-                   template: str | Path | None = None) -> list[tuple[str, str | bytes]]:
+                   template: str | Path | None = None, digits: int = DEFAULT_DIGITS) -> list[tuple[str, str | bytes]]:
     """``(path, content)`` for each ``(path, format)`` of ``targets``: every view of one report."""
-    return [(path, render_report(doc, fmt, template)) for path, fmt in targets]
+    return [(path, render_report(doc, fmt, template, digits)) for path, fmt in targets]
 
 
 def verify_page(data: str | bytes, progress: Any = None, template: str | Path | None = None) -> Verdict:
@@ -449,7 +454,7 @@ def verify_page(data: str | bytes, progress: Any = None, template: str | Path | 
 
     A page that is not UTF-8 or embeds no report is no report (:class:`ReportError`, exit 2)."""
     from exactodds.figures.certify import ReportError, SchemaError, parse_report, program_identity, verify_report
-    from exactodds.report.html import embedded_report
+    from exactodds.report.html import embedded_report, page_digits
     from exactodds.report.template import load_template
 
     if isinstance(data, bytes):
@@ -483,7 +488,7 @@ def verify_page(data: str | bytes, progress: Any = None, template: str | Path | 
         """The page again; a lab's template that fails (unsafe, too slow, too big) is an
         InputError (one line, exit 2), the shipped one a note."""
         try:
-            return str(render_report(doc, "html", folder))
+            return str(render_report(doc, "html", folder, page_digits(data)))
         except InputError as exc:
             if folder is not None:
                 raise
@@ -515,5 +520,5 @@ def verify_page(data: str | bytes, progress: Any = None, template: str | Path | 
                 "the page is not the rendering of its embedded report: what it shows was changed, added or removed")
 
 
-__all__ = ["CSV_COLUMNS", "REPORT_FORMATS", "SUFFIXES", "SUMMARY_WRAP", "summary_view", "render_csv", "render_markdown", "render_report",
+__all__ = ["CSV_COLUMNS", "REPORT_FORMATS", "SUMMARY_WRAP", "summary_view", "render_csv", "render_markdown", "render_report",
            "render_reports", "report_view", "verify_page"]

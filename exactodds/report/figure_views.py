@@ -14,7 +14,17 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final
 
 from exactodds.exact import decimal, percent, ratio
-from exactodds.report.views import Block, Bullet, Heading, Table, View, render_csv_rows, render_json, render_view
+from exactodds.report.views import (
+    Block,
+    Bullet,
+    Heading,
+    Table,
+    View,
+    render_csv_rows,
+    render_json,
+    render_view,
+    sections_csv,
+)
 
 if TYPE_CHECKING:
     from exactodds.figures.commission import CommissionAnalysis
@@ -142,9 +152,13 @@ def ride_view(r: RideAnalysis) -> View:
     """The ride analysis: :func:`exactodds.figures.ride.ride_json`, text, CSV (one row per outcome)."""
     from exactodds.figures.ride import ride_json
 
-    def csv_rows() -> list[list[Any]]:
+    def csv_rows() -> list[list[Any]]:  # the headline figures as a summary row, then the outcomes
+        doc = ride_json(r)
+        figures = ["return", "return_without_ride", "ride_effect", "house_money_return", "main_return", "variance"]
         keys = ["house_money", "main", "count", "net"]
-        return [keys, *([x[k] for k in keys] for x in ride_json(r)["rows"])]
+        return sections_csv([("summary", [*figures, "standard_deviation"],
+                              [[*(doc[k] for k in figures), doc["std_dev"]]]),
+                             ("outcome", keys, [[x[k] for k in keys] for x in doc["rows"]])])
 
     return View(lambda: ride_json(r), lambda: _ride_blocks(r), csv_rows)
 

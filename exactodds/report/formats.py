@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from exactodds import __version__
 from exactodds.catalogue.model import Wager
 from exactodds.exact import decimal, percent, ratio
 from exactodds.figures.analysis import Analysis, analysis_json
-from exactodds.report.views import Block, Choice, Heading, Pairs, Table, View, render_view
+from exactodds.report.views import Block, Choice, Heading, Pairs, Table, View, render_view, sections_csv
 
 FORMATS = ("table", "json", "csv", "markdown")
 PROBABILITY_PLACES = 12
@@ -88,16 +88,61 @@ def _analysis_blocks(a: Analysis) -> list[Block]:
             Pairs(_summary_pairs(a))]
 
 
-def _analysis_csv(a: Analysis) -> list[list[Any]]:
-    """Outcome rows; beside each exact ``p/q`` a decimal column (and 1-in-N for probabilities)
-    that spreadsheets read as numbers (:mod:`exactodds.report.spreadsheet`)."""
+ANALYSIS_CSV_COLUMNS: Final = (
+    "table", "item", "pays", "pays_decimal", "pays_text", "count", "probability", "probability_decimal",
+    "probability_one_in", "return", "return_decimal", "house_edge", "house_edge_decimal", "hit_frequency",
+    "hit_frequency_decimal", "hit_frequency_one_in", "variance", "variance_decimal", "standard_deviation",
+    "element_of_risk", "element_of_risk_decimal", "expression", "meter_amount", "meter_amount_decimal")
+"""The analysis CSV's columns, one concept each, as in the certificate CSV (the ``table`` column
+says what a row is: ``summary``, ``outcome``, ``total``, and for a progressive ``return_expression``,
+``priced_at``, ``return_at_reset``, ``break_even``, ``long_run_return``)."""
+
+
+def _csv_row(**cells: Any) -> list[Any]:
+    """One analysis-CSV row: each cell in its column of :data:`ANALYSIS_CSV_COLUMNS`."""
+    unknown = set(cells) - set(ANALYSIS_CSV_COLUMNS)
+    if unknown:
+        raise ValueError(f"not analysis CSV columns: {sorted(unknown)}")
+    return [cells.get(c, "") for c in ANALYSIS_CSV_COLUMNS]
+
+
+def _exact(name: str, x: Fraction | int | None, probability: bool = False) -> dict[str, str]:
+    """An exact value's cells for :func:`_csv_row`: ``p/q``, its decimal (and 1-in-N)."""
     from exactodds.report.spreadsheet import exact_cells, exact_columns
 
-    return [["outcome", *exact_columns("pays"), "pays_text", "count", *exact_columns("probability", True),
-             *exact_columns("return")],
-            *([r.name, *exact_cells(r.pay.net), r.pay.text, r.count, *exact_cells(r.probability, True),
-               *exact_cells(r.contribution)] for r in a.rows),
-            ["Total", "", "", "", a.total, *exact_cells(1, True), *exact_cells(a.return_)]]
+    return dict(zip(exact_columns(name, probability), exact_cells(x, probability)))
+
+
+def _analysis_csv(a: Analysis) -> list[list[Any]]:
+    """One table: a ``summary`` row with the headline figures (return, house edge, hit frequency,
+    variance, standard deviation, element of risk), the outcome rows and their ``total``, and,
+    for a progressive, the return's linear form in the meters and its figures. Beside each
+    exact ``p/q`` a decimal column (and 1-in-N for probabilities) that spreadsheets read as
+    numbers (:mod:`exactodds.report.spreadsheet`)."""
+    rows: list[list[Any]] = [list(ANALYSIS_CSV_COLUMNS)]
+    rows.append(_csv_row(table="summary", item=a.wager.name, count=a.total, **_exact("return", a.return_),
+                         **_exact("house_edge", a.house_edge), **_exact("hit_frequency", a.hit_frequency, True),
+                         **_exact("variance", a.variance), standard_deviation=str(a.std_dev),
+                         **_exact("element_of_risk", a.element_of_risk)))
+    rows += [_csv_row(table="outcome", item=r.name, **_exact("pays", r.pay.net), pays_text=r.pay.text, count=r.count,
+                      **_exact("probability", r.probability, True), **_exact("return", r.contribution))
+             for r in a.rows]
+    rows.append(_csv_row(table="total", item="Total", count=a.total, **_exact("probability", 1, True),
+                         **_exact("return", a.return_)))
+    if a.paytable.meters:
+        from exactodds.figures.progressive import progressive_figures
+
+        f = progressive_figures(a)
+        rows.append(_csv_row(table="return_expression", item="return, meters M_... in $", expression=str(f.expression)))
+        rows += [_csv_row(table="priced_at", item=k, **_exact("meter_amount", v))
+                 for k, v in (a.meter_amounts or {}).items()]
+        rows.append(_csv_row(table="return_at_reset", item="reset not regulated" if f.return_at_reset is None
+                             else "return at reset", **_exact("return", f.return_at_reset)))
+        rows += [_csv_row(table="break_even", item=k, **_exact("meter_amount", v)) for k, v in f.break_even.items()]
+        lr = f.long_run
+        rows.append(_csv_row(table="long_run_return", item="long-run return",
+                             **(_exact("return", lr) if isinstance(lr, Fraction) else {"expression": str(lr)})))
+    return rows
 
 
 def analysis_view(a: Analysis) -> View:
@@ -219,14 +264,18 @@ def render_paigow(analyses: Sequence[Any], vigorish_rows: Sequence[Any], fmt: st
     from exactodds.paigow import STRATEGY_HEADERS, VIGORISH_HEADERS, paigow_json, paigow_summary_rows, to_rows
     from exactodds.report.spreadsheet import decimal_cell
 
-    def csv_rows() -> list[Sequence[Any]]:
+    def csv_rows() -> list[list[Any]]:  # the strategies' figures, then the returns by wager amount (§ 535.10(k))
         if strategy_rows is not None:
-            return [STRATEGY_HEADERS, *to_rows(strategy_rows)]
-        return [["strategy", "house_way_reading", "wins", "ties", "losses", "universe", "p_win", "p_tie", "p_loss",
-                 "return_vigorish", "return_vigorish_decimal", "house_edge", "house_edge_decimal"],
-                *([a.strategy, a.house_way_reading, a.wins, a.ties, a.losses, a.universe, ratio(a.p_win),
-                   ratio(a.p_tie), ratio(a.p_loss), ratio(a.return_vigorish), decimal_cell(a.return_vigorish),
-                   ratio(a.house_edge), decimal_cell(a.house_edge)] for a in analyses)]
+            return [list(STRATEGY_HEADERS), *map(list, to_rows(strategy_rows))]
+        vigorish = ["amount", "vigorish", "net_win", "return_house_way", "return_optimal", "cite"]
+        return sections_csv([
+            ("strategy", ["strategy", "house_way_reading", "wins", "ties", "losses", "universe", "p_win", "p_tie",
+                          "p_loss", "return_vigorish", "return_vigorish_decimal", "house_edge", "house_edge_decimal"],
+             [[a.strategy, a.house_way_reading, a.wins, a.ties, a.losses, a.universe, ratio(a.p_win),
+               ratio(a.p_tie), ratio(a.p_loss), ratio(a.return_vigorish), decimal_cell(a.return_vigorish),
+               ratio(a.house_edge), decimal_cell(a.house_edge)] for a in analyses]),
+            ("vigorish_by_amount", vigorish,
+             [[r[k] for k in vigorish] for r in paigow_json(analyses, vigorish_rows)["vigorish_by_amount"]])])
 
     def text() -> list[Block]:
         ids = ", ".join(sorted({a.house_way_reading for a in analyses}))

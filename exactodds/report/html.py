@@ -38,13 +38,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from contextvars import ContextVar
 from fractions import Fraction
 from html import escape
 from pathlib import Path
 from typing import Any, Final
 
 from exactodds.errors import InputError
-from exactodds.exact import decimal, percent
+from exactodds.exact import decimal, percent, significant
 from exactodds.report.spreadsheet import decimal_cell
 from exactodds.report.template import CSS_FILE, SHIPPED, TEMPLATE_FILE, load_template, render_bounded
 
@@ -57,9 +58,29 @@ def _e(x: Any) -> str:
     return escape(str(x), quote=True)
 
 
+DEFAULT_DIGITS: Final = 6
+"""Significant digits of the decimals a person reads on the page (σ, volatility index, 1 in N,
+confidence ranges) unless ``--digits`` says otherwise; the exact values stay in the embedded JSON."""
+MAX_DIGITS: Final = 15
+"""The most significant digits a page may show: the report's decimals carry 15."""
+DIGITS: ContextVar[int] = ContextVar("exactodds_page_digits", default=DEFAULT_DIGITS)
+"""The digits of the page being rendered (set by :func:`render_html` for the one call, so the
+many small builders need not pass it along)."""
+
+
+def check_digits(digits: int) -> int:
+    """``digits`` if it is 1 to :data:`MAX_DIGITS`, else an :class:`InputError`."""
+    from exactodds.errors import InputError
+
+    if not 1 <= digits <= MAX_DIGITS:
+        raise InputError(f"--digits takes 1 to {MAX_DIGITS} significant digits, got {digits}")
+    return digits
+
+
 def show(kind: str, value: Any) -> str:
     """How a figure of ``kind`` is printed from its JSON value (the exact value, or a decimal
-    derived from it: ``pct`` 6 places, ``dec`` 10 places, ``money`` cents, ``onein`` 1 in N)."""
+    derived from it: ``pct`` 6 places, ``dec`` 10 places, ``money`` cents, ``onein`` 1 in N and
+    ``sig`` a decimal, both to the page's significant digits, :data:`DIGITS`)."""
     if kind in ("exact", "text", "hex"):
         return str(value)
     if kind == "count":
@@ -74,7 +95,9 @@ def show(kind: str, value: Any) -> str:
     if kind == "money":
         return f"${decimal(x, 2)}"
     if kind == "onein":
-        return f"1 in {decimal_cell(1 / x, 6)}"
+        return f"1 in {decimal_cell(1 / x, DIGITS.get())}"
+    if kind == "sig":
+        return significant(x, DIGITS.get())
     raise ValueError(kind)
 
 
@@ -227,9 +250,10 @@ def _line_chart(points: Sequence[tuple[Fraction, Fraction]], x_label: str, y_lab
     if zero_line and y0 < 0 < y1:
         out.append(f'<line x1="{left}" x2="{width - right}" y1="{sy(Fraction(0)):.2f}" y2="{sy(Fraction(0)):.2f}" '
                    'stroke="#24292f" stroke-dasharray="4 3"/>')
-    for x, label in marks:
+    for x, label in marks:  # a label near the right edge ends at its line, so it is never cut off
+        at, anchor = (sx(x) - 3, ' text-anchor="end"') if sx(x) > left + (width - left - right) * 2 / 3 else (sx(x) + 3, "")
         out.append(f'<line x1="{sx(x):.2f}" x2="{sx(x):.2f}" y1="{top}" y2="{height - bottom}" stroke="#8c959f" '
-                   f'stroke-dasharray="2 3"/><text x="{sx(x) + 3:.2f}" y="{top + 10}">{_e(label)}</text>')
+                   f'stroke-dasharray="2 3"/><text x="{at:.2f}" y="{top + 10}"{anchor}>{_e(label)}</text>')
     coords = " ".join(f"{sx(x):.2f},{sy(y):.2f}" for x, y in points)
     out.append(f'<polyline points="{coords}" fill="none" stroke="var(--accent)" stroke-width="2"/>')
     for i, (x, y) in enumerate(points):
@@ -312,7 +336,7 @@ def _figures(a: dict[str, Any], base: str) -> str:
             shown, dec = _ratio(p, v), _pct(p, v)
         rows.append(f'<tr><td>{label}</td><td>{shown}</td><td class="num">{dec}</td></tr>')
     rows.append(f'<tr><td>Standard deviation</td><td></td><td class="num">'
-                f'{_fig(base + "/std_dev", a["std_dev"], "text")}</td></tr>')
+                f'{_fig(base + "/std_dev", a["std_dev"], "sig")}</td></tr>')
     if "return_expression" in a:
         rr = a["return_at_reset"]
         rows.append(f'<tr><td>Return at reset</td><td>{_ratio(base + "/return_at_reset", rr)}</td>'
@@ -535,10 +559,10 @@ def _summary(doc: dict[str, Any]) -> str:
             f'<tr><td><a href="#{_e(_anchor(x))}">{_e(a["name"])} — {_e(x["paytable"])}</a></td>'
             f'<td class="num">{_pct(base + "/analysis/house_edge", a["house_edge"])}</td>'
             f'<td class="num">{_pct(base + "/par_sheet/hit_frequency", ps["hit_frequency"])}</td>'
-            f'<td class="num">{"" if ps["hit_one_in"] is None else _fig(base + "/par_sheet/hit_one_in", ps["hit_one_in"], "text")}</td>'
-            f'<td class="num">{_fig(base + "/par_sheet/standard_deviation", ps["standard_deviation"], "text")}</td>'
-            f'<td class="num">{_fig(base + "/par_sheet/volatility_index/90", ps["volatility_index"]["90"], "text")}</td>'
-            f'<td class="num">{_fig(base + "/par_sheet/volatility_index/95", ps["volatility_index"]["95"], "text")}</td>'
+            f'<td class="num">{"" if ps["hit_one_in"] is None else _fig(base + "/par_sheet/hit_one_in", ps["hit_one_in"], "sig")}</td>'
+            f'<td class="num">{_fig(base + "/par_sheet/standard_deviation", ps["standard_deviation"], "sig")}</td>'
+            f'<td class="num">{_fig(base + "/par_sheet/volatility_index/90", ps["volatility_index"]["90"], "sig")}</td>'
+            f'<td class="num">{_fig(base + "/par_sheet/volatility_index/95", ps["volatility_index"]["95"], "sig")}</td>'
             f'<td class="num">{"—" if mp is None else _fig(base + "/par_sheet/maximum_payout/pays_text", mp["pays_text"], "text")}</td>'
             f'<td>{_badge(not x["player_advantage"], "no", "YES: favours the player")}</td>'
             f'<td>{_badge(x["verification"]["all_hold"], "every check holds", "A CHECK FAILS")}</td></tr>')
@@ -554,15 +578,15 @@ def _par_sheet(ps: dict[str, Any], base: str, player_advantage: bool) -> str:
                    'to the player in the long run (return above 0). The mathematics may hold; the game favours '
                    'the player.</p>')
     out.append('<table class="parsheet"><thead><tr><th>Figure</th><th class="num">Value</th></tr></thead><tbody>')
-    items = [("Standard deviation σ (per unit wagered)", _fig(base + "/standard_deviation", ps["standard_deviation"], "text")),
-             ("Volatility index, 90 % (z·σ)", _fig(base + "/volatility_index/90", ps["volatility_index"]["90"], "text")),
-             ("Volatility index, 95 % (z·σ)", _fig(base + "/volatility_index/95", ps["volatility_index"]["95"], "text")),
+    items = [("Standard deviation σ (per unit wagered)", _fig(base + "/standard_deviation", ps["standard_deviation"], "sig")),
+             ("Volatility index, 90 % (z·σ)", _fig(base + "/volatility_index/90", ps["volatility_index"]["90"], "sig")),
+             ("Volatility index, 95 % (z·σ)", _fig(base + "/volatility_index/95", ps["volatility_index"]["95"], "sig")),
              ("Hit frequency", _pct(base + "/hit_frequency", ps["hit_frequency"])
-              + ("" if ps["hit_one_in"] is None else " (1 in " + _fig(base + "/hit_one_in", ps["hit_one_in"], "text") + ")")),
+              + ("" if ps["hit_one_in"] is None else " (1 in " + _fig(base + "/hit_one_in", ps["hit_one_in"], "sig") + ")")),
              ("Cycle (equally likely card sequences)", _count(base + "/cycle", ps["cycle"]))]
     if mp is not None:
         items += [("Maximum win per unit wagered", f'{_fig(base + "/maximum_payout/pays_text", mp["pays_text"], "text")} '
-                   f'({_e(mp["outcome"])}; 1 in {_fig(base + "/maximum_payout/one_in", mp["one_in"], "text")})'),
+                   f'({_e(mp["outcome"])}; 1 in {_fig(base + "/maximum_payout/one_in", mp["one_in"], "sig")})'),
                   ("Maximum paid per round per unit wagered (win + wager returned)",
                    _fig(base + "/maximum_payout/paid_per_round_per_unit", mp["paid_per_round_per_unit"]))]
     out += [f'<tr><td>{label}</td><td class="num">{value}</td></tr>' for label, value in items]
@@ -574,10 +598,10 @@ def _par_sheet(ps: dict[str, Any], base: str, player_advantage: bool) -> str:
         p = f"{base}/confidence_ranges/{i}"
         out.append(f'<tr><td class="num">{_count(p + "/rounds", c["rounds"])}</td>'
                    f'<td class="num">{_fig(p + "/expected_result", c["expected_result"], "dec")}</td>'
-                   f'<td class="num">{_fig(p + "/result_90/0", c["result_90"][0], "text")} to '
-                   f'{_fig(p + "/result_90/1", c["result_90"][1], "text")}</td>'
-                   f'<td class="num">{_fig(p + "/result_95/0", c["result_95"][0], "text")} to '
-                   f'{_fig(p + "/result_95/1", c["result_95"][1], "text")}</td>'
+                   f'<td class="num">{_fig(p + "/result_90/0", c["result_90"][0], "sig")} to '
+                   f'{_fig(p + "/result_90/1", c["result_90"][1], "sig")}</td>'
+                   f'<td class="num">{_fig(p + "/result_95/0", c["result_95"][0], "sig")} to '
+                   f'{_fig(p + "/result_95/1", c["result_95"][1], "sig")}</td>'
                    f'<td class="num">{_fig(p + "/return_95/0", c["return_95"][0], "text")} to '
                    f'{_fig(p + "/return_95/1", c["return_95"][1], "text")}</td></tr>')
     out.append(f'</tbody></table><p class="sub">{_e(ps["definition"])}</p>')
@@ -621,17 +645,52 @@ def _advantage(doc: dict[str, Any]) -> str:
               "the game, apart from the mathematics.</p>")
 
 
+INPUT_LABELS: Final = {"wagers": "Wagers", "paytable": "Paytable", "shoe": "Shoe", "sensitivity_decks":
+                        "Sensitivity decks", "effects_of_removal": "Effects of removal"}
+"""What the page calls the report's inputs (any other is named from its key)."""
+
+
+def input_value(v: Any) -> str:
+    """One input of the report as a person reads it: ``yes``/``no``, ``default`` for none,
+    lists joined by commas, a mapping as ``key value`` pairs.
+
+    >>> input_value({"counts": {"AS": 1, "KS": 3}}), input_value([6, 7, 8]), input_value(None), input_value(True)
+    ('counts: AS 1, KS 3', '6, 7, 8', 'not given', 'yes')
+    """
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if v is None:
+        return "not given"
+    if isinstance(v, list):
+        return ", ".join(input_value(x) for x in v) or "none"
+    if isinstance(v, dict):
+        if all(not isinstance(x, (dict, list)) for x in v.values()):
+            return ", ".join(f"{k} {input_value(x)}" for k, x in sorted(v.items()))
+        return "; ".join(f"{k}: {input_value(x)}" for k, x in sorted(v.items()))
+    return str(v)
+
+
+def input_items(inputs: dict[str, Any]) -> list[tuple[str, str]]:
+    """The report's inputs (its wager files apart) as ``(label, value)`` lines, in key order: the
+    page shows them as a definition list, never as raw JSON (the JSON is embedded)."""
+    return [(INPUT_LABELS.get(k, k.replace("_", " ").capitalize()),
+             "every wager of the catalogue" if k == "wagers" and v is None else input_value(v))
+            for k, v in sorted(inputs.items()) if k != "definitions"]
+
+
 def _head(doc: dict[str, Any]) -> str:
     s = doc["summary"]
     fp = doc["fingerprint"]["value"]
-    inputs = json.dumps({k: v for k, v in doc["inputs"].items() if k != "definitions"}, sort_keys=True)
+    inputs = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in input_items(doc["inputs"]))
     return (f'<dl class="meta"><dt>Paytables certified</dt><dd>{_count("summary/paytables", s["paytables"])}</dd>'
             f'<dt>Second method agrees</dt><dd>{_count("summary/second_method_agrees", s["second_method_agrees"])}'
             f' (none available for {_count("summary/no_second_method", s["no_second_method"])})</dd>'
             f'<dt>Every check of the mathematics holds</dt><dd>{_badge(s["all_checks_hold"], "yes", "NO")} '
             f'<span class="sub">({_e(s["checks_cover"])})</span></dd>'
-            f'<dt>Inputs</dt><dd><code class="wrap">{_e(inputs)}</code>'
-            f'{" + embedded wager files" if doc["inputs"].get("definitions") else ""}</dd></dl>'
+            f'<dt>Inputs</dt><dd><dl class="inputs">{inputs}</dl>'
+            f'{"+ embedded wager files" if doc["inputs"].get("definitions") else ""}</dd>'
+            f'<dt>Decimals</dt><dd>σ, volatility index, 1 in N and confidence ranges to {DIGITS.get()} significant '
+            'digits, percentages to 6 places; the exact values are in the embedded JSON report</dd></dl>'
             f'<div class="fingerprint">Fingerprint (SHA-256 of the canonical JSON report): '
             f'<code class="wrap">{_fig("fingerprint/value", fp, "hex")}</code><br>'
             '<span class="sub">The JSON report is embedded in this page: <code>exactodds verify THIS.html</code> '
@@ -700,14 +759,32 @@ def ordered(doc: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def render_html(doc: dict[str, Any], template_dir: str | Path | None = None) -> str:
+def render_html(doc: dict[str, Any], template_dir: str | Path | None = None, digits: int = DEFAULT_DIGITS) -> str:
     """The report as one self-contained HTML page, rendered by the Jinja2 template
     ``certificate.html.j2`` (a lab's ``template_dir`` overrides it and ``certificate.css``);
     the canonical JSON report is embedded in it, so ``verify`` reads the page itself.
+    ``digits``: significant digits of σ, the volatility index, 1 in N and the confidence
+    ranges (1 to 15; the page records them, :func:`page_digits`, so ``verify`` renders it again
+    alike).
 
-    Deterministic: the page depends only on the report's content (:func:`ordered`) and the
-    template. Every template runs in Jinja2's sandbox; a lab's in a bounded child process
-    (:mod:`exactodds.report.template`): a template is code."""
+    Deterministic: the page depends only on the report's content (:func:`ordered`), the
+    digits and the template. Every template runs in Jinja2's sandbox; a lab's in a bounded
+    child process (:mod:`exactodds.report.template`): a template is code."""
+    token = DIGITS.set(check_digits(digits))
+    try:
+        return _render_html(doc, template_dir, digits)
+    finally:
+        DIGITS.reset(token)
+
+
+def page_digits(page: str) -> int:
+    """The significant digits a page records (``<meta name="exactodds-digits">``), else the default."""
+    m = re.search(r'<meta name="exactodds-digits" content="([0-9]{1,2})">', page)
+    return int(m.group(1)) if m and 1 <= int(m.group(1)) <= MAX_DIGITS else DEFAULT_DIGITS
+
+
+def _render_html(doc: dict[str, Any], template_dir: str | Path | None, digits: int) -> str:
+    """:func:`render_html` once the digits are set."""
     template = load_template(template_dir)
     env = template.environment()
     doc = ordered(doc)
@@ -733,7 +810,7 @@ def render_html(doc: dict[str, Any], template_dir: str | Path | None = None) -> 
         version=doc.get("version"), template_id=template.ident, title=title, css_text=_css_text,
         header_left=(d.get("game") or "exactodds certification report"),
         footer_left=" · ".join(str(d[k]) for k in ("lab", "revision") if d.get(k)) or doc["shoe"]["description"],
-        fingerprint=fp, entries=entries, sections=sections, document=d, shoe=doc["shoe"]["description"],
+        fingerprint=fp, digits=digits, entries=entries, sections=sections, document=d, shoe=doc["shoe"]["description"],
         generated=doc.get("generated_utc"), document_block=m(_document(doc)), advantage_block=m(_advantage(doc)),
         head_block=m(_head(doc)), summary_block=m(_summary(doc)), method_block=method,
         embedded=m(embedded_json(doc)))
@@ -760,6 +837,6 @@ def embedded_report(page: str) -> str | None:
     return found[0] if found else None
 
 
-__all__ = ["CSS_FILE", "SHIPPED", "TEMPLATE_FILE", "embedded_json", "embedded_report", "eor_chart", "meter_chart",
-           "meter_line", "ordered", "render_html",
+__all__ = ["CSS_FILE", "DEFAULT_DIGITS", "SHIPPED", "TEMPLATE_FILE", "check_digits", "embedded_json", "embedded_report",
+           "eor_chart", "meter_chart", "meter_line", "ordered", "page_digits", "render_html",
            "sensitivity_chart"]

@@ -3,11 +3,13 @@ and an HTML strategy chart."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from fractions import Fraction
 from html import escape
 from typing import Any, Final
 
-from exactodds.exact import decimal, parse_ratio, percent
-from exactodds.report.views import Block, Heading, Pairs, Table, View, render_view
+from exactodds.exact import decimal, parse_ratio, percent, ratio
+from exactodds.report.views import Block, Heading, Pairs, Table, View, render_view, sections_csv
 from exactodds.spanish21.figures import Spanish21Analysis, chart_rows, summary_pairs
 from exactodds.spanish21.rules import CITES
 
@@ -74,9 +76,22 @@ def spanish21_view(a: Spanish21Analysis) -> View:
         return blocks
 
     def csv() -> list[list[Any]]:
-        if a.chart is None:
-            return [["figure", "value"], *[[k, v] for k, v in summary_pairs(a)]]
-        return [["hand", *COLUMNS], *[[r["hand"], *(r[c] for c in COLUMNS)] for r in chart_rows(a.chart)]]
+        """One table: a ``summary`` row with the figures (exact, a decimal beside each), the rule
+        contributions, then the chart's rows (:func:`exactodds.report.views.sections_csv`)."""
+        figures: dict[str, Fraction | None] = {
+            "expected_return": a.expected, "house_edge": -a.expected, "expected_return_basic_strategy": a.expected_basic,
+            "insurance_return": a.insurance, "super_bonus_probability": a.super_bonus_probability,
+            "match_the_dealer_return": None if a.match_the_dealer is None else a.match_the_dealer[1]}
+        shown = {k: v for k, v in figures.items() if v is not None}
+        changed = ", ".join(f"{k}={v}" for k, v in a.rules.changed().items()) or "none"
+        parts: list[tuple[str, Sequence[str], Sequence[Sequence[Any]]]] = [
+            ("summary", ["cards", "rules_changed", *shown], [[a.shoe.size, changed, *(ratio(v) for v in shown.values())]])]
+        if a.contributions:
+            parts.append(("rule_contribution", ["change", "expected_return", "effect_on_house_edge"],
+                          [[n, ratio(x), ratio(a.expected - x)] for n, x in a.contributions]))
+        if a.chart is not None:
+            parts.append(("chart", ["hand", *COLUMNS], [[r["hand"], *(r[c] for c in COLUMNS)] for r in chart_rows(a.chart)]))
+        return sections_csv(parts)
 
     return View(a.to_json, text, csv)
 

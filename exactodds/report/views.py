@@ -212,6 +212,29 @@ def render_csv_rows(rows: Sequence[Sequence[Any]]) -> str:
     return out.getvalue()
 
 
+def sections_csv(sections: Sequence[tuple[str, Sequence[str], Sequence[Sequence[Any]]]]) -> list[list[Any]]:
+    """Several tables of one result as ONE CSV table with one header: a ``table`` column naming
+    each row's part (``summary`` for the headline figures, ``outcome``, ...), then every part's
+    columns in the order they first appear -- one concept per column, a column shared by parts
+    that hold the same concept -- each row filling its own (the certificate CSV's convention).
+
+    >>> sections_csv([("summary", ["return"], [["-1/8"]]), ("outcome", ["name", "return"], [["win", "1/2"]])])
+    [['table', 'return', 'name'], ['summary', '-1/8', ''], ['outcome', '1/2', 'win']]
+    """
+    columns: list[str] = []
+    for _, names, _ in sections:
+        columns += [n for n in names if n not in columns]
+    out: list[list[Any]] = [["table", *columns]]
+    for part, names, body in sections:
+        where = [columns.index(n) for n in names]
+        for row in body:
+            cells: list[Any] = [""] * len(columns)
+            for i, c in zip(where, row):
+                cells[i] = c
+            out.append([part, *cells])
+    return out
+
+
 LONG_FRACTION: Final = 20
 """An exact ``p/q`` longer than this many characters is shown to a person as a decimal."""
 
@@ -324,6 +347,63 @@ def render_blocks(blocks: Sequence[Block], markdown: bool) -> str:
     return "\n".join(t for t in (render_block(b, markdown) for b in blocks) if t is not None) + "\n"
 
 
+ENDINGS: Final = {"table": ".txt", "json": ".json", "csv": ".csv", "markdown": ".md", "html": ".html",
+                   "xlsx": ".xlsx", "pdf": ".pdf"}
+"""The file name ending of each output format (``--formats`` with ``-o STEM`` names its files so)."""
+FORMAT_OF_ENDING: Final = {**{v: k for k, v in ENDINGS.items()}, ".htm": "html", ".markdown": "markdown"}
+"""The format a file name ending names: the one rule by which ``-o FILE`` picks, or checks, the
+format on every command (:func:`output_format`)."""
+
+
+def _names_a_file(path: str) -> bool:
+    """Whether ``path`` is (or would be) a regular file, whose name's ending says what it holds:
+    not ``-``, not a stream of this process (``/dev/stdout``), not a device or FIFO."""
+    import os
+    import stat
+
+    from exactodds.report.files import STDOUT, stream_fd
+
+    if path == STDOUT or stream_fd(path) is not None:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return True  # a new file (or one that cannot be written: writing says why)
+
+
+def output_format(given: str | None, path: str | None, offered: Sequence[str], default: str,
+                  command: str = "this command") -> str:
+    """The format ``command`` writes to ``path`` (None or ``-``: standard output): ``given``
+    (``-f``), else the format the file's ending names, else ``default``.
+
+    A regular file's ending must name a format the command offers, and agree with ``-f`` when
+    both are given; anything else is one :class:`InputError` (nothing is written). A name with
+    no ending, ``-``, a device or a FIFO takes ``-f`` or the default.
+
+    >>> output_format(None, "b.json", ("table", "json"), "table"), output_format("json", None, ("json",), "json")
+    ('json', 'json')
+    >>> output_format(None, "c.docx", ("table", "json"), "table", "analyze")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.InputError: -o 'c.docx': analyze cannot write a .docx file; it writes .txt (table), .json
+    >>> output_format("csv", "e.json", ("csv", "json"), "table", "eor")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.InputError: -f csv disagrees with -o 'e.json' (a .json file holds json): leave out -f, or name the file .csv
+    """
+    from pathlib import PurePath
+
+    suffix = PurePath(path).suffix.lower() if path and _names_a_file(path) else ""  # "x." or ".json": none
+    named = FORMAT_OF_ENDING.get(suffix)
+    if suffix and named not in offered:
+        writes = ", ".join(ENDINGS[f] + (f" ({f})" if ENDINGS[f][1:] != f else "") for f in offered if f in ENDINGS)
+        raise InputError(f"-o {path!r}: {command} cannot write a {suffix} file; it writes {writes}")
+    if given is not None and named is not None and given != named:
+        raise InputError(f"-f {given} disagrees with -o {path!r} (a {suffix} file holds {named}): leave out -f, "
+                         f"or name the file {ENDINGS.get(given, '')}".rstrip())
+    return given if given is not None else named if named is not None else default
+
+
 def render_view(view: View, fmt: str) -> str:
     """The view in ``table``, ``markdown``, ``csv`` or ``json``: the one format dispatch."""
     if fmt == "json":
@@ -337,5 +417,5 @@ def render_view(view: View, fmt: str) -> str:
     raise InputError(f"unknown format {fmt!r}: use one of table, markdown, csv, json")
 
 
-__all__ = ["Block", "Bullet", "Choice", "Heading", "Pairs", "Table", "View", "markdown_text", "human",
-           "json_with_decimals", "render_blocks", "render_csv_rows", "render_json", "render_view", "spreadsheet_cell", "with_decimals"]
+__all__ = ["ENDINGS", "FORMAT_OF_ENDING", "Block", "Bullet", "Choice", "Heading", "Pairs", "Table", "View", "markdown_text", "human",
+           "json_with_decimals", "output_format", "render_blocks", "render_csv_rows", "sections_csv", "render_json", "render_view", "spreadsheet_cell", "with_decimals"]

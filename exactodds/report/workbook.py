@@ -6,7 +6,13 @@ fingerprint), one sheet per wager-paytable (outcomes, par sheet, confidence rang
 effects of removal, sensitivity) and one per game section (Pai Gow). Every exact value
 is two cells: a number a spreadsheet computes with (the decimal with 15 significant
 digits, :func:`exactodds.exact.significant`, read as a double) and, beside it, the exact
-``p/q`` as text. Text cells that a spreadsheet would take for a formula are written as
+``p/q`` as text. A count with more digits than Excel keeps (15; a shoe's combinations have
+16) has its exact integer as text beside it too.
+
+For a lab to hand on: each number has the format of its kind (:data:`NUMBER_FORMATS`:
+percentages, thousands separators, fixed digits -- the cell keeps the full double), every
+column is as wide as its contents, and the header rows (the summary table's, each sheet's
+title) are frozen. Text cells that a spreadsheet would take for a formula are written as
 strings, never formulas (XlsxWriter ``write_string``).
 
 The bytes are reproducible: XlsxWriter dates every part of the file 1 January 1980 and the
@@ -34,42 +40,105 @@ def _number(x: str | int | None) -> float | None:
     return float(significant(Fraction(x), 15))
 
 
-class _Sheet:
-    """Row-by-row writer: numbers as numbers, exact values as number + ``p/q`` text."""
+NUMBER_FORMATS: Final = {
+    "pct": "0.000000%",       # returns, house edges, probabilities, effects: a percentage to 6 places
+    "fixed": "0.000000",      # σ, volatility index, variance, 1 in N: fixed digits
+    "pays": "0.00",           # pays per unit (19/20 reads 0.95)
+    "count": "#,##0",         # combinations, deals, cycles, copies: thousands separators
+    "units": "#,##0.00",      # confidence ranges and expected results, in units wagered
+    "money": "$#,##0.00",     # dollars
+}
+"""The number format of each kind of figure: Excel shows it so, and keeps the full double."""
 
-    def __init__(self, ws: Any, bold: Any) -> None:
-        self.ws, self.bold, self.row = ws, bold, 0
+EXCEL_DIGITS: Final = 15
+"""Digits Excel keeps of a number: an integer with more is also written as exact text beside it."""
+
+MAX_WIDTH: Final = 60
+"""The widest a column is made (characters); longer text wraps in a reader's own way."""
+
+
+def _width(v: Any, kind: str | None) -> int:
+    """About how many characters a cell shows (for the column width)."""
+    if isinstance(v, float | int) and not isinstance(v, bool):
+        if kind == "pct":
+            return len(f"{v * 100:.6f}%")
+        if kind in ("count", "units", "money"):
+            return len(f"{v:,.2f}") + 1
+        return len(f"{v:.6f}")
+    return len(str(v))
+
+
+class _Sheet:
+    """Row-by-row writer: numbers as numbers (each in the number format of its kind, :data:`NUMBER_FORMATS`),
+    exact values as number + ``p/q`` text; tracks each column's width (set by :meth:`finish`)."""
+
+    def __init__(self, wb: Any, ws: Any, formats: dict[tuple[str | None, bool], Any]) -> None:
+        self.wb, self.ws, self.formats, self.row = wb, ws, formats, 0
+        self.widths: dict[int, int] = {}
+
+    def _format(self, kind: str | None, bold: bool) -> Any:
+        key = (kind, bold)
+        if key not in self.formats:
+            spec: dict[str, Any] = {"bold": True} if bold else {}
+            if kind is not None:
+                spec["num_format"] = NUMBER_FORMATS[kind]
+            self.formats[key] = self.wb.add_format(spec) if spec else None
+        return self.formats[key]
 
     def heading(self, text: str) -> None:
         if self.row:
             self.row += 1
-        self.ws.write_string(self.row, 0, text, self.bold)
+        self.ws.write_string(self.row, 0, text, self._format(None, True))
         self.row += 1
 
+    def freeze(self, columns: int = 1) -> None:
+        """Freeze the rows written so far (a header) and the first ``columns`` columns."""
+        self.ws.freeze_panes(self.row, columns)
+
     def line(self, cells: list[Any], bold: bool = False) -> None:
+        """One row. A cell is ``("exact", "p/q", kind)`` (a number of that kind), ``("n", x, kind)``
+        (a Python number), a bool (yes/no), an int (a count), None (empty) or text."""
         for c, v in enumerate(cells):
-            fmt = self.bold if bold else None
-            if isinstance(v, tuple) and v and v[0] == "exact":  # ("exact", "p/q")
-                n = _number(v[1])
-                if n is not None:
-                    self.ws.write_number(self.row, c, n, fmt)
+            kind: str | None = None
+            if isinstance(v, tuple) and v and v[0] in ("exact", "n"):  # ("exact", "p/q", kind)
+                kind = v[2] if len(v) > 2 else "fixed"
+                n = _number(v[1]) if v[0] == "exact" else v[1]
+                if n is None:
+                    continue
+                self.ws.write_number(self.row, c, n, self._format(kind, bold))
+                v = n
             elif isinstance(v, bool):
-                self.ws.write_string(self.row, c, "yes" if v else "no", fmt)
+                v = "yes" if v else "no"
+                self.ws.write_string(self.row, c, v, self._format(None, bold))
             elif isinstance(v, int):
+                kind = "count"
                 if abs(v) < 2**53:
-                    self.ws.write_number(self.row, c, v, fmt)
+                    self.ws.write_number(self.row, c, v, self._format(kind, bold))
                 else:  # beyond a double's exact integers: the integer as text
-                    self.ws.write_string(self.row, c, str(v), fmt)
+                    self.ws.write_string(self.row, c, str(v), self._format(None, bold))
             elif v is None:
                 continue
             else:
-                self.ws.write_string(self.row, c, str(v), fmt)
+                self.ws.write_string(self.row, c, str(v), self._format(None, bold))
+            if len(cells) > 1:  # a lone cell is a title or a sentence: it may run across the row
+                self.widths[c] = max(self.widths.get(c, 0), _width(v, kind))
         self.row += 1
 
+    def finish(self) -> None:
+        """Set each column as wide as its widest cell (bounded by :data:`MAX_WIDTH`)."""
+        for c, w in sorted(self.widths.items()):
+            self.ws.set_column(c, c, min(w + 2, MAX_WIDTH))
 
-def _ex(x: str | None) -> list[Any]:
-    """An exact value's two cells: the number, then the exact ``p/q`` text."""
-    return [("exact", x), x]
+
+def _ex(x: str | None, kind: str = "pct") -> list[Any]:
+    """An exact value's two cells: the number (in the format of ``kind``), then the exact ``p/q`` text."""
+    return [("exact", x, kind), x]
+
+
+def _count(n: int) -> list[Any]:
+    """A count's two cells: the number, then -- when it has more digits than Excel keeps
+    (:data:`EXCEL_DIGITS`) -- the exact integer as text (else empty)."""
+    return [n, str(n) if len(str(abs(n))) > EXCEL_DIGITS else None]
 
 
 def _sheet_name(text: str, used: set[str]) -> str:
@@ -85,41 +154,44 @@ def _sheet_name(text: str, used: set[str]) -> str:
 def _entry_sheet(sh: _Sheet, x: dict[str, Any]) -> None:
     a, ps = x["analysis"], x["par_sheet"]
     sh.line([f"{a['name']} -- paytable {x['paytable']}"], bold=True)
+    sh.freeze()  # the wager and paytable stay in view, and the labels of column A
     sh.line(["Wager citation", x["citations"]["wager"]])
     sh.line(["Paytable citation", x["citations"]["paytable"]])
     if x["player_advantage"]:
         sh.line(["PLAYER ADVANTAGE", "this paytable's return is above 0: it favours the player"], bold=True)
     sh.heading("Outcomes")
-    sh.line(["Outcome", "Pays", "Pays (exact)", "Combinations", "Probability", "Probability (exact)", "Return",
-             "Return (exact)"], bold=True)
+    sh.line(["Outcome", "Pays", "Pays (exact)", "Combinations", "Combinations (exact, text)", "Probability",
+             "Probability (exact)", "Return", "Return (exact)"], bold=True)
     for o in a["outcomes"]:
-        sh.line([o["outcome"], *_ex(o["pays"]), o["count"], *_ex(o["probability"]), *_ex(o["return"])])
-    sh.line(["Total", None, None, a["total"]], bold=True)
+        sh.line([o["outcome"], *_ex(o["pays"], "pays"), *_count(o["count"]), *_ex(o["probability"]),
+                 *_ex(o["return"])])
+    sh.line(["Total", None, None, *_count(a["total"])], bold=True)
     sh.heading("Figures")
     sh.line(["Figure", "Value", "Exact"], bold=True)
     for key, label in (("return", "Return"), ("house_edge", "House edge"), ("variance", "Variance"),
                        ("element_of_risk", "Element of risk")):
         v = a.get(key)
         if isinstance(v, str) and "/" in v and "*" not in v and "M_" not in v:
-            sh.line([label, *_ex(v)])
+            sh.line([label, *_ex(v, "fixed" if key == "variance" else "pct")])
     sh.heading("Par sheet")
     sh.line(["Figure", "Value", "Exact"], bold=True)
     sh.line(["Hit frequency", *_ex(ps["hit_frequency"])])
-    sh.line(["Hit: 1 in N", ("exact", ps["hit_one_in"])])
-    sh.line(["Standard deviation (per unit)", ("exact", ps["standard_deviation"])])
-    sh.line(["Volatility index 90 % (z·σ)", ("exact", ps["volatility_index"]["90"])])
-    sh.line(["Volatility index 95 % (z·σ)", ("exact", ps["volatility_index"]["95"])])
-    sh.line(["Cycle (card sequences)", ps["cycle"]])
+    sh.line(["Hit: 1 in N", ("exact", ps["hit_one_in"], "fixed")])
+    sh.line(["Standard deviation (per unit)", ("exact", ps["standard_deviation"], "fixed")])
+    sh.line(["Volatility index 90 % (z·σ)", ("exact", ps["volatility_index"]["90"], "fixed")])
+    sh.line(["Volatility index 95 % (z·σ)", ("exact", ps["volatility_index"]["95"], "fixed")])
+    sh.line(["Cycle (card sequences)", *_count(ps["cycle"])])
     mp = ps["maximum_payout"]
     if mp is not None:
-        sh.line(["Maximum win per unit", *_ex(mp["win_per_unit"]), mp["outcome"]])
-        sh.line(["Maximum paid per round per unit", *_ex(mp["paid_per_round_per_unit"])])
+        sh.line(["Maximum win per unit", *_ex(mp["win_per_unit"], "pays"), mp["outcome"]])
+        sh.line(["Maximum paid per round per unit", *_ex(mp["paid_per_round_per_unit"], "pays")])
     sh.line(["Player advantage", x["player_advantage"]])
     sh.line([ps["definition"]])
     sh.heading("Confidence ranges of the player's result (units)")
     sh.line(["Rounds", "Expected", "Expected (exact)", "90 % low", "90 % high", "95 % low", "95 % high"], bold=True)
     for c in ps["confidence_ranges"]:
-        sh.line([c["rounds"], *_ex(c["expected_result"]), *(("exact", v) for v in (*c["result_90"], *c["result_95"]))])
+        sh.line([c["rounds"], *_ex(c["expected_result"], "units"),
+                 *(("exact", v, "units") for v in (*c["result_90"], *c["result_95"]))])
     e = x["effects_of_removal"]
     if "skipped" not in e:
         sh.heading("Effects of removal")
@@ -148,9 +220,15 @@ def render_xlsx(doc: dict[str, Any]) -> bytes:
     wb.set_properties({"title": "exactodds certification report", "created": created,
                        "comments": f"fingerprint {doc['fingerprint']['value']}",
                        "company": str(d.get("lab", "")), "author": str(d.get("analyst", ""))})
-    bold = wb.add_format({"bold": True})
+    formats: dict[tuple[str | None, bool], Any] = {}
     used = {"summary"}
-    summary = _Sheet(wb.add_worksheet("Summary"), bold)
+    sheets: list[_Sheet] = []
+
+    def sheet(name: str) -> _Sheet:
+        sheets.append(_Sheet(wb, wb.add_worksheet(name), formats))
+        return sheets[-1]
+
+    summary = sheet("Summary")
     summary.line(["exactodds certification report", f"exactodds {doc.get('version')}",
                   f"generated {doc.get('generated_utc')} UTC"], bold=True)
     summary.line(["Fingerprint (SHA-256 of the canonical JSON)", doc["fingerprint"]["value"]])
@@ -168,32 +246,35 @@ def render_xlsx(doc: dict[str, Any]) -> bytes:
         summary.line(["Wager", "Paytable", "Sheet", "House edge", "House edge (exact)", "Hit frequency",
                       "Hit frequency (exact)", "Hit 1 in N", "Standard deviation", "VI 90 %", "VI 95 %",
                       "Max. win per unit", "Max. win (exact)", "Player advantage", "Every check holds"], bold=True)
-    sheets = []
+        summary.freeze()  # the table's header row (and the wager column) stay in view
+    entry_sheets = []
     for x in doc["entries"]:
         name = _sheet_name(f"{x['wager']} {x['paytable']}", used)
-        sheets.append((name, x))
+        entry_sheets.append((name, x))
         ps = x["par_sheet"]
         mp = ps["maximum_payout"]
         summary.line([x["wager"], x["paytable"], name, *_ex(x["analysis"]["house_edge"]), *_ex(ps["hit_frequency"]),
-                      ("exact", ps["hit_one_in"]), ("exact", ps["standard_deviation"]),
-                      ("exact", ps["volatility_index"]["90"]), ("exact", ps["volatility_index"]["95"]),
-                      *_ex(None if mp is None else mp["win_per_unit"]), x["player_advantage"],
+                      ("exact", ps["hit_one_in"], "fixed"), ("exact", ps["standard_deviation"], "fixed"),
+                      ("exact", ps["volatility_index"]["90"], "fixed"), ("exact", ps["volatility_index"]["95"], "fixed"),
+                      *_ex(None if mp is None else mp["win_per_unit"], "pays"), x["player_advantage"],
                       x["verification"]["all_hold"]])
-    for name, x in sheets:
-        _entry_sheet(_Sheet(wb.add_worksheet(name), bold), x)
+    for name, x in entry_sheets:
+        _entry_sheet(sheet(name), x)
     if "paigow" in doc:
-        pg = _Sheet(wb.add_worksheet(_sheet_name("Pai Gow", used)), bold)
+        pg = sheet(_sheet_name("Pai Gow", used))
         pg.line(["Pai Gow (tiles), 58 Pa. Code ch. 535"], bold=True)
         pg.line([doc["paigow"]["player_advantage"]["statement"]])
         pg.line(["Strategy", "Deals", "Wins", "Ties", "Losses", "Return", "Return (exact)", "House edge",
                  "House edge (exact)"], bold=True)
+        pg.freeze()
         for st in doc["paigow"]["strategies"]:
             pg.line([st["strategy"], st["universe"], st["wins"], st["ties"], st["losses"], *_ex(st["return_vigorish"]),
                      *_ex(st["house_edge"])])
     if "spanish21" in doc:
         sp = doc["spanish21"]
-        ws = _Sheet(wb.add_worksheet(_sheet_name("Spanish 21", used)), bold)
+        ws = sheet(_sheet_name("Spanish 21", used))
         ws.line(["Spanish 21 main wager, 58 Pa. Code ch. 551"], bold=True)
+        ws.freeze()
         ws.line([sp["player_advantage"]["statement"]])
         from exactodds.report.spanish21 import RULE_HEADERS, rule_rows
 
@@ -209,6 +290,8 @@ def render_xlsx(doc: dict[str, Any]) -> bytes:
             if sp.get(key) is not None:
                 ws.line([label, *_ex(sp[key]["exact"])])
         ws.line(["Every check of the mathematics holds", sp["verification"]["all_hold"]])
+    for sh in sheets:
+        sh.finish()
     wb.close()
     return out.getvalue()
 
