@@ -201,7 +201,7 @@ def test_mystery_configuration_against_the_cycle_distribution(lo, width, rate, s
 
 
 def test_mystery_cli_configuration_and_errors() -> None:
-    r = runner.invoke(app, ["mystery", "--minimum", "$250", "--maximum", "1,000", "--rate", "2%", "--stake", "5",
+    r = runner.invoke(app, ["mystery", "--minimum", "$250", "--maximum", "1000", "--rate", "2%", "--stake", "5",
                             "-f", "json"])
     assert r.exit_code == 0, r.output
     (row,) = json.loads(r.stdout)["configurations"]
