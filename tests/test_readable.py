@@ -1,0 +1,47 @@
+"""Numbers a person reads (issue 25): ``Analysis.std_dev`` an exact value like the figures
+beside it, and human views that show decimals -- never a raw fraction, nothing decimal
+labelled exact."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exactodds import analyze
+from exactodds.exact import Sqrt
+
+squares = st.fractions(min_value=0, max_value=10**6, max_denominator=10**12)
+
+
+@given(squares, st.integers(0, 30))
+def test_sqrt_decimal_is_correctly_rounded(x: Fraction, places: int) -> None:
+    """The decimal is within half a unit in its last place of √x: checked on squares, in
+    Fractions, independently of the integer square root that made it."""
+    d = Fraction(Sqrt(x).decimal(places))
+    half = Fraction(1, 2 * 10**places)
+    assert max(d - half, Fraction(0)) ** 2 <= x <= (d + half) ** 2
+
+
+@given(squares, squares, st.fractions(min_value=0, max_value=1000, max_denominator=1000))
+def test_sqrt_orders_hashes_and_scales_exactly(a: Fraction, b: Fraction, k: Fraction) -> None:
+    sa, sb = Sqrt(a), Sqrt(b)
+    assert (sa < sb) == (a < b) and (sa == sb) == (a == b) and (sa <= sb) == (a <= b)
+    assert (k * sa).square == k * k * a == (sa * k).square
+    root = Fraction(int(k.numerator), int(k.denominator))
+    assert Sqrt(root * root) == root and hash(Sqrt(root * root)) == hash(root)
+    assert (Sqrt(root * root) < root + Fraction(1, 10**9)) and not Sqrt(a) < -1
+
+
+def test_std_dev_is_exact_and_consistent() -> None:
+    """``a.std_dev * 2`` was string repetition ('0.92…0.92…'); now it is 2σ, exactly."""
+    a = analyze("banker", shoe="decks=8")
+    assert a.std_dev == Sqrt(a.variance) and (a.std_dev * 2).square == 4 * a.variance
+    assert a.std_dev * 2 > a.std_dev > 0 and f"{a.std_dev:.4f}" == "0.9274"
+    assert a.to_dict()["std_dev"] == "0.9273720218" == str(a.std_dev)  # the JSON contract's member
+    with pytest.raises(TypeError):
+        float(a.std_dev)  # type: ignore[arg-type]  # no silent float
+    with pytest.raises(ValueError):
+        Sqrt(Fraction(-1))
