@@ -42,7 +42,7 @@ def _summary_pairs(a: Analysis) -> list[tuple[str, str]]:
         ("Return", f"{ratio(a.return_)}  ({percent(a.return_, 6)})"),
         ("House edge", f"{ratio(a.house_edge)}  ({percent(a.house_edge, 6)})"),
         ("Hit frequency", f"{ratio(a.hit_frequency)}  ({percent(a.hit_frequency, 6)})"),
-        ("Variance", f"{ratio(a.variance)}  ({decimal(a.variance, 10)})"),
+        ("Variance", ratio(a.variance)),  # a decimal to a person (views.human), p/q in JSON/CSV
         ("Standard deviation", str(a.std_dev)),
         ("Element of risk", "n/a (no pushes, or no round resolved)" if eor is None else f"{ratio(eor)}  ({percent(eor, 6)})"),
     ] + progressive_pairs(a)
@@ -61,7 +61,8 @@ def progressive_pairs(a: Analysis) -> list[tuple[str, str]]:
              ("Return at reset", "n/a (reset not regulated)" if f.return_at_reset is None
               else f"{ratio(f.return_at_reset)}  ({percent(f.return_at_reset, 6)})")]
     for name, be in f.break_even.items():
-        lines.append((f"Break-even {name} meter", "n/a" if be is None else f"${decimal(be, 2)}  (exactly ${ratio(be)})"))
+        lines.append((f"Break-even {name} meter", "n/a" if be is None else
+                      f"${decimal(be, 2)}  (to the cent; exact in --format json/csv)"))
     lr = f.long_run
     lines.append(("Long-run return", f"{ratio(lr)}  ({percent(lr, 6)})" if isinstance(lr, Fraction) else _readable(lr)))
     return lines

@@ -34,6 +34,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Final
 
 from tabulate import tabulate
@@ -127,8 +128,6 @@ def json_with_decimals(doc: Any) -> Any:
         return [json_with_decimals(v) for v in doc]
     if not isinstance(doc, dict):
         return doc
-    from fractions import Fraction
-
     from exactodds.exact import significant
 
     out: dict[Any, Any] = {}
@@ -188,8 +187,6 @@ def with_decimals(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
            and all(r[i] in ("", None) or (isinstance(r[i], str) and _FRACTION.fullmatch(r[i])) for r in body)]
     if not add:
         return [header, *body]
-    from fractions import Fraction
-
     from exactodds.report.spreadsheet import decimal_cell
 
     def widen(row: list[Any], cell: Any) -> list[Any]:
@@ -213,26 +210,58 @@ def render_csv_rows(rows: Sequence[Sequence[Any]]) -> str:
 
 
 LONG_FRACTION: Final = 20
-"""An exact ``p/q`` longer than this many characters is shown to a person as a decimal."""
+"""An exact ``p/q`` longer than this many characters is shown to a person as its decimal only."""
 
 _LONG = re.compile(r"(?<![\w./])-?\d+/0*[1-9]\d*(?![\w/])")
 
 
-def human(text: str) -> str:
-    """Text for a person: each exact ``p/q`` longer than :data:`LONG_FRACTION` characters
-    becomes its decimal (15 significant digits, exact integer rounding); short ones stay.
+def terminating(x: Fraction, digits: int = 15) -> str | None:
+    """``x`` written exactly as a plain decimal of at most ``digits`` significant digits, or
+    ``None`` when it has none (its denominator has a prime other than 2 and 5, or it needs more).
 
-    >>> human("Return: -114753351728/10847218479825 (-1.0579%); pays 30/1")
-    'Return: -0.0105790578424720 (-1.0579%); pays 30/1'
+    >>> terminating(Fraction(151, 5)), terminating(Fraction(41)), terminating(Fraction(-1, 3))
+    ('30.2', '41', None)
+    """
+    from exactodds.exact import decimal
+
+    d, places = x.denominator, 0
+    while d % 10 == 0:
+        d //= 10
+        places += 1
+    while d % 2 == 0 or d % 5 == 0:  # x·10^k is an integer for the k that clears every 2 and 5
+        d //= 2 if d % 2 == 0 else 5
+        places += 1
+    if d != 1:
+        return None
+    text = decimal(x, places)
+    if len(text.lstrip("-").replace(".", "").lstrip("0")) > digits:
+        return None
+    return text
+
+
+def human(text: str) -> str:
+    """Text for a person: every exact ``p/q`` becomes a decimal (issue 25: a raw fraction is
+    never shown alone). One that a decimal writes exactly (``151/5``, ``41/1``,
+    ``16671667/10000``) becomes that decimal; another keeps its ``p/q`` beside its decimal (15
+    significant digits, exact integer rounding) only when the ``p/q`` is at most
+    :data:`LONG_FRACTION` characters and no parenthesis (its percent, say) follows it, else
+    shows the decimal alone. The exact ``p/q`` is always in the JSON and CSV.
+
+    >>> human("Return: -114753351728/10847218479825 (-1.0579%); pays 30/1, rides 151/5, 1/3")
+    'Return: -0.0105790578424720 (-1.0579%); pays 30, rides 30.2, 0.333333333333333 (1/3)'
+    >>> human("-4231007/11826255  (-35.776389%)")
+    '-0.357763890597658  (-35.776389%)'
     """
     def shorten(m: re.Match[str]) -> str:
-        if len(m.group(0)) <= LONG_FRACTION:
-            return m.group(0)
-        from fractions import Fraction
-
         from exactodds.report.spreadsheet import decimal_cell
 
-        return decimal_cell(Fraction(m.group(0)))
+        x = Fraction(m.group(0))
+        exact = terminating(x)
+        if exact is not None:
+            return exact
+        if len(m.group(0)) <= LONG_FRACTION and not m.string[m.end():].lstrip(" ").startswith("("):
+            return f"{decimal_cell(x)} ({m.group(0)})"
+        return decimal_cell(x)
 
     return _LONG.sub(shorten, text)
 
