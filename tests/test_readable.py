@@ -45,3 +45,54 @@ def test_std_dev_is_exact_and_consistent() -> None:
         float(a.std_dev)  # type: ignore[arg-type]  # no silent float
     with pytest.raises(ValueError):
         Sqrt(Fraction(-1))
+
+
+fractions_ = st.fractions(min_value=-10**9, max_value=10**9, max_denominator=10**15)
+
+
+@given(fractions_, st.sampled_from(["", "  (12.5%)", " to 1", ";"]))
+def test_human_text_shows_every_fraction_as_a_decimal(x: Fraction, after: str) -> None:
+    """Whatever p/q a view writes, a person reads a decimal first: the exact one when it
+    terminates (within 15 significant digits), else 15 significant digits correctly rounded,
+    with the p/q beside it only when short and nothing in parentheses follows."""
+    from exactodds.exact import significant
+    from exactodds.report.views import LONG_FRACTION, human
+
+    text = f"{x.numerator}/{x.denominator}"
+    shown = human(f"Return {text}{after}")
+    assert shown.startswith("Return ") and shown.endswith(after)
+    body = shown[len("Return "):len(shown) - len(after)]
+    first = body.split(" ")[0]
+    assert "/" not in first and Fraction(first) in (x, Fraction(significant(x, 15)))
+    d = x.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    if d == 1 and len(first.lstrip("-").replace(".", "").lstrip("0")) <= 15:
+        assert Fraction(first) == x and body == first
+    elif len(text) <= LONG_FRACTION and not after.startswith("  ("):
+        assert body == f"{first} ({text})"
+    else:
+        assert body == first
+
+
+def test_cli_human_views_have_no_raw_fraction_and_nothing_decimal_labelled_exact() -> None:
+    """The findings of issue 25, run through the command line."""
+    import re
+
+    from typer.testing import CliRunner
+
+    from exactodds.cli.app import app
+
+    raw = re.compile(r"(?<![\w./(])-?\d+/\d+(?![\w/)])")
+    runner = CliRunner()
+    for args in (["mystery"], ["ride", "banker"], ["eor", "tie", "-d", "1"], ["commission", "-d", "6"],
+                 ["analyze", "royal-9"], ["commission", "--wager-amount", "7.50"]):
+        for fmt in ("table", "markdown"):
+            r = runner.invoke(app, [*args, "-f", fmt])
+            assert r.exit_code == 0, (args, r.output)
+            assert not raw.search(r.stdout), (args, fmt, raw.search(r.stdout))
+            assert "(exact)" not in r.stdout and "exactly $" not in r.stdout, (args, fmt)
+    out = runner.invoke(app, ["mystery"]).stdout
+    assert "1667.1667" in out and "16671667/10000" not in out
+    assert " 30.2" in runner.invoke(app, ["ride"]).stdout
