@@ -148,6 +148,7 @@ def register(app: typer.Typer) -> None:
             render_log_chunk,
             run_meta,
             sim_meta,
+            wager_file_meta,
         )
         from exactodds.simulation.simulate import (
             HandLog,
@@ -196,6 +197,7 @@ def register(app: typer.Typer) -> None:
             if counts_fh is not None:
                 meta = sim_meta(sim)
                 cmeta = {**meta, "subset": "comparable"} if sim.mode == "shoe" else meta
+                cmeta = {**cmeta, **wager_file_meta(pairs)}
                 assert sim.settled is not None
                 counts_fh.write(render_counts(sim.settled.families(0), cmeta).encode("utf-8"))
             if out_fh is not None:
