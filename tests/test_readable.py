@@ -50,11 +50,11 @@ def test_std_dev_is_exact_and_consistent() -> None:
 fractions_ = st.fractions(min_value=-10**9, max_value=10**9, max_denominator=10**15)
 
 
-@given(fractions_, st.sampled_from(["", "  (12.5%)", " to 1", ";"]))
+@given(fractions_, st.sampled_from(["", "  (12.5%)", " = 0.5", " to 1", ";"]))
 def test_human_text_shows_every_fraction_as_a_decimal(x: Fraction, after: str) -> None:
     """Whatever p/q a view writes, a person reads a decimal first: the exact one when it
     terminates (within 15 significant digits), else 15 significant digits correctly rounded,
-    with the p/q beside it only when short and nothing in parentheses follows."""
+    with the p/q beside it only when short; a short p/q its decimal or percent follows stays."""
     from exactodds.exact import significant
     from exactodds.report.views import LONG_FRACTION, human
 
@@ -62,6 +62,9 @@ def test_human_text_shows_every_fraction_as_a_decimal(x: Fraction, after: str) -
     shown = human(f"Return {text}{after}")
     assert shown.startswith("Return ") and shown.endswith(after)
     body = shown[len("Return "):len(shown) - len(after)]
+    if len(text) <= LONG_FRACTION and after.startswith(("  (", " =")):
+        assert body == text
+        return
     first = body.split(" ")[0]
     assert "/" not in first and Fraction(first) in (x, Fraction(significant(x, 15)))
     d = x.denominator
@@ -70,7 +73,7 @@ def test_human_text_shows_every_fraction_as_a_decimal(x: Fraction, after: str) -
             d //= p
     if d == 1 and len(first.lstrip("-").replace(".", "").lstrip("0")) <= 15:
         assert Fraction(first) == x and body == first
-    elif len(text) <= LONG_FRACTION and not after.startswith("  ("):
+    elif len(text) <= LONG_FRACTION:
         assert body == f"{first} ({text})"
     else:
         assert body == first
@@ -84,7 +87,7 @@ def test_cli_human_views_have_no_raw_fraction_and_nothing_decimal_labelled_exact
 
     from exactodds.cli.app import app
 
-    raw = re.compile(r"(?<![\w./(])-?\d+/\d+(?![\w/)])")
+    raw = re.compile(r"(?<![\w./(])-?\d+/\d+(?![\w/)])(?!\s*[(=])")  # a p/q with no decimal beside it
     runner = CliRunner()
     for args in (["mystery"], ["ride", "banker"], ["eor", "tie", "-d", "1"], ["commission", "-d", "6"],
                  ["analyze", "royal-9"], ["commission", "--wager-amount", "7.50"]):

@@ -240,28 +240,28 @@ def terminating(x: Fraction, digits: int = 15) -> str | None:
 
 
 def human(text: str) -> str:
-    """Text for a person: every exact ``p/q`` becomes a decimal (issue 25: a raw fraction is
-    never shown alone). One that a decimal writes exactly (``151/5``, ``41/1``,
-    ``16671667/10000``) becomes that decimal; another keeps its ``p/q`` beside its decimal (15
-    significant digits, exact integer rounding) only when the ``p/q`` is at most
-    :data:`LONG_FRACTION` characters and no parenthesis (its percent, say) follows it, else
-    shows the decimal alone. The exact ``p/q`` is always in the JSON and CSV.
+    """Text for a person: no exact ``p/q`` without a decimal (issue 25: a raw fraction is never
+    shown alone). A ``p/q`` longer than :data:`LONG_FRACTION` characters becomes its decimal (15
+    significant digits, exact integer rounding); a short one followed by ``(`` or ``=`` (its
+    percent or decimal written beside it) stays; another short one that a decimal writes
+    exactly (``151/5``, ``41/1``, ``16671667/10000``) becomes that decimal, else its decimal
+    with the ``p/q`` beside it. The exact ``p/q`` is always in the JSON and CSV.
 
     >>> human("Return: -114753351728/10847218479825 (-1.0579%); pays 30/1, rides 151/5, 1/3")
     'Return: -0.0105790578424720 (-1.0579%); pays 30, rides 30.2, 0.333333333333333 (1/3)'
-    >>> human("-4231007/11826255  (-35.776389%)")
-    '-0.357763890597658  (-35.776389%)'
+    >>> human("-4231007/11826255  (-35.776389%), 1/8 = 0.125")
+    '-4231007/11826255  (-35.776389%), 1/8 = 0.125'
     """
     def shorten(m: re.Match[str]) -> str:
         from exactodds.report.spreadsheet import decimal_cell
 
-        x = Fraction(m.group(0))
+        x, short = Fraction(m.group(0)), len(m.group(0)) <= LONG_FRACTION
+        if short and m.string[m.end():].lstrip(" ").startswith(("(", "=")):
+            return m.group(0)  # its decimal or percent is written beside it already
         exact = terminating(x)
         if exact is not None:
             return exact
-        if len(m.group(0)) <= LONG_FRACTION and not m.string[m.end():].lstrip(" ").startswith("("):
-            return f"{decimal_cell(x)} ({m.group(0)})"
-        return decimal_cell(x)
+        return f"{decimal_cell(x)} ({m.group(0)})" if short else decimal_cell(x)
 
     return _LONG.sub(shorten, text)
 
