@@ -402,7 +402,8 @@ def test_cli_formats() -> None:
     (["tie", "--workers", "0"], "--workers"),
     (["tie", "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"], "not both"),
     (["tie", "--scheduler", "localhost"], "--scheduler"),
-    (["tie", "--plot", "x.pdf"], ".svg or .png"),
+    (["tie", "--plot", "x.gif"], ".png, .svg or .pdf"),
+    (["tie", "--plot", "x"], ".png, .svg or .pdf"),
     (["tie", "--strategy", "sometimes"], "--strategy"),
     (["tie", "--chunk-shoes", "0"], "chunk size"),
 ])
