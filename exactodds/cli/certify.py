@@ -211,8 +211,8 @@ def commission_command(
 
 
 def ride_command(
-    main: Annotated[str, typer.Argument(help="The wager the payout rides on: banker or player "
-                                            "(or a coup-level wager from a wager file).")] = "banker",
+    main: Annotated[str, typer.Argument(help="The wager the payout rides on: banker or player, § 629a.8(c)(3) "
+                                            "(any paytable of theirs, a paytable file's too).")] = "banker",
     paytable: PaytableOpt = None, decks: DecksOpt = DEFAULT_DECKS, shoe: ShoeOpt = None, remove: RemoveOpt = None,
     fraction: Annotated[str, typer.Option("--fraction", help="Part of a winning payout ridden, 0 to 1 (e.g. 1/2).")] = "1",
     main_stake: Annotated[str, typer.Option("--main-stake", help="Main wager per unit of House Money wager.")] = "1",
