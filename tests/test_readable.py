@@ -67,11 +67,12 @@ def test_human_text_shows_every_fraction_as_a_decimal(x: Fraction, after: str) -
         return
     first = body.split(" ")[0]
     assert "/" not in first and Fraction(first) in (x, Fraction(significant(x, 15)))
-    d = x.denominator
-    for p in (2, 5):
-        while d % p == 0:
-            d //= p
-    if d == 1 and len(first.lstrip("-").replace(".", "").lstrip("0")) <= 15:
+    d, places = x.denominator, 0
+    while d % 2 == 0 or d % 5 == 0:
+        d //= 2 if d % 2 == 0 else 5
+    while (x * 10**places).denominator != 1 and places < 400:
+        places += 1
+    if d == 1 and len(str(abs(x.numerator) * 10**places // x.denominator)) <= 15:
         assert Fraction(first) == x and body == first
     elif len(text) <= LONG_FRACTION:
         assert body == f"{first} ({text})"
@@ -99,3 +100,35 @@ def test_cli_human_views_have_no_raw_fraction_and_nothing_decimal_labelled_exact
     out = runner.invoke(app, ["mystery"]).stdout
     assert "1667.1667" in out and "16671667/10000" not in out
     assert " 30.2" in runner.invoke(app, ["ride"]).stdout
+
+
+@given(st.integers(1, 8), st.lists(st.integers(0, 51), max_size=12))
+def test_shoe_repr_is_short_and_names_what_was_removed(decks: int, picks: list[int]) -> None:
+    """Issue 25: repr(Shoe) dumped 52 counts. Now a line naming the standard shoe and the cards
+    removed from it (each with its count), which rebuild the shoe."""
+    from collections import Counter
+
+    from exactodds.game.cards import FACES, Shoe, parse_card
+
+    shoe = Shoe.standard(decks).remove([FACES[i] for i, n in Counter(picks).items() for _ in range(min(n, decks))])
+    text = repr(shoe)
+    assert len(text) < 160 and text.startswith("<Shoe ") and text.endswith(">")
+    if shoe.decks is not None:
+        assert text == f"<Shoe {shoe.describe()}>"
+        return
+    head, _, listed = text[1:-1].partition(" less ")
+    base = max(shoe.counts)
+    assert head == f"Shoe {shoe.size:,} cards: {base} deck{'s' if base != 1 else ''}"
+    if len(listed.split(", ")) <= Shoe.REPR_CARDS and "faces" not in listed:
+        cards = {parse_card(t.partition("×")[0]): int(t.partition("×")[2] or 1) for t in listed.split(", ")}
+        assert Shoe.standard(base).remove([c for c, n in cards.items() for _ in range(n)]) == shoe
+
+
+def test_effects_of_removal_takes_a_shoe_spec_like_analyze() -> None:
+    from exactodds.figures.eor import effects_of_removal
+    from exactodds.game.cards import Shoe
+
+    by_spec = effects_of_removal("tie", shoe="decks=2")
+    assert by_spec.ranks == effects_of_removal("tie", shoe=Shoe.standard(2)).ranks == \
+        effects_of_removal("tie", shoe=2).ranks
+    assert by_spec.shoe == analyze("tie", shoe="decks=2").shoe

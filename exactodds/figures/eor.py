@@ -47,7 +47,7 @@ from exactodds.catalogue import CATALOGUE, get_wager
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.engine.level import Level, ResultDistribution
 from exactodds.exact import percent, ratio, sqrt_decimal
-from exactodds.figures.analysis import meter_amounts, priced_pay
+from exactodds.figures.analysis import as_shoe, meter_amounts, priced_pay
 from exactodds.figures.settlement import settlement
 from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe
 
@@ -357,12 +357,20 @@ def effects_for(pairs: Sequence[tuple[Wager[Any], Paytable]], shoe: Shoe,
     return results, list(skipped.values())
 
 
-def effects_of_removal(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | None = None,
+def effects_of_removal(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | str | int | None = None,
                        progress: Progress | None = None) -> EffectsOfRemoval:
-    """Effects of removal of every rank (and face, where suits matter) for one wager."""
+    """Effects of removal of every rank (and face, where suits matter) for one wager.
+
+    ``shoe`` is taken as :func:`~exactodds.figures.analysis.analyze` takes it: a :class:`Shoe`,
+    a number of decks, or the command line's ``--shoe`` spec (``"decks=6"``, ``"KS=8,..."``, a
+    .json/.csv file); default 8 decks.
+
+    >>> effects_of_removal("tie", shoe="decks=6").shoe == Shoe.standard(6)
+    True
+    """
     w = get_wager(wager) if isinstance(wager, str) else wager
     t = w.paytable(paytable)
-    results, skipped = effects_for([(w, t)], shoe or Shoe.standard(8), progress)
+    results, skipped = effects_for([(w, t)], as_shoe(shoe), progress)
     if skipped:
         from exactodds.errors import InputError
 
@@ -370,11 +378,11 @@ def effects_of_removal(wager: str | Wager[Any], paytable: str | None = None, sho
     return results[0]
 
 
-def eor_catalogue(shoe: Shoe | None = None, progress: Progress | None = None,
+def eor_catalogue(shoe: Shoe | str | int | None = None, progress: Progress | None = None,
                   wagers: Iterable[Wager[Any]] | None = None) -> tuple[list[EffectsOfRemoval], list[Skipped]]:
-    """Effects of removal for every wager and paytable of the catalogue."""
-    return effects_for(_pairs(wagers if wagers is not None else CATALOGUE.values()),
-                       shoe or Shoe.standard(8), progress)
+    """Effects of removal for every wager and paytable of the catalogue (``shoe`` as in
+    :func:`effects_of_removal`)."""
+    return effects_for(_pairs(wagers if wagers is not None else CATALOGUE.values()), as_shoe(shoe), progress)
 
 
 def bench_eor(decks: int = 8) -> float:
