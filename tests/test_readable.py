@@ -132,3 +132,33 @@ def test_effects_of_removal_takes_a_shoe_spec_like_analyze() -> None:
     assert by_spec.ranks == effects_of_removal("tie", shoe=Shoe.standard(2)).ranks == \
         effects_of_removal("tie", shoe=2).ranks
     assert by_spec.shoe == analyze("tie", shoe="decks=2").shoe
+
+
+ids = st.from_regex(r"\A[a-z0-9]{1,8}([-:][a-z0-9]{1,8}){1,4}\Z")
+
+
+@given(st.lists(st.one_of(ids, st.from_regex(r"\A[A-Za-z§(),.]{1,30}\Z")), min_size=1, max_size=6),
+       st.integers(4, 30), st.booleans())
+def test_wrapped_tables_never_split_an_identifier(words: list[str], width: int, whole: bool) -> None:
+    """Issue 25: table views broke ids such as three-card-6-over-three-card-3 across lines."""
+    from exactodds.report.views import _wrapped
+
+    cell = " ".join(words)
+    [out] = _wrapped([cell], [width], whole_words=whole)
+    lines = out.split("\n")
+    for word in words:
+        if "-" in word or ":" in word:
+            assert any(word in line.split(" ") for line in lines), (word, lines)
+    assert "".join(out.split()) == "".join(cell.split())  # only line breaks added, at spaces or in words
+
+
+def test_list_shows_every_paytable_id_whole() -> None:
+    from typer.testing import CliRunner
+
+    from exactodds.catalogue import CATALOGUE
+    from exactodds.cli.app import app
+
+    out = CliRunner().invoke(app, ["list"]).stdout
+    words = set(out.replace(",", " ").split())
+    assert all(p.id in words for w in CATALOGUE.values() for p in w.paytables)
+    assert max(len(line) for line in out.splitlines()) <= 100

@@ -305,19 +305,31 @@ def render_table(t: Table, markdown: bool) -> str:
 
 
 def _wrapped(cells: Sequence[Any], widths: Sequence[int | None], whole_words: bool = False) -> list[Any]:
-    """Each text cell wider than its column's width broken onto lines at spaces or after the
-    hyphens of a hyphenated name (a word longer than the width is broken too, unless
-    ``whole_words``), so a table fits its width. Done here rather than by tabulate's
-    ``maxcolwidths``, which re-reads cells as numbers (``2,480`` fails).
+    """Each text cell wider than its column's width broken onto lines at spaces, so a table
+    fits its width. An identifier (letters and digits joined by ``-``, ``:`` or ``_``, such as
+    ``three-card-6-over-three-card-3`` or ``dragon-7:40to1``) is never broken, nor is any word
+    of a cell holding one too long for its column (issue 25: a wrapped id cannot be copied back);
+    the column widens for it instead. Another word longer than the width (a citation such as
+    ``631b.8(g)(4)(xix),(h)(2)``) is broken too, unless ``whole_words``. Done here rather than by
+    tabulate's ``maxcolwidths``, which re-reads cells as numbers (``2,480`` fails).
 
-    >>> _wrapped(["-30.1162% to 13.2495%", "ok", 5, "three-card-6-over-three-card-3"], [13, None, 3, 18])
-    ['-30.1162% to\\n13.2495%', 'ok', 5, 'three-card-6-over-\\nthree-card-3']
+    >>> _wrapped(["-30.1162% to 13.2495%", "ok", 5, "Rising Phoenix three-card-6-over-three-card-3"], [13, None, 3, 18])
+    ['-30.1162% to\\n13.2495%', 'ok', 5, 'Rising Phoenix\\nthree-card-6-over-three-card-3']
+    >>> _wrapped(["§ 631b.8(g)(4)(xix),(h)(2)"], [12])
+    ['§ 631b.8(g)(\\n4)(xix),(h)(\\n2)']
     """
     import textwrap
 
-    return [("\n".join(textwrap.wrap(c, w, break_on_hyphens=True, break_long_words=not whole_words)) or c)
+    def whole(cell: str, width: int) -> bool:
+        return whole_words or any(len(word) > width and _IDENTIFIER.fullmatch(word) for word in cell.split())
+
+    return [("\n".join(textwrap.wrap(c, w, break_on_hyphens=False, break_long_words=not whole(c, w))) or c)
             if isinstance(c, str) and w is not None and len(c) > w else c
             for c, w in zip(cells, [*widths, *[None] * (len(cells) - len(widths))])]
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z0-9]+(?:[-:_.][A-Za-z0-9]+)*[-:_][A-Za-z0-9]+(?:[-:_.][A-Za-z0-9]+)*")
+"""A wager, paytable or outcome id as typed: letters and digits joined by ``-``, ``:`` or ``_``."""
 
 
 def render_block(b: Block, markdown: bool) -> str | None:
