@@ -12,8 +12,9 @@ stderr, but for
 
 * :data:`SLOW` -- named commands skipped, each with its reason (minutes of CPU, or reading
   what a skipped one writes); an entry no document holds any more fails the test;
-* :data:`KNOWN_FAILING` -- commands other engineers are changing, strict: one that passes
-  fails the test, so that it is struck off.
+* :data:`KNOWN_FAILING` -- commands that fail, some of the time, for a defect another engineer is
+  fixing: run, their result not asserted (the defect depends on hash order, so a strict xfail
+  would be flaky); strike an entry when the fix is merged.
 
 The documented *outputs* of ``docs/wager-files.md`` are compared with what the commands print
 now by ``scripts/doc_outputs.py --check`` (:func:`test_documented_outputs_are_current`).
@@ -60,8 +61,9 @@ SLOW: dict[str, str] = {
 """Documented commands not run here, each with its reason."""
 
 KNOWN_FAILING: dict[str, str] = {
-    "exactodds verify d7.html": "issue 25 item 1: a wager-file certificate's page does not verify (the verify "
-                                "helper's branch)",
+    "exactodds verify d7.html": "issue 25 item 1: a wager-file certificate's page fails verify when the "
+                                "re-rendering orders rows or TOML keys otherwise (set order, so not every run; "
+                                "the verify helper's branch)",
 }
 """Documented commands that fail in this branch for a defect another engineer is fixing."""
 
@@ -104,12 +106,9 @@ def test_every_documented_command_runs_as_written(doc: Path, tmp_path: Path) -> 
         if command in SLOW:
             continue
         p = _run(command, folder)
-        ok = p.returncode == 0 and p.stderr.strip() == ""
         if command in KNOWN_FAILING:
-            if ok:
-                failures.append(f"{command!r} now passes: strike it from KNOWN_FAILING")
             continue
-        if not ok:
+        if p.returncode != 0 or p.stderr.strip() != "":
             failures.append(f"{command!r} exited {p.returncode}: {p.stderr.strip()[-300:]}")
     assert failures == [], "\n".join(failures)
 
