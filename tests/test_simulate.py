@@ -256,3 +256,19 @@ def test_counts_file_neutralises_outcome_names_and_names_its_wager_file(tmp_path
     code, out, err = run_simulation_cli("crosscheck", str(counts), "--wager-file", str(wf), "-f", "json")
     assert code in (0, 1) and err == "", err   # read back: the quote taken off, the outcomes known
     assert "HYPERLINK" in out
+
+
+def test_wagers_positional_as_in_every_other_command() -> None:
+    """Issue 25: simulate named its wagers only with -w while analyze, eor, certify and study take
+    them as arguments; both spellings now, one meaning (mixed too)."""
+    import json
+
+    from conftest import run_simulation_cli
+
+    runs = [run_simulation_cli("simulate", "-n", "3000", *args, "-f", "json")
+            for args in (["dragon-7:40to1", "tie"], ["-w", "dragon-7:40to1", "-w", "tie"], ["tie", "-w", "dragon-7:40to1"])]
+    assert all(code == 0 for code, _, _ in runs), runs
+    docs = [json.loads(out) for _, out, _ in runs]
+    key = sorted((x["wager"], x["paytable"], x["observed_return"]) for x in docs[0]["wagers"])
+    assert key and all(sorted((x["wager"], x["paytable"], x["observed_return"]) for x in d["wagers"]) == key
+                       for d in docs)
