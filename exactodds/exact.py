@@ -197,6 +197,10 @@ class Sqrt:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Sqrt is immutable")
 
+    def __reduce__(self) -> tuple[type[Sqrt], tuple[Fraction]]:
+        """Pickled (a worker process, ``copy``) as its square."""
+        return (Sqrt, (self.square,))
+
     def decimal(self, places: int = PLACES) -> str:
         """The value with ``places`` decimals, correctly rounded to nearest."""
         return sqrt_decimal(self.square, places)

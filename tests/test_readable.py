@@ -45,6 +45,10 @@ def test_std_dev_is_exact_and_consistent() -> None:
         float(a.std_dev)  # type: ignore[arg-type]  # no silent float
     with pytest.raises(ValueError):
         Sqrt(Fraction(-1))
+    import copy
+    import pickle
+
+    assert pickle.loads(pickle.dumps(a.std_dev)) == a.std_dev == copy.deepcopy(a.std_dev)
 
 
 fractions_ = st.fractions(min_value=-10**9, max_value=10**9, max_denominator=10**15)
