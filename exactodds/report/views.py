@@ -67,6 +67,11 @@ class Table:
     whole_words: bool = False
     """With ``wrap``: never break a word (a number) longer than its column; the column widens
     for it instead."""
+    break_ids: bool = False
+    """With ``wrap``: an identifier longer than its column may break after its hyphens (never
+    inside a part) -- only for a table that cannot fit 100 columns otherwise (crosscheck's nine
+    columns beside a 37-character Rising Phoenix id; the ids are whole in its JSON and CSV); by
+    default an id is never broken (issue 25)."""
 
 
 @dataclass(frozen=True)
@@ -299,19 +304,21 @@ def render_table(t: Table, markdown: bool) -> str:
         # a header is wrapped 2 narrower: tabulate pads each header by 2, so the column is
         # then as wide as its widest cell, never wider
         headers = _wrapped(headers, [None if w is None else max(w - 2, 1) for w in t.wrap], whole_words=True)
-        rows = [_wrapped(r, t.wrap, t.whole_words) for r in rows]
+        rows = [_wrapped(r, t.wrap, t.whole_words, t.break_ids) for r in rows]
     return tabulate(rows, headers=headers, tablefmt="github" if markdown else "simple",
                     disable_numparse=True, **extra)
 
 
-def _wrapped(cells: Sequence[Any], widths: Sequence[int | None], whole_words: bool = False) -> list[Any]:
+def _wrapped(cells: Sequence[Any], widths: Sequence[int | None], whole_words: bool = False,
+             break_ids: bool = False) -> list[Any]:
     """Each text cell wider than its column's width broken onto lines at spaces, so a table
     fits its width. An identifier (letters and digits joined by ``-``, ``:`` or ``_``, such as
     ``three-card-6-over-three-card-3`` or ``dragon-7:40to1``) is never broken, nor is any word
     of a cell holding one too long for its column (issue 25: a wrapped id cannot be copied back);
     the column widens for it instead. Another word longer than the width (a citation such as
     ``631b.8(g)(4)(xix),(h)(2)``) is broken too, unless ``whole_words``. Done here rather than by
-    tabulate's ``maxcolwidths``, which re-reads cells as numbers (``2,480`` fails).
+    tabulate's ``maxcolwidths``, which re-reads cells as numbers (``2,480`` fails). With
+    ``break_ids`` (and ``whole_words``) a long identifier breaks after its hyphens instead.
 
     >>> _wrapped(["-30.1162% to 13.2495%", "ok", 5, "Rising Phoenix three-card-6-over-three-card-3"], [13, None, 3, 18])
     ['-30.1162% to\\n13.2495%', 'ok', 5, 'Rising Phoenix\\nthree-card-6-over-three-card-3']
@@ -323,7 +330,7 @@ def _wrapped(cells: Sequence[Any], widths: Sequence[int | None], whole_words: bo
     def whole(cell: str, width: int) -> bool:
         return whole_words or any(len(word) > width and _IDENTIFIER.fullmatch(word) for word in cell.split())
 
-    return [("\n".join(textwrap.wrap(c, w, break_on_hyphens=False, break_long_words=not whole(c, w))) or c)
+    return [("\n".join(textwrap.wrap(c, w, break_on_hyphens=break_ids, break_long_words=not whole(c, w))) or c)
             if isinstance(c, str) and w is not None and len(c) > w else c
             for c, w in zip(cells, [*widths, *[None] * (len(cells) - len(widths))])]
 
