@@ -51,6 +51,8 @@ def _eor_blocks(e: EffectsOfRemoval) -> list[Block]:
                 else 'FAILS')
     return [Heading(f"Effects of removal -- {e.wager.name} -- paytable {e.paytable.id} -- {e.shoe.describe()}", 3),
             "", f"Return: {ratio(e.base_return)} ({percent(e.base_return, 6)})", "",
+            *([f"Priced at {', '.join(f'{k} ${decimal(v, 2)}' for k, v in e.meter_amounts.items())} (--meter)", ""]
+              if e.meter_amounts else []),
             Table(EOR_HEADERS, eor_rows(e), ("left", "right", "right", "right", "right")), "",
             f"Identity Σ n·Return(shoe − card) = N·Return(shoe): {identity}",
             f"Suggested count: {' '.join(f'{k}:{v:+d}' for k, v in c.tags.items())} "
