@@ -15,8 +15,10 @@ float.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from fractions import Fraction
+from functools import total_ordering
 from math import gcd, isqrt
 
 
@@ -156,3 +158,110 @@ def sqrt_fraction(x: Fraction, places: int = 40) -> Fraction:
         raise ValueError("square root of a negative number")
     scaled = x * 10 ** (2 * places)
     return Fraction(isqrt(scaled.numerator // scaled.denominator), 10**places)
+
+
+_FIXED_SPEC = re.compile(r"\.(\d{1,3})f")
+
+
+@total_ordering
+class Sqrt:
+    """``√square`` held exactly: the exact value of a standard deviation, whose square (the
+    variance) is a Fraction but which itself is usually irrational.
+
+    It is a value like the project's other figures, not display text: it compares and hashes
+    exactly with other ``Sqrt``\\ s, Fractions and ints (by squares, in integers), scales by a
+    non-negative rational (``2 * s`` is ``√(4·square)``), and shows as a decimal correctly
+    rounded to nearest by integer square root (:func:`sqrt_decimal`) -- ``str`` with
+    :attr:`PLACES` decimals, ``format(s, ".6f")`` with 6, :meth:`decimal` with any number.
+    There is deliberately no ``__float__``: a float would be the first rounding, made silently.
+
+    >>> s = Sqrt(Fraction(9, 4))
+    >>> s == Fraction(3, 2), s * 2 == 3, str(Sqrt(2)), f"{Sqrt(2):.3f}", Sqrt(2) < Fraction(3, 2)
+    (True, True, '1.4142135624', '1.414', True)
+    >>> Sqrt(2) * 2 == Sqrt(8), repr(Sqrt(Fraction(1, 3)))
+    (True, 'Sqrt(1/3)')
+    """
+
+    __slots__ = ("square",)
+    PLACES = 10
+    """Decimals of ``str``: the JSON ``std_dev`` member's precision."""
+    square: Fraction
+
+    def __init__(self, square: Fraction | int) -> None:
+        if isinstance(square, bool) or not isinstance(square, (Fraction, int)):
+            raise TypeError(f"Sqrt takes a Fraction or an int, not {type(square).__name__}")
+        if square < 0:
+            raise ValueError("square root of a negative number")
+        object.__setattr__(self, "square", Fraction(square))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Sqrt is immutable")
+
+    def __reduce__(self) -> tuple[type[Sqrt], tuple[Fraction]]:
+        """Pickled (a worker process, ``copy``) as its square."""
+        return (Sqrt, (self.square,))
+
+    def decimal(self, places: int = PLACES) -> str:
+        """The value with ``places`` decimals, correctly rounded to nearest."""
+        return sqrt_decimal(self.square, places)
+
+    def __str__(self) -> str:
+        return self.decimal(self.PLACES)
+
+    def __repr__(self) -> str:
+        return f"Sqrt({ratio(self.square) if self.square.denominator != 1 else self.square.numerator})"
+
+    def __format__(self, spec: str) -> str:
+        """``""`` as ``str``; ``".Nf"`` with N decimals (correctly rounded)."""
+        if not spec:
+            return str(self)
+        m = _FIXED_SPEC.fullmatch(spec)
+        if m is None:
+            raise ValueError(f"Sqrt formats as '' or '.Nf', not {spec!r}")
+        return self.decimal(int(m.group(1)))
+
+    def _other_square(self, other: object) -> Fraction | None:
+        """The square of ``other`` if it is a non-negative exact value; ``None`` otherwise."""
+        if isinstance(other, Sqrt):
+            return other.square
+        if isinstance(other, (Fraction, int)) and not isinstance(other, bool) and other >= 0:
+            return Fraction(other) ** 2
+        return None
+
+    def __eq__(self, other: object) -> bool:
+        sq = self._other_square(other)
+        if sq is None:
+            return False if isinstance(other, (Fraction, int)) else NotImplemented
+        return self.square == sq
+
+    def __lt__(self, other: object) -> bool:
+        sq = self._other_square(other)
+        if sq is None:
+            if isinstance(other, (Fraction, int)) and not isinstance(other, bool):
+                return False  # other < 0 <= self
+            return NotImplemented
+        return self.square < sq
+
+    def __hash__(self) -> int:
+        """Equal to the hash of the equal Fraction when the root is rational."""
+        n, d = self.square.numerator, self.square.denominator
+        rn, rd = isqrt(n), isqrt(d)
+        if rn * rn == n and rd * rd == d:
+            return hash(Fraction(rn, rd))
+        return hash(("Sqrt", self.square))
+
+    def __mul__(self, k: object) -> Sqrt:
+        if isinstance(k, bool) or not isinstance(k, (Fraction, int)):
+            return NotImplemented
+        if k < 0:
+            raise ValueError("a Sqrt scales by a non-negative number only")
+        return Sqrt(self.square * Fraction(k) ** 2)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, k: object) -> Sqrt:
+        if isinstance(k, bool) or not isinstance(k, (Fraction, int)):
+            return NotImplemented
+        if k <= 0:
+            raise ValueError("a Sqrt divides by a positive number only")
+        return Sqrt(self.square / Fraction(k) ** 2)

@@ -27,6 +27,10 @@ True
 from __future__ import annotations
 
 import importlib
+import logging
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 from typing import Final
 
@@ -65,4 +69,48 @@ def require(module: str, what: str) -> ModuleType:
         raise InputError(message) from None
 
 
-__all__ = ["EXTRAS", "missing_extra_message", "require"]
+PLOT_FORMATS: Final = ("png", "svg", "pdf")
+"""What a chart file may be, named by its suffix."""
+
+PLOT_METADATA: Final = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
+"""Per format: metadata left out of a chart, so that the same figures make the same bytes."""
+
+
+def plot_format(path: str, option: str = "--plot") -> str:
+    """The chart format ``path``'s suffix names (``png``, ``svg``, ``pdf``); any other suffix,
+    or none, is an input error: the file is what its name says (issue 25).
+
+    >>> plot_format("edge.PDF"), plot_format("a.b.svg")
+    ('pdf', 'svg')
+    >>> plot_format("edge")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.InputError: --plot must name a .png, .svg or .pdf file, got 'edge'
+    """
+    ext = path.rpartition(".")[2].lower() if "." in path.rpartition("/")[2] else ""
+    if ext not in PLOT_FORMATS:
+        raise InputError(f"{option} must name a .png, .svg or .pdf file, got {path!r}")
+    return ext
+
+
+@contextmanager
+def quiet_pyplot(what: str) -> Iterator[ModuleType]:
+    """``matplotlib.pyplot`` on the Agg backend (no display), with matplotlib's warnings (a
+    glyph missing from the font, a cache folder it could not write) and log messages silenced
+    while the block runs: a chart is a file, and the command's stderr stays one error line or
+    none (issue 25). A missing matplotlib is the one-line error of :func:`require`."""
+    logger = logging.getLogger("matplotlib")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            mpl = require("matplotlib", what)
+            mpl.use("Agg")
+            yield importlib.import_module("matplotlib.pyplot")
+    finally:
+        logger.setLevel(level)
+
+
+__all__ = ["EXTRAS", "PLOT_FORMATS", "PLOT_METADATA", "missing_extra_message", "plot_format", "quiet_pyplot",
+           "require"]

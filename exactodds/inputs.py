@@ -7,6 +7,8 @@ ends. So
 
 * :func:`parse_number` matches a strict ASCII pattern first and caps the digits and the
   exponent (:data:`MAX_DIGITS`, :data:`MAX_EXPONENT`) before building the exact Fraction;
+  it is the one place a typed number's comma is refused (``7,50`` is 7.50 in much of the
+  world and 750 in the rest: a comma is never guessed, issue 25);
 * :func:`read_capped` reads at most ``cap + 1`` bytes, streaming, and refuses more;
 * :func:`load_json` parses with integers capped at :data:`MAX_JSON_INT_DIGITS` digits,
   no ``NaN``/``Infinity`` and no duplicate keys (a reader that keeps the last value of a
@@ -16,8 +18,12 @@ ends. So
 
 Every failure is an :class:`~exactodds.errors.InputError` with a one-line message.
 
->>> parse_number("62,500.50", "--meter", money=True), parse_number("1/3", "--fraction")
+>>> parse_number("$62500.50", "--meter", money=True), parse_number("1/3", "--fraction")
 (Fraction(125001, 2), Fraction(1, 3))
+>>> parse_number("7,50", "--wager-amount", money=True)
+Traceback (most recent call last):
+...
+exactodds.errors.InputError: --wager-amount: '7,50' has a comma; write numbers with a decimal point and no thousands separators, e.g. 7.50 or 62500
 >>> parse_number("2.5e-3", "x")
 Fraction(1, 400)
 >>> parse_number("1e100000000", "x")
@@ -88,15 +94,19 @@ def shown(text: object, limit: int = MAX_SHOWN) -> str:
 def parse_number(text: str, what: str, *, money: bool = False) -> Fraction:
     """An exact number from text: ``12``, ``-0.5``, ``2.5e-3``, ``1/3``.
 
-    ``money`` also allows a leading ``$`` and thousands separators (``$62,500``). The
+    ``money`` also allows a leading ``$`` (``$62500``). A comma is refused, whatever it
+    separates: ``7,50`` is a decimal comma to some readers and a thousands separator to
+    others, and reading it either way would price a wager 100 times off (issue 25). The
     text is matched against a strict ASCII pattern and its size capped *before* any
     conversion; NaN, infinities, Unicode digits, hex and the like are refused.
     """
     if not isinstance(text, str):
         raise InputError(f"{what} must be a number, got {shown(text)}")
     t = text.strip()
+    if "," in t:
+        raise InputError(f"{what}: {shown(text)} has a comma; write numbers with a decimal point and no "
+                         "thousands separators, e.g. 7.50 or 62500")
     if money:
-        t = t.replace(",", "")
         t = t[1:] if t.startswith("$") else (t[0] + t[2:] if t[:2] in ("-$", "+$") else t)
     if len(t) > 4 * MAX_DIGITS:
         raise InputError(f"{what}: {shown(text)} is too long for a number")

@@ -201,7 +201,7 @@ def test_mystery_configuration_against_the_cycle_distribution(lo, width, rate, s
 
 
 def test_mystery_cli_configuration_and_errors() -> None:
-    r = runner.invoke(app, ["mystery", "--minimum", "$250", "--maximum", "1,000", "--rate", "2%", "--stake", "5",
+    r = runner.invoke(app, ["mystery", "--minimum", "$250", "--maximum", "1000", "--rate", "2%", "--stake", "5",
                             "-f", "json"])
     assert r.exit_code == 0, r.output
     (row,) = json.loads(r.stdout)["configurations"]
@@ -248,3 +248,48 @@ def test_wager_file_solution_reanalysed_from_a_new_file(tmp_path) -> None:
         assert a.exit_code == 0, a.output
         assert json.loads(a.stdout)["house_edge"] == doc[side]["house_edge"]
     assert Fraction(doc["below"]["house_edge"]) > Fraction(1, 25) > Fraction(doc["above"]["house_edge"])
+
+
+def test_target_edges_no_solution_sweep_steps_and_plot_files(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 25: --target-edge 150% ran and exited 0 with "no solution"; a sweep step of 0
+    stepped by 1; --plot x.pdf (or no suffix) wrote a PNG."""
+    monkeypatch.chdir(tmp_path)
+
+    def run(*args: str) -> tuple[int, str, str]:
+        r = runner.invoke(app, ["design", *args])
+        return r.exit_code, r.stdout, r.stderr
+
+    for bad in (["dragon-7", "--solve", "Dragon 7", "--target-edge", "150%"],
+                ["dragon-7", "--solve", "Dragon 7", "--target-edge", "1"],
+                ["dragon-7", "--sweep", "Dragon 7=30..32:0"],
+                ["dragon-7", "--sweep", "Dragon 7=30..32", "--plot", "edge"],
+                ["dragon-7", "--sweep", "Dragon 7=30..32", "--plot", "edge.gif"]):
+        code, out, err = run(*bad)
+        assert code == 2 and out == "" and err.startswith("exactodds: error:") and err.count("\n") == 1, (bad, err)
+    assert list(tmp_path.iterdir()) == []
+    # no commission makes Banker's house edge 90 %: the report says so and the exit status is 1
+    code, out, err = run("banker", "-p", "5pct", "--solve", "commission", "--target-edge", "90%")
+    assert code == 1 and "No value of it gives that house edge." in out and err == ""
+    code, out, _ = run("banker", "-p", "5pct", "--solve", "commission", "--target-edge", "1%")
+    assert code == 0
+    for name, magic in (("e.pdf", b"%PDF"), ("e.svg", b"<?xml"), ("e.PNG", b"\x89PNG")):
+        code, out, err = run("dragon-7", "--sweep", "Dragon 7=30..31", "--plot", name, "-o", "s.csv", "-f", "csv")
+        assert code == 0, err
+        assert (tmp_path / name).read_bytes().startswith(magic), name
+
+
+def test_matplotlib_warnings_stay_off_stderr(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A glyph missing from matplotlib's font was a warning on stderr (issue 25): a command's
+    stderr is one error line or nothing. A real process, so that warnings reach stderr."""
+    import subprocess
+    import sys
+
+    wager = tmp_path / "cards.toml"
+    wager.write_text('id = "cards"\nname = "\U0001F0A1 \u4e5d\u70b9"\ncite = "test"\nlevel = "coup"\n\n'
+                     '[[outcomes]]\nname = "Banker eight"\nwhen = { winner = "banker", banker_total = 8 }\n\n'
+                     '[[paytables]]\nid = "A"\npays = { "Banker eight" = "5 to 1" }\n')
+    p = subprocess.run([sys.executable, "-m", "exactodds", "design", "--wager-file", str(wager), "cards",
+                        "--sweep", "Banker eight=5..6", "--plot", str(tmp_path / "c.png"), "-d", "1"],
+                       capture_output=True, text=True, timeout=120, check=False)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    assert (tmp_path / "c.png").read_bytes().startswith(b"\x89PNG")

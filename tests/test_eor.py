@@ -144,3 +144,29 @@ def test_render_formats() -> None:
     assert "holds exactly" in render_eor(e, "table")
     assert render_eor(e, "csv").count("\n") == 14
     assert '"holds": true' in render_eor(e, "json")
+
+
+def test_effects_of_removal_at_given_meters_are_analyze_at_those_meters() -> None:
+    """Issue 25: --meter was on analyze and design only. eor prices a progressive at the given
+    meters: every effect is analyze(shoe - card, meters) - analyze(shoe, meters), exactly."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from exactodds.cli.app import app
+
+    shoe, meters = Shoe.standard(2), {"mega": Fraction(62500), "major": Fraction(1200)}
+    e = effects_of_removal("royal-9", "5usd", shoe, meters=meters)
+    reset = effects_of_removal("royal-9", "5usd", shoe)
+    base = analyze("royal-9", "5usd", shoe, meters).return_
+    assert e.base_return == base != reset.base_return       # the meters matter at 2 decks
+    for x in [*e.faces[:: 7], *e.ranks[:: 4]]:
+        cards = [x.card] if x.card is not None else []
+        if cards:
+            assert x.effect == analyze("royal-9", "5usd", shoe.remove(cards), meters).return_ - base, x.label
+    doc = json.loads(CliRunner().invoke(app, ["eor", "royal-9", "-d", "2", "--meter", "mega=62500",
+                                              "--meter", "major=1200", "-f", "json"]).stdout)
+    assert {k: v for k, v in doc["meters"].items() if "_" not in k} == {"mega": "62500/1", "major": "1200/1",
+                                                                        "minor": "450/1"}
+    assert Fraction(doc["return"]) == base
+    assert "meters" not in json.loads(CliRunner().invoke(app, ["eor", "tie", "-d", "1", "-f", "json"]).stdout)

@@ -154,10 +154,17 @@ def test_a_toml_wager_studied_in_worker_processes_matches_one_process() -> None:
     assert a["wagers"] == b["wagers"]
 
 
-def test_ride_takes_a_coup_level_file_wager_and_refuses_another_level() -> None:
-    r = run("ride", "--wager-file", str(EXAMPLES / "banker-three-card-eight.toml"), "banker-three-card-eight",
-            "-f", "json")
+def test_ride_takes_banker_or_player_paytables_only(tmp_path: Path) -> None:
+    """§ 629a.8(c)(3): the payout rides on "the Player or Banker wager". One rule for the catalogue
+    and wager files (issue 25: a file's coup-level side wager was accepted, a catalogue one not)."""
+    table = tmp_path / "banker-3pct.toml"
+    table.write_text('wager = "banker"\ncite = "test"\n\n[[paytables]]\nid = "3pct"\n'
+                     'pays = { "Banker wins" = "97/100 to 1" }\n')
+    r = run("ride", "--wager-file", str(table), "banker", "-p", "3pct", "-f", "json")
     assert r.exit_code == 0, r.output
+    for args in (["--wager-file", str(EXAMPLES / "banker-three-card-eight.toml"), "banker-three-card-eight"],
+                 ["tie"], ["dragon-7"]):
+        assert "§ 629a.8(c)(3)" in one_error_line(run("ride", *args))
     err = one_error_line(run("ride", "--wager-file", SUITED, "player-suited-start"))
     assert "coup" in err
 

@@ -355,3 +355,58 @@ def test_bad_files(command: str, fixed: list[str], option: str | None, name: str
 def test_bad_combinations(args: list[str], fixtures: Path, workdir: Path) -> None:
     swap = {"TABLES_FILE": str(fixtures / "a-file"), "SHOE_DIR": str(fixtures)}
     check_contract([swap.get(a, a) for a in args], workdir)
+
+
+COMMA_CASES: list[tuple[str, list[str], str, str]] = [
+    ("commission", [], "--wager-amount", "{}"),
+    ("commission", [], "--commission-rounding", "{}"),
+    ("analyze", ["royal-9"], "--meter", "mega={}"),
+    ("analyze", ["banker"], "--decks", "{}"),
+    ("design", ["royal-9"], "--meter", "mega={}"),
+    ("design", ["dragon-7", "--solve=Dragon 7"], "--target-edge", "{}"),
+    ("design", ["dragon-7", "--solve=Dragon 7", "--target-edge=5%"], "--step", "{}"),
+    ("design", ["dragon-7"], "--sweep", "Dragon 7={}..50"),
+    ("mystery", ["--maximum=500", "--rate=2%"], "--minimum", "{}"),
+    ("mystery", ["--minimum=100", "--rate=2%"], "--maximum", "{}"),
+    ("mystery", ["--minimum=100", "--maximum=500"], "--rate", "{}"),
+    ("mystery", ["--minimum=100", "--maximum=500", "--rate=2%"], "--stake", "{}"),
+    ("ride", [], "--fraction", "{}"),
+    ("ride", [], "--main-stake", "{}"),
+    ("spanish21", [], "--super-bonus-bet", "{}"),
+    ("certify", ["--spanish21"], "--super-bonus-bet", "{}"),
+    ("eor", ["tie"], "--decks", "{}"),
+    ("simulate", [], "--rounds", "{}"),
+    ("simulate", ["--rounds=1000"], "--seed", "{}"),
+    ("simulate", ["--rounds=1000"], "--cover", "{}"),
+    ("study", ["dragon-7"], "--shoes", "{}"),
+    ("crosscheck", ["LOG"], "--alpha", "{}"),
+    ("crosscheck", ["LOG"], "--decks", "{}"),
+    ("midhand", [], "--decks", "{}"),
+]
+"""Every option that takes one number (command, fixed arguments, option, how the number sits in
+its value): a comma in it is refused, never read as a thousands separator or decimal point."""
+
+COMMAS = ["7,50", "62,5", "1,00", "1,000", "$1,000.50", "0,5", "5,5%"]
+
+
+@pytest.mark.parametrize("command,fixed,option,template", COMMA_CASES,
+                         ids=[f"{c[0]}-{c[2]}" for c in COMMA_CASES])
+@settings(max_examples=8, deadline=None, derandomize=True, database=None,
+          phases=[Phase.explicit, Phase.generate], suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.one_of(st.sampled_from(COMMAS),
+                        st.from_regex(r"\A\$?[0-9]{1,4}(,[0-9]{1,3})+(\.[0-9]{1,2})?\Z")))
+def test_comma_numbers_refused(command: str, fixed: list[str], option: str, template: str, number: str,
+                               fixtures: Path, workdir: Path) -> None:
+    """Issue 25: ``commission --wager-amount 7,50`` priced $750.00. A number with a comma --
+    decimal comma or thousands grouping -- is one error line and exit 2 on every numeric option."""
+    check_contract(_args(command, fixed, option, template.format(number), fixtures), workdir)
+
+
+@pytest.mark.parametrize("text", COMMAS)
+def test_parse_number_refuses_commas(text: str) -> None:
+    """The one reader of typed numbers names the comma (money or not)."""
+    for money in (False, True):
+        with pytest.raises(InputError, match="comma"):
+            parse_number(text.rstrip("%"), "--x", money=money)
+    with pytest.raises(InputError, match="comma"):
+        parse_money(text.rstrip("%"), "--wager-amount")

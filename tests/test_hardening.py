@@ -249,7 +249,9 @@ def test_parse_number_refuses_without_converting(text: str) -> None:
 def test_parse_number_limits() -> None:
     assert parse_number(f"1e{MAX_EXPONENT}", "x") == 10**MAX_EXPONENT
     assert parse_number(f"-2.5e-{MAX_EXPONENT}", "x") == Fraction(-5, 2 * 10**MAX_EXPONENT)
-    assert parse_number("$62,500", "x", money=True) == 62500
+    assert parse_number("$62500", "x", money=True) == 62500
+    with pytest.raises(InputError, match="comma"):
+        parse_number("$62,500", "x", money=True)
 
 
 def _limited_run(args: list[str], cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:

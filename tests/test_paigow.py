@@ -677,10 +677,14 @@ def test_a_casino_order_as_data(tmp_path: Path) -> None:
         hw = house_way_reading(str(folder / f))
         assert hw.full_order() == custom.full_order() and f in hw.text()
         assert paigow_analysis("house-way", tiles=small, house_way=hw).house_edge == expected.house_edge
-    for spec in (str(folder / "bad.json"), "no-such-reading"):
+    said = {str(folder / "bad.json"): "not a house-way criterion", "no-such-reading": "unknown house-way reading",
+            str(folder / "missing.json"): "no such house-way order file",  # issue 25: said "unknown reading"
+            "missing.toml": "no such house-way order file", str(folder): "folder"}
+    for spec, message in said.items():
         r = CliRunner().invoke(app, ["paigow", "--reading", spec])
         assert r.exit_code == 2 and r.stdout == ""
         assert len(r.stderr.splitlines()) == 1 and r.stderr.startswith("exactodds: error: ")
+        assert message in r.stderr, (spec, r.stderr)
 
 
 @pytest.mark.parametrize("fmt", ["table", "markdown", "csv", "json", "html"])

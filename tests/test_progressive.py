@@ -267,7 +267,9 @@ def test_mystery_cli_and_meter_option() -> None:
     assert out.exit_code == 0 and len(json.loads(out.stdout)["configurations"]) == 18
     with pytest.raises(InputError, match="NAME=AMOUNT"):
         cli.parse_meters(["mega"])
-    assert cli.parse_meters(["mega=$62,500.5"]) == {"mega": Fraction(125001, 2)}
+    assert cli.parse_meters(["mega=$62500.5"]) == {"mega": Fraction(125001, 2)}
+    with pytest.raises(InputError, match="comma"):  # 62,5 is 62.5 to some readers, 625 to others (issue 25)
+        cli.parse_meters(["mega=62,5"])
 
 
 def test_json_of_a_progressive() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -212,3 +213,62 @@ def test_bad_arguments(kwargs: dict, match: str) -> None:
 
 def test_bench_simulate_reports_a_rate() -> None:
     assert bench_simulate(200_000) > 0
+
+
+FORMULA_WAGER = '''id = "formula"
+name = "Formula"
+cite = "test"
+level = "coup"
+otherwise = "@SUM(1+1)*cmd|' /C calc'!A0"
+
+[[outcomes]]
+name = "=HYPERLINK(\\"http://evil.example/\\",\\"x\\")"
+when = { winner = "banker" }
+
+[[paytables]]
+id = "A"
+pays = { "=HYPERLINK(\\"http://evil.example/\\",\\"x\\")" = "1 to 1" }
+'''
+
+
+def test_counts_file_neutralises_outcome_names_and_names_its_wager_file(tmp_path: Path) -> None:
+    """Issue 25: simulate --counts wrote a wager file's outcome names as they are (a formula a
+    spreadsheet runs) and did not say which wager file its outcomes are of."""
+    import csv
+    import hashlib
+
+    from conftest import run_simulation_cli
+
+    wf = tmp_path / "my wager.toml"
+    wf.write_text(FORMULA_WAGER)
+    counts = tmp_path / "c.csv"
+    code, _, err = run_simulation_cli("simulate", "-n", "2000", "-w", "formula", "--wager-file", str(wf),
+                                      "--counts", str(counts), "--seed", "3")
+    assert code == 0, err
+    text = counts.read_text()
+    meta = text.splitlines()[0]
+    assert "wager_files=my%20wager.toml" in meta
+    assert f"wager_files_sha256={hashlib.sha256(wf.read_bytes()).hexdigest()}" in meta
+    rows = list(csv.reader(text.splitlines()[1:]))
+    names = {r[2] for r in rows[1:]}
+    assert names == {"'=HYPERLINK(\"http://evil.example/\",\"x\")", "'@SUM(1+1)*cmd|' /C calc'!A0"}
+    assert sum(int(r[3]) for r in rows[1:]) == 2000
+    code, out, err = run_simulation_cli("crosscheck", str(counts), "--wager-file", str(wf), "-f", "json")
+    assert code in (0, 1) and err == "", err   # read back: the quote taken off, the outcomes known
+    assert "HYPERLINK" in out
+
+
+def test_wagers_positional_as_in_every_other_command() -> None:
+    """Issue 25: simulate named its wagers only with -w while analyze, eor, certify and study take
+    them as arguments; both spellings now, one meaning (mixed too)."""
+    import json
+
+    from conftest import run_simulation_cli
+
+    runs = [run_simulation_cli("simulate", "-n", "3000", *args, "-f", "json")
+            for args in (["dragon-7:40to1", "tie"], ["-w", "dragon-7:40to1", "-w", "tie"], ["tie", "-w", "dragon-7:40to1"])]
+    assert all(code == 0 for code, _, _ in runs), runs
+    docs = [json.loads(out) for _, out, _ in runs]
+    key = sorted((x["wager"], x["paytable"], x["observed_return"]) for x in docs[0]["wagers"])
+    assert key and all(sorted((x["wager"], x["paytable"], x["observed_return"]) for x in d["wagers"]) == key
+                       for d in docs)

@@ -218,6 +218,23 @@ def test_cli_chart_csv_and_html(tmp_path: Path) -> None:
     assert html.startswith("<!DOCTYPE html>") and "<table>" in html and "Expected return" in html
 
 
+def test_cli_outputs_all_or_none_and_one_shoe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25: --html F -o BAD left F behind; --html X -o X lost the chart silently; --decks
+    beside --shoe was ignored silently. Each is now one error line before any work."""
+    monkeypatch.chdir(tmp_path)
+    spec = "A=1,2=1,6=1,7=2,8=1,K=4"
+    cases = [["-s", spec, "--html", "F.html", "-o", "no/such/folder/out.txt"],
+             ["-s", spec, "--html", "X", "-o", "X"], ["-s", spec, "--html", "-"],
+             ["-s", spec, "--html", "X", "-o", "./X"], ["--decks", "6", "-s", spec]]
+    for args in cases:
+        code, out, err = _cli(*args, "--max-hands", "1")
+        assert code == 2 and out == "" and err.startswith("exactodds: error:") and err.count("\n") == 1, (args, err)
+        assert list(tmp_path.iterdir()) == [], args
+    code, out, err = _cli("-s", spec, "--max-hands", "1", "--html", "c.html", "-o", "r.txt")
+    assert code == 0 and out == "" and (tmp_path / "c.html").read_text().startswith("<!DOCTYPE html>")
+    assert "Spanish 21" in (tmp_path / "r.txt").read_text()
+
+
 @pytest.mark.parametrize("rules", [Rules(max_hands=1), Rules(max_hands=1, hit_soft_17=True, double_any_cards=True,
                                                               redoubles=1)], ids=["text", "h17-double-any-redouble"])
 def test_simulation_of_the_computed_strategy_agrees(rules: Rules) -> None:

@@ -186,6 +186,8 @@ def test_trace_carries_running_and_true_count(tmp_path: Path) -> None:
         assert int(row["rc:tie:8to1"]) == r.running_count
         assert Fraction(row["tc:tie:8to1"]) == tc
         assert float(row["tc_decimal:tie:8to1"]) == pytest.approx(float(tc), abs=5e-7)
+        exact = Fraction(row["tie:8to1"])  # issue 25: the return has its decimal beside it too
+        assert abs(Fraction(row["return_decimal:tie:8to1"]) - exact) <= abs(exact) / 10**14
 
 
 def test_returns_past_the_int64_bound_are_exact(tmp_path: Path) -> None:
@@ -400,7 +402,8 @@ def test_cli_formats() -> None:
     (["tie", "--workers", "0"], "--workers"),
     (["tie", "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"], "not both"),
     (["tie", "--scheduler", "localhost"], "--scheduler"),
-    (["tie", "--plot", "x.pdf"], ".svg or .png"),
+    (["tie", "--plot", "x.gif"], ".png, .svg or .pdf"),
+    (["tie", "--plot", "x"], ".png, .svg or .pdf"),
     (["tie", "--strategy", "sometimes"], "--strategy"),
     (["tie", "--chunk-shoes", "0"], "chunk size"),
 ])

@@ -216,10 +216,11 @@ def test_analyze_takes_the_cli_shoe_spec() -> None:
 def test_analysis_repr_is_short_and_html_escaped(tmp_path: Path) -> None:
     from exactodds import analyze
     from exactodds.catalogue.files import load_wager_files
+    from exactodds.exact import Sqrt
 
     a = analyze("banker")
     assert len(repr(a)) < 120 and "lambda" not in repr(a) and "1.0579%" in repr(a)
-    assert isinstance(a.std_dev, str) and float(a.std_dev) ** 2 - float(a.variance) < 1e-9
+    assert a.std_dev == Sqrt(a.variance) and a.to_dict()["std_dev"] == str(a.std_dev)
     p = tmp_path / "hostile.toml"
     p.write_text(HOSTILE)
     [w] = load_wager_files([str(p)])

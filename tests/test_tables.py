@@ -463,3 +463,20 @@ def test_two_pairs_with_one_file_name_are_refused(tmp_path: Path, monkeypatch: p
 
 
 BUILD_ALL = tables_mod.all_analyses
+
+
+def test_a_paytable_note_is_escaped_in_markdown(tmp_path: Path) -> None:
+    """Issue 25: a wager file's paytable note went into the table's Markdown raw."""
+    from exactodds.catalogue.files import load_wager_files
+    from exactodds.figures.analysis import analyze
+    from exactodds.game.cards import Shoe
+    from exactodds.report.tables import render_table_markdown
+
+    p = tmp_path / "noted.toml"
+    p.write_text('id = "noted"\nname = "Noted"\ncite = "test"\nlevel = "coup"\n\n'
+                 '[[outcomes]]\nname = "Banker eight"\nwhen = { winner = "banker", banker_total = 8 }\n\n'
+                 '[[paytables]]\nid = "A"\nnote = "<img src=x onerror=alert(1)> & pays 5/2"\n'
+                 'pays = { "Banker eight" = "5/2 to 1" }\n')
+    [w] = load_wager_files([str(p)])
+    page = render_table_markdown(analyze(w, shoe=Shoe.standard(1)))
+    assert "<img" not in page and "Paytable note: &lt;img src=x onerror=alert(1)&gt; &amp; pays 2.5" in page

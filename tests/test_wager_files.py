@@ -131,10 +131,10 @@ def test_examples_agree_with_the_brute_force_oracle(file: str, wager_id: str, cl
 def test_examples_at_eight_decks_add_up_and_are_second_method_checked() -> None:
     wagers = load_wager_files(sorted(str(p) for p in EXAMPLES.glob("*.toml")))
     assert {w.id for w in wagers} == {"banker-three-card-eight", "monochrome", "player-suited-start",
-                                       "three-card-nine-progressive", "dragon-7"}
+                                       "three-card-nine-progressive", "dragon-7", "my-wager"}
     doc = certify(wagers, None, Shoe.standard(8), sensitivity_decks=(8,), effects_of_removal=False)
     assert doc["summary"]["all_checks_hold"] is True
-    assert doc["summary"]["second_method_agrees"] == doc["summary"]["paytables"] == 7
+    assert doc["summary"]["second_method_agrees"] == doc["summary"]["paytables"] == 8
 
 
 # -- the facts mean what the catalogue's predicates mean ---------------------------------------

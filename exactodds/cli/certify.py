@@ -28,6 +28,7 @@ from exactodds.cli.options import (
     OutputOpt,
     PaytableOpt,
     emit,
+    parse_meters,
     wager_and_paytable,
     with_spanish21_rules,
 )
@@ -185,16 +186,21 @@ def eor_command(
     paytable: PaytableOpt = None, decks: DecksOpt = DEFAULT_DECKS, shoe: ShoeOpt = None, remove: RemoveOpt = None,
     fmt: FormatOpt = Format.table, all_wagers: Annotated[bool, typer.Option("--all", help="Every wager and paytable.")] = False,
     output: OutputOpt = None,
+    meter: Annotated[list[str] | None, typer.Option(
+        "--meter", help="Progressive meter amount in dollars, NAME=AMOUNT (repeatable), as in analyze; "
+                        "default: the regulated resets.")] = None,
 ) -> None:
     """Exact effect of removing one card of each rank (and face, where suits matter) on the return."""
     from exactodds.figures.eor import effects_of_removal, eor_catalogue
     from exactodds.report.figure_views import render_eor, render_eor_catalogue
 
     wager, paytable = wager_and_paytable(wager, paytable)
+    meters = parse_meters(meter or [])
     s = resolve_shoe(decks, shoe, remove)
     if all_wagers:
-        if wager is not None or paytable is not None:
-            raise InputError("--all covers every wager; give no WAGER or --paytable with it")
+        if wager is not None or paytable is not None or meters:
+            raise InputError("--all covers every wager at its meters' resets; give no WAGER, --paytable or --meter "
+                             "with it")
         with stderr_progress("effects of removal") as progress:
             results, skipped = eor_catalogue(s, progress)
         emit(render_eor_catalogue(results, skipped, fmt.value), output)
@@ -202,7 +208,7 @@ def eor_command(
     if wager is None:
         raise InputError("missing WAGER (or --all); 'exactodds list' shows the wager ids")
     with stderr_progress("effects of removal") as progress:
-        result = effects_of_removal(wager, paytable, s, progress)
+        result = effects_of_removal(wager, paytable, s, progress, meters or None)
     emit(render_eor(result, fmt.value), output)
 
 
@@ -248,8 +254,8 @@ def commission_command(
 
 
 def ride_command(
-    main: Annotated[str, typer.Argument(help="The wager the payout rides on: banker or player "
-                                            "(or a coup-level wager from a wager file).")] = "banker",
+    main: Annotated[str, typer.Argument(help="The wager the payout rides on: banker or player, § 629a.8(c)(3) "
+                                            "(any paytable of theirs, a paytable file's too).")] = "banker",
     paytable: PaytableOpt = None, decks: DecksOpt = DEFAULT_DECKS, shoe: ShoeOpt = None, remove: RemoveOpt = None,
     fraction: Annotated[str, typer.Option("--fraction", help="Part of a winning payout ridden, 0 to 1 (e.g. 1/2).")] = "1",
     main_stake: Annotated[str, typer.Option("--main-stake", help="Main wager per unit of House Money wager.")] = "1",

@@ -9,6 +9,10 @@ from typing import Annotated
 
 import typer
 
+NO_SOLUTION = 1
+"""Exit status of ``design --solve`` when no value of the unknown gives the target house edge
+(the report, written as usual, says so); 2 stays bad input, 0 a solution."""
+
 
 def register(app: typer.Typer) -> None:
     """Add the ``design`` command to ``app``."""
@@ -35,18 +39,20 @@ def register(app: typer.Typer) -> None:
         sweep_spec: Annotated[str | None, typer.Option(
             "--sweep", metavar="NAME=LO..HI[:STEP]", help="House edge for each value, e.g. 'Dragon 7=30..50'.")] = None,
         plot: Annotated[str | None, typer.Option(
-            "--plot", metavar="FILE", help="With --sweep: also write a chart (PNG or SVG by suffix; matplotlib).")] = None,
+            "--plot", metavar="FILE", help="With --sweep: also write a chart, PNG, SVG or PDF as its suffix says (matplotlib).")] = None,
         meter: Annotated[list[str] | None, typer.Option(
             "--meter", help="Progressive meter amount in dollars, NAME=AMOUNT (repeatable).")] = None,
         fmt: FormatOpt = Format.table,
         output: OutputOpt = None,
     ) -> None:
-        """Pays as symbols: the exact return, the pay for a target edge, or a sweep of pays."""
+        """Pays as symbols: the exact return, the pay for a target edge, or a sweep of pays.
+        Exit 0; 1 when --solve finds no value giving the target edge; 2 bad input."""
         from fractions import Fraction
 
         from exactodds.catalogue import get_wager
         from exactodds.cli.options import parse_meters
         from exactodds.errors import InputError
+        from exactodds.extras import plot_format
         from exactodds.figures import design as d
         from exactodds.figures.analysis import analyze
         from exactodds.game.shoespec import resolve_shoe
@@ -70,19 +76,23 @@ def register(app: typer.Typer) -> None:
                 Fraction(1) if unknown.kind == "pay" else None)
             sol = d.solve_edge(w, table, shoe, unknown, d.parse_edge(target_edge), step_v, meters)
             emit(views.render(views.solution_view(sol), fmt.value), output)
+            if sol.value is None:  # the report says "No value of it gives that house edge."
+                raise typer.Exit(NO_SOLUTION)
             return
         if target_edge is not None or step is not None:
             raise InputError("--target-edge and --step go with --solve")
         if sweep_spec is not None:
             name, lo, hi, sweep_step = d.parse_range(sweep_spec, "--sweep")
             unknown = d.find_unknown(w, table, name)
-            rows = d.sweep(w, table, shoe, unknown, lo, hi, sweep_step or Fraction(1), meters)
+            if plot is not None:  # before the work: a chart is the file its suffix names
+                check_writable(plot)
+                plot_fmt = plot_format(plot)
+            rows = d.sweep(w, table, shoe, unknown, lo, hi, Fraction(1) if sweep_step is None else sweep_step, meters)
             text = views.render(views.sweep_view(unknown, rows), fmt.value)
             if plot is None:
                 emit(text, output)
                 return
-            check_writable(plot)
-            image = views.sweep_plot(unknown, rows, "svg" if plot.lower().endswith(".svg") else "png")
+            image = views.sweep_plot(unknown, rows, plot_fmt)
             write_all([(plot, image), (output or "-", text)])
             return
         emit(views.render(views.expression_view(analyze(w, table.id, shoe, meters or None)), fmt.value), output)

@@ -119,8 +119,8 @@ def emit(text: str, output: str | None) -> None:
 def parse_meters(items: list[str]) -> dict[str, Fraction]:
     """``--meter NAME=AMOUNT`` values as exact dollars; malformed ones are one-line input errors.
 
-    AMOUNT is read by :func:`exactodds.inputs.parse_number` (``$`` and thousands separators
-    allowed; digits and exponent bounded before anything is converted).
+    AMOUNT is read by :func:`exactodds.inputs.parse_number` (``$`` allowed, a comma refused;
+    digits and exponent bounded before anything is converted).
     """
     out: dict[str, Fraction] = {}
     for item in items:

@@ -128,6 +128,9 @@ def register(app: typer.Typer) -> None:
     @app.command("simulate")
     @with_wager_files
     def simulate_command(
+        wagers: Annotated[list[str] | None, typer.Argument(
+            metavar="[WAGER[:PAYTABLE]]...", help="Wagers to report, as analyze, eor, certify and study name them "
+                                                  "(the same as -w each; default: every wager).")] = None,
         rounds: Annotated[int, typer.Option("--rounds", "-n", help="Rounds to simulate.")] = 1_000_000,
         mode: Annotated[SimMode, typer.Option("--mode", "-m", help="fresh: every round from a freshly shuffled "
                                               "shoe; shoe: dealt through the shoe (§ 629a.5, § 629a.9(d)).")] = SimMode.fresh,
@@ -162,6 +165,7 @@ def register(app: typer.Typer) -> None:
             render_log_chunk,
             run_meta,
             sim_meta,
+            wager_file_meta,
         )
         from exactodds.simulation.simulate import (
             Cover,
@@ -187,7 +191,7 @@ def register(app: typer.Typer) -> None:
         _check_targets(log, counts, output)
         from exactodds.simulation.settle import RoundSettler, simulated_pairs
 
-        chosen = _chosen_paytables(wager, paytable)
+        chosen = _chosen_paytables([*(wagers or []), *(wager or [])] or None, paytable)
         pairs, skipped = simulated_pairs(list(chosen) or None, shoe)
         pairs = [(w, t) for w, t in pairs if chosen.get(w) in (None, t)]
         if not pairs:
@@ -215,6 +219,7 @@ def register(app: typer.Typer) -> None:
             if counts_fh is not None:
                 meta = sim_meta(sim)
                 cmeta = {**meta, "subset": "comparable"} if sim.mode == "shoe" else meta
+                cmeta = {**cmeta, **wager_file_meta(pairs)}
                 assert sim.settled is not None
                 counts_fh.write(render_counts(sim.settled.families(0), cmeta).encode("utf-8"))
             if out_fh is not None:

@@ -18,7 +18,8 @@ from exactodds.spanish21.rules import Rules
 
 
 def spanish21_command(
-    decks: Annotated[int, typer.Option("--decks", "-d", help="Decks of 48 cards (§ 551.3(a): 6 or 8).")] = 8,
+    decks: Annotated[int | None, typer.Option(
+        "--decks", "-d", help="Decks of 48 cards (§ 551.3(a): 6 or 8; default 8); not with --shoe.")] = None,
     shoe: ShoeOpt = None,
     basic: Annotated[bool, typer.Option("--basic/--no-basic",
                                         help="Also the basic-strategy chart and its return.")] = True,
@@ -33,20 +34,30 @@ def spanish21_command(
     from exactodds.errors import InputError
     from exactodds.game.cards import Shoe
     from exactodds.game.shoespec import resolve_shoe
-    from exactodds.report.files import write_atomic
+    from exactodds.report.files import check_writable, write_all
     from exactodds.report.spanish21 import chart_html, render_spanish21
     from exactodds.spanish21.figures import spanish21_analysis
     from exactodds.spanish21.shoe import SpanishShoe
 
+    if shoe is not None and decks is not None:
+        raise InputError("give --decks or --shoe, not both (the shoe names its own cards)")
+    if decks is None:
+        decks = 8
     if shoe is None and decks not in range(1, 101):
         raise InputError(f"--decks must be 1 to 100, got {decks}")
     spanish = SpanishShoe.from_shoe(resolve_shoe(shoe=shoe) if shoe is not None else Shoe.standard(decks))
     counted = None if shoe is not None else decks
+    if html is not None:  # both outputs checked before the work, written all or none (one file each)
+        chart = check_writable(html)
+        if check_writable(output or "-") == chart:
+            raise InputError(f"--html and --output name the same file {html!r} (no --output is standard "
+                             "output); the chart and the report each need their own")
     a = spanish21_analysis(spanish, rules, counted, basic=basic or html is not None, contributions=contributions)
     text = render_spanish21(a, fmt.value)
-    if html is not None:
-        write_atomic(html, chart_html(a))
-    emit(text, output)
+    if html is None:
+        emit(text, output)
+        return
+    write_all([(html, chart_html(a)), (output or "-", text)])
 
 
 def register(app: typer.Typer) -> None:

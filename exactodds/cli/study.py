@@ -49,7 +49,7 @@ def study_command(
     trace: Annotated[str | None, typer.Option("--trace", help="Write one CSV row per round (composition, exact "
                                               "return of each wager as p/q).")] = None,
     plot: Annotated[str | None, typer.Option("--plot", help="Plot return v. true count and the distribution "
-                                             "of returns (.svg or .png).")] = None,
+                                             "of returns (.png, .svg or .pdf, as the suffix says).")] = None,
     workers: Annotated[int, typer.Option("--workers", help="Local processes (the result does not "
                                          "depend on it).")] = 1,
     scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run on an existing Dask cluster, "

@@ -21,7 +21,7 @@ from exactodds import __version__
 from exactodds.catalogue import get_wager
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.errors import InputError
-from exactodds.exact import percent, ratio, reduced, sqrt_decimal
+from exactodds.exact import Sqrt, percent, ratio, reduced
 from exactodds.figures.settlement import ShoeTallies, outcomes, register_moments, scaled_nets, shoe_tallies
 from exactodds.game.cards import Shoe
 
@@ -53,7 +53,7 @@ class Analysis:
     """The exact analysis of one wager under one paytable for one shoe.
 
     Exact figures (``return_``, ``house_edge``, ``variance``, ...) are Fractions; ``std_dev``
-    is the one figure for display only (a decimal string: the square root is irrational).
+    is an exact :class:`~exactodds.exact.Sqrt` of the variance (usually irrational).
     In a notebook the analysis shows as a short line (``repr``) or its outcome table
     (``_repr_html_``).
 
@@ -140,10 +140,12 @@ class Analysis:
         return reduced(second * total - first * first, (den * total) ** 2)
 
     @property
-    def std_dev(self) -> str:
-        """Standard deviation, for display only: a decimal string correctly rounded to 10 places
-        (√variance is irrational, so it is never used in exact work; use ``variance``)."""
-        return sqrt_decimal(self.variance, 10)
+    def std_dev(self) -> Sqrt:
+        """Standard deviation, exactly: :class:`~exactodds.exact.Sqrt` of the variance (√variance
+        is usually irrational, so it is held as its exact square). It compares, hashes and scales
+        exactly like the Fractions beside it, and shows (``str``) as a decimal correctly rounded
+        to 10 places by integer square root -- the JSON ``std_dev`` member. Never a float."""
+        return Sqrt(self.variance)
 
     def __repr__(self) -> str:
         """A short line: wager, paytable, shoe, house edge, number of outcomes."""
@@ -336,7 +338,7 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
         "house_edge": ratio(a.house_edge),
         "hit_frequency": ratio(a.hit_frequency),
         "variance": ratio(a.variance),
-        "std_dev": a.std_dev,
+        "std_dev": str(a.std_dev),
         "element_of_risk": None if eor is None else ratio(eor),
         "version": __version__,
     }

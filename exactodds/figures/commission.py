@@ -34,7 +34,7 @@ from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
 from exactodds.figures.analysis import Analysis, analyze
 from exactodds.game.cards import Shoe
-from exactodds.inputs import shown
+from exactodds.inputs import parse_number, shown
 
 RULES: Final = {
     "midibaccarat": ("58 Pa. Code § 629a.12(c)", {Fraction(5, 100): Fraction(1, 4)}),
@@ -56,11 +56,11 @@ def parse_money(text: str | Fraction | int, what: str) -> Fraction:
     if isinstance(text, (Fraction, int)) and not isinstance(text, bool):
         value = Fraction(text)
     else:
-        t = str(text).strip().removeprefix("$").replace(",", "")
+        value = parse_number(str(text), what, money=True)  # the one reader: a comma is refused there
+        t = str(text).strip().removeprefix("$")
         if len(t) > 20 or not re.fullmatch(r"[0-9]{1,9}(\.[0-9]{0,6})?|\.[0-9]{1,6}", t):
             raise InputError(f"{what} must be an amount of dollars such as 7.50 (at most 9 digits before "
                              f"the point and 6 after), got {shown(text)}")
-        value = Fraction(t)
     if value <= 0:
         raise InputError(f"{what} must be more than 0, got {shown(text)}")
     return value

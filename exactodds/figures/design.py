@@ -379,17 +379,27 @@ def parse_range(text: str, what: str) -> tuple[str, Fraction, Fraction, Fraction
 
 
 def parse_edge(text: str) -> Fraction:
-    """A target house edge: ``5%``, ``0.05`` or ``1/20``.
+    """A target house edge: ``5%``, ``0.05`` or ``1/20``, below 100 %.
+
+    A house edge of 100 % or more would need every round to lose the whole stake or more, which
+    no pay can give (a wager loses at most its stake): such a target is refused here, in one
+    line, rather than searched for and reported as "no solution" (issue 25). A negative target
+    (the player's advantage) has no such bound and is searched for.
 
     >>> parse_edge("5%"), parse_edge("1/20"), parse_edge("-2.5%")
     (Fraction(1, 20), Fraction(1, 20), Fraction(-1, 40))
+    >>> parse_edge("150%")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.InputError: --target-edge must be below 100% (a wager loses at most its stake), got '150%'
     """
-    from exactodds.inputs import parse_number
+    from exactodds.inputs import parse_number, shown
 
     t = text.strip()
-    if t.endswith("%"):
-        return parse_number(t[:-1], "--target-edge") / 100
-    return parse_number(t, "--target-edge")
+    edge = parse_number(t[:-1], "--target-edge") / 100 if t.endswith("%") else parse_number(t, "--target-edge")
+    if edge >= 1:
+        raise InputError(f"--target-edge must be below 100% (a wager loses at most its stake), got {shown(text)}")
+    return edge
 
 
 def sympy_text(expr: Any) -> str:

@@ -47,7 +47,7 @@ from exactodds.catalogue import CATALOGUE, get_wager
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.engine.level import Level, ResultDistribution
 from exactodds.exact import percent, ratio, sqrt_decimal
-from exactodds.figures.analysis import meter_amounts, priced_pay
+from exactodds.figures.analysis import as_shoe, meter_amounts, priced_pay
 from exactodds.figures.settlement import settlement
 from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe
 
@@ -62,12 +62,12 @@ class NotPriceable(Exception):
     """A paytable whose pays are not exact numbers: not priced here."""
 
 
-def exact_net(pay: Pay, table: Paytable) -> Fraction:
-    """A pay's net per unit as an exact Fraction; a progressive meter pay is priced with
-    every meter at its regulated reset (0 where none), as :func:`~exactodds.figures.analysis.analyze`
-    does without ``meters``."""
+def exact_net(pay: Pay, table: Paytable, meters: Mapping[str, Fraction] | None = None) -> Fraction:
+    """A pay's net per unit as an exact Fraction; a progressive meter pay is priced with its
+    meter at the amount in ``meters``, else at its regulated reset (0 where none), as
+    :func:`~exactodds.figures.analysis.analyze` does."""
     if pay.meter is not None:
-        pay = priced_pay(pay, table, meter_amounts(table, None))
+        pay = priced_pay(pay, table, meter_amounts(table, meters))
     net: Any = pay.net
     if isinstance(net, (int, Fraction)) and not isinstance(net, bool):
         return Fraction(net)
@@ -172,6 +172,8 @@ class EffectsOfRemoval:
     suit_sensitive_ranks: tuple[str, ...]
     count: CountSystem
     method: str
+    meter_amounts: Mapping[str, Fraction] | None = None
+    """Progressives priced at given meter amounts (dollars; ``--meter``); ``None``: at resets."""
 
     @property
     def identity_holds(self) -> bool | None:
@@ -282,7 +284,7 @@ METHOD: Final = (
 
 
 def _assemble(wager: Wager[Any], table: Paytable, shoe: Shoe, base: Fraction,
-              after: Mapping[Card, Fraction]) -> EffectsOfRemoval:
+              after: Mapping[Card, Fraction], meters: Mapping[str, Fraction] | None = None) -> EffectsOfRemoval:
     suit_blind = one_face_per_rank(wager.level, shoe)
     faces: list[Effect] = []
     ranks: list[Effect] = []
@@ -304,7 +306,9 @@ def _assemble(wager: Wager[Any], table: Paytable, shoe: Shoe, base: Fraction,
                 sensitive.append(rank)
         ranks.append(Effect(rank, rank, None, n_r, ret, ret - base))
     count = balanced_count({e.rank: e.effect for e in ranks}, {e.rank: e.copies for e in ranks})
-    return EffectsOfRemoval(wager, table, shoe, base, tuple(ranks), tuple(faces), tuple(sensitive), count, METHOD)
+    amounts = meter_amounts(table, meters) if meters and table.meters else None
+    return EffectsOfRemoval(wager, table, shoe, base, tuple(ranks), tuple(faces), tuple(sensitive), count, METHOD,
+                            amounts)
 
 
 def _pairs(wagers: Iterable[Wager[Any]], paytable: str | None = None) -> list[tuple[Wager[Any], Paytable]]:
@@ -325,9 +329,11 @@ class Skipped:
 
 
 def effects_for(pairs: Sequence[tuple[Wager[Any], Paytable]], shoe: Shoe,
-                progress: Progress | None = None) -> tuple[list[EffectsOfRemoval], list[Skipped]]:
+                progress: Progress | None = None,
+                meters: Mapping[str, Fraction] | None = None) -> tuple[list[EffectsOfRemoval], list[Skipped]]:
     """Effects of removal for many (wager, paytable) pairs: per level, the base shoe and
-    every removal priced in one batch, then each wager tallied once over the batch."""
+    every removal priced in one batch, then each wager tallied once over the batch
+    (progressives at ``meters``, else at their resets)."""
     by_level: dict[Level, list[tuple[Wager[Any], Paytable]]] = {}
     for w, t in pairs:
         by_level.setdefault(w.level, []).append((w, t))
@@ -342,7 +348,7 @@ def effects_for(pairs: Sequence[tuple[Wager[Any], Paytable]], shoe: Shoe,
             key = (id(w), id(t))
             s = settlement(w, t)
             try:
-                nets = tuple(exact_net(p, t) for p in s.pays)
+                nets = tuple(exact_net(p, t, meters) for p in s.pays)
             except NotPriceable as exc:
                 skipped[key] = Skipped(w.id, t.id, f"not priced: {exc}")
                 continue
@@ -352,17 +358,30 @@ def effects_for(pairs: Sequence[tuple[Wager[Any], Paytable]], shoe: Shoe,
             after[key] = dict(zip(cards, returns[1:]))
         if progress:
             progress(done, len(by_level), f"{level.name} level: base shoe and {len(cards)} removals")
-    results = [_assemble(w, t, shoe, base[(id(w), id(t))], after.get((id(w), id(t)), {}))
+    results = [_assemble(w, t, shoe, base[(id(w), id(t))], after.get((id(w), id(t)), {}), meters)
                for w, t in pairs if (id(w), id(t)) not in skipped]
     return results, list(skipped.values())
 
 
-def effects_of_removal(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | None = None,
-                       progress: Progress | None = None) -> EffectsOfRemoval:
-    """Effects of removal of every rank (and face, where suits matter) for one wager."""
+def effects_of_removal(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | str | int | None = None,
+                       progress: Progress | None = None,
+                       meters: Mapping[str, Fraction] | None = None) -> EffectsOfRemoval:
+    """Effects of removal of every rank (and face, where suits matter) for one wager; a
+    progressive's meters at ``meters`` (dollars, as :func:`~exactodds.figures.analysis.analyze`
+    takes them), else at their resets.
+
+    ``shoe`` is taken as :func:`~exactodds.figures.analysis.analyze` takes it: a :class:`Shoe`,
+    a number of decks, or the command line's ``--shoe`` spec (``"decks=6"``, ``"KS=8,..."``, a
+    .json/.csv file); default 8 decks.
+
+    >>> effects_of_removal("tie", shoe="decks=6").shoe == Shoe.standard(6)
+    True
+    """
     w = get_wager(wager) if isinstance(wager, str) else wager
     t = w.paytable(paytable)
-    results, skipped = effects_for([(w, t)], shoe or Shoe.standard(8), progress)
+    if meters:
+        meter_amounts(t, meters)  # an unknown meter or a negative amount: one input error
+    results, skipped = effects_for([(w, t)], as_shoe(shoe), progress, meters)
     if skipped:
         from exactodds.errors import InputError
 
@@ -370,11 +389,11 @@ def effects_of_removal(wager: str | Wager[Any], paytable: str | None = None, sho
     return results[0]
 
 
-def eor_catalogue(shoe: Shoe | None = None, progress: Progress | None = None,
+def eor_catalogue(shoe: Shoe | str | int | None = None, progress: Progress | None = None,
                   wagers: Iterable[Wager[Any]] | None = None) -> tuple[list[EffectsOfRemoval], list[Skipped]]:
-    """Effects of removal for every wager and paytable of the catalogue."""
-    return effects_for(_pairs(wagers if wagers is not None else CATALOGUE.values()),
-                       shoe or Shoe.standard(8), progress)
+    """Effects of removal for every wager and paytable of the catalogue (``shoe`` as in
+    :func:`effects_of_removal`)."""
+    return effects_for(_pairs(wagers if wagers is not None else CATALOGUE.values()), as_shoe(shoe), progress)
 
 
 def bench_eor(decks: int = 8) -> float:
@@ -414,6 +433,7 @@ def eor_json(e: EffectsOfRemoval) -> dict[str, Any]:
                   "r_squared": None if e.count.r_squared is None else ratio(e.count.r_squared),
                   "correlation": e.count.correlation},
         "method": e.method,
+        **({"meters": {k: ratio(v) for k, v in e.meter_amounts.items()}} if e.meter_amounts else {}),
     }
 
 

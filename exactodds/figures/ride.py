@@ -122,7 +122,9 @@ class RideAnalysis:
 
 
 RIDE_WAGERS: Final = ("banker", "player")
-"""§ 629a.8(c)(3): the payout may be added to "the Player or Banker wager" only."""
+"""§ 629a.8(c)(3): the payout may be added to "the Player or Banker wager" only -- whatever its
+paytable, a catalogue one or one a paytable file adds (``wager = "banker"``); no other wager,
+from the catalogue or a wager file."""
 
 
 def _exact(x: Fraction | int | str, what: str) -> Fraction:
@@ -138,15 +140,13 @@ def ride_analysis(main: str | Wager[Any] = "banker", paytable: str | None = None
                   fraction: Fraction | int | str = 1, main_stake: Fraction | int | str = 1) -> RideAnalysis:
     """The exact combined return of House Money + ``main`` with ``fraction`` of a win ridden."""
     w = get_wager(main) if isinstance(main, str) else main
-    from exactodds.catalogue.files import FileWager
-
     if w.level.name != "coup":
         raise InputError(f"{w.id!r} is settled at level {w.level.name!r}: a payout can ride only on a wager "
                          "settled on the Coup (the pair-coup law carries the Coup, nothing more); the House Money "
                          "payout rides on the Player or Banker wager (§ 629a.8(c)(3))")
-    if w.id not in RIDE_WAGERS and not isinstance(w, FileWager):
+    if w.id not in RIDE_WAGERS:  # one rule for catalogue and wager-file wagers (issue 25)
         raise InputError(f"the House Money payout rides on the Player or Banker wager (§ 629a.8(c)(3)), "
-                         f"not {w.id!r}")
+                         f"not {w.id!r}; a paytable file for banker or player (wager = \"banker\") is one")
     table = w.paytable(paytable)
     f = _exact(fraction, "--fraction")
     m = _exact(main_stake, "--main-stake")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import ClassVar, Final
 
 from exactodds.errors import InputError
 
@@ -234,6 +234,32 @@ class Shoe:
     def cards(self) -> list[Card]:
         """Every card in the shoe, faces in :data:`FACES` order, repeats included."""
         return [card for card, n in zip(FACES, self.counts) for _ in range(n)]
+
+    REPR_CARDS: ClassVar[int] = 8
+    """Most removed (or present) faces :meth:`__repr__` lists before it only counts them."""
+
+    def __repr__(self) -> str:
+        """A short line, not the 52 counts (issue 25): the standard shoe it is, or the one it
+        is short of and the cards removed, or (a shoe far from any standard one) the faces it holds.
+
+        >>> Shoe.standard(8), Shoe.standard(8).remove([Card("9", "S"), Card("9", "S"), Card("K", "H")])
+        (<Shoe 8 decks (416 cards)>, <Shoe 413 cards: 8 decks less 9S×2, KH>)
+        >>> Shoe.from_counts({Card("K", "S"): 8, Card("9", "H"): 7})
+        <Shoe 15 cards: 9H×7, KS×8>
+        """
+        if self.decks is not None:
+            return f"<Shoe {self.describe()}>"
+
+        def listed(pairs: list[tuple[Card, int]]) -> str:
+            if len(pairs) > self.REPR_CARDS:
+                return f"{sum(n for _, n in pairs):,} cards of {len(pairs)} faces"
+            return ", ".join(f"{c}×{n}" if n > 1 else str(c) for c, n in pairs)
+
+        base = max(self.counts)
+        removed = [(c, base - n) for c, n in zip(FACES, self.counts) if n < base]
+        if 2 * sum(n for _, n in removed) <= 52 * base:
+            return f"<Shoe {self.size:,} cards: {base} deck{'s' if base != 1 else ''} less {listed(removed)}>"
+        return f"<Shoe {self.size:,} cards: {listed([(c, n) for c, n in zip(FACES, self.counts) if n])}>"
 
     def describe(self) -> str:
         """Short human description, e.g. ``8 decks (416 cards)``."""

@@ -143,17 +143,15 @@ def house_way_reading(spec: str | HouseWayReading | None) -> HouseWayReading:
         return spec
     if spec in READINGS:
         return READINGS[spec]
-    if not os.path.isfile(spec):
+    looks_like_file = spec.lower().endswith((".json", ".toml")) or os.sep in spec or "/" in spec
+    if not looks_like_file and not os.path.exists(spec):
         raise InputError(f"unknown house-way reading {spec!r}: give {' or '.join(READINGS)}, or a JSON file "
                          "listing the casino's order (e.g. [\"highest-low-hand\", \"most-qualifying\"]) "
                          "or a TOML file with order = [...]")
-    try:
-        with open(spec, "rb") as fh:
-            data = fh.read(MAX_READING_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"{spec}: cannot read the house-way order ({exc.strerror or exc})") from None
-    if len(data) > MAX_READING_BYTES:
-        raise InputError(f"{spec}: a house-way order is at most {MAX_READING_BYTES} bytes")
+    from exactodds.inputs import read_capped
+
+    # one bounded reader: "no such house-way order file", a folder, a file too large (issue 25)
+    data = read_capped(spec, "house-way order file", MAX_READING_BYTES)
     name = Path(spec).name
     try:
         text = data.decode("utf-8")

@@ -180,7 +180,7 @@ def _report_blocks(doc: dict[str, Any]) -> list[Block]:
                      f"correlation {e['count']['correlation'] or 'n/a'}.")]
         srows = [[d["decks"], d["house_edge"], _pct(d["house_edge"]), _pct(d["hit_frequency"])] for d in x["sensitivity"]]
         out += ["", "### Deck-count sensitivity", "",
-                Table(["Decks", "House edge (exact)", "House edge", "Hit frequency"], srows), "",
+                Table(["Decks", "House edge", "House edge (%)", "Hit frequency"], srows), "",
                 "### Verification", ""]
         out += _verification_blocks(x["verification"])
     for name, view in SECTION_BLOCKS.items():

@@ -162,27 +162,23 @@ def sweep_view(unknown: Unknown, rows: list[SweepRow]) -> View:
 def sweep_plot(unknown: Unknown, rows: list[SweepRow], fmt: str = "png") -> bytes:
     """A chart of house edge by value (matplotlib, the ``[plot]`` extra). Plotted points are
     display values taken from the exact decimals."""
-    try:
-        import matplotlib
+    from exactodds.extras import PLOT_METADATA, quiet_pyplot
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:  # pragma: no cover
-        from exactodds.errors import InputError
-
-        raise InputError("--plot needs matplotlib: pip install 'exactodds[plot]'") from None
     xs = [float(dec15(r.value)) for r in rows]  # display only
     ys = [float(dec15(r.analysis.house_edge * 100)) for r in rows]  # display only
-    fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(xs, ys, marker="o")
-    ax.axhline(0, color="grey", linewidth=0.5)
-    ax.set_xlabel(unknown.describe())
-    ax.set_ylabel("house edge (%)")
-    a = rows[0].analysis
-    ax.set_title(f"{a.wager.name} ({a.paytable.id}), {a.shoe.describe()}")
-    buf = io.BytesIO()
-    fig.savefig(buf, format=fmt, metadata={"Software": None} if fmt == "png" else None)
-    plt.close(fig)
+    with quiet_pyplot("design --plot") as plt:
+        fig, ax = plt.subplots(figsize=(7, 4))
+        ax.plot(xs, ys, marker="o")
+        ax.axhline(0, color="grey", linewidth=0.5)
+        ax.set_xlabel(unknown.describe())
+        ax.set_ylabel("house edge (%)")
+        a = rows[0].analysis
+        ax.set_title(f"{a.wager.name} ({a.paytable.id}), {a.shoe.describe()}")
+        buf = io.BytesIO()
+        try:
+            fig.savefig(buf, format=fmt, metadata=PLOT_METADATA[fmt])
+        finally:
+            plt.close(fig)
     return buf.getvalue()
 
 

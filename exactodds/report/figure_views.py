@@ -34,11 +34,12 @@ if TYPE_CHECKING:
 
 
 # -- effects of removal ---------------------------------------------------------------------------
-EOR_HEADERS: Final = ["Card removed", "Copies", "Effect on return (exact)", "Effect (%)", "Tag"]
+EOR_HEADERS: Final = ["Card removed", "Copies", "Effect on return", "Effect (%)", "Tag"]
+"""A person reads decimals (the exact ``p/q`` of each effect is in JSON and CSV, issue 25)."""
 
 
 def eor_rows(e: EffectsOfRemoval) -> list[list[str]]:
-    """Human rows: card, copies, effect p/q, effect %, tag (ranks, then faces where suits matter)."""
+    """Human rows: card, copies, effect (a decimal to a person, :func:`~exactodds.report.views.human`), effect %, tag (ranks, then faces where suits matter)."""
     rows = [[x.label, f"{x.copies:,}", ratio(x.effect), percent(x.effect, 6), str(e.count.tags.get(x.rank, 0))]
             for x in e.ranks]
     rows += [[x.label, f"{x.copies:,}", ratio(x.effect), percent(x.effect, 6), ""] for x in e.shown_faces]
@@ -60,6 +61,8 @@ def _eor_blocks(e: EffectsOfRemoval) -> list[Block]:
                 else 'FAILS')
     return [Heading(f"Effects of removal -- {e.wager.name} -- paytable {e.paytable.id} -- {e.shoe.describe()}", 3),
             "", f"Return: {ratio(e.base_return)} ({percent(e.base_return, 6)})", "",
+            *([f"Priced at {', '.join(f'{k} ${decimal(v, 2)}' for k, v in e.meter_amounts.items())} (--meter)", ""]
+              if e.meter_amounts else []),
             Table(EOR_HEADERS, eor_rows(e), ("left", "right", "right", "right", "right")), "",
             f"Identity Σ n·Return(shoe − card) = N·Return(shoe): {identity}",
             f"Suggested count: {' '.join(f'{k}:{v:+d}' for k, v in c.tags.items())} "
@@ -108,8 +111,8 @@ def _commission_blocks(rows: Sequence[CommissionAnalysis]) -> list[Block]:
     return [Heading(f"{r0.analysis.wager.name} -- {percent(r0.rate, 2)} commission {rounding} "
                     f"-- {r0.analysis.shoe.describe()}", 3), "",
             f"{COMMISSION_CITE}: the commission on a win is rate × amount rounded up; returns are exact, per unit "
-            "of the wager amount.", "",
-            Table(["Wager", "Commission on a win", "Win pays (per unit)", "House edge (exact)", "House edge"], table,
+            "of the wager amount (exact p/q in --format json/csv).", "",
+            Table(["Wager", "Commission on a win", "Win pays (per unit)", "House edge", "House edge (%)"], table,
                   ("right", "right", "right", "right", "right"))]
 
 

@@ -42,8 +42,8 @@ def _summary_pairs(a: Analysis) -> list[tuple[str, str]]:
         ("Return", f"{ratio(a.return_)}  ({percent(a.return_, 6)})"),
         ("House edge", f"{ratio(a.house_edge)}  ({percent(a.house_edge, 6)})"),
         ("Hit frequency", f"{ratio(a.hit_frequency)}  ({percent(a.hit_frequency, 6)})"),
-        ("Variance", f"{ratio(a.variance)}  ({decimal(a.variance, 10)})"),
-        ("Standard deviation", a.std_dev),
+        ("Variance", ratio(a.variance)),  # a decimal to a person (views.human), p/q in JSON/CSV
+        ("Standard deviation", str(a.std_dev)),
         ("Element of risk", "n/a (no pushes, or no round resolved)" if eor is None else f"{ratio(eor)}  ({percent(eor, 6)})"),
     ] + progressive_pairs(a)
 
@@ -61,7 +61,8 @@ def progressive_pairs(a: Analysis) -> list[tuple[str, str]]:
              ("Return at reset", "n/a (reset not regulated)" if f.return_at_reset is None
               else f"{ratio(f.return_at_reset)}  ({percent(f.return_at_reset, 6)})")]
     for name, be in f.break_even.items():
-        lines.append((f"Break-even {name} meter", "n/a" if be is None else f"${decimal(be, 2)}  (exactly ${ratio(be)})"))
+        lines.append((f"Break-even {name} meter", "n/a" if be is None else
+                      f"${decimal(be, 2)}  (to the cent; exact in --format json/csv)"))
     lr = f.long_run
     lines.append(("Long-run return", f"{ratio(lr)}  ({percent(lr, 6)})" if isinstance(lr, Fraction) else _readable(lr)))
     return lines
@@ -197,7 +198,7 @@ def catalogue_view(analyses: Sequence[Analysis]) -> View:
             "shoe": shoe.to_json() if shoe else None,
             "wagers": [
                 {**r, "house_edge": ratio(r["house_edge"]), "element_of_risk": _opt_ratio(r["element_of_risk"]),
-                 "hit_frequency": ratio(r["hit_frequency"])}
+                 "hit_frequency": ratio(r["hit_frequency"]), "std_dev": str(r["std_dev"])}
                 for r in rows
             ],
             "version": __version__,
@@ -209,13 +210,13 @@ def catalogue_view(analyses: Sequence[Analysis]) -> View:
         return [["wager", "paytable", *exact_columns("house_edge"), *exact_columns("element_of_risk"),
                  *exact_columns("hit_frequency", True), "std_dev", "cite"],
                 *([r["wager"], r["paytable"], *exact_cells(r["house_edge"]), *exact_cells(r["element_of_risk"]),
-                   *exact_cells(r["hit_frequency"], True), r["std_dev"], r["cite"]] for r in rows)]
+                   *exact_cells(r["hit_frequency"], True), str(r["std_dev"]), r["cite"]] for r in rows)]
 
     def text() -> list[Block]:
         table = [
             [r["wager"], r["paytable"], percent(r["house_edge"], 4),
              "" if r["element_of_risk"] is None else percent(r["element_of_risk"], 4),
-             percent(r["hit_frequency"], 4), r["std_dev"][:8], r["cite"]]
+             percent(r["hit_frequency"], 4), r["std_dev"].decimal(6), r["cite"]]
             for r in rows
         ]
         headers = ["Wager", "Paytable", "House edge", "Element of risk", "Hit frequency", "Std dev", "Cite"]

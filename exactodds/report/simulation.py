@@ -335,12 +335,14 @@ def _crosscheck_blocks(r: CrossCheck, show: int) -> list[Block]:
     out.append(f"Statistics: {r.tests} distinct tests (identical ones counted once), Holm's correction at "
                f"alpha {r.alpha:g} (the first at {r.threshold:.3g}); CI level {1 - r.alpha:.3%}"
                + (f"; {r.inconclusive_tests} test(s) not made, too few rounds" if r.inconclusive_tests else ""))
-    out += [Table(HEADERS, _family_rows(r.comparable, r), wrap=CROSSCHECK_WRAP, whole_words=True), *_largest(r.comparable),
+    out += [Table(HEADERS, _family_rows(r.comparable, r), wrap=CROSSCHECK_WRAP, whole_words=True,
+                  break_ids=True), *_largest(r.comparable),
             *_described(r.comparable)]
     if r.not_comparable is not None and r.not_comparable.rounds:
         out += ["", (f"Not directly comparable (later rounds of each shoe, cut-card effect), "
                     f"{r.not_comparable.rounds:,} rounds, for information only:"),
-                Table(HEADERS, _family_rows(r.not_comparable, None), wrap=CROSSCHECK_WRAP, whole_words=True),
+                Table(HEADERS, _family_rows(r.not_comparable, None), wrap=CROSSCHECK_WRAP, whole_words=True,
+                      break_ids=True),
                 *_largest(r.not_comparable), *_described(r.not_comparable)]
     out += [""] + [f"Note: {n}" for n in r.notes] + [f"Note: {s}" for s in r.skipped]
     fails = r.failures()

@@ -43,6 +43,7 @@ from exactodds.game.cards import MAX_CARDS, Shoe
 from exactodds.report.files import check_folder, folder_lock, output_error, write_all
 from exactodds.report.formats import render_analysis, render_markdown
 from exactodds.report.progress import Progress
+from exactodds.report.views import human, markdown_text
 
 DEFAULT_DECKS: Final = (6, 7, 8)
 """The deck counts the committed ``tables/`` holds (regulated shoes: 6 to 8 decks)."""
@@ -114,7 +115,8 @@ def render_table_markdown(a: Analysis) -> str:
     body = render_markdown(a)
     if body.startswith("### "):
         body = "# " + body[4:]
-    note = f"Paytable note: {a.paytable.note}\n\n" if a.paytable.note else ""
+    # the note is a wager file's free text: escaped like every Markdown text (issue 25)
+    note = f"Paytable note: {human(markdown_text(a.paytable.note))}\n\n" if a.paytable.note else ""
     return (f"[All tables](../{INDEX}) · JSON twin: "
             f"[{a.wager.id}--{a.paytable.id}.json]({a.wager.id}--{a.paytable.id}.json)\n\n"
             f"{body}\n{note}Wager id `{a.wager.id}`, paytable `{a.paytable.id}`. Counts are ordered "

@@ -34,6 +34,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Final
 
 from tabulate import tabulate
@@ -66,6 +67,11 @@ class Table:
     whole_words: bool = False
     """With ``wrap``: never break a word (a number) longer than its column; the column widens
     for it instead."""
+    break_ids: bool = False
+    """With ``wrap``: an identifier longer than its column may break after its hyphens (never
+    inside a part) -- only for a table that cannot fit 100 columns otherwise (crosscheck's nine
+    columns beside a 37-character Rising Phoenix id; the ids are whole in its JSON and CSV); by
+    default an id is never broken (issue 25)."""
 
 
 @dataclass(frozen=True)
@@ -127,8 +133,6 @@ def json_with_decimals(doc: Any) -> Any:
         return [json_with_decimals(v) for v in doc]
     if not isinstance(doc, dict):
         return doc
-    from fractions import Fraction
-
     from exactodds.exact import significant
 
     out: dict[Any, Any] = {}
@@ -188,8 +192,6 @@ def with_decimals(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
            and all(r[i] in ("", None) or (isinstance(r[i], str) and _FRACTION.fullmatch(r[i])) for r in body)]
     if not add:
         return [header, *body]
-    from fractions import Fraction
-
     from exactodds.report.spreadsheet import decimal_cell
 
     def widen(row: list[Any], cell: Any) -> list[Any]:
@@ -236,26 +238,58 @@ def sections_csv(sections: Sequence[tuple[str, Sequence[str], Sequence[Sequence[
 
 
 LONG_FRACTION: Final = 20
-"""An exact ``p/q`` longer than this many characters is shown to a person as a decimal."""
+"""An exact ``p/q`` longer than this many characters is shown to a person as its decimal only."""
 
 _LONG = re.compile(r"(?<![\w./])-?\d+/0*[1-9]\d*(?![\w/])")
 
 
-def human(text: str) -> str:
-    """Text for a person: each exact ``p/q`` longer than :data:`LONG_FRACTION` characters
-    becomes its decimal (15 significant digits, exact integer rounding); short ones stay.
+def terminating(x: Fraction, digits: int = 15) -> str | None:
+    """``x`` written exactly as a plain decimal of at most ``digits`` significant digits, or
+    ``None`` when it has none (its denominator has a prime other than 2 and 5, or it needs more).
 
-    >>> human("Return: -114753351728/10847218479825 (-1.0579%); pays 30/1")
-    'Return: -0.0105790578424720 (-1.0579%); pays 30/1'
+    >>> terminating(Fraction(151, 5)), terminating(Fraction(41)), terminating(Fraction(-1, 3))
+    ('30.2', '41', None)
+    """
+    from exactodds.exact import decimal
+
+    d, places = x.denominator, 0
+    while d % 10 == 0:
+        d //= 10
+        places += 1
+    while d % 2 == 0 or d % 5 == 0:  # x·10^k is an integer for the k that clears every 2 and 5
+        d //= 2 if d % 2 == 0 else 5
+        places += 1
+    if d != 1:
+        return None
+    text = decimal(x, places)
+    if len(text.lstrip("-").replace(".", "").lstrip("0")) > digits:
+        return None
+    return text
+
+
+def human(text: str) -> str:
+    """Text for a person: no exact ``p/q`` without a decimal (issue 25: a raw fraction is never
+    shown alone). A ``p/q`` longer than :data:`LONG_FRACTION` characters becomes its decimal (15
+    significant digits, exact integer rounding); a short one followed by ``(`` or ``=`` (its
+    percent or decimal written beside it) stays; another short one that a decimal writes
+    exactly (``151/5``, ``41/1``, ``16671667/10000``) becomes that decimal, else its decimal
+    with the ``p/q`` beside it. The exact ``p/q`` is always in the JSON and CSV.
+
+    >>> human("Return: -114753351728/10847218479825 (-1.0579%); pays 30/1, rides 151/5, 1/3")
+    'Return: -0.0105790578424720 (-1.0579%); pays 30, rides 30.2, 0.333333333333333 (1/3)'
+    >>> human("-4231007/11826255  (-35.776389%), 1/8 = 0.125")
+    '-4231007/11826255  (-35.776389%), 1/8 = 0.125'
     """
     def shorten(m: re.Match[str]) -> str:
-        if len(m.group(0)) <= LONG_FRACTION:
-            return m.group(0)
-        from fractions import Fraction
-
         from exactodds.report.spreadsheet import decimal_cell
 
-        return decimal_cell(Fraction(m.group(0)))
+        x, short = Fraction(m.group(0)), len(m.group(0)) <= LONG_FRACTION
+        if short and m.string[m.end():].lstrip(" ").startswith(("(", "=")):
+            return m.group(0)  # its decimal or percent is written beside it already
+        exact = terminating(x)
+        if exact is not None:
+            return exact
+        return f"{decimal_cell(x)} ({m.group(0)})" if short else decimal_cell(x)
 
     return _LONG.sub(shorten, text)
 
@@ -293,25 +327,39 @@ def render_table(t: Table, markdown: bool) -> str:
         # a header is wrapped 2 narrower: tabulate pads each header by 2, so the column is
         # then as wide as its widest cell, never wider
         headers = _wrapped(headers, [None if w is None else max(w - 2, 1) for w in t.wrap], whole_words=True)
-        rows = [_wrapped(r, t.wrap, t.whole_words) for r in rows]
+        rows = [_wrapped(r, t.wrap, t.whole_words, t.break_ids) for r in rows]
     return tabulate(rows, headers=headers, tablefmt="github" if markdown else "simple",
                     disable_numparse=True, **extra)
 
 
-def _wrapped(cells: Sequence[Any], widths: Sequence[int | None], whole_words: bool = False) -> list[Any]:
-    """Each text cell wider than its column's width broken onto lines at spaces or after the
-    hyphens of a hyphenated name (a word longer than the width is broken too, unless
-    ``whole_words``), so a table fits its width. Done here rather than by tabulate's
-    ``maxcolwidths``, which re-reads cells as numbers (``2,480`` fails).
+def _wrapped(cells: Sequence[Any], widths: Sequence[int | None], whole_words: bool = False,
+             break_ids: bool = False) -> list[Any]:
+    """Each text cell wider than its column's width broken onto lines at spaces, so a table
+    fits its width. An identifier (letters and digits joined by ``-``, ``:`` or ``_``, such as
+    ``three-card-6-over-three-card-3`` or ``dragon-7:40to1``) is never broken, nor is any word
+    of a cell holding one too long for its column (issue 25: a wrapped id cannot be copied back);
+    the column widens for it instead. Another word longer than the width (a citation such as
+    ``631b.8(g)(4)(xix),(h)(2)``) is broken too, unless ``whole_words``. Done here rather than by
+    tabulate's ``maxcolwidths``, which re-reads cells as numbers (``2,480`` fails). With
+    ``break_ids`` (and ``whole_words``) a long identifier breaks after its hyphens instead.
 
-    >>> _wrapped(["-30.1162% to 13.2495%", "ok", 5, "three-card-6-over-three-card-3"], [13, None, 3, 18])
-    ['-30.1162% to\\n13.2495%', 'ok', 5, 'three-card-6-over-\\nthree-card-3']
+    >>> _wrapped(["-30.1162% to 13.2495%", "ok", 5, "Rising Phoenix three-card-6-over-three-card-3"], [13, None, 3, 18])
+    ['-30.1162% to\\n13.2495%', 'ok', 5, 'Rising Phoenix\\nthree-card-6-over-three-card-3']
+    >>> _wrapped(["§ 631b.8(g)(4)(xix),(h)(2)"], [12])
+    ['§ 631b.8(g)(\\n4)(xix),(h)(\\n2)']
     """
     import textwrap
 
-    return [("\n".join(textwrap.wrap(c, w, break_on_hyphens=True, break_long_words=not whole_words)) or c)
+    def whole(cell: str, width: int) -> bool:
+        return whole_words or any(len(word) > width and _IDENTIFIER.fullmatch(word) for word in cell.split())
+
+    return [("\n".join(textwrap.wrap(c, w, break_on_hyphens=break_ids, break_long_words=not whole(c, w))) or c)
             if isinstance(c, str) and w is not None and len(c) > w else c
             for c, w in zip(cells, [*widths, *[None] * (len(cells) - len(widths))])]
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z0-9]+(?:[-:_.][A-Za-z0-9]+)*[-:_][A-Za-z0-9]+(?:[-:_.][A-Za-z0-9]+)*")
+"""A wager, paytable or outcome id as typed: letters and digits joined by ``-``, ``:`` or ``_``."""
 
 
 def render_block(b: Block, markdown: bool) -> str | None:

@@ -30,7 +30,7 @@ import csv
 import io
 import itertools
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, BinaryIO, Final, NamedTuple
@@ -875,9 +875,9 @@ def _read_counts(path: str, names: list[str], rows: Iterator[tuple[int, list[str
         try:
             if len(row) != len(names):
                 raise InputError(f"expected {len(names)} fields ({','.join(names)}), got {len(row)}")
-            wager = get_wager(row[col["wager"]])
-            table = wager.paytable(row[col["paytable"]] or None)
-            outcome = row[col["outcome"]]
+            wager = get_wager(_unneutralised(row[col["wager"]]))
+            table = wager.paytable(_unneutralised(row[col["paytable"]]) or None)
+            outcome = _unneutralised(row[col["outcome"]])
             known = wager.outcome_names(table)
             if outcome not in known:
                 raise InputError(f"{outcome[:60]!r} is not an outcome of {wager.id} ({table.id}); "
@@ -978,7 +978,14 @@ def render_log(log: HandLog, meta: Mapping[str, Any] | None = None) -> str:
 
 def render_counts(families: Mapping[tuple[str, str], Mapping[str, int]],
                   meta: Mapping[str, Any] | None = None) -> str:
-    """Outcome counts as CSV text, ``wager,paytable,outcome,count``."""
+    """Outcome counts as CSV text, ``wager,paytable,outcome,count``.
+
+    Every text cell goes through :func:`exactodds.report.views.spreadsheet_cell`, the one
+    neutraliser of the project's CSVs: an outcome a wager file names ``=HYPERLINK(...)`` is
+    written ``'=HYPERLINK(...)``, never run by a spreadsheet (issue 25); the reader
+    (:func:`_read_counts`) takes the quote off again."""
+    from exactodds.report.views import spreadsheet_cell
+
     out = io.StringIO()
     if meta:
         out.write(_meta_line(meta))
@@ -986,8 +993,33 @@ def render_counts(families: Mapping[tuple[str, str], Mapping[str, int]],
     w.writerow(COUNT_COLUMNS)
     for (wager, table), counts in families.items():
         for outcome, n in counts.items():
-            w.writerow([wager, table, outcome, n])
+            w.writerow([spreadsheet_cell(wager), spreadsheet_cell(table), spreadsheet_cell(outcome), n])
     return out.getvalue()
+
+
+def _unneutralised(cell: str) -> str:
+    """A cell :func:`exactodds.report.views.spreadsheet_cell` wrote, as it was: ``'=x`` is ``=x``
+    (a name that itself starts with ``'`` and a formula character is read the same way, which
+    is what a spreadsheet shows too)."""
+    from exactodds.report.views import FORMULA_START
+
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_START) else cell
+
+
+def wager_file_meta(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Metadata naming the wager files the simulated wagers come from (none for catalogue
+    wagers): ``wager_files`` (their names, URL-quoted so that a space cannot split the comment
+    token, ``;``-separated) and ``wager_files_sha256`` (each file's SHA-256, in the same order),
+    so a counts file says which definitions its outcomes are of (issue 25)."""
+    from urllib.parse import quote
+
+    seen: dict[str, str] = {}
+    for wager_id, _ in pairs:
+        for d in getattr(get_wager(wager_id), "definitions", ()):
+            seen.setdefault(str(d.get("sha256", "")), quote(str(d.get("file", "")), safe=""))
+    if not seen:
+        return {}
+    return {"wager_files": ";".join(seen.values()), "wager_files_sha256": ";".join(seen)}
 
 
 def families_from_sim(sim: Simulation, wager_tables: list[tuple[str, str]],

@@ -4,13 +4,11 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from exactodds import __version__
-from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
 from exactodds.figures.study.aggregation import Interval, StrategyResult, StudyResult
 
@@ -21,22 +19,26 @@ from exactodds.report.files import write_atomic
 
 
 def plot_format(path: str) -> str:
-    """``svg`` or ``png`` from the file's extension (anything else is an input error)."""
-    ext = Path(path).suffix.lower().lstrip(".")
-    if ext not in ("svg", "png"):
-        raise InputError(f"--plot must name a .svg or .png file, got {path!r}")
-    return ext
+    """``png``, ``svg`` or ``pdf`` from the file's extension (anything else is an input error):
+    :func:`exactodds.extras.plot_format`, the one rule for every chart."""
+    from exactodds.extras import plot_format as chart_format
+
+    return chart_format(path)
 
 
 def write_plot(result: StudyResult, path: str) -> None:
     """Per wager: the exact return against the true count (a sample of rounds and the exact
     mean per bucket) and the distribution of per-round returns; written atomically."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
+    from exactodds.extras import PLOT_METADATA, quiet_pyplot
 
     fmt = plot_format(path)
+    with quiet_pyplot("study --plot") as plt:
+        data = _plot_bytes(result, plt, fmt, PLOT_METADATA[fmt])
+    write_atomic(path, data)
+
+
+def _plot_bytes(result: StudyResult, plt: Any, fmt: str, metadata: dict[str, None]) -> bytes:
+    """The figure of :func:`write_plot` as ``fmt`` bytes."""
     n = len(result.wagers)
     fig, axes = plt.subplots(n, 2, figsize=(11, 3.2 * n), squeeze=False)
     for row, w in zip(axes, result.wagers):
@@ -70,10 +72,10 @@ def write_plot(result: StudyResult, path: str) -> None:
     fig.tight_layout()
     buffer = io.BytesIO()
     try:
-        fig.savefig(buffer, format=fmt)
+        fig.savefig(buffer, format=fmt, metadata=metadata)
     finally:
         plt.close(fig)
-    write_atomic(path, buffer.getvalue())
+    return buffer.getvalue()
 
 
 # -- data form (rendered by exactodds.report.figure_views) --------------------------------------------

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from exactodds.catalogue import get_wager
 from exactodds.engine.level import Level
 from exactodds.engine.levels import COUP
-from exactodds.exact import decimal, ratio
+from exactodds.exact import decimal, ratio, significant
 from exactodds.figures.settlement import settlement
 from exactodds.figures.study.dealing import Dealt, deal_chunk, running_counts
 
@@ -372,22 +372,27 @@ def study_chunk(spec: StudySpec, index: int) -> ChunkResult:
 def trace_header(wagers: Sequence[WagerSpec]) -> str:
     """The trace CSV's header line."""
     counts = [f"{kind}:{w.label}" for w in wagers for kind in ("rc", "tc", "tc_decimal")]
-    return ",".join(["shoe", "round", "cards_left", *TRACE_RANKS, *(w.label for w in wagers), *counts]) + "\n"
+    decimals = [f"return_decimal:{w.label}" for w in wagers]  # last: the columns before keep their places
+    return ",".join(["shoe", "round", "cards_left", *TRACE_RANKS, *(w.label for w in wagers), *counts,
+                     *decimals]) + "\n"
 
 
 def _trace_rows(d: Dealt, returns: Sequence[tuple[npt.NDArray[Any], int, tuple[int, ...]]],
                 counts: Sequence[npt.NDArray[np.int64]] = ()) -> str:
     """One CSV row per round: the composition before it, each wager's exact return, and each
     wager's running count (its tags) and true count = running count × 52 / cards left
-    (exact ``p/q`` and a 6-place decimal)."""
+    (exact ``p/q`` and a 6-place decimal), then each return again as a decimal (15 significant
+    digits, exact integer rounding) for a spreadsheet or a person (issue 25)."""
     ranks = d.composition.reshape(len(d.composition), len(RANKS), 4).sum(axis=2).tolist()
     cards = d.cards_left.tolist()
     shoe = (d.shoe + d.first_shoe).tolist()
     rnd = d.round.tolist()
-    cols = [[ratio(Fraction(int(n), den * u)) for n, u in zip(num.tolist(), universe)] for num, den, universe in returns]
+    exact = [[Fraction(int(n), den * u) for n, u in zip(num.tolist(), universe)] for num, den, universe in returns]
+    cols = [[ratio(x) for x in col] for col in exact]
     for rc in counts:
         tc = [Fraction(52 * int(x), c) for x, c in zip(rc.tolist(), cards)]
         cols += [[str(int(x)) for x in rc.tolist()], [ratio(t) for t in tc], [decimal(t, 6) for t in tc]]
+    cols += [[significant(x, 15) for x in col] for col in exact]
     lines = [",".join(map(str, [shoe[r], rnd[r], cards[r], *ranks[r], *(c[r] for c in cols)]))
              for r in range(len(rnd))]
     return "\n".join(lines) + "\n" if lines else ""
