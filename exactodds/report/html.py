@@ -81,6 +81,8 @@ def show(kind: str, value: Any) -> str:
     """How a figure of ``kind`` is printed from its JSON value (the exact value, or a decimal
     derived from it: ``pct`` 6 places, ``dec`` 10 places, ``money`` cents, ``onein`` 1 in N and
     ``sig`` a decimal, both to the page's significant digits, :data:`DIGITS`)."""
+    if kind == "exact" and isinstance(value, str) and value.endswith("/1") and RATIO.fullmatch(value):
+        return value[:-2]  # a whole number reads as one ("9", not "9/1"); the JSON keeps "9/1"
     if kind in ("exact", "text", "hex"):
         return str(value)
     if kind == "count":
