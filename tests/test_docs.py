@@ -38,7 +38,7 @@ EXAMPLES = ROOT / "docs" / "examples"
 SLOW: dict[str, str] = {
     "exactodds certify --all --formats json,html,xlsx -o report":
         "certifies all 87 paytables with their effects of removal: minutes of CPU",
-    "exactodds verify report.json": "reads the report of the skipped 'certify --all'",
+    "exactodds verify report.html": "reads the page of the skipped 'certify --all'",
     "exactodds certify --all --formats json,html,xlsx,csv,markdown -o report":
         "certifies all 87 paytables with their effects of removal: minutes of CPU",
     "exactodds simulate --rounds 10000000 --mode fresh": "10^7 rounds: about a CPU-minute with its settlement",
@@ -60,11 +60,7 @@ SLOW: dict[str, str] = {
 }
 """Documented commands not run here, each with its reason."""
 
-KNOWN_FAILING: dict[str, str] = {
-    "exactodds verify d7.html": "issue 25 item 1: a wager-file certificate's page fails verify when the "
-                                "re-rendering orders rows or TOML keys otherwise (set order, so not every run; "
-                                "the verify helper's branch)",
-}
+KNOWN_FAILING: dict[str, str] = {}
 """Documented commands that fail in this branch for a defect another engineer is fixing."""
 
 
