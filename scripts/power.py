@@ -14,6 +14,14 @@ cross-check flags it at ``--alpha`` with Holm's correction, on 8-deck § 629a.5 
 (burn, cover card 14 from the bottom, one more round); the 16-bit LCG at its first
 repeated shoe (65,536 shoes). ``--false-alarms N`` cross-checks ``N`` correct shoe-mode
 logs of ``--rounds`` rounds (seeds 0..N-1) and prints how many are flagged.
+
+``--shufflecheck`` measures ``exactodds shufflecheck`` (issue 28) on the generated shufflers
+of ``exactodds.simulation.shufflers``: for each, at 10^2, 10^3 and 10^4 shuffled 8-deck
+orders (``--orders``), how many of ``--seeds`` files it flags and by which test, each file
+written in the shuffle-file format and read back as a lab's would be; with ``--lcg``, the
+16-bit LCG at 65,536 and 65,537 orders (its period). ``--shufflecheck --false-alarms N``
+checks ``N`` files of correct orders (``--orders``, seeds 20,000..) and prints how many are
+flagged.
 """
 
 from __future__ import annotations
@@ -164,6 +172,64 @@ def false_alarms(logs: int, rounds: int, alpha: float) -> None:
           f"(expected at most {alpha * logs:g}); {time.process_time() - t:.0f} s CPU", flush=True)
 
 
+def shuffle_file(path: str, orders: int, shuffler: str, seed: int) -> None:
+    from exactodds.simulation.shufflers import write_orders
+
+    with open(path, "w") as fh:
+        write_orders(fh, orders, shuffler, seed)
+
+
+def shuffle_flagged(path: str, alpha: float) -> tuple[bool, list[str]]:
+    from exactodds.simulation.shufflecheck import check_shuffles
+
+    r = check_shuffles(path, alpha=alpha)
+    return not r.consistent, r.failures()
+
+
+def shufflecheck_power(alpha: float, seeds: int, sizes: list[int], lcg: bool) -> None:
+    from exactodds.simulation.shufflers import SHUFFLERS
+
+    print(f"Shuffled 8-deck orders: files flagged by shufflecheck at alpha {alpha:g} (Holm), of {seeds} seed(s) "
+          "per size:", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "orders.txt")
+        for name, what in SHUFFLERS.items():
+            cells = []
+            for n in sizes:
+                t = time.process_time()
+                hits, why = 0, ""
+                for seed in range(seeds):
+                    shuffle_file(path, n, name, seed)
+                    flagged, fails = shuffle_flagged(path, alpha)
+                    hits += flagged
+                    why = why or (fails[0].split(":")[0] if fails else "")
+                cells.append(f"{n:,}: {hits}/{seeds}" + (f" ({why})" if why else "") +
+                             f" [{time.process_time() - t:.0f} s]")
+            print(f"  {name:13s} {what}\n      " + "; ".join(cells), flush=True)
+        if lcg:
+            for n in (1 << 16, (1 << 16) + 1):
+                t = time.process_time()
+                shuffle_file(path, n, "lcg16", 1)
+                flagged, fails = shuffle_flagged(path, alpha)
+                print(f"  lcg16 at {n:,} orders: {'flagged by ' + fails[0][:100] if flagged else 'not flagged'} "
+                      f"[{time.process_time() - t:.0f} s]", flush=True)
+
+
+def shufflecheck_false_alarms(files: int, orders: int, alpha: float) -> None:
+    flagged = 0
+    t = time.process_time()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "orders.txt")
+        for i in range(files):
+            shuffle_file(path, orders, "uniform", 20_000 + i)
+            bad, fails = shuffle_flagged(path, alpha)
+            if bad:
+                flagged += 1
+                print(f"  seed {20_000 + i}: flagged: {fails}", flush=True)
+    print(f"False alarms: {flagged} of {files} files of {orders:,} correct 8-deck orders flagged at alpha {alpha:g} "
+          f"(expected at most {alpha * files:g}); {time.process_time() - t:.0f} s CPU", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--alpha", type=float, default=0.001)
@@ -171,10 +237,20 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="lower caps")
     ap.add_argument("--shoe", action="store_true", help="shoe-mode defects (issue 18)")
     ap.add_argument("--cap", type=int, default=10_000_000, help="--shoe: largest log tried")
-    ap.add_argument("--lcg", action="store_true", help="--shoe: also the 16-bit LCG at its period (~11 M rounds)")
+    ap.add_argument("--lcg", action="store_true", help="--shoe or --shufflecheck: also the 16-bit LCG at its period "
+                    "(~11 M rounds; 65,537 orders)")
     ap.add_argument("--false-alarms", type=int, default=0, metavar="N", help="cross-check N correct shoe-mode logs")
     ap.add_argument("--rounds", type=int, default=100_000, help="--false-alarms: rounds per log")
+    ap.add_argument("--shufflecheck", action="store_true", help="shuffled orders: generated shufflers (issue 28)")
+    ap.add_argument("--orders", type=int, nargs="+", default=[100, 1000, 10_000],
+                    help="--shufflecheck: orders per file (--false-alarms: the first)")
     args = ap.parse_args()
+    if args.shufflecheck:
+        if args.false_alarms:
+            shufflecheck_false_alarms(args.false_alarms, args.orders[0], args.alpha)
+        else:
+            shufflecheck_power(args.alpha, args.seeds, args.orders, args.lcg)
+        return
     if args.false_alarms:
         false_alarms(args.false_alarms, args.rounds, args.alpha)
         return

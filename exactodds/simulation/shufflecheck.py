@@ -140,8 +140,13 @@ def parse_faces(text: str) -> list[int]:
     >>> [str(FACES[i]) for i in parse_faces("KS 10h, A♦")]
     ['KS', '10H', 'AD']
     """
+    tokens = text.replace(",", " ").split()
+    try:
+        return [_FACE_OF[tok] for tok in tokens]  # the common case: every spelling seen before
+    except KeyError:
+        pass
     out = []
-    for tok in text.replace(",", " ").split():
+    for tok in tokens:
         f = _FACE_OF.get(tok)
         if f is None:
             code = _card(tok)
@@ -349,6 +354,8 @@ class OrderTally:
         self.gaps = _Sum("gaps: Σ d² over the distances d between successive copies of each face (spacing law)",
                          "Σ d² of gaps", gap.denominator)
         self.corr_t = 0
+        self.corr_sq = 0
+        """Σ T'² (for checking the exact variance against enumeration)."""
         self.corr_var = Fraction(0)
         self.corr_count = 0
         self.hashes: dict[bytes, int] = {}
@@ -443,7 +450,9 @@ class OrderTally:
         centre = self.c * (n - 1)
         a = 2 * np.rint(u).astype(np.int64) - centre
         b = 2 * np.rint(v).astype(np.int64) - centre
-        self.corr_t += int((a * b).sum())
+        t = (a * b).sum(axis=1)
+        self.corr_t += int(t.sum())
+        self.corr_sq += sum(x * x for x in t.tolist())
         for row in a.tolist():
             s1 = sum(int(cf) * x * x for cf, x in zip(self.c.tolist(), row))
             s2 = sum(int(cf) * x for cf, x in zip(self.c.tolist(), row))
