@@ -340,8 +340,8 @@ class OrderTally:
         self.carry = _Sum(f"carry-over: input neighbours at most {NEAR} places apart in the output, either order",
                           "input neighbours near again", n * (n - 1))
         self.near_weight = 2 * near
-        self.rising = _Sum("rising sequences of the output against its input (the riffle signature; copies "
-                           "labelled by order of occurrence)", "rising sequences", self.rising_den)
+        self.rising = _Sum("rising sequences: the output read against its input (the riffle signature; "
+                           "copies labelled by order of occurrence)", "rising sequences", self.rising_den)
         rises = sum(int(self.rank_n[r] * self.rank_n[s]) for r in range(len(RANKS)) for s in range(r + 1, len(RANKS)))
         same = int((self.rank_n * (self.rank_n - 1)).sum())
         self.rises = _Sum("runs up: rank rises between neighbours", "rank rises", n)
