@@ -10,16 +10,24 @@ correct orders pass. Power on 8-deck shoes is measured by ``scripts/power.py
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
+import json
 import math
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from exactodds.game.cards import FACES, Card, Shoe
-from exactodds.simulation.shufflecheck import OrderTally, arrangements, gap_law, precede
+from exactodds.report.simulation import TIDY_CSV
+from exactodds.simulation.shufflecheck import OrderTally, StreamTally, arrangements, check_shuffles, gap_law, precede
+from exactodds.simulation.shufflers import write_orders, write_stream
 
 A, B, C = (FACES.index(Card(r, "S")) for r in ("A", "2", "3"))
 PAIRS = Shoe.from_counts({Card("A", "S"): 2, Card("2", "S"): 2, Card("3", "S"): 2})
@@ -104,3 +112,188 @@ def test_position_chi_square_has_mean_df() -> None:
         df = fam.chi_square.df
     assert df == (3 - 1) * (6 - 1)
     assert sum(stats) / len(stats) == pytest.approx(df, rel=1e-12)
+
+
+# -- the command ------------------------------------------------------------------------------------
+def run(*args: str) -> tuple[int, str, str]:
+    """``exactodds shufflecheck ARGS`` in-process, with the app's one-line error handling."""
+    import typer
+    from typer.testing import CliRunner
+
+    from exactodds.cli.app import _OneLineErrors
+    from exactodds.cli.shufflecheck import register
+
+    app = typer.Typer(cls=_OneLineErrors, add_completion=False, pretty_exceptions_enable=False)
+    app.callback()(lambda: None)  # a group, as the real app: the command is named
+    register(app)
+    res = CliRunner().invoke(app, ["shufflecheck", *args])
+    return res.exit_code, res.stdout, res.stderr
+
+
+def orders_file(path: Path, orders: int, shuffler: str, seed: int, decks: int = 8) -> Path:
+    with open(path, "w") as fh:
+        write_orders(fh, orders, shuffler, seed, Shoe.standard(decks))
+    return path
+
+
+@pytest.mark.parametrize("shuffler", ["riffle3", "riffle1strip", "onepass"])
+def test_a_few_hundred_defective_orders_are_flagged(tmp_path: Path, shuffler: str) -> None:
+    path = orders_file(tmp_path / "o.txt", 200, shuffler, 1)
+    code, out, err = run(str(path))
+    assert code == 1 and err == ""
+    assert "Verdict: INCONSISTENT with a uniform shuffle" in out
+
+
+def test_naive_swap_of_factory_order_is_flagged(tmp_path: Path) -> None:
+    r = check_shuffles(str(orders_file(tmp_path / "o.txt", 1000, "naive", 2)))
+    assert r.verdict == "inconsistent"
+    assert any(f.startswith("position correlation") for f in r.failures())
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_correct_orders_pass(tmp_path: Path, seed: int) -> None:
+    path = orders_file(tmp_path / "o.txt", 200, "uniform", seed)
+    code, out, err = run(str(path))
+    assert (code, err) == (0, ""), out
+    assert "Verdict: consistent with a uniform shuffle" in out
+
+
+def test_formats(tmp_path: Path) -> None:
+    path = orders_file(tmp_path / "o.txt", 60, "riffle3", 4, decks=1)
+    code, out, _ = run(str(path), "-f", "json")
+    doc = json.loads(out)
+    assert code == 1 and doc["verdict"] == "inconsistent" and doc["orders"] == 60 and doc["shoe"]["decks"] == 1
+    assert doc["orders_with_input"] == 60  # the first line gives its input ('INPUT | OUTPUT')
+    held = [f["chi_square"]["holm_p_value"] for f in doc["families"] if f["chi_square"]["conclusive"]]
+    assert len(held) == doc["tests"] and min(held) < doc["alpha"]
+    code, out, _ = run(str(path), "-f", "csv")
+    rows = list(csv.reader(io.StringIO(out)))
+    assert code == 1 and rows[0] == list(TIDY_CSV)
+    assert ["verdict", "", "", "", "", "inconsistent", ""] in rows
+    code, out, _ = run(str(path), "-f", "markdown")
+    assert code == 1 and "| Test" in out and "Verdict: INCONSISTENT" in out
+    target = tmp_path / "report.json"
+    code, out, _ = run(str(path), "-f", "json", "-o", str(target))
+    assert code == 1 and out == "" and json.loads(target.read_text())["verdict"] == "inconsistent"
+
+
+def test_input_orders(tmp_path: Path) -> None:
+    """Inputs given on each line, from factory order, or unknown (no input-relative test)."""
+    shoe = Shoe.standard(1)
+    rng = np.random.default_rng(5)
+    text = []
+    for _ in range(40):
+        inp = rng.permutation(52)
+        out = inp.copy()  # a 'shuffler' that returns its input unchanged
+        text.append(" ".join(str(FACES[i]) for i in inp) + " | " + " ".join(str(FACES[i]) for i in out))
+    path = tmp_path / "given.txt"
+    path.write_text("\n".join(text) + "\n")
+    r = check_shuffles(str(path))
+    assert r.with_input == 40 and r.verdict == "inconsistent"
+    names = {f.paytable.split(":")[0] for f in r.families}
+    path = orders_file(tmp_path / "o.txt", 40, "uniform", 3, decks=1)
+    lines = path.read_text().splitlines()
+    lines[1] = lines[1].split("|")[1]  # the generator gives the first order's input; drop it
+    path.write_text("\n".join(lines) + "\n")
+    none = check_shuffles(str(path), input_order="none")
+    assert none.with_input == 0 and none.verdict == "consistent"
+    assert {f.paytable.split(":")[0] for f in none.families} == names - {
+        "successor pairs retained", "carry-over", "rising sequences", "position correlation"}
+    factory = check_shuffles(str(path), input_order="factory")
+    assert factory.with_input == 40 and factory.verdict == "consistent"
+    assert arrangements(shoe) > 10**60
+
+
+def test_too_little_output_is_inconclusive(tmp_path: Path) -> None:
+    path = orders_file(tmp_path / "o.txt", 1, "uniform", 0)
+    code, out, _ = run(str(path))
+    assert code == 0 and "Verdict: inconclusive" in out
+
+
+def test_repeated_order_fails(tmp_path: Path) -> None:
+    path = orders_file(tmp_path / "o.txt", 40, "uniform", 0, decks=1)
+    lines = path.read_text().splitlines()
+    lines.append(lines[5])
+    path.write_text("\n".join(lines) + "\n")
+    r = check_shuffles(str(path))
+    assert r.verdict == "inconsistent" and any(f.startswith("repeated orders") for f in r.failures())
+    assert any("the first, line 42, repeats line 6" in n for n in r.notes)
+
+
+GOOD = " ".join(str(f) for f in FACES)
+MUTATIONS = {
+    "unknown card": (lambda line: line.replace("KS", "ZS", 1), "unknown card"),
+    "no suit": (lambda line: line.replace("KS", "K", 1), "has no suit"),
+    "card missing": (lambda line: line.rsplit(" ", 1)[0], "has 51 cards"),
+    "card twice": (lambda line: line.replace("KS", "QS", 1), "holds 2 QS"),
+    "two bars": (lambda line: f"{line} | {line} | {line}", "more than one '|'"),
+    "short input": (lambda line: f"AS 2S | {line}", "input order has 2 cards"),
+    "NUL byte": (lambda line: line + "\0", "NUL byte"),
+}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(0, 5), st.sampled_from(sorted(MUTATIONS)), st.integers(0, 3))
+def test_malformed_lines_are_one_error_line(tmp_path: Path, at: int, mutation: str, comments: int) -> None:
+    """A malformed order line anywhere: exit 2, one 'exactodds: error:' line naming the file and
+    the line, nothing on stdout."""
+    change, words = MUTATIONS[mutation]
+    lines = ["# decks=1"] + ["# a comment"] * comments + [GOOD] * 6
+    lines[1 + comments + at] = change(GOOD)
+    path = tmp_path / "bad.txt"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = run(str(path))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("exactodds: error: ")
+    assert f"line {2 + comments + at}" in err and words in err, err
+
+
+@pytest.mark.parametrize(("text", "args", "words"), [
+    ("# nothing\n", [], "no shuffled order"),
+    (" ".join(str(f) for f in FACES[:50]) + "\n", [], "not a whole number of 52-card decks"),
+    (GOOD + "\n", ["--decks", "2"], "the shoe has 104"),
+    ("# input=sideways\n" + GOOD + "\n", [], "input='sideways' is not one of"),
+    (GOOD + "\n", ["--alpha", "2"], "--alpha must be between 0 and 1"),
+    ("# mode=continuous decks=1\nAS AS\n", [], "line 2: AS delivered but every copy is out of the machine"),
+    ("# mode=continuous decks=1\nAS\n> 2S\n", [], "line 3: 2S reinserted but no copy of it is out"),
+    ("# mode=continuous\n", [], "no delivered card"),
+])
+def test_bad_files(tmp_path: Path, text: str, args: list[str], words: str) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    target = tmp_path / "report.txt"
+    code, out, err = run(str(path), "-o", str(target), *args)
+    assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err
+    assert not target.exists()
+
+
+# -- continuous shufflers ----------------------------------------------------------------------------
+def stream_file(path: Path, blocks: bool, seed: int) -> Path:
+    with open(path, "w") as fh:
+        write_stream(fh, 400, seed, blocks=blocks)
+    return path
+
+
+def test_continuous_correct_stream_passes_and_block_reinsertion_fails(tmp_path: Path) -> None:
+    code, out, _ = run(str(stream_file(tmp_path / "s.txt", False, 1)))
+    assert code == 0 and "Verdict: consistent" in out and "2,000 delivered cards" in out
+    code, out, _ = run(str(stream_file(tmp_path / "s.txt", True, 1)))
+    assert code == 1 and "successor retained" in out.split("Verdict")[1]
+
+
+def test_continuous_exact_laws_by_enumeration() -> None:
+    """A 3-card machine (AS 2S 2S) read completely, every ordering equally likely: each pair
+    test's exact conditional mean totals the hits over all orderings; the rank test's too."""
+    shoe = Shoe.from_counts({Card("A", "S"): 1, Card("2", "S"): 2})
+    hits = Fraction(0)
+    mean = Fraction(0)
+    for order in set(itertools.permutations([A, B, B])):
+        t = StreamTally(shoe)
+        for f in order:
+            t.deliver(f, "x")
+        fam = t.tests()[1]  # same face again
+        hits += fam.cells[0].observed
+        mean += fam.cells[0].expected
+        rank = t.tests()[0]
+        assert sum(c.expected for c in rank.cells) == 3
+    assert hits == mean

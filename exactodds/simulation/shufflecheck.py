@@ -638,7 +638,7 @@ def check_shuffles(path: str, decks: int | None = None, input_order: str | None 
 
 
 def _input_words(how: str) -> str:
-    return {"previous": "the previous line's output (the first order has none)",
+    return {"previous": "the previous line's output (none for the first line)",
             "factory": "factory order (each deck A-K of spades, hearts, diamonds, clubs)",
             "none": "not known (--input none): the input-relative tests are not made"}[how]
 

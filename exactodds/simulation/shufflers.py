@@ -114,3 +114,29 @@ def write_orders(fh: TextIO, orders: int, shuffler: str, seed: int, shoe: Shoe |
             lines[0] = " ".join(_TEXT[ins[0]].tolist()) + " | " + lines[0]
             first = False
         fh.write("\n".join(lines) + "\n")
+
+
+def write_stream(fh: TextIO, rounds: int, seed: int, shoe: Shoe | None = None, blocks: bool = False,
+                 per_round: int = 5, rounds_between: int = 4) -> None:
+    """A continuous shuffler's delivered stream in the continuous format: ``rounds`` rounds of
+    ``per_round`` cards, one a line, and a ``>`` line (every card delivered since the last
+    one goes back) after every ``rounds_between`` rounds. Correct: each card drawn uniformly
+    from the machine. ``blocks``: a defective machine that delivers from the top of one stack
+    and puts each reinserted batch back as one block at a random depth (its order kept)."""
+    shoe = shoe if shoe is not None else Shoe.standard(8)
+    rng = np.random.default_rng(seed)
+    machine = rng.permutation(factory_order(shoe)).tolist()
+    fh.write(f"# exactodds shuffles mode=continuous decks={shoe.decks} seed={seed} blocks={blocks}\n")
+    out: list[int] = []
+    for r in range(rounds):
+        cards = []
+        for _ in range(per_round):
+            i = 0 if blocks else int(rng.integers(0, len(machine)))
+            cards.append(machine.pop(i))
+        out += cards
+        fh.write(" ".join(str(FACES[c]) for c in cards) + "\n")
+        if (r + 1) % rounds_between == 0:
+            fh.write(">\n")
+            at = int(rng.integers(0, len(machine) + 1))
+            machine[at:at] = out
+            out = []
