@@ -164,6 +164,8 @@ def _data_lines(path: str, meta: dict[str, str], progress: Progress | None = Non
     ``key=value`` words of comments before the first such line go into ``meta``. Read in
     bounded blocks (:class:`~exactodds.simulation.handlog._Lines`: a NUL byte, bytes that are
     not UTF-8 or an over-long line are one-line errors naming the line)."""
+    if "\0" in path:
+        raise InputError(f"the path {path[:80]!r} contains a NUL byte, which no file name can")
     lines = _Lines(path, progress)
     started = False
     try:
