@@ -52,7 +52,7 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 from typing import Any, Final
 
 import numpy as np
@@ -224,9 +224,9 @@ class ShuffleCheck:
     with_input: int = 0
     notes: list[str] = field(default_factory=list)
 
-    @property
+    @cached_property
     def adjusted(self) -> dict[tuple[Any, ...], float]:
-        """Holm-adjusted p-value of every conclusive test."""
+        """Holm-adjusted p-value of every conclusive test (computed once: the result is read-only)."""
         return holm((t for f in self.families for t in f.tests()), self.alpha)
 
     @property
@@ -335,7 +335,6 @@ class OrderTally:
         self._rising_table()
         self.orders = 0
         self.with_input = 0
-        self.lines: list[int] = []
         near = sum(n - d for d in range(1, NEAR + 1))
         self.successor = _Sum("successor pairs retained: output neighbours that were neighbours, in that order, "
                               "in the input", "successor pairs", n)
@@ -389,9 +388,8 @@ class OrderTally:
              lines: Sequence[int]) -> None:
         """Test a chunk: ``out`` the shuffled orders (rows of face indices), ``inp`` their
         input orders where ``known``, ``lines`` where each order is in the file."""
-        k, n = out.shape
+        k = out.shape[0]
         o = out.astype(np.int64)
-        rows = np.arange(k)[:, None]
         ranks = o // 4
         self.rank_band += np.bincount((ranks * self.bands + self.band_of).ravel(),
                                       minlength=len(RANKS) * self.bands).reshape(len(RANKS), self.bands)
@@ -407,11 +405,9 @@ class OrderTally:
         for j in range(k):
             self._hash(bytes(out[j]), self.hashes, lines[j], "output")
         self.orders += k
-        self.lines += [] if len(self.lines) >= 2 else list(lines[:2])
         if known.any():
             self._input_tests(o[known], inp[known].astype(np.int64), out_order[known],
                               [line for line, y in zip(lines, known) if y])
-        del rows
 
     def _input_tests(self, o: npt.NDArray[np.int64], i: npt.NDArray[np.int64], out_order: npt.NDArray[np.int64],
                      lines: Sequence[int]) -> None:
