@@ -186,7 +186,7 @@ def shuffle_flagged(path: str, alpha: float) -> tuple[bool, list[str]]:
     return not r.consistent, r.failures()
 
 
-def shufflecheck_power(alpha: float, seeds: int, sizes: list[int], lcg: bool) -> None:
+def shufflecheck_power(alpha: float, seeds: int, sizes: list[int], lcg: bool, only: list[str] | None = None) -> None:
     from exactodds.simulation.shufflers import SHUFFLERS
 
     print(f"Shuffled 8-deck orders: files flagged by shufflecheck at alpha {alpha:g} (Holm), of {seeds} seed(s) "
@@ -194,6 +194,8 @@ def shufflecheck_power(alpha: float, seeds: int, sizes: list[int], lcg: bool) ->
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "orders.txt")
         for name, what in SHUFFLERS.items():
+            if only is not None and name not in only:
+                continue
             cells = []
             for n in sizes:
                 t = time.process_time()
@@ -244,12 +246,13 @@ def main() -> None:
     ap.add_argument("--shufflecheck", action="store_true", help="shuffled orders: generated shufflers (issue 28)")
     ap.add_argument("--orders", type=int, nargs="+", default=[100, 1000, 10_000],
                     help="--shufflecheck: orders per file (--false-alarms: the first)")
+    ap.add_argument("--shufflers", nargs="+", help="--shufflecheck: only these generated shufflers")
     args = ap.parse_args()
     if args.shufflecheck:
         if args.false_alarms:
             shufflecheck_false_alarms(args.false_alarms, args.orders[0], args.alpha)
         else:
-            shufflecheck_power(args.alpha, args.seeds, args.orders, args.lcg)
+            shufflecheck_power(args.alpha, args.seeds, args.orders, args.lcg, args.shufflers)
         return
     if args.false_alarms:
         false_alarms(args.false_alarms, args.rounds, args.alpha)

@@ -28,6 +28,7 @@ from exactodds.simulation.faults import factory_order, lcg_shuffles, lcg_states,
 
 SHUFFLERS: Final = {
     "uniform": "a uniform shuffle of the previous order (numpy's permutation): correct",
+    "riffle7": "7 GSR riffles of the previous order",
     "riffle3": "3 GSR riffles of the previous order",
     "riffle1strip": "1 GSR riffle of the previous order, then a strip cut",
     "naive": "the naive swap shuffle (swap(i, random(0..n-1))) of factory order",
@@ -85,8 +86,8 @@ def shuffled_orders(orders: int, shuffler: str, seed: int, shoe: Shoe | None = N
                 ins[j] = prev
                 if shuffler == "uniform":
                     row = rng.permutation(prev)
-                elif shuffler == "riffle3":
-                    row = riffles(prev[None, :], 3, rng)[0]
+                elif shuffler in ("riffle7", "riffle3"):
+                    row = riffles(prev[None, :], int(shuffler[-1]), rng)[0]
                 elif shuffler == "riffle1strip":
                     row = strip_cut(riffles(prev[None, :], 1, rng)[0], rng)
                 else:
