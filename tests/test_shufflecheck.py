@@ -252,6 +252,8 @@ def test_malformed_lines_are_one_error_line(tmp_path: Path, at: int, mutation: s
     ("# nothing\n", [], "no shuffled order"),
     (" ".join(str(f) for f in FACES[:50]) + "\n", [], "not a whole number of 52-card decks"),
     (GOOD + "\n", ["--decks", "2"], "the shoe has 104"),
+    (GOOD + "\n", ["--decks", "17"], "shoes of 1 to 16 decks, got 17"),
+    (GOOD + "\n", ["--decks", "0"], "shoes of 1 to 16 decks, got 0"),
     ("# input=sideways\n" + GOOD + "\n", [], "input='sideways' is not one of"),
     (GOOD + "\n", ["--alpha", "2"], "--alpha must be between 0 and 1"),
     ("# mode=continuous decks=1\nAS AS\n", [], "line 2: AS delivered but every copy is out of the machine"),

@@ -78,6 +78,9 @@ NEAR: Final = 3
 WINDOW: Final = 24
 """Continuous shuffler: delivered cards hashed per window to find repeated sequences."""
 
+MAX_DECKS: Final = 16
+"""Most decks a shuffled order may hold (the rising-sequence table grows with the square of the copies)."""
+
 CHUNK: Final = 256
 """Orders tested at a time (memory: a few arrays of ``CHUNK × 52²`` counts)."""
 
@@ -539,12 +542,18 @@ def _big(n: int) -> str:
 
 # -- reading whole orders ------------------------------------------------------------------------------
 def _shoe_of(decks: int | None, first: list[int], path: str, line: int) -> Shoe:
-    if decks is not None:
-        return Shoe.standard(decks)
-    if len(first) % NFACES:
-        raise InputError(f"{_where(path, line)}: {len(first)} cards is not a whole number of 52-card decks; "
-                         "give --decks")
-    return Shoe.standard(max(1, len(first) // NFACES))
+    if decks is None:
+        if len(first) % NFACES:
+            raise InputError(f"{_where(path, line)}: {len(first)} cards is not a whole number of 52-card decks; "
+                             "give --decks")
+        decks = max(1, len(first) // NFACES)
+    return _standard(decks)
+
+
+def _standard(decks: int) -> Shoe:
+    if not 1 <= decks <= MAX_DECKS:
+        raise InputError(f"shufflecheck tests shoes of 1 to {MAX_DECKS} decks, got {decks}")
+    return Shoe.standard(decks)
 
 
 def check_shuffles(path: str, decks: int | None = None, input_order: str | None = None,
@@ -820,7 +829,7 @@ class StreamTally:
 
 def _check_stream(path: str, head: tuple[int, str] | None, lines: Iterator[tuple[int, str]], decks: int | None,
                   alpha: float) -> ShuffleCheck:
-    shoe = Shoe.standard(decks if decks is not None else 8)
+    shoe = _standard(decks if decks is not None else 8)
     tally = StreamTally(shoe)
     notes = [] if decks is not None else ["decks: 8 assumed (no --decks option and no '# decks=' comment); the "
                                           "machine is taken to start with the whole shoe"]
