@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from exactodds.simulation.shufflecheck import ShuffleCheck
 
 HEADERS: Final = ["Test", "Orders", "Statistic", "p", "Holm p", ""]
+"""The table's columns (``Cards`` for ``Orders`` for a continuous shuffler's stream)."""
 
 
 def shufflecheck_json(r: ShuffleCheck) -> dict[str, Any]:
@@ -53,7 +54,8 @@ def _blocks(r: ShuffleCheck) -> list[Block]:
     out: list[Block] = [f"Shuffle check of {r.source} ({what}) against a uniform shuffle", "",
                         f"Statistics: {r.tests} tests, Holm's correction at alpha {r.alpha:g} (the first at "
                         f"{r.alpha / max(1, r.tests):.3g})",
-                        Table(HEADERS, _rows(r), wrap=(40, 9, 14, 6, 7, 7), whole_words=True)]
+                        Table(HEADERS if r.mode == "orders" else ["Test", "Cards", *HEADERS[2:]], _rows(r),
+                              wrap=(40, 9, 14, 6, 7, 7), whole_words=True)]
     full = [f.paytable for f in r.families if _short(f.paytable) != f.paytable]
     if full:
         out.append("Tests named short above, in full: " + "; ".join(full) + ".")
