@@ -55,7 +55,7 @@ def _blocks(r: ShuffleCheck) -> list[Block]:
                         f"Statistics: {r.tests} tests, Holm's correction at alpha {r.alpha:g} (the first at "
                         f"{r.alpha / max(1, r.tests):.3g})",
                         Table(HEADERS if r.mode == "orders" else ["Test", "Cards", *HEADERS[2:]], _rows(r),
-                              wrap=(40, 9, 14, 6, 7, 7), whole_words=True)]
+                              wrap=(40, 9, 14, 6, 8, 7), whole_words=True)]
     full = [f.paytable for f in r.families if _short(f.paytable) != f.paytable]
     if full:
         out.append("Tests named short above, in full: " + "; ".join(full) + ".")
