@@ -170,6 +170,10 @@ def test_formats(tmp_path: Path) -> None:
     rows = list(csv.reader(io.StringIO(out)))
     assert code == 1 and rows[0] == list(TIDY_CSV)
     assert ["verdict", "", "", "", "", "inconsistent", ""] in rows
+    code, out, _ = run(str(path))
+    table = [line for line in out.splitlines() if "  " in line.strip()]  # rows have column gaps
+    assert code == 1 and table and max(len(line) for line in table) <= 100
+    assert "Holm p" in out and "FAIL" in out
     code, out, _ = run(str(path), "-f", "markdown")
     assert code == 1 and "| Test" in out and "Verdict: INCONSISTENT" in out
     target = tmp_path / "report.json"
