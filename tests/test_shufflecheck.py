@@ -26,7 +26,16 @@ from hypothesis import strategies as st
 
 from exactodds.game.cards import FACES, Card, Shoe
 from exactodds.report.simulation import TIDY_CSV
-from exactodds.simulation.shufflecheck import OrderTally, StreamTally, arrangements, check_shuffles, gap_law, precede
+from exactodds.simulation.shufflecheck import (
+    OrderTally,
+    StreamTally,
+    arrangements,
+    check_shuffles,
+    gap_law,
+    pair_moment_sums,
+    pair_moments,
+    precede,
+)
 from exactodds.simulation.shufflers import write_orders, write_stream
 
 A, B, C = (FACES.index(Card(r, "S")) for r in ("A", "2", "3"))
@@ -83,6 +92,21 @@ def test_expectations_by_enumeration(inp: tuple[int, ...]) -> None:
         assert Fraction(s.observed) == Fraction(s.expected, s.scale), s.name
     assert t.corr_t == 0
     assert Fraction(t.corr_sq) == t.corr_var  # Σ over all orders of T'² = 90 · Var(T') exactly
+    n = PAIRS.size
+    mean = Fraction(t.successor.expected, n * 90)  # the same for every order (one input)
+    # Σ over all orders of (S - E)² is the sum of the 90 orders' exact variances
+    assert Fraction(t.successor.sum_sq, n * n) == Fraction(t.successor_var, n ** 3 * (n - 1) * (n - 2) * (n - 3)) > 0
+    assert mean == Fraction(t.successor.observed, 90)
+
+
+def test_pair_moments_written_out_match_the_partition_expansion() -> None:
+    """The successor variance's closed form equals the general set-partition expansion (a
+    second method), on random pair-count matrices and copy counts."""
+    rng = np.random.default_rng(7)
+    w = rng.integers(0, 4, size=(6, 52, 52)).astype(np.int64)
+    c = rng.integers(0, 9, size=52).astype(np.int64)
+    for k, fast in zip((2, 3, 4), pair_moments(w, c)):
+        assert (fast == pair_moment_sums(w, c, k)).all()
 
 
 def test_rising_sequences_are_eulerian_for_distinct_cards() -> None:
@@ -97,6 +121,7 @@ def test_rising_sequences_are_eulerian_for_distinct_cards() -> None:
         t.feed(np.array([out], dtype=np.uint8), np.array([inp], dtype=np.uint8), np.ones(1, dtype=bool), [1])
         dist[t.rising.observed - before] += 1
     assert [dist[r] for r in range(1, 6)] == [1, 26, 66, 26, 1]
+    assert Fraction(t.successor.sum_sq, 25) == Fraction(t.successor_var, 5 ** 3 * 4 * 3 * 2) > 0  # exact variance
     assert Fraction(t.rising.expected, t.rising.scale) == 120 * 3
 
 

@@ -18,7 +18,7 @@ where said, variance) given the input, computed in integers:
   ``(R-1)(B-1)`` degrees of freedom (its mean exactly; the law as ``M`` grows);
 * **successor pairs retained**: output neighbours ``(a, b)`` that were input neighbours
   in that order, counted over the input's adjacent pairs by face: ``E = Σᵢ c(aᵢ)(c(aᵢ₊₁) -
-  [aᵢ = aᵢ₊₁]) / N`` exactly;
+  [aᵢ = aᵢ₊₁]) / N`` and the variance exactly (:func:`pair_moments`);
 * **carry-over**: input neighbours at most :data:`NEAR` places apart in the output, in
   either order (clumps a one-pass shuffler leaves), ``E`` exactly likewise;
 * **rising sequences** (the riffle signature, Bayer-Diaconis): the output read against the
@@ -36,7 +36,7 @@ where said, variance) given the input, computed in integers:
 * **repeated orders**: every output, and every output read as a permutation of its input,
   hashed; the p-value is the union bound ``2·C(M,2)·Π c_f! / N!``.
 
-The self-normalised tests (all but the position and correlation tests) sum the per-order
+The self-normalised tests (carry-over, rising sequences, runs, gaps) sum the per-order
 deviations ``Σ (x - E[x|input])``, a martingale, and divide by ``√Σ (x - E)²`` (martingale
 central limit theorem; a normal approximation, stated in the report, made from
 :data:`~exactodds.simulation.shoetests.MIN_PAIRS` orders on). Every p-value enters one
@@ -116,6 +116,105 @@ def gap_law(n: int, c: int) -> dict[int, Fraction]:
     """
     total = math.comb(n, c)
     return {d: Fraction(math.comb(n - d, c - 1), total) for d in range(1, n - c + 2)}
+
+
+def set_partitions(items: Sequence[int]) -> Iterator[list[list[int]]]:
+    """Every partition of ``items`` into blocks (Bell-number many).
+
+    >>> sum(1 for _ in set_partitions(range(4)))
+    15
+    """
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for part in set_partitions(rest):
+        yield [[first], *part]
+        for i in range(len(part)):
+            yield [*part[:i], [first, *part[i]], *part[i + 1:]]
+
+
+_PAIR_PRODUCTS: Final = {2: ((0, 1), (0, 1)), 3: ((0, 1), (1, 2)), 4: ((0, 1), (2, 3))}
+"""Positions of the two pair weights in ``E[w(X0,X1)²]``, ``E[w(X0,X1) w(X1,X2)]`` and
+``E[w(X0,X1) w(X2,X3)]``."""
+
+
+def pair_moment_sums(w: npt.NDArray[np.int64], c: npt.NDArray[np.int64], k: int) -> npt.NDArray[np.int64]:
+    """``Σ_s w(s_p, s_q) w(s_r, s_t) Π_f c_f^(m_f(s))`` over sequences ``s`` of ``k`` faces (the
+    weights at the positions of :data:`_PAIR_PRODUCTS`, ``c^(m)`` falling factorials), for each
+    matrix of the batch ``w`` (``rows × 52 × 52``); divided by ``N^(k)`` it is the expectation of
+    that product in a uniform arrangement. Each falling factorial is expanded over set
+    partitions (``c^(m) = Σ_π Π_B (-1)^(|B|-1) (|B|-1)! c``), so every term is a contraction
+    of the two weights with one copy-count vector per block (:func:`_contract`), in integers."""
+    total = np.zeros(w.shape[0], dtype=np.int64)
+    for part in set_partitions(list(range(k))):
+        block = {pos: i for i, b in enumerate(part) for pos in b}
+        sign = 1
+        for b in part:
+            sign *= (-1) ** (len(b) - 1) * math.factorial(len(b) - 1)
+        pairs = [(block[x], block[y]) for x, y in _PAIR_PRODUCTS[k]]
+        total += sign * _contract(w, c, pairs, len(part))
+    return total
+
+
+def _contract(w: npt.NDArray[np.int64], c: npt.NDArray[np.int64], pairs: list[tuple[int, int]],
+              blocks: int) -> npt.NDArray[np.int64]:
+    """``Σ over face assignments of the blocks of w[B(x), B(y)] · w[B(u), B(v)] · Π_B c[B]``
+    for ``pairs = [(B(x), B(y)), (B(u), B(v))]``, per row of ``w``: each block's copy counts
+    multiplied into the first weight that has it, blocks in one weight only summed out, then the
+    two weights multiplied over the blocks they share. ``O(rows · 52²)``."""
+    factors: list[tuple[npt.NDArray[np.int64], list[int]]] = []
+    for x, y in pairs:
+        factors.append((np.diagonal(w, axis1=1, axis2=2).copy(), [x]) if x == y else (w.copy(), [x, y]))
+    for b in range(blocks):
+        for arr, letters in factors:
+            if b in letters:
+                shape = [1] * arr.ndim
+                shape[1 + letters.index(b)] = c.size
+                arr *= c.reshape(shape)
+                break
+    (a, la), (b2, lb) = factors
+    shared = set(la) & set(lb)
+    a, la = _sum_private(a, la, shared)
+    b2, lb = _sum_private(b2, lb, shared)
+    if not la:
+        out: npt.NDArray[np.int64] = a * b2
+        return out
+    if la != lb:
+        b2 = b2.transpose(0, 2, 1)
+    out = (a * b2).reshape(a.shape[0], -1).sum(axis=1)
+    return out
+
+
+def _sum_private(arr: npt.NDArray[np.int64], letters: list[int], shared: set[int]
+                 ) -> tuple[npt.NDArray[np.int64], list[int]]:
+    """Sum ``arr`` over its letters not in ``shared`` (axis 0 is the batch)."""
+    for i in reversed(range(len(letters))):
+        if letters[i] not in shared:
+            arr = arr.sum(axis=1 + i)
+            letters = letters[:i] + letters[i + 1:]
+    return arr, letters
+
+
+def pair_moments(w: npt.NDArray[np.int64], c: npt.NDArray[np.int64]
+                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """:func:`pair_moment_sums` for ``k`` = 2, 3, 4 at once, from its 22 partition terms written
+    out as a dozen sums over ``w`` (``S = cᵀwc``, ``r = wc``, ``l = cᵀw``, ``D`` the diagonal):
+    the same integers (checked against the general expansion in the tests), in a few passes."""
+    cc = c[:, None] * c[None, :]
+    r = (w * c[None, None, :]).sum(axis=2)
+    left = (w * c[None, :, None]).sum(axis=1)
+    d = np.diagonal(w, axis1=1, axis2=2)
+    sq = (w * w * cc).sum(axis=(1, 2))
+    tr = (w * w.transpose(0, 2, 1) * cc).sum(axis=(1, 2))
+    s = (r * c).sum(axis=1)
+    dc = (d * c).sum(axis=1)
+    cr2, cl2, crl = (c * r * r).sum(axis=1), (c * left * left).sum(axis=1), (c * r * left).sum(axis=1)
+    cdr, cdl, cd2 = (c * d * r).sum(axis=1), (c * d * left).sum(axis=1), (c * d * d).sum(axis=1)
+    t2 = sq - cd2
+    t3 = crl - cdr - cdl - tr + 2 * cd2
+    t4 = s * s - 2 * dc * s - cr2 - cl2 - 2 * crl + dc * dc + sq + tr + 4 * cdr + 4 * cdl - 6 * cd2
+    return t2, t3, t4
 
 
 def arrangements(shoe: Shoe) -> int:
@@ -340,7 +439,9 @@ class OrderTally:
         self.with_input = 0
         near = sum(n - d for d in range(1, NEAR + 1))
         self.successor = _Sum("successor pairs retained: output neighbours that were neighbours, in that order, "
-                              "in the input", "successor pairs", n)
+                              "in the input (exact variance)", "successor pairs", n)
+        self.successor_var = 0
+        """Σ of each order's exact variance of the successor count, times ``N^(4)·N²``."""
         self.carry = _Sum(f"carry-over: input neighbours at most {NEAR} places apart in the output, either order",
                           "input neighbours near again", n * (n - 1))
         self.near_weight = 2 * near
@@ -431,6 +532,7 @@ class OrderTally:
             q = out_pairs(d)
             if d == 1:
                 self.successor.add((in_pairs * q).sum(axis=1), base)
+                self._successor_variance(in_pairs.reshape(k, NFACES, NFACES), base)
             both = q + q.reshape(k, NFACES, NFACES).transpose(0, 2, 1).reshape(k, sq)
             near += (in_pairs * both).sum(axis=1)
         self.carry.add(near, self.near_weight * base)
@@ -462,6 +564,18 @@ class OrderTally:
         for j in range(k):
             self._hash(pos[j].astype(np.uint16).tobytes(), self.perm_hashes, lines[j], "permutation of its input")
 
+    def _successor_variance(self, w: npt.NDArray[np.int64], base: npt.NDArray[np.int64]) -> None:
+        """Add each order's exact variance of ``S = Σⱼ w(Xⱼ, Xⱼ₊₁)`` (``w`` its input's adjacent
+        pairs by face) under a uniform arrangement: from ``E[S²] = (N-1)E[w(X0,X1)²] +
+        2(N-2)E[w(X0,X1)w(X1,X2)] + (N-2)(N-3)E[w(X0,X1)w(X2,X3)]`` and ``E[S] = base/N``,
+        in integers scaled by ``N^(4)·N²``."""
+        n = self.n
+        t2, t3, t4 = pair_moments(w, self.c)
+        n4 = n * (n - 1) * (n - 2) * (n - 3)
+        for a, b, d, e in zip(t2.tolist(), t3.tolist(), t4.tolist(), base.tolist()):
+            second = (n - 2) * (n - 3) * ((n - 1) * a + 2 * b + d)  # E[S²]·N^(4)
+            self.successor_var += n * n * second - n4 * e * e
+
     def _hash(self, data: bytes, seen: dict[bytes, int], line: int, what: str) -> None:
         key = hashlib.blake2b(data, digest_size=16).digest()
         before = seen.get(key)
@@ -481,7 +595,7 @@ class OrderTally:
         out = [self._position("rank", self.rank_band, self.rank_n, RANKS),
                self._position("card", self.face_band, self.c, tuple(str(f) for f in FACES))]
         if self.with_input:
-            out += [self.successor.test(), self.carry.test(), self.rising.test(), self._correlation()]
+            out += [self._successor(), self.carry.test(), self.rising.test(), self._correlation()]
         out += [self.rises.test(), self.same.test()]
         if self.gap_fraction:
             out.append(self.gaps.test())
@@ -510,6 +624,17 @@ class OrderTally:
         key = ("shuffle chi2", name, tuple((c.observed, c.expected) for c in cells))
         return FamilyTest(SHUFFLE_WAGER, name, m, tuple(cells), ChiSquare(float(stat), df, p, len(cells), (), (),
                                                                           conclusive, key), None)
+
+    def _successor(self) -> FamilyTest:
+        """The successor count against its exact mean, with its exact variance (orders independent
+        given their inputs: a martingale, normal in the limit)."""
+        s, n = self.successor, self.n
+        scale = n ** 3 * (n - 1) * (n - 2) * (n - 3)  # N²·N^(4)
+        var = Fraction(self.successor_var, scale)
+        diff = Fraction(s.observed * n - s.expected, n)
+        z = float(diff) / math.sqrt(float(var)) if var > 0 else 0.0
+        return _z_test(s.name, s.count, s.unit, s.observed, Fraction(s.expected, n), z,
+                       s.count >= MIN_PAIRS and var > 0)
 
     def _correlation(self) -> FamilyTest:
         name = "position correlation: each card's output positions against its input positions (exact variance)"
@@ -634,9 +759,10 @@ def check_shuffles(path: str, decks: int | None = None, input_order: str | None 
     if note:
         notes.append(note)
     notes.append("approximations: the position tables are chi-square in the limit (their mean exactly); the "
-                 "successor, carry-over, rising-sequence, runs and gap tests divide the summed deviations from "
-                 "their exact expectations by their observed spread (martingale central limit theorem); the "
-                 "position correlation has its exact variance; the repeat test is an exact union bound")
+                 "carry-over, rising-sequence, runs and gap tests divide the summed deviations from their exact "
+                 "expectations by their observed spread (martingale central limit theorem); the successor and "
+                 "position-correlation tests have their exact variances (normal in the limit); the repeat test "
+                 "is an exact union bound")
     result = ShuffleCheck(path, "orders", shoe, alpha, tally.orders, tally.orders * n, tally.tests(),
                           tally.with_input, notes)
     if result.verdict == "inconclusive":
