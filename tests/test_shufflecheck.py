@@ -328,3 +328,16 @@ def test_continuous_exact_laws_by_enumeration() -> None:
         rank = t.tests()[0]
         assert sum(c.expected for c in rank.cells) == 3
     assert hits == mean
+
+
+def test_continuous_repeated_window_fails(tmp_path: Path) -> None:
+    """A machine that delivers the same 24 cards in the same order after they go back: one
+    repeated window, whose union bound (1/29)^24 fails at once."""
+    cards = " ".join(str(f) for f in FACES[:24])
+    path = tmp_path / "s.txt"
+    path.write_text(f"# mode=continuous decks=1\n{cards}\n>\n{cards}\n")
+    code, out, _ = run(str(path), "-f", "json")
+    doc = json.loads(out)
+    fam = next(f for f in doc["families"] if f["paytable"].startswith("repeated sequences"))
+    assert code == 1 and fam["outcomes"][0]["observed"] == 1
+    assert fam["chi_square"]["p_value"] == pytest.approx(float(Fraction(1, 29) ** 24))
