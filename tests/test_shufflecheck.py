@@ -341,3 +341,20 @@ def test_continuous_repeated_window_fails(tmp_path: Path) -> None:
     fam = next(f for f in doc["families"] if f["paytable"].startswith("repeated sequences"))
     assert code == 1 and fam["outcomes"][0]["observed"] == 1
     assert fam["chi_square"]["p_value"] == pytest.approx(float(Fraction(1, 29) ** 24))
+
+
+def test_continuous_rank_bias_fails_rank_uniformity() -> None:
+    """A machine that, one time in four, delivers its lowest-ranked card: the rank test flags it."""
+    shoe = Shoe.standard(8)
+    rng = np.random.default_rng(3)
+    t = StreamTally(shoe)
+    machine = [f for f in range(52) for _ in range(8)]
+    for i in range(3000):
+        j = min(range(len(machine)), key=lambda x: machine[x] // 4) if rng.random() < 0.25 else \
+            int(rng.integers(0, len(machine)))
+        t.deliver(machine.pop(j), "x")
+        if i % 20 == 19:
+            machine += t.since
+            t.reinsert(None, "x")
+    rank = t.tests()[0]
+    assert rank.chi_square.conclusive and rank.chi_square.p_value < 1e-6
