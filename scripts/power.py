@@ -22,6 +22,14 @@ correct logs whose cover varies per shoe over 14..16 (header ``cover=14..16`` an
 cover header: they should pass at every size) and the dealer defects under that cover.
 Every log is checked the way ``exactodds crosscheck`` checks it (``shoetests.log_cover``:
 the header's cover, else at least 14 with the prefix surveyed from the log).
+
+``--shufflecheck`` measures ``exactodds shufflecheck`` (issue 28) on the generated shufflers
+of ``exactodds.simulation.shufflers``: for each, at 10^2, 10^3 and 10^4 shuffled 8-deck
+orders (``--orders``), how many of ``--seeds`` files it flags and by which test, each file
+written in the shuffle-file format and read back as a lab's would be; with ``--lcg``, the
+16-bit LCG at 65,536 and 65,537 orders (its period). ``--shufflecheck --false-alarms N``
+checks ``N`` files of correct orders (``--orders``, seeds 20,000..) and prints how many are
+flagged.
 """
 
 from __future__ import annotations
@@ -226,6 +234,68 @@ def false_alarms(logs: int, rounds: int, alpha: float, vary: bool = False, first
           f"{alpha * logs:g}); {time.process_time() - t:.0f} s CPU", flush=True)
 
 
+def shuffle_file(path: str, orders: int, shuffler: str, seed: int) -> None:
+    from exactodds.simulation.shufflers import write_orders
+
+    with open(path, "w") as fh:
+        write_orders(fh, orders, shuffler, seed)
+
+
+def shuffle_flagged(path: str, alpha: float) -> tuple[bool, list[str]]:
+    from exactodds.simulation.shufflecheck import check_shuffles
+
+    r = check_shuffles(path, alpha=alpha)
+    return not r.consistent, r.failures()
+
+
+def shufflecheck_power(alpha: float, seeds: int, sizes: list[int], lcg: bool, only: list[str] | None = None) -> None:
+    from exactodds.simulation.shufflers import SHUFFLERS
+
+    print(f"Shuffled 8-deck orders: files flagged by shufflecheck at alpha {alpha:g} (Holm), of {seeds} seed(s) "
+          "per size:", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "orders.txt")
+        for name, what in SHUFFLERS.items():
+            if only is not None and name not in only:
+                continue
+            cells = []
+            for n in sizes:
+                t = time.process_time()
+                hits, why = 0, ""
+                for seed in range(seeds):
+                    shuffle_file(path, n, name, seed)
+                    flagged, fails = shuffle_flagged(path, alpha)
+                    hits += flagged
+                    why = why or (fails[0].split(":")[0] if fails else "")
+                cells.append(f"{n:,}: {hits}/{seeds}" + (f" ({why})" if why else "") +
+                             f" [{time.process_time() - t:.0f} s]")
+            print(f"  {name:13s} {what}\n      " + "; ".join(cells), flush=True)
+        if lcg:
+            for n in (1 << 16, (1 << 16) + 1):
+                t = time.process_time()
+                shuffle_file(path, n, "lcg16", 1)
+                flagged, fails = shuffle_flagged(path, alpha)
+                print(f"  lcg16 at {n:,} orders: {'flagged by ' + fails[0][:100] if flagged else 'not flagged'} "
+                      f"[{time.process_time() - t:.0f} s]", flush=True)
+
+
+def shufflecheck_false_alarms(files: int, orders: int, alpha: float) -> None:
+    flagged = 0
+    t = time.process_time()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "orders.txt")
+        for i in range(files):
+            shuffle_file(path, orders, "uniform", 20_000 + i)
+            bad, fails = shuffle_flagged(path, alpha)
+            if bad:
+                flagged += 1
+                print(f"  seed {20_000 + i}: flagged: {fails}", flush=True)
+            if (i + 1) % 25 == 0:  # a run cut short still says what it checked
+                print(f"  after {i + 1} files: {flagged} flagged ({time.process_time() - t:.0f} s CPU)", flush=True)
+    print(f"False alarms: {flagged} of {files} files of {orders:,} correct 8-deck orders flagged at alpha {alpha:g} "
+          f"(expected at most {alpha * files:g}); {time.process_time() - t:.0f} s CPU", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--alpha", type=float, default=0.001)
@@ -233,13 +303,24 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="lower caps")
     ap.add_argument("--shoe", action="store_true", help="shoe-mode defects (issue 18)")
     ap.add_argument("--cap", type=int, default=10_000_000, help="--shoe: largest log tried")
-    ap.add_argument("--lcg", action="store_true", help="--shoe: also the 16-bit LCG at its period (~11 M rounds)")
+    ap.add_argument("--lcg", action="store_true", help="--shoe or --shufflecheck: also the 16-bit LCG at its period "
+                    "(~11 M rounds; 65,537 orders)")
     ap.add_argument("--false-alarms", type=int, default=0, metavar="N", help="cross-check N correct shoe-mode logs")
     ap.add_argument("--rounds", type=int, default=100_000, help="--false-alarms: rounds per log")
     ap.add_argument("--first", type=int, default=0, help="--false-alarms: the first log's number (seed 10,000 + it)")
     ap.add_argument("--vary", action="store_true", help="--false-alarms: every other log with a cover varying over "
                     "14..16; --shoe: the varying-cover table instead of the defect table")
+    ap.add_argument("--shufflecheck", action="store_true", help="shuffled orders: generated shufflers (issue 28)")
+    ap.add_argument("--orders", type=int, nargs="+", default=[100, 1000, 10_000],
+                    help="--shufflecheck: orders per file (--false-alarms: the first)")
+    ap.add_argument("--shufflers", nargs="+", help="--shufflecheck: only these generated shufflers")
     args = ap.parse_args()
+    if args.shufflecheck:
+        if args.false_alarms:
+            shufflecheck_false_alarms(args.false_alarms, args.orders[0], args.alpha)
+        else:
+            shufflecheck_power(args.alpha, args.seeds, args.orders, args.lcg, args.shufflers)
+        return
     if args.false_alarms:
         false_alarms(args.false_alarms, args.rounds, args.alpha, args.vary, args.first)
         return

@@ -111,6 +111,7 @@ VALID: dict[str, Callable[[str], bool]] = {
     "banker-paytable": lambda v: v in {p.id for p in CATALOGUE["banker"].paytables},
     "tie-paytable": lambda v: v in {p.id for p in CATALOGUE["tie"].paytables},
     "format": lambda v: v in ("table", "json", "csv", "markdown"),
+    "input-order": lambda v: v in ("previous", "factory", "none"),
     "report-format": lambda v: v in ("json", "csv", "markdown", "table", "html"),
     "meter": lambda v: not rejects(lambda: _royal_meter(v)),
     "money": lambda v: not rejects(lambda: parse_money(v, "x")),
@@ -198,6 +199,8 @@ CASES: list[tuple[str, list[str], str | None, str]] = [
     ("crosscheck", ["LOG"], "--alpha", "alpha"),
     ("crosscheck", ["LOG"], "--wager", "wager"),
     ("crosscheck", ["LOG"], "--show", "show"),
+    ("shufflecheck", ["LOG"], "--alpha", "alpha"),
+    ("shufflecheck", ["LOG"], "--input", "input-order"),
     ("crosscheck", ["LOG"], "--format", "format"),
 ]
 
@@ -218,7 +221,8 @@ BAD_FILES: dict[str, bytes] = {
     "shoe-bad.csv": b"card,count\nKS,1e9\n",
 }
 FILE_CASES: list[tuple[str, list[str], str | None]] = [
-    ("verify", [], None), ("crosscheck", [], None), ("analyze", ["banker"], "--shoe"), ("eor", ["tie"], "--shoe")]
+    ("verify", [], None), ("crosscheck", [], None), ("analyze", ["banker"], "--shoe"), ("eor", ["tie"], "--shoe"),
+    ("shufflecheck", [], None)]
 """(command, fixed arguments, option taking the file; None: the file is positional)."""
 
 KNOWN: dict[tuple[str, str], str] = {}

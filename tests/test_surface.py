@@ -97,7 +97,7 @@ def test_require_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("command", ["analyze", "eor", "list", "certify", "study", "simulate", "crosscheck",
-                                     "tables"])
+                                     "tables", "shufflecheck"])
 def test_help_renders_cleanly(command: str) -> None:
     code, out, _ = run(command, "--help")
     assert code == 0
@@ -244,7 +244,8 @@ def _flags(command: str) -> dict[str, str]:
     return dict(re.findall(r"^\s+(-\w), (--[\w-]+)", out, re.M))
 
 
-@pytest.mark.parametrize("command", ["analyze", "eor", "certify", "study", "simulate", "crosscheck", "tables"])
+@pytest.mark.parametrize("command", ["analyze", "eor", "certify", "study", "simulate", "crosscheck", "tables",
+                                     "shufflecheck"])
 def test_one_flag_per_concept(command: str) -> None:
     meaning = {"-s": "--shoe", "-w": "--wager", "-p": "--paytable", "-d": "--decks", "-f": "--format",
                "-o": "--output", "-r": "--remove"}

@@ -238,6 +238,7 @@ def _register_commands() -> None:
     from exactodds.cli import midhand as cli_midhand
     from exactodds.cli import paigow as cli_paigow
     from exactodds.cli import progressive as cli_progressive
+    from exactodds.cli import shufflecheck as cli_shufflecheck
     from exactodds.cli import simulate as cli_simulate
     from exactodds.cli import spanish21 as cli_spanish21
     from exactodds.cli import study as cli_study
@@ -245,7 +246,7 @@ def _register_commands() -> None:
     from exactodds.cli import wagerfiles as cli_wagerfiles
 
     for module in (cli_tables, cli_progressive, cli_certify, cli_simulate, cli_study, cli_paigow, cli_wagerfiles,
-                   cli_design, cli_midhand, cli_spanish21):
+                   cli_design, cli_midhand, cli_spanish21, cli_shufflecheck):
         module.register(app)
 
 
