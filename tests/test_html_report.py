@@ -89,6 +89,8 @@ def at(doc: Any, path: str) -> Any:
 
 def expected_text(kind: str, value: Any) -> str:
     """How each kind of figure must read, from the JSON value alone."""
+    if kind == "exact" and isinstance(value, str) and re.fullmatch(r"-?[0-9]+/1", value):
+        return value[:-2]  # a whole number reads as one: "41", not "41/1"
     if kind in ("exact", "text", "hex"):
         return str(value)
     if kind == "count":

@@ -13,6 +13,8 @@ the hand log streamed batch by batch, and all are renamed into place at the end.
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 import time
 from collections.abc import Iterator
@@ -122,6 +124,15 @@ def _chosen_paytables(wagers: list[str] | None, paytable: str | None) -> dict[st
 
 
 # -- registration -------------------------------------------------------------------------------
+def _rereadable(file: str) -> bool:
+    """Whether ``file`` can be read a second time (a regular file): the deck count of a log
+    that states none is found in a first pass, which a pipe or FIFO cannot give back."""
+    try:
+        return file != "-" and stat.S_ISREG(os.stat(file).st_mode)
+    except OSError:
+        return False
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``simulate`` and ``crosscheck`` commands to ``app``."""
 
@@ -283,7 +294,10 @@ def register(app: typer.Typer) -> None:
             stated = decks if decks is not None else _meta_int(data.meta, "decks", file)
             if stated is not None and not 1 <= stated <= MAX_DECKS:
                 raise InputError(f"{file}: comment metadata decks={stated}: a shoe holds 1 to {MAX_DECKS:,} decks")
-            if stated is None and isinstance(data, LogFile):
+            if stated is None and isinstance(data, LogFile) and not _rereadable(file):
+                inferred = ("decks: 8 assumed, not estimated: the log is not a regular file (a pipe or FIFO is read "
+                            "once); give --decks or '# decks=' to test it under another count")
+            elif stated is None and isinstance(data, LogFile):
                 from exactodds.simulation.crosscheck import estimate_decks
                 from exactodds.simulation.shoetests import infer_decks
 
