@@ -527,10 +527,10 @@ def bench_spanish21() -> None:
     basic-strategy chart from the solved game; one run each (about 15 s of CPU), fresh dealer tables."""
     if ARGS.quick:
         return
-    from exactodds.spanish21 import engine
+    from exactodds.blackjack import engine
     from exactodds.spanish21.figures import basic_chart
-    from exactodds.spanish21.rules import Rules
-    from exactodds.spanish21.shoe import SpanishShoe
+    from exactodds.blackjack.rules import Rules
+    from exactodds.blackjack.shoe import SpanishShoe
 
     engine._TABLES.clear()
     t = time.process_time()

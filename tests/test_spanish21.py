@@ -1,7 +1,7 @@
 """Spanish 21's main wager (58 Pa. Code ch. 551): the exact engine against independent methods.
 
 * Brute force: the whole round card by card in the physical order (hole card dealt before
-  the player acts, unknown to him), :mod:`exactodds.spanish21.bruteforce`, on small shoes.
+  the player acts, unknown to him), :mod:`exactodds.blackjack.bruteforce`, on small shoes.
   Without splits the engine is exact, so both must agree to the last digit under every rule.
 * Splits: the engine's one approximation, measured against the brute force.
 * Published figures: the Wizard of Odds Spanish 21 house edges (slow; run with
@@ -26,11 +26,11 @@ from typer.testing import CliRunner
 from exactodds.errors import InputError
 from exactodds.game.cards import Shoe
 from exactodds.report.schemas import SCHEMAS
-from exactodds.spanish21.bruteforce import brute_force
-from exactodds.spanish21.engine import Game, dealer_outcomes
+from exactodds.blackjack.bruteforce import brute_force
+from exactodds.blackjack.engine import Game, dealer_outcomes
 from exactodds.spanish21.figures import insurance_return, spanish21_analysis
-from exactodds.spanish21.rules import WIZARD_RULES, Rules
-from exactodds.spanish21.shoe import SpanishShoe
+from exactodds.blackjack.rules import WIZARD_RULES, Rules
+from exactodds.blackjack.shoe import SpanishShoe
 
 # Small shoes: values A..10 counts; suits (spades, hearts, diamonds, clubs) of the 6s, 7s and 8s.
 SMALL = SpanishShoe((1, 1, 0, 0, 0, 1, 2, 1, 0, 4), {6: (1, 0, 0, 0), 7: (1, 1, 0, 0), 8: (1, 0, 0, 0)})

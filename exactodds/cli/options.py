@@ -33,7 +33,7 @@ from exactodds.inputs import parse_number, shown
 from exactodds.report.files import STDOUT, write_atomic
 
 if TYPE_CHECKING:
-    from exactodds.spanish21.rules import Rules
+    from exactodds.blackjack.rules import Rules
 
 
 class Format(str, Enum):
@@ -143,14 +143,14 @@ def spanish21_rules(h17: bool = False, double_any: bool = False, redouble: int |
                     no_das: bool = False, bonus_on_doubled: bool = False, no_surrender: bool = False,
                     no_rescue: bool = False, split_21_wins: bool = False, bj_push: bool = False,
                     super_bonus_bet: str | None = None, players: int = 0, wizard: bool = False) -> Rules:
-    """The :class:`~exactodds.spanish21.rules.Rules` of the options of :data:`SPANISH21_RULE_OPTIONS`
+    """The :class:`~exactodds.blackjack.rules.Rules` of the options of :data:`SPANISH21_RULE_OPTIONS`
     (§ 551 as written, or the Wizard of Odds table's rules with ``wizard``, changed by each option
     given); a value out of range is one :class:`InputError`.
 
     >>> spanish21_rules(h17=True, max_hands=1).changed()
     {'hit_soft_17': True, 'max_hands': 1}
     """
-    from exactodds.spanish21.rules import WIZARD_RULES, Rules
+    from exactodds.blackjack.rules import WIZARD_RULES, Rules
 
     base = WIZARD_RULES if wizard else Rules()
     bet = None if super_bonus_bet is None else parse_number(super_bonus_bet, "--super-bonus-bet", money=True)

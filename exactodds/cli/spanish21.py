@@ -1,7 +1,7 @@
 """The ``spanish21`` command: the main Spanish 21 wager, exactly (58 Pa. Code ch. 551).
 
 A thin layer: the rule options (declared once in :mod:`exactodds.cli.options`, shared with
-``certify --spanish21``) give :class:`exactodds.spanish21.rules.Rules`; call
+``certify --spanish21``) give :class:`exactodds.blackjack.rules.Rules`; call
 :func:`exactodds.spanish21.figures.spanish21_analysis`, render with
 :mod:`exactodds.report.spanish21`.
 """
@@ -14,7 +14,7 @@ import typer
 
 from exactodds.cli.options import Format, FormatOpt, OutputOpt, emit, with_spanish21_rules
 from exactodds.game.shoespec import ShoeOpt
-from exactodds.spanish21.rules import Rules
+from exactodds.blackjack.rules import Rules
 
 
 def spanish21_command(
@@ -36,7 +36,7 @@ def spanish21_command(
     from exactodds.report.files import write_atomic
     from exactodds.report.spanish21 import chart_html, render_spanish21
     from exactodds.spanish21.figures import spanish21_analysis
-    from exactodds.spanish21.shoe import SpanishShoe
+    from exactodds.blackjack.shoe import SpanishShoe
 
     if shoe is None and decks not in range(1, 101):
         raise InputError(f"--decks must be 1 to 100, got {decks}")

@@ -231,10 +231,10 @@ def _verification() -> Schema:
 
 
 def _spanish21_rules() -> Schema:
-    """``inputs/spanish21``: the rules certified (:func:`exactodds.spanish21.rules.rules_record`)."""
+    """``inputs/spanish21``: the rules certified (:func:`exactodds.blackjack.rules.rules_record`)."""
     from dataclasses import fields
 
-    from exactodds.spanish21.rules import Rules
+    from exactodds.blackjack.rules import Rules
 
     ids = [f.name for f in fields(Rules)]
     value = {"anyOf": [{"type": ["boolean", "integer", "null"]},

@@ -9,7 +9,7 @@ from typing import Any, Final
 from exactodds.exact import decimal, parse_ratio, percent
 from exactodds.report.views import Block, Heading, Pairs, Table, View, render_view
 from exactodds.spanish21.figures import Spanish21Analysis, chart_rows, summary_pairs
-from exactodds.spanish21.rules import CITES
+from exactodds.blackjack.rules import CITES
 
 COLUMNS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
 
@@ -35,7 +35,7 @@ def rule_value(value: object) -> str:
 
 
 def rule_rows(rule_set: list[dict[str, Any]]) -> list[list[str]]:
-    """The rules a certificate records (:func:`exactodds.spanish21.rules.rules_record`), one row
+    """The rules a certificate records (:func:`exactodds.blackjack.rules.rules_record`), one row
     each under :data:`RULE_HEADERS`: named as in § 551, its section, the certified value, the
     value as written, and ``CHANGED`` where they differ."""
     return [[r["name"], r["section"], rule_value(r["value"]), rule_value(r["as_written"]),

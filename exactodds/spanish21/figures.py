@@ -22,9 +22,9 @@ from typing import Any, Final
 
 from exactodds.exact import decimal, percent, ratio
 from exactodds.game.cards import falling_factorial
-from exactodds.spanish21.engine import ClassKey, Game, GameResult, decision_class, two_card_class
-from exactodds.spanish21.rules import CITES, Rules, rules_record
-from exactodds.spanish21.shoe import SpanishShoe
+from exactodds.blackjack.engine import ClassKey, Game, GameResult, decision_class, two_card_class
+from exactodds.blackjack.rules import CITES, Rules, rules_record
+from exactodds.blackjack.shoe import SpanishShoe
 
 UPS: Final = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
 """Up cards in chart order."""
@@ -223,7 +223,7 @@ CHECK_SHOES: Final = (
     ("suited 7-7-7 against a 7 possible", SpanishShoe((1, 1, 0, 0, 0, 0, 4, 0, 0, 4),
                                                       {6: (0, 0, 0, 0), 7: (3, 1, 0, 0), 8: (0, 0, 0, 0)})),
 )
-"""Small shoes on which the certificate re-runs the brute force (:mod:`exactodds.spanish21.bruteforce`)
+"""Small shoes on which the certificate re-runs the brute force (:mod:`exactodds.blackjack.bruteforce`)
 under the certified rules without splitting, where the engine must agree to the last digit."""
 
 SPLIT_SHOE: Final = SpanishShoe((2, 0, 0, 0, 0, 0, 1, 2, 0, 8), {6: (0, 0, 0, 0), 7: (1, 0, 0, 0), 8: (1, 1, 0, 0)})
@@ -257,8 +257,8 @@ def certificate_section(shoe: SpanishShoe, rules: Rules) -> dict[str, Any]:
     the checks: brute force equal on small shoes, the split approximation within
     :data:`SPLIT_TOLERANCE`, identities, and whether the player has the advantage.
     ``verify`` recomputes it from the report's inputs (:func:`exactodds.figures.certify.verify_report`)."""
-    from exactodds.spanish21.bruteforce import brute_force
-    from exactodds.spanish21.engine import dealer_outcomes, no_blackjack
+    from exactodds.blackjack.bruteforce import brute_force
+    from exactodds.blackjack.engine import dealer_outcomes, no_blackjack
 
     a = spanish21_analysis(shoe, rules, basic=True)
     checks: list[dict[str, Any]] = []

@@ -3,12 +3,12 @@
 decisions, every hand settled by this module's own reading of § 551.6.
 
 Every rule set, splits included: the initial decision is the engine's best action for the
-deal (:meth:`~exactodds.spanish21.engine.Game.decide`), a split hand's first decision its best
-two-card action (:meth:`~exactodds.spanish21.engine.Game.split_hand_actions`), a pair dealt to a
+deal (:meth:`~exactodds.blackjack.engine.Game.decide`), a split hand's first decision its best
+two-card action (:meth:`~exactodds.blackjack.engine.Game.split_hand_actions`), a pair dealt to a
 split hand is resplit while the hand limit allows (§ 551.12(c), as the engine values it), and
 later decisions are the best action of the engine's node for the hand's composition. Without
 splitting the engine is exact, so the mean must agree with
-:func:`~exactodds.spanish21.engine.expected_return` within its standard error; with splits the
+:func:`~exactodds.blackjack.engine.expected_return` within its standard error; with splits the
 engine's one approximation (module doc of the engine) is far below a simulation's resolution.
 
 Dealing: a partial Fisher-Yates shuffle of the whole shoe per round (the cards of a round are a
@@ -26,9 +26,9 @@ from fractions import Fraction
 from math import lcm
 
 from exactodds.errors import InputError
-from exactodds.spanish21.engine import Game, choose, hand_total
-from exactodds.spanish21.rules import Rules
-from exactodds.spanish21.shoe import SPADES, CardType, SpanishShoe
+from exactodds.blackjack.engine import Game, choose, hand_total
+from exactodds.blackjack.rules import Rules
+from exactodds.blackjack.shoe import SPADES, CardType, SpanishShoe
 
 BLOCK = 1 << 16
 """Uniform numbers drawn from the generator at a time."""
