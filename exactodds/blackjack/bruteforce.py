@@ -84,7 +84,7 @@ def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
         if status == "surrender":
             return -HALF
         if status == "rescue":
-            return Fraction(-1)
+            return Fraction(-1 if k <= 1 or rules.rescue_after_redouble == "all" else bet // 2)
         if status == "bust":
             return Fraction(-bet)
         _, t = _points(cards)
@@ -101,6 +101,8 @@ def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
                     extra = rules.super_bonus()
             elif n >= 5 and eligible and rules.bonus_21_cards:
                 pay = Fraction(3, 2) if n == 5 else Fraction(2) if n == 6 else Fraction(3)
+            if dealer_total == 21 and not rules.player_21_wins:
+                return Fraction(0)
             return bet * pay + extra
         if dealer_total == 22 or dealer_total < t:
             return Fraction(bet)
@@ -110,13 +112,31 @@ def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
             return Fraction(0)
         return Fraction(-bet)
 
+    def remove_all(rem: tuple[int, ...], cards: tuple[CardType, ...]) -> tuple[int, ...]:
+        for c in cards:
+            rem = take(rem, types.index(c))
+        return rem
+
+    def weigh(rem: tuple[int, ...], up: CardType, vec: tuple[Fraction, ...]) -> Fraction:
+        """The hole-card average (unnormalised) of a value vector: what the player ranks by."""
+        return sum((rem[h] * vec[h] for h in range(len(types)) if rem[h] and not bj_hole(up, types[h])),
+                   Fraction(0))
+
+    @cache
+    def reference(rem: tuple[int, ...], cur: Hand, up: CardType, split: bool) -> str:
+        """The action a lone hand ``cur`` takes from the cards ``rem`` (hole card unknown):
+        the best of stand, draw, double (and rescue, redouble), as the post-split strategy reads it."""
+        opts = options(rem, (), (cur[0], cur[1], split, cur[3]), (), up, 0, lone=True)
+        return max(opts, key=lambda kv: weigh(rem, up, kv[1]))[0]
+
     @cache
     def play(rem: tuple[int, ...], done: tuple[Hand, ...], cur: Hand | None,
-             pending: tuple[CardType, ...], up: CardType) -> tuple[Fraction, ...]:
-        """Value for each hole card (index into types) given the visible state; rem excludes the hole."""
+             pending: tuple[CardType, ...], up: CardType, limit: int = 0) -> tuple[Fraction, ...]:
+        """Value for each hole card (index into types) given the visible state; rem excludes the hole;
+        ``limit``: the hands the player splits to (chosen at the first split)."""
         holes = [i for i, k in enumerate(rem) if k and not bj_hole(up, types[i])]
         if cur is None and pending:
-            return draw(rem, done, ((pending[0],), 0, True, "play"), pending[1:], 0, up)
+            return draw(rem, done, ((pending[0],), 0, True, "play"), pending[1:], 0, up, limit)
         if cur is None:
             vec = [Fraction(0)] * len(types)
             for h in holes:
@@ -126,42 +146,69 @@ def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
                              Fraction(0))
             return tuple(vec)
         cards, k, split, status = cur
-        hard, best = _points(cards)
         if len(cards) == 1:  # a split hand receives its second card (§ 551.12(b))
-            return draw(rem, done, cur, pending, k, up)
-        options: list[tuple[Fraction, ...]] = []
+            return draw(rem, done, cur, pending, k, up, limit)
+        opts = options(rem, done, cur, pending, up, limit)
+        if len(opts) == 1:
+            return opts[0][1]
+        if opts[0][0] == "resplit":  # a pair dealt to a split hand is resplit while under the limit
+            return opts[0][1]
+        if split:  # the post-split strategy (rules.post_split)
+            ref_rem = remove_all(start, (up,) + cards)
+            if rules.post_split == "cdz":  # the best for these cards as an unsplit hand
+                name = reference(ref_rem, (cards, k, False, status), up, True)
+            else:  # cdp1: the best for the first split hand (cdp: the same with two hands)
+                other = next(i for i, t in enumerate(types) if t[0] == cards[0][0] and ref_rem[i])
+                name = reference(take(ref_rem, other), cur, up, True)
+            return dict(opts)[name]
+        weights = [(h, rem[h]) for h in holes]
+        return max((vec for _, vec in opts), key=lambda vec: sum((w * vec[h] for h, w in weights), Fraction(0)))
+
+    def options(rem: tuple[int, ...], done: tuple[Hand, ...], cur: Hand, pending: tuple[CardType, ...],
+                up: CardType, limit: int, lone: bool = False) -> list[tuple[str, tuple[Fraction, ...]]]:
+        """Every action open to the hand ``cur`` with its value vector (``lone``: no split or
+        surrender, a post-split strategy's reference hand)."""
+        cards, k, split, status = cur
+        hard, best = _points(cards)
+        out: list[tuple[str, tuple[Fraction, ...]]] = []
 
         def finish(hand: Hand) -> tuple[Fraction, ...]:
-            return play(rem, done + (hand,), None, pending, up)
+            return play(rem, done + (hand,), None, pending, up, limit)
 
         if status == "doubled":
             if hard > 21:
-                return finish((cards, k, split, "bust"))
-            options.append(finish((cards, k, split, "stood")))
-            if rules.rescue:
-                options.append(finish((cards, k, split, "rescue")))
+                return [("bust", finish((cards, k, split, "bust")))]
+            out.append(("stand", finish((cards, k, split, "stood"))))
+            if rules.rescue and (k <= 1 or rules.rescue_after_redouble != "none"):
+                out.append(("rescue", finish((cards, k, split, "rescue"))))
             if k <= rules.redoubles and best < 21:
-                options.append(draw(rem, done, cur, pending, k + 1, up))
-        else:
-            if hard > 21:
-                return finish((cards, k, split, "bust"))
-            locked = split and cards[0][0] == 1 and not rules.hit_split_aces
-            options.append(finish((cards, 0, split, "stood")))
-            if not split and len(cards) == 2 and rules.surrender:
-                options.append(finish((cards, 0, split, "surrender")))
-            if best < 21 and not locked:
-                options.append(draw(rem, done, cur, pending, 0, up))
-                if (len(cards) == 2 or rules.double_any_cards) and (not split or rules.double_after_split):
-                    options.append(draw(rem, done, cur, pending, 1, up))
-            hands = len(done) + 1 + len(pending)
-            if (len(cards) == 2 and cards[0][0] == cards[1][0] and hands < rules.max_hands
-                    and (cards[0][0] != 1 or not split or rules.resplit_aces)):
-                options.append(play(rem, done, ((cards[0],), 0, True, "play"), (cards[1],) + pending, up))
-        weights = [(h, rem[h]) for h in holes]
-        return max(options, key=lambda vec: sum((w * vec[h] for h, w in weights), Fraction(0)))
+                out.append(("redouble", draw(rem, done, cur, pending, k + 1, up, limit)))
+            return out
+        if hard > 21:
+            return [("bust", finish((cards, k, split, "bust")))]
+        hands = len(done) + 1 + len(pending)
+        if (not lone and split and len(cards) == 2 and cards[0][0] == cards[1][0] and hands < limit
+                and (cards[0][0] != 1 or rules.resplit_aces)):
+            return [("resplit", play(rem, done, ((cards[0],), 0, True, "play"), (cards[1],) + pending, up, limit))]
+        locked = split and cards[0][0] == 1 and not rules.hit_split_aces
+        out.append(("stand", finish((cards, 0, split, "stood"))))
+        if not lone and not split and len(cards) == 2 and rules.surrender:
+            out.append(("surrender", finish((cards, 0, split, "surrender"))))
+        if best < 21 and not locked:
+            out.append(("hit", draw(rem, done, cur, pending, 0, up, limit)))
+            soft = best != hard
+            if ((len(cards) == 2 and rules.double_total_allowed(best, soft)) or
+                    (len(cards) > 2 and rules.double_any_cards)) and (not split or rules.double_after_split):
+                out.append(("double", draw(rem, done, cur, pending, 1, up, limit)))
+        if (not lone and not split and len(cards) == 2 and cards[0][0] == cards[1][0] and rules.max_hands >= 2):
+            most = rules.max_hands if (cards[0][0] != 1 or rules.resplit_aces) else 2
+            for lim in (range(2, most + 1) if rules.resplit_optional else (most,)):
+                out.append((f"split{lim}", play(rem, done, ((cards[0],), 0, True, "play"), (cards[1],) + pending,
+                                                up, lim)))
+        return out
 
     def draw(rem: tuple[int, ...], done: tuple[Hand, ...], cur: Hand, pending: tuple[CardType, ...],
-             k: int, up: CardType) -> tuple[Fraction, ...]:
+             k: int, up: CardType, limit: int = 0) -> tuple[Fraction, ...]:
         """Deal one card to the current hand (``k`` doublings after it; k > 0: a double card)."""
         n = sum(rem)
         cards, k0, split, _ = cur
@@ -170,7 +217,7 @@ def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
         for i, c in enumerate(rem):
             if c:
                 status = "doubled" if k > 0 else "play"
-                children[i] = play(take(rem, i), done, (cards + (types[i],), k, split, status), pending, up)
+                children[i] = play(take(rem, i), done, (cards + (types[i],), k, split, status), pending, up, limit)
         for h, kh in enumerate(rem):
             if not kh or bj_hole(up, types[h]):
                 continue
@@ -182,6 +229,7 @@ def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
             vec[h] = acc
         return tuple(vec)
 
+    bj_pays = rules.blackjack_payout()
     total = Fraction(0)
     size = sum(start)
     for i1, k1 in enumerate(start):
@@ -207,10 +255,10 @@ def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
                         continue
                     ph = Fraction(kh, n)
                     if bj_hole(up, types[h]):
-                        value += ph * ((Fraction(3, 2) if rules.blackjack_beats_dealer_blackjack else 0)
+                        value += ph * ((bj_pays if rules.blackjack_beats_dealer_blackjack else 0)
                                        if player_bj else -1)
                     elif player_bj:
-                        value += ph * Fraction(3, 2)
+                        value += ph * bj_pays
                     else:
                         assert vec is not None
                         # vec[h] is the value given the hole card h; the player's cards came from rem too

@@ -48,6 +48,7 @@ from operator import mul, sub
 from typing import Final
 
 from exactodds.errors import InputError
+from exactodds.game.cards import falling_factorial
 from exactodds.blackjack.dealer import DealerTable, hand_total
 from exactodds.blackjack.rules import Rules
 from exactodds.blackjack.shoe import SPADES, SUITED, CardType, SpanishShoe, Values
@@ -67,6 +68,10 @@ ClassKey = tuple[object, ...]
 
 Policy = Callable[[ClassKey], tuple[str, ...]]
 """A fixed strategy: the actions of a decision class, best first (the first available is taken)."""
+
+Chooser = Callable[[Values, int, Mapping[str, int]], str]
+"""A split hand's post-split strategy: the action taken at a node (hand, doublings) among its
+available actions (their numerators given, first-listed on a tie)."""
 
 
 def decision_class(up: int, hand: Values, doublings: int, split: bool) -> ClassKey:
@@ -150,12 +155,14 @@ def dealer_outcomes(rem: Values, up: int, h17: bool) -> Dist:
 
 
 @cache
-def _removed(pair: int) -> tuple[Values, ...]:
+def _removed(pair: int, extra: int = 0) -> tuple[Values, ...]:
     """The cards a solver's standing hands take from the shoe less the up card: every hand of
-    :func:`_hands` (holding a ``pair`` card, with the pair's other card, for a split hand)."""
+    :func:`_hands` (holding a ``pair`` card, with the pair's other card and ``extra`` more pair
+    cards, for a split hand)."""
     if not pair:
         return _hands()
-    return tuple(h[:pair - 1] + (h[pair - 1] + 1,) + h[pair:] for h in _hands() if h[pair - 1])
+    more = 1 + extra
+    return tuple(h[:pair - 1] + (h[pair - 1] + more,) + h[pair:] for h in _hands() if h[pair - 1])
 
 
 @cache
@@ -201,16 +208,19 @@ class HandSolver:
     """
 
     def __init__(self, base: Values, up: int, rules: Rules, split: bool, floor: int = 0,
-                 policy: Policy | None = None, dealer: DealerTable | None = None, pair: int = 0) -> None:
+                 policy: Policy | None = None, dealer: DealerTable | None = None, pair: int = 0,
+                 extra: int = 0, chooser: Chooser | None = None) -> None:
         self.base, self.up, self.rules, self.split, self.floor = base, up, rules, split, floor
-        self.policy = policy
+        self.policy, self.chooser = policy, chooser
+        self.locked = split and pair == 1 and not rules.hit_split_aces
+        """Split aces that take one card and stand (§ 551.12(c) as varied: no draw on split aces)."""
         self.size = sum(base)
         self.dealer = dealer if dealer is not None else DealerTable(base, up, rules.hit_soft_17, floor)
         self.memo: dict[tuple[Values, int], int] = {}
         self.node_actions: dict[tuple[Values, int], dict[str, int]] = {}
         """Numerators of every action of each decision node (over :meth:`denominator`)."""
         cap = self.dealer.base
-        removed = _removed(pair)
+        removed = _removed(pair, extra)
         if min(cap) < 22:  # a small shoe: only the hands it can deal
             removed = tuple(x for x in removed if all(a <= b for a, b in zip(x, cap)))
         self.dealer.request_removed(removed)
@@ -250,7 +260,9 @@ class HandSolver:
             pay = SCALE
             if rules.bonus_21_cards and ncards >= 5 and (doublings == 0 or rules.bonus_on_doubled):
                 pay = 3 if ncards == 5 else 4 if ncards == 6 else 6  # 3:2, 2:1, 3:1 (§ 551.6(g)(5)-(7))
-            return bet * pay * sum(d)
+            if rules.player_21_wins:  # § 551.6(b)(4)
+                return bet * pay * sum(d)
+            return bet * pay * (sum(d) - d[4])  # standard: 21 pushes a dealer 21
         if total == 21 and rules.split_21_beats_dealer_21:
             return SCALE * bet * sum(d)
         t = total - 17
@@ -267,10 +279,15 @@ class HandSolver:
         return acc
 
     def can_double(self, hand: Values) -> bool:
-        """§ 551.11(a): first two cards (of a hand or split pair) unless any number is allowed."""
-        if self.split and not self.rules.double_after_split:
+        """§ 551.11(a): first two cards (of a hand or split pair) unless any number is allowed;
+        a first-two-card double only on the totals the rules allow (``double_totals``, ``double_soft``)."""
+        rules = self.rules
+        if self.split and not rules.double_after_split:
             return False
-        return sum(hand) == 2 or self.rules.double_any_cards
+        if sum(hand) != 2:
+            return rules.double_any_cards
+        total, soft = hand_total(hand[0] + sum(map(mul, POINTS[1:], hand[1:])), hand[0] > 0)
+        return rules.double_total_allowed(total, soft)
 
     def value(self, hand: Values, doublings: int = 0) -> int:
         """Best value of a hand holding ``hand``; ``doublings`` > 0 is a doubled hand that has
@@ -287,19 +304,23 @@ class HandSolver:
             total, _ = hand_total(hard, hand[0] > 0)
             acts = {"stand": self.stand(hand, doublings, rem, hard)}
             if doublings == 0:
-                if total < 21:
+                if total < 21 and not (self.locked and sum(hand) == 2):
                     acts["hit"] = self._draw(hand, rem, 0)
                     if self.can_double(hand):
                         acts["double"] = self._draw(hand, rem, 1)
             else:
-                if self.rules.rescue:
-                    acts["rescue"] = -SCALE * self._no_blackjack(rem)
+                loss = self.rules.rescue_loss(doublings)
+                if loss is not None:
+                    acts["rescue"] = -SCALE * loss * self._no_blackjack(rem)
                 if doublings <= self.rules.redoubles and total < 21:
                     acts["redouble"] = self._draw(hand, rem, doublings + 1)
             ranking = None
             if self.policy is not None and len(acts) > 1:
                 ranking = self.policy(decision_class(self.up, hand, doublings, self.split))
-            out = acts[choose(acts, ranking)]
+            if ranking is None and self.chooser is not None and len(acts) > 1:
+                out = acts[self.chooser(hand, doublings, acts)]
+            else:
+                out = acts[choose(acts, ranking)]
             if len(acts) > 1:
                 self.node_actions[key] = acts
         self.memo[key] = out
@@ -399,57 +420,64 @@ class Game:
         """Fewest cards a hand solver's shoe can hold: up card, pair, a hand of at most 21 cards,
         a dealer hand of at most 26 (the dealer's integer numerators share N!/floor!)."""
 
-    def solver(self, up: int, split_value_: int = 0) -> HandSolver:
-        """The hand solver for up card ``up`` (and, for a split hand, pair value ``split_value_``)."""
-        key = (up, split_value_)
+    def solver(self, up: int, split_value_: int = 0, extra: int = 0) -> HandSolver:
+        """The hand solver for up card ``up`` (and, for a split hand, pair value ``split_value_``
+        with ``extra`` more pair cards than the pair out of the shoe); a split hand plays the
+        post-split strategy of the rules (:meth:`_chooser`)."""
+        key = (up, split_value_, extra)
         if key not in self.solvers:
             base = _sub(self.shoe.values, up)
-            if split_value_:
+            for _ in range(1 + extra if split_value_ else 0):
                 base = _sub(base, split_value_)
             table = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
+            chooser = self._chooser(up, split_value_, extra) if split_value_ else None
             self.solvers[key] = HandSolver(base, up, self.rules, bool(split_value_), self.floor, self.policy,
-                                           table, split_value_)
+                                           table, split_value_, extra, chooser)
         return self.solvers[key]
 
-    def split_hand_actions(self, up: CardType, first: CardType, c: CardType, left: SpanishShoe) -> dict[str, Fraction]:
-        """The two-card actions of a split hand ``first, c`` (§ 551.12(c): stand, draw or double,
-        split aces locked without ``hit_split_aces``), ``left`` the shoe less the up card and the
-        pair, the 6-7-8 / 7-7-7 bonus for the suits of ``first`` and ``c`` (no super bonus)."""
-        rules = self.rules
-        r = first[0]
-        hs = self.solver(up[0], r)
-        acts = hs.actions(_add(_add((0,) * 10, r), c[0]), r == 1 and not rules.hit_split_aces)
-        if "hit" in acts:
-            acts["hit"] += suit_bonus(first, c, up, left.remove(c), rules, True, False)
-        if "double" in acts:
-            acts["double"] += suit_bonus(first, c, up, left.remove(c), rules, True, True)
-        return acts
+    def _chooser(self, up: int, pair: int, extra: int) -> Chooser | None:
+        """The post-split strategy of a split hand (``rules.post_split``, § 551.12(b),(c)):
+        ``cdz`` takes at each node the action best for the same cards as an unsplit hand (the
+        pre-split decision), ``cdp1`` the action best for the first split hand (no extra pair
+        card out), ``cdp`` the best for its own shoe (None: each node's best)."""
+        mode = self.rules.post_split
+        if mode == "cdp" or (mode == "cdp1" and extra == 0):
+            return None
+        ref = self.solver(up) if mode == "cdz" else self.solver(up, pair, 0)
+
+        def pick(hand: Values, doublings: int, acts: Mapping[str, int]) -> str:
+            ref.value(hand, doublings)
+            known = ref.node_actions.get((hand, doublings))
+            if known is None:  # one action there: the same one here
+                return next(iter(acts))
+            return max(acts, key=lambda a: known[a])
+
+        return pick
 
     def split_value(self, up: CardType, p1: CardType, p2: CardType) -> Fraction:
-        """Unnormalised value of splitting the pair ``p1, p2`` (§ 551.12) under the module's method."""
-        rules = self.rules
-        r = p1[0]
+        """Unnormalised value of splitting the pair ``p1, p2`` (§ 551.12), exactly, for the
+        post-split strategy of the rules; with ``resplit_optional`` the best number of hands
+        to split to (a resplit only when it is better), else always to the most allowed.
+
+        The method (after E. Farmer's analysis of splitting): the second cards dealt to the split
+        hands are, by optional skipping, distributed as the first cards of the shoe, so a round's
+        pattern (how many extra pair cards ``i`` start new hands, how many hands ``j`` get a
+        non-pair second card) has probability ``ff(P, i)·ff(n−P, j)/ff(n, i+j)``. Given the pattern,
+        each hand's value is that of a lone hand from the shoe less the ``i`` extra pair cards
+        and the other hands' ``j`` (or ``j − 1``) non-pair second cards, the other cards those
+        hands draw being exchangeable with the rest. :meth:`_split_hand_values` gives those.
+        """
+        r, u = p1[0], up[0]
         left = self.shoe.remove(up, p1, p2)
-        n0 = left.size
-        limit = rules.max_hands if (r != 1 or rules.resplit_aces) else 2
-        sums = [ZERO, ZERO]  # second card not pairing, pairing
-        for first in (p1, p2):
-            for c, k in left.types():
-                acts = self.split_hand_actions(up, first, c, left)
-                ranking = self.policy(two_card_class(up[0], r, c[0], True)) if self.policy else None
-                sums[c[0] == r] += Fraction(k, n0) * acts[choose(acts, ranking)] / 2
-        q = Fraction(left.values[r - 1], n0)
-        a, b = sums
+        most = self.rules.max_hands if (r != 1 or self.rules.resplit_aces) else 2
+        most = min(most, 2 + left.values[r - 1])
+        limits = range(2, most + 1) if self.rules.resplit_optional else range(most, most + 1)
+        values = _SplitValues(self, u, r, left.values)
+        return max(values.total(limit) for limit in limits)
 
-        @cache
-        def e(hands: int, pending: int) -> Fraction:
-            if pending == 0:
-                return ZERO
-            if hands < limit:
-                return a + (1 - q) * e(hands, pending - 1) + q * e(hands + 1, pending + 1)
-            return a + b + e(hands, pending - 1)
-
-        return e(2, 2)
+    def split_bonus(self, up: CardType, first: CardType, c: CardType, left: SpanishShoe, doubled: bool) -> Fraction:
+        """The 6-7-8 / 7-7-7 suit bonus of a split hand ``first, c`` drawing one card (no super bonus)."""
+        return suit_bonus(first, c, up, left.remove(c), self.rules, True, doubled)
 
     def decide(self, up: CardType, c1: CardType, c2: CardType) -> Decision:
         """Every action's value for one initial deal, and the best."""
@@ -457,7 +485,7 @@ class Game:
         left = self.shoe.remove(up, c1, c2)
         pn = no_blackjack(left.values, up[0])
         if {c1[0], c2[0]} == {1, 10}:
-            bj = Fraction(3, 2)
+            bj = rules.blackjack_payout()
             value = bj * pn + (1 - pn) * (bj if rules.blackjack_beats_dealer_blackjack else ZERO)
             return Decision(up, (c1, c2), {"blackjack": bj * pn}, "blackjack", value)
         hand = _add(_add((0,) * 10, c1[0]), c2[0])
@@ -509,6 +537,101 @@ class Game:
         if self.rules.other_players and self.rules.super_bonus():
             envy = self.rules.other_players * self.rules.envy() * p_super
         return GameResult(shoe, self.rules, total + envy, p_super, deals, envy)
+
+
+class _SplitValues:
+    """The expected values of one split (up card ``up``, pair value ``pair``): ``X(a, b)``, a
+    split hand whose second card may be anything, and ``N(a, b)``, one whose second card is not
+    a pair card, from the shoe less ``a`` extra pair cards and ``b`` unseen non-pair cards.
+
+    ``X(a, 0)`` and the pair-card term come from the hand solver of that shoe; removing an
+    unseen card leaves an expected value unchanged (the strategy does not see it), so
+    ``X(a, b−1) = v·X(a+1, b−1) + (1−v)·X(a, b)`` with ``v`` the chance that card is a pair
+    card, which gives ``X(a, b)`` and likewise ``N(a, b)``.
+    """
+
+    def __init__(self, game: Game, up: int, pair: int, left: Values) -> None:
+        self.game, self.up, self.pair = game, up, pair
+        self.n, self.p = sum(left), left[pair - 1]
+        self.left = left
+        self.base_memo: dict[int, tuple[Fraction, Fraction]] = {}
+        self.x_memo: dict[tuple[int, int], Fraction] = {}
+        self.n_memo: dict[tuple[int, int], Fraction] = {}
+
+    def base(self, a: int) -> tuple[Fraction, Fraction]:
+        """``(X(a, 0), value of the hand whose second card is a pair card)``."""
+        got = self.base_memo.get(a)
+        if got is None:
+            r = self.pair
+            hs = self.game.solver(self.up, r, a)
+            rem = hs.rem(_add((0,) * 10, r))
+            total, pair_value = 0, 0
+            for i, k in enumerate(rem):
+                if k > 0:
+                    hand = _add(_add((0,) * 10, r), i + 1)
+                    v = hs.value(hand)
+                    total += k * v
+                    if i + 1 == r:
+                        pair_value = v
+            den = hs.denominator(_add(_add((0,) * 10, r), r))
+            got = (Fraction(total, den * sum(rem)), Fraction(pair_value, den))
+            self.base_memo[a] = got
+        return got
+
+    def x(self, a: int, b: int) -> Fraction:
+        """``X(a, b)``."""
+        key = (a, b)
+        got = self.x_memo.get(key)
+        if got is None:
+            if a > self.p:
+                got = ZERO
+            elif b == 0:
+                got = self.base(a)[0]
+            else:
+                v = Fraction(self.p - a, self.n - a - b + 1)
+                got = ZERO if v == 1 else (self.x(a, b - 1) - v * self.x(a + 1, b - 1)) / (1 - v)
+            self.x_memo[key] = got
+        return got
+
+    def nonpair(self, a: int, b: int) -> Fraction:
+        """``N(a, b)``."""
+        key = (a, b)
+        got = self.n_memo.get(key)
+        if got is None:
+            if a > self.p:
+                got = ZERO
+            elif b == 0:
+                v = Fraction(self.p - a, self.n - a)
+                x, pv = self.base(a)
+                got = ZERO if v == 1 else (x - v * pv) / (1 - v)
+            else:
+                v = Fraction(self.p - a, self.n - a - b)
+                got = ZERO if v == 1 else (self.nonpair(a, b - 1) - v * self.nonpair(a + 1, b - 1)) / (1 - v)
+            self.n_memo[key] = got
+        return got
+
+    def total(self, limit: int) -> Fraction:
+        """The split's value when every pair card dealt to a split hand is resplit while there
+        are fewer than ``limit`` hands: the sum over the patterns of second cards."""
+        n, p = self.n, self.p
+        acc = ZERO
+
+        def prob(i: int, j: int) -> Fraction:
+            return Fraction(falling_factorial(p, i) * falling_factorial(n - p, j), falling_factorial(n, i + j))
+
+        def walk(hands: int, need: int, j: int) -> None:
+            nonlocal acc
+            i = hands - 2
+            if need == 0:  # every hand got a non-pair second card
+                acc += prob(i, j) * j * self.nonpair(i, j - 1)
+            elif hands == limit:  # the other ``need`` hands take any second card
+                acc += prob(i, j) * ((j * self.nonpair(i, j - 1) if j else ZERO) + need * self.x(i, j))
+            else:
+                walk(hands + 1, need + 1, j)
+                walk(hands, need - 1, j + 1)
+
+        walk(2, 2, 0)
+        return acc
 
 
 def expected_return(shoe: SpanishShoe, rules: Rules) -> Fraction:

@@ -41,8 +41,31 @@ CITES: Final[dict[str, str]] = {
     "super_bonus_bet": "§ 551.6(h): suited 7-7-7 against a dealer 7: $1,000 (wager $5-$24.99) or $5,000 "
     "($25 or more), not on doubled or split hands; None leaves the fixed payouts out",
     "other_players": "§ 551.6(h): each other player's super bonus pays this player $50 ('envy')",
+    "player_21_wins": "§ 551.6(b)(4): a player 21 of three or more cards wins against a dealer 21 "
+    "(standard blackjack: it pushes)",
+    "blackjack_pays": "§ 551.2(c)(1), § 551.6(b)(3): the layout and the win against a dealer 21 pay a "
+    "Blackjack 3 to 2; read as 3 to 2 always (§ 551.6(f)'s 1 to 1 when the dealer has 21 is not applied: "
+    "the peek of § 551.8(e) settles a dealer Blackjack first)",
+    "double_totals": "§ 551.11(a): a Double Down on the first two cards, whatever their total",
+    "double_soft": "§ 551.11(a): a soft first two cards may be doubled",
+    "post_split": "§ 551.12(b),(c): each split hand is played by the post-split strategy stated here "
+    "(cdz: the pre-split decision for the hand's cards; cdp1: optimal for the first split hand, reused; "
+    "cdp: optimal by the number of pair cards removed, Farmer's definition)",
+    "resplit_optional": "§ 551.12(c): one more pair 'may' be split: the player's choice, taken as the best "
+    "number of hands to split to (resplitting only when it is better); off: always resplit",
+    "rescue_after_redouble": "§ 551.11(d): after redoubles, the rescue takes back 'the Double Down Wager': "
+    "all (every double taken back, the original forfeited), last (only the last double taken back) or "
+    "none (no rescue after a redouble)",
 }
 """The regulation text each rule field reads (shown in every report)."""
+
+CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "blackjack_pays": ("3:2", "6:5", "1:1"),
+    "double_totals": ("any", "9-11", "10-11"),
+    "post_split": ("cdz", "cdp1", "cdp"),
+    "rescue_after_redouble": ("all", "last", "none"),
+}
+"""The values of each rule field that is one of a few words."""
 
 NAMES: Final[dict[str, str]] = {
     "hit_soft_17": "Dealer draws to a soft 17",
@@ -61,6 +84,13 @@ NAMES: Final[dict[str, str]] = {
     "split_21_beats_dealer_21": "Two-card 21 of a split hand beats a dealer 21",
     "super_bonus_bet": "Super bonus wager, dollars (none: fixed payouts left out)",
     "other_players": "Other players at the table (envy bonus)",
+    "player_21_wins": "Player 21 of three or more cards beats a dealer 21",
+    "blackjack_pays": "Blackjack pays",
+    "double_totals": "First-two-card Double Down on the totals",
+    "double_soft": "Double Down on soft hands",
+    "post_split": "Post-split strategy (cdz, cdp1, cdp)",
+    "resplit_optional": "Resplitting as the player's choice (best number of hands)",
+    "rescue_after_redouble": "What a rescue takes back after redoubles (all, last, none)",
 }
 """Each rule field as the regulation names what it varies (shown beside its section)."""
 
@@ -85,8 +115,19 @@ class Rules:
     split_21_beats_dealer_21: bool = False
     super_bonus_bet: Fraction | None = None
     other_players: int = 0
+    player_21_wins: bool = True
+    blackjack_pays: str = "3:2"
+    double_totals: str = "any"
+    double_soft: bool = True
+    post_split: str = "cdp1"
+    resplit_optional: bool = True
+    rescue_after_redouble: str = "all"
 
     def __post_init__(self) -> None:
+        for name, allowed in CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise InputError(f"{name.replace('_', '-')} must be one of {', '.join(allowed)}, "
+                                 f"got {str(getattr(self, name))[:40]!r}")
         if not 1 <= self.max_hands <= 4:
             raise InputError(f"max hands must be 1 (no splitting) to 4, got {self.max_hands}")
         if not 0 <= self.redoubles <= 3:
@@ -107,6 +148,32 @@ class Rules:
         """§ 551.6(h)'s $50 per unit wagered, paid for each other player's super bonus."""
         bet = self.super_bonus_bet
         return Fraction(0) if bet is None else Fraction(50) / Fraction(bet)
+
+    def blackjack_payout(self) -> Fraction:
+        """What a player Blackjack wins per unit (``blackjack_pays``)."""
+        a, b = self.blackjack_pays.split(":")
+        return Fraction(int(a), int(b))
+
+    def double_total_allowed(self, total: int, soft: bool) -> bool:
+        """Whether a first-two-card hand of ``total`` (``soft``) may be doubled (``double_totals``,
+        ``double_soft``)."""
+        if soft and not self.double_soft:
+            return False
+        if self.double_totals == "any":
+            return True
+        low = 9 if self.double_totals == "9-11" else 10
+        return not soft and low <= total <= 11
+
+    def rescue_loss(self, doublings: int) -> int | None:
+        """Units lost by a rescue after ``doublings`` doubles (§ 551.11(d)), or None when the rescue
+        is not offered there (``rescue_after_redouble``)."""
+        if not self.rescue:
+            return None
+        if doublings <= 1 or self.rescue_after_redouble == "all":
+            return 1
+        if self.rescue_after_redouble == "last":
+            return 1 << (doublings - 1)
+        return None
 
     def changed(self) -> dict[str, object]:
         """The fields that differ from § 551 as written."""
