@@ -19,9 +19,9 @@ from fractions import Fraction
 from functools import cache
 from typing import Final
 
-from exactodds.errors import InputError
 from exactodds.blackjack.rules import Rules
 from exactodds.blackjack.shoe import CardType, SpanishShoe
+from exactodds.errors import InputError
 
 HALF: Final = Fraction(1, 2)
 

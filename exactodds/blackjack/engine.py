@@ -47,11 +47,11 @@ from functools import cache
 from operator import mul, sub
 from typing import Final
 
-from exactodds.errors import InputError
-from exactodds.game.cards import falling_factorial
 from exactodds.blackjack.dealer import DealerTable, hand_total
 from exactodds.blackjack.rules import Rules
 from exactodds.blackjack.shoe import SPADES, SUITED, CardType, SpanishShoe, Values
+from exactodds.errors import InputError
+from exactodds.game.cards import falling_factorial
 
 ZERO: Final = Fraction(0)
 ONE: Final = Fraction(1)
@@ -415,9 +415,11 @@ class Game:
         if points <= HAND_POINTS_MAX * (rules.max_hands + 1):
             raise InputError(f"a shoe of {points} points could run out within a round "
                              f"(needs more than {HAND_POINTS_MAX * (rules.max_hands + 1)})")
-        self.solvers: dict[tuple[int, int], HandSolver] = {}
-        self.floor = max(0, shoe.size - 50)
-        """Fewest cards a hand solver's shoe can hold: up card, pair, a hand of at most 21 cards,
+        self.solvers: dict[tuple[int, int, int], HandSolver] = {}
+        self.split_context: tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None = None
+        self.floor = max(0, shoe.size - 50 - 2 * max(0, rules.max_hands - 2))
+        """Fewest cards a hand solver's shoe can hold: up card, pair, 2·(max_hands − 2) more pair cards,
+        a hand of at most 21 cards,
         a dealer hand of at most 26 (the dealer's integer numerators share N!/floor!)."""
 
     def solver(self, up: int, split_value_: int = 0, extra: int = 0) -> HandSolver:
@@ -472,6 +474,7 @@ class Game:
         most = self.rules.max_hands if (r != 1 or self.rules.resplit_aces) else 2
         most = min(most, 2 + left.values[r - 1])
         limits = range(2, most + 1) if self.rules.resplit_optional else range(most, most + 1)
+        self.split_context = (up, (p1, p2), left)
         values = _SplitValues(self, u, r, left.values)
         return max(values.total(limit) for limit in limits)
 
@@ -554,6 +557,7 @@ class _SplitValues:
         self.game, self.up, self.pair = game, up, pair
         self.n, self.p = sum(left), left[pair - 1]
         self.left = left
+        self.suits = self._suit_context()
         self.base_memo: dict[int, tuple[Fraction, Fraction]] = {}
         self.x_memo: dict[tuple[int, int], Fraction] = {}
         self.n_memo: dict[tuple[int, int], Fraction] = {}
@@ -566,6 +570,7 @@ class _SplitValues:
             hs = self.game.solver(self.up, r, a)
             rem = hs.rem(_add((0,) * 10, r))
             total, pair_value = 0, 0
+            bonus = ZERO
             for i, k in enumerate(rem):
                 if k > 0:
                     hand = _add(_add((0,) * 10, r), i + 1)
@@ -573,10 +578,40 @@ class _SplitValues:
                     total += k * v
                     if i + 1 == r:
                         pair_value = v
+                    if self.suits is not None and completes(r, i + 1) is not None:
+                        bonus += Fraction(k) * self._suit_bonus(hs, hand, v, i + 1)
             den = hs.denominator(_add(_add((0,) * 10, r), r))
-            got = (Fraction(total, den * sum(rem)), Fraction(pair_value, den))
+            got = (Fraction(total, den * sum(rem)) + bonus / sum(rem), Fraction(pair_value, den))
             self.base_memo[a] = got
         return got
+
+    def _suit_context(self) -> tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None:
+        """The up card, the pair and the shoe left, when a split hand can make a suited 6-7-8 or
+        7-7-7 (§ 551.6(g)(1)-(4)); None otherwise."""
+        ctx = self.game.split_context
+        if ctx is None or not self.game.rules.bonus_678_777 or self.pair not in SUITED:
+            return None
+        return ctx
+
+    def _suit_bonus(self, hs: HandSolver, hand: Values, value: int, second: int) -> Fraction:
+        """The suit bonus of a split hand ``pair, second`` that draws (hit, or double when the
+        bonus is paid on doubled hands), from the shoe less the up card and the pair, the first
+        card's suits those of the pair averaged: the one term of a split not computed exactly
+        (docs/blackjack.md); the decision is the one the values take without it."""
+        assert self.suits is not None
+        up, pair, left = self.suits
+        acts = hs.node_actions.get((hand, 0), {})
+        chosen = next((a for a, v in acts.items() if v == value), "stand")
+        if chosen not in ("hit", "double"):
+            return ZERO
+        acc = ZERO
+        kinds = [(c, k) for c, k in left.types() if c[0] == second]
+        n = sum(k for _, k in kinds)
+        for first in pair:
+            for c, k in kinds:
+                acc += Fraction(k, 2 * n) * suit_bonus(first, c, up, left.remove(c), self.game.rules, True,
+                                                       chosen == "double")
+        return acc
 
     def x(self, a: int, b: int) -> Fraction:
         """``X(a, b)``."""

@@ -20,11 +20,11 @@ from fractions import Fraction
 from math import comb, prod
 from typing import Any, Final
 
-from exactodds.exact import decimal, percent, ratio
-from exactodds.game.cards import falling_factorial
 from exactodds.blackjack.engine import ClassKey, Game, GameResult, decision_class, two_card_class
 from exactodds.blackjack.rules import CITES, Rules, rules_record
 from exactodds.blackjack.shoe import SpanishShoe
+from exactodds.exact import decimal, percent, ratio
+from exactodds.game.cards import falling_factorial
 
 UPS: Final = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
 """Up cards in chart order."""
@@ -70,7 +70,7 @@ def basic_chart(game: Game, result: GameResult) -> Chart:
         row = agg.setdefault(key, {})
         for a, v in d.actions.items():
             row[a] = row.get(a, Fraction(0)) + p * v
-    for (up_value, split), hs in game.solvers.items():
+    for (up_value, split, _), hs in game.solvers.items():
         if split:
             continue
         for (hand, k), acts in hs.node_actions.items():
