@@ -6,9 +6,12 @@ the player, split hands played one after the other (§ 551.12(b)) with every car
 far known, and the dealer's draws. The hole card is unknown to the player: a decision node
 holds the value for each possible hole card, and the player takes the action with the
 best value averaged over the hole cards he cannot rule out (those left after the peek).
-This is the optimal strategy for the information the player has, so where the engine is
-exact (no splits) both must agree to the last digit; with splits the difference measures
-the engine's split approximation.
+This is the optimal strategy for the information the player has; split hands instead play the
+stated post-split strategy (``rules.post_split``), each decision computed here from the
+hand's own lone-hand values (``cdz``: as an unsplit hand from the shoe less the up card and
+its cards; ``cdp1``: as a split hand with the other pair card out too), a pair dealt to a split
+hand resplit while under the number of hands chosen at the first split. The engine must agree
+to the last digit, with and without splits (``cdp`` is a strategy only with two hands).
 
 Only for small shoes: the tree grows exponentially.
 """

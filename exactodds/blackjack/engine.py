@@ -29,13 +29,16 @@ three-card 21 ends the hand, so suits enter only at a two-card hand about to dra
 (and, with bonuses on doubled hands, its double) value gets the exact bonus for each suit of
 the completing card, with the suits of the player's cards and the up card removed.
 
-*Splits* (the one approximation, as in most blackjack analyses): each split hand is played
-as if it were alone, from the shoe less the up card and the two cards of the pair (the
-other split hands' cards are ignored); a hand whose second card pairs again is resplit
-while the hand limit allows (§ 551.12(c)), the number of hands following the exact
-branching recursion :func:`split_value` under that shoe. A split hand's suit bonus uses the
-suits of one card of the pair (averaged over the two). The effect is measured against the
-full game tree of :mod:`exactodds.blackjack.bruteforce` on small shoes (docs/spanish21.md).
+*Splits*, exactly, for a stated post-split strategy (``rules.post_split``: ``cdz`` the
+unsplit hand's decision for the hand's cards, ``cdp1`` the first split hand's best reused,
+``cdp`` the best by number of pair cards removed) and the number of hands chosen at the split
+(``rules.resplit_optional``): :meth:`Game.split_value` sums over the pattern of second cards,
+each hand valued for its own shoe (:class:`_SplitValues`; the method of E. Farmer's analysis of
+splitting, written here from the identities). Equal to the full game tree of
+:mod:`exactodds.blackjack.bruteforce` playing the same strategy on small shoes, to the last
+digit (tests/test_blackjack.py). One term is not from that sum: the suit part of a split
+6-7-8 / 7-7-7 bonus (§ 551.6(g)(1)-(4)) is taken from the shoe less the up card and the pair,
+the first card's suit averaged over the pair (docs/blackjack.md).
 """
 
 from __future__ import annotations

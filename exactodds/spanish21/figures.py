@@ -227,10 +227,7 @@ CHECK_SHOES: Final = (
 under the certified rules without splitting, where the engine must agree to the last digit."""
 
 SPLIT_SHOE: Final = SpanishShoe((2, 0, 0, 0, 0, 0, 1, 2, 0, 8), {6: (0, 0, 0, 0), 7: (1, 0, 0, 0), 8: (1, 1, 0, 0)})
-"""Pairs of aces, 8s and tens: the shoe on which the split approximation is measured (two hands)."""
-
-SPLIT_TOLERANCE: Final = Fraction(1, 1000)
-"""The split approximation the certificate accepts on :data:`SPLIT_SHOE` (0.1 point; measured 0.0155)."""
+"""Pairs of aces, 8s and tens: the shoe on which the certificate checks the exact splits (two hands)."""
 
 SIMULATION_ROUNDS: Final = 100_000
 """Rounds of the certificate's simulation of the computed strategy (a fixed seed: verify replays it)."""
@@ -241,8 +238,8 @@ SECOND_METHOD: Final = (
     "brute force, card by card in the physical order of § 551.8(d) (hole card unknown to the player, "
     "split hands one after the other), exactodds/spanish21/bruteforce.py, written apart from the engine; "
     "it runs on small shoes only, so the certificate re-runs it on the shoes of the checks below under "
-    "the certified rules without splitting (there the engine is exact and must agree to the last digit) "
-    "and measures the engine's split approximation on a pair-rich shoe; the full-size figure has no "
+    "the certified rules without splitting, and with splitting to two hands on a pair-rich shoe (split "
+    "hands played by the post-split strategy); the engine must agree to the last digit; the full-size figure has no "
     "second exact computation, and is checked against a simulation of the computed strategy on the "
     "certified shoe (exactodds/spanish21/simulate.py, its own settlement code; a fixed seed)")
 
@@ -254,8 +251,7 @@ def _num(x: Fraction) -> dict[str, str]:
 def certificate_section(shoe: SpanishShoe, rules: Rules) -> dict[str, Any]:
     """The Spanish 21 section of a certificate (``certify --spanish21``): the exact returns
     (composition-dependent and basic strategy), insurance, what they were computed from, and
-    the checks: brute force equal on small shoes, the split approximation within
-    :data:`SPLIT_TOLERANCE`, identities, and whether the player has the advantage.
+    the checks: brute force equal on small shoes without and with splits, identities, and whether the player has the advantage.
     ``verify`` recomputes it from the report's inputs (:func:`exactodds.figures.certify.verify_report`)."""
     from exactodds.blackjack.bruteforce import brute_force
     from exactodds.blackjack.engine import dealer_outcomes, no_blackjack
@@ -272,10 +268,11 @@ def certificate_section(shoe: SpanishShoe, rules: Rules) -> dict[str, Any]:
         checks.append({"check": f"brute force = engine, {small.size}-card shoe ({name}), certified rules without "
                                 f"splitting{own}", "expected": ratio(brute), "got": ratio(engine), "holds": engine == brute})
     two = rules.with_(max_hands=2)
-    diff = Game(SPLIT_SHOE, two).solve().own_hands - brute_force(SPLIT_SHOE, two)
-    checks.append({"check": f"split approximation (engine − brute force), {SPLIT_SHOE.size}-card pair-rich shoe, "
-                            f"two hands: {decimal(100 * diff, 4)} points, within 0.1 point", "got": ratio(diff),
-                   "holds": abs(diff) <= SPLIT_TOLERANCE})
+    engine = Game(SPLIT_SHOE, two).solve().own_hands
+    brute = brute_force(SPLIT_SHOE, two)
+    checks.append({"check": f"brute force = engine with splits, {SPLIT_SHOE.size}-card pair-rich shoe, certified "
+                            f"rules with two hands (post-split strategy {rules.post_split}){own}",
+                   "expected": ratio(brute), "got": ratio(engine), "holds": engine == brute})
     checks.append({"check": "the initial deals' probabilities add up to 1", "holds": a.deal_probability_total == 1})
     if not (rules.other_players and rules.super_bonus()):
         from exactodds.spanish21.simulate import simulate
@@ -310,8 +307,9 @@ def certificate_section(shoe: SpanishShoe, rules: Rules) -> dict[str, Any]:
         "shoe": {"cards": shoe.size, "value_counts": list(shoe.values),
                  "suits": {str(v): list(shoe.suits[v]) for v in (6, 7, 8)}},
         "method": "exact rationals; composition-dependent play, every hand valued for the cards it removes; "
-                  "splits: each split hand played from the shoe less the up card and the pair (the one "
-                  "approximation, measured in the checks); exactodds/spanish21/engine.py",
+                  "splits exact for the stated post-split strategy (the pattern of second cards, every hand "
+                  "for its own shoe; the suit part of a split 6-7-8 / 7-7-7 bonus from the shoe less the pair); "
+                  "exactodds/blackjack/engine.py",
         "expected_return": _num(a.expected), "house_edge": _num(-a.expected),
         "expected_return_basic_strategy": _num(a.expected_basic) if a.expected_basic is not None else None,
         "insurance_return": _num(a.insurance),
