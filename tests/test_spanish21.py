@@ -23,14 +23,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from exactodds.blackjack.bruteforce import brute_force
+from exactodds.blackjack.engine import Game, dealer_outcomes
+from exactodds.blackjack.rules import WIZARD_RULES, Rules
+from exactodds.blackjack.shoe import SpanishShoe
 from exactodds.errors import InputError
 from exactodds.game.cards import Shoe
 from exactodds.report.schemas import SCHEMAS
-from exactodds.blackjack.bruteforce import brute_force
-from exactodds.blackjack.engine import Game, dealer_outcomes
 from exactodds.spanish21.figures import insurance_return, spanish21_analysis
-from exactodds.blackjack.rules import WIZARD_RULES, Rules
-from exactodds.blackjack.shoe import SpanishShoe
 
 # Small shoes: values A..10 counts; suits (spades, hearts, diamonds, clubs) of the 6s, 7s and 8s.
 SMALL = SpanishShoe((1, 1, 0, 0, 0, 1, 2, 1, 0, 4), {6: (1, 0, 0, 0), 7: (1, 1, 0, 0), 8: (1, 0, 0, 0)})
