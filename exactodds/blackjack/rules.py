@@ -267,3 +267,18 @@ WIZARD_RULES: Final = Rules(double_any_cards=True, max_hands=4, resplit_aces=Tru
 cards, resplit to four hands including aces, hit and double split aces, late surrender, rescue,
 player Blackjack and player 21 always win, bonuses not on doubled hands, no redouble, super bonus
 left out."""
+
+STANDARD_RULES: Final = Rules(hit_soft_17=False, double_any_cards=False, redoubles=0, max_hands=4, resplit_aces=False,
+                              hit_split_aces=False, double_after_split=True, surrender=False, rescue=False,
+                              bonus_21_cards=False, bonus_678_777=False, blackjack_beats_dealer_blackjack=False,
+                              split_21_beats_dealer_21=False, player_21_wins=False, blackjack_pays="3:2")
+"""Standard blackjack: the dealer peeks and stands on soft 17, 21 pushes 21 (a player Blackjack
+pushes a dealer Blackjack), no bonuses, no surrender or rescue, double any first two cards and
+after a split, split to four hands, split aces one card each and not resplit, Blackjack 3 to 2.
+These are the conventions of E. Farmer's calculator, the peer the engine is checked against."""
+
+PRESETS: Final[dict[str, Rules]] = {"standard": STANDARD_RULES, "spanish21": AS_WRITTEN, "wizard": WIZARD_RULES}
+"""The rule sets ``exactodds blackjack --preset`` starts from (every option then changes one rule)."""
+
+PRESET_TENS: Final[dict[str, bool]] = {"standard": True, "spanish21": False, "wizard": False}
+"""Whether a preset's decks keep their four 10s (52 cards) or not (48, § 551.3(a))."""

@@ -60,14 +60,15 @@ class SpanishShoe:
         return cls.from_shoe(Shoe.standard(decks))
 
     @classmethod
-    def from_shoe(cls, shoe: Shoe) -> SpanishShoe:
-        """The Spanish shoe of a project :class:`Shoe`: its tens removed (§ 551.3(a))."""
+    def from_shoe(cls, shoe: Shoe, tens: bool = False) -> SpanishShoe:
+        """The blackjack shoe of a project :class:`Shoe`: its tens removed (§ 551.3(a)) unless
+        ``tens`` (standard blackjack's 52-card decks)."""
         values = [0] * 10
         suits = {v: [0, 0, 0, 0] for v in SUITED}
         for face, n in zip(FACES, shoe.counts):
-            if face.rank == "10" or not n:
+            if (face.rank == "10" and not tens) or not n:
                 continue
-            v = 10 if face.rank in ("J", "Q", "K") else (1 if face.rank == "A" else int(face.rank))
+            v = 10 if face.rank in ("10", "J", "Q", "K") else (1 if face.rank == "A" else int(face.rank))
             values[v - 1] += n
             if v in suits:
                 suits[v][SUITS.index(face.suit)] += n

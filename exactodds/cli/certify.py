@@ -20,6 +20,7 @@ from typing import Annotated
 
 import typer
 
+from exactodds.blackjack.rules import Rules
 from exactodds.cli.options import (
     DecksOpt,
     Format,
@@ -34,7 +35,6 @@ from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.game.shoespec import DEFAULT_DECKS, RemoveOpt, ShoeOpt, resolve_shoe
 from exactodds.report.progress import stderr_progress
-from exactodds.blackjack.rules import Rules
 
 COMMISSION_RULES = ("midibaccarat", "baccarat", "minibaccarat")
 """The keys of :data:`exactodds.figures.commission.RULES` (a test holds them equal), named here so

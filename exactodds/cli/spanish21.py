@@ -12,14 +12,15 @@ from typing import Annotated
 
 import typer
 
-from exactodds.cli.options import Format, FormatOpt, OutputOpt, emit, with_spanish21_rules
-from exactodds.game.shoespec import ShoeOpt
 from exactodds.blackjack.rules import Rules
+from exactodds.cli.options import Format, FormatOpt, OutputOpt, with_spanish21_rules
+from exactodds.game.shoespec import RemoveOpt, ShoeOpt
 
 
 def spanish21_command(
     decks: Annotated[int, typer.Option("--decks", "-d", help="Decks of 48 cards (§ 551.3(a): 6 or 8).")] = 8,
     shoe: ShoeOpt = None,
+    remove: RemoveOpt = None,
     basic: Annotated[bool, typer.Option("--basic/--no-basic",
                                         help="Also the basic-strategy chart and its return.")] = True,
     contributions: Annotated[bool, typer.Option("--contributions",
@@ -29,24 +30,11 @@ def spanish21_command(
     output: OutputOpt = None,
     *, rules: Rules,
 ) -> None:
-    """Exact expected return of the Spanish 21 main wager, its strategy and rule costs (§ 551)."""
-    from exactodds.errors import InputError
-    from exactodds.game.cards import Shoe
-    from exactodds.game.shoespec import resolve_shoe
-    from exactodds.report.files import write_atomic
-    from exactodds.report.spanish21 import chart_html, render_spanish21
-    from exactodds.spanish21.figures import spanish21_analysis
-    from exactodds.blackjack.shoe import SpanishShoe
+    """Exact expected return of the Spanish 21 main wager, its strategy and rule costs (§ 551);
+    ``exactodds blackjack --preset spanish21``."""
+    from exactodds.cli.blackjack import run
 
-    if shoe is None and decks not in range(1, 101):
-        raise InputError(f"--decks must be 1 to 100, got {decks}")
-    spanish = SpanishShoe.from_shoe(resolve_shoe(shoe=shoe) if shoe is not None else Shoe.standard(decks))
-    counted = None if shoe is not None else decks
-    a = spanish21_analysis(spanish, rules, counted, basic=basic or html is not None, contributions=contributions)
-    text = render_spanish21(a, fmt.value)
-    if html is not None:
-        write_atomic(html, chart_html(a))
-    emit(text, output)
+    run("spanish21", decks, shoe, remove, False, basic, contributions, html, fmt, output, rules)
 
 
 def register(app: typer.Typer) -> None:

@@ -139,6 +139,8 @@ class Spanish21Analysis:
     """The initial deals' probabilities added up (1 exactly: an identity the certificate checks)."""
     game: Game | None = field(default=None, repr=False, compare=False)
     """The solved game (its strategy, for a simulation); not part of any output."""
+    preset: str = "spanish21"
+    """The preset the rules started from (``exactodds blackjack --preset``)."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready figures: each exact value beside a 15-digit decimal."""
@@ -146,18 +148,24 @@ class Spanish21Analysis:
             return {"exact": ratio(x), "decimal": decimal(x, 15)}
 
         out: dict[str, Any] = {
-            "game": "Spanish 21 main wager (58 Pa. Code ch. 551)",
+            "game": ("Spanish 21 main wager (58 Pa. Code ch. 551)" if self.preset == "spanish21"
+                     else f"blackjack, preset {self.preset} (exactodds/blackjack)"),
+            "preset": self.preset,
             "shoe": {"cards": self.shoe.size, "decks": self.decks, "value_counts": list(self.shoe.values)},
             "rules": {k: (str(v) if isinstance(v, Fraction) else v) for k, v in vars(self.rules).items()},
             "rules_changed_from_text": {k: str(v) for k, v in self.rules.changed().items()},
+            "expected_return": num(self.expected),
+            "house_edge": num(-self.expected),
             "expected_return_composition_dependent": num(self.expected),
             "house_edge_composition_dependent": num(-self.expected),
+            "rule_set": rules_record(self.rules)["rules"],
             "insurance_return": num(self.insurance),
             "super_bonus_probability": num(self.super_bonus_probability),
             "citations": CITES,
         }
         if self.expected_basic is not None:
             out["expected_return_basic_strategy"] = num(self.expected_basic)
+            out["house_edge_basic_strategy"] = num(-self.expected_basic)
         if self.match_the_dealer is not None:
             out["match_the_dealer"] = {"paytable": self.match_the_dealer[0], "return": num(self.match_the_dealer[1])}
         if self.contributions:
@@ -199,7 +207,7 @@ def chart_rows(chart: Chart) -> list[dict[str, str]]:
 
 
 def spanish21_analysis(shoe: SpanishShoe, rules: Rules, decks: int | None = None, basic: bool = True,
-                       contributions: bool = False) -> Spanish21Analysis:
+                       contributions: bool = False, preset: str = "spanish21") -> Spanish21Analysis:
     """All figures: the exact composition-dependent return, and (``basic``) the chart and the
     return under it; (``contributions``) the return under each rule change of :data:`CONTRIBUTIONS`."""
     game = Game(shoe, rules)
@@ -214,7 +222,9 @@ def spanish21_analysis(shoe: SpanishShoe, rules: Rules, decks: int | None = None
                 contrib.append((name, Game(shoe, other).solve().expected))
     total = sum((p for p, _ in result.deals.values()), Fraction(0))
     return Spanish21Analysis(shoe, decks, rules, result.expected, expected_basic, chart, insurance_return(shoe),
-                             result.super_bonus_probability, match_the_dealer_return(decks), contrib, total, game)
+                             result.super_bonus_probability,
+                             match_the_dealer_return(decks) if preset == "spanish21" else None, contrib, total, game,
+                             preset)
 
 
 CHECK_SHOES: Final = (
