@@ -231,6 +231,15 @@ def rules_from_record(record: object) -> Rules:
         raise InputError("the Spanish 21 rules must be {rules: [{rule, name, section, value, as_written, changed}, "
                          "...], changed_from_text: [...]}")
     names = [x["rule"] for x in items]
+    if names == known[:len(names)] and set(known[len(names):]) <= set(ADDED_LATER):
+        # a record written before these rules existed: they were as written then
+        base = Rules()
+        for name in known[len(names):]:
+            value = _json_value(getattr(base, name))
+            items = [*items, {"rule": name, "name": NAMES[name], "section": section_of(name), "value": value,
+                              "as_written": value, "changed": False}]
+        record = {**record, "rules": items}  # type: ignore[dict-item]
+        names = known
     unknown = [n for n in names if n not in known]
     if unknown:
         raise InputError(f"unknown Spanish 21 rule {unknown[0][:60]!r} (the rules are {', '.join(known)})")
@@ -257,6 +266,10 @@ def rules_from_record(record: object) -> Rules:
                          "§ 551 as this program reads it (edited?)")
     return rules
 
+
+ADDED_LATER: Final = ("player_21_wins", "blackjack_pays", "double_totals", "double_soft", "post_split",
+                      "resplit_optional", "rescue_after_redouble")
+"""Rules added with the blackjack engine (issue 27): a record without them reads them as written."""
 
 AS_WRITTEN: Final = Rules()
 """§ 551 as written."""

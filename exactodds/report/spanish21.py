@@ -24,13 +24,15 @@ RULE_HEADERS: Final = ("Rule", "Section", "Certified", "As written", "Changed")
 def rule_value(value: object) -> str:
     """A recorded rule value for people: yes/no, a whole number, dollars, or none.
 
-    >>> rule_value(True), rule_value(3), rule_value("25/1"), rule_value(None)
-    ('yes', '3', '$25.00', 'none')
+    >>> rule_value(True), rule_value(3), rule_value("25/1"), rule_value(None), rule_value("cdp1")
+    ('yes', '3', '$25.00', 'none', 'cdp1')
     """
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, str):
+    if isinstance(value, str) and "/" in value:
         return f"${decimal(parse_ratio(value), 2)}"
+    if isinstance(value, str):  # a choice: 3:2, 10-11, cdp1, all
+        return value
     return "none" if value is None else str(value)
 
 
