@@ -115,3 +115,62 @@ def test_split_pattern_probabilities_add_up() -> None:
 
     for limit in (2, 3, 4):
         assert values.total(limit) == hands(limit, 2, 2, 0, 0)
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    from typer.testing import CliRunner
+
+    from exactodds.cli.app import app
+
+    res = CliRunner().invoke(app, list(args))
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_blackjack_command_json_equals_the_brute_force_per_preset() -> None:
+    """``blackjack --preset standard`` keeps the 10s and plays standard rules; ``--preset
+    spanish21`` takes them out (§ 551.3(a)); options change one rule each; the JSON's exact
+    return equals the brute force of the same shoe and rules."""
+    import json
+
+    from exactodds.blackjack.rules import STANDARD_RULES
+
+    spec = "A=1,9=3,K=10"
+    code, out, err = _cli("blackjack", "--preset", "standard", "--shoe", spec, "--max-hands", "2", "--h17",
+                          "--post-split", "cdz", "--no-basic", "-f", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    rules = STANDARD_RULES.with_(max_hands=2, hit_soft_17=True, post_split="cdz")
+    assert Fraction(doc["expected_return"]["exact"]) == brute_force(NINES, rules)
+    assert Fraction(doc["house_edge"]["exact"]) == -Fraction(doc["expected_return"]["exact"])
+    assert doc["preset"] == "standard" and doc["shoe"]["cards"] == 14
+    # the same shoe with 10s of rank "10": the Spanish preset removes them, the standard one keeps them
+    code, out, err = _cli("blackjack", "--preset", "spanish21", "--shoe", "A=1,9=3,K=10,10=4", "--max-hands", "2",
+                          "--no-bonuses", "--no-basic", "-f", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["shoe"]["cards"] == 14
+    assert Fraction(doc["expected_return"]["exact"]) == brute_force(NINES, Rules(max_hands=2, bonus_21_cards=False,
+                                                                                   bonus_678_777=False))
+
+
+@pytest.mark.parametrize("bad", [
+    ["--preset", "casino"], ["--double-totals", "8-11"], ["--blackjack-pays", "2:1"], ["--post-split", "cdx"],
+    ["--rescue-after-redouble", "some"], ["--max-hands", "5"], ["--redouble", "4"], ["--decks", "0"],
+    ["--remove", "A,A,A"], ["--shoe", "A=1,K=2"],
+])
+def test_blackjack_command_bad_input_is_one_line(bad: list[str]) -> None:
+    code, out, err = _cli("blackjack", "--shoe", "A=2,K=40", "--max-hands", "2", "--no-basic", *bad) \
+        if bad[0] not in ("--shoe", "--decks") else _cli("blackjack", "--max-hands", "2", "--no-basic", *bad)
+    assert code == 2 and out == "" and err.startswith("exactodds: error:") and err.count("\n") == 1, err
+
+
+def test_presets_and_aliases() -> None:
+    """Presets only set defaults: ``spanish21 --wizard --h17`` = ``blackjack --preset wizard --h17``;
+    each old spanish21 flag is one side of a pair."""
+    from exactodds.cli.options import spanish21_rules
+
+    assert spanish21_rules(wizard=True, h17=True) == spanish21_rules("wizard", h17=True)
+    assert spanish21_rules("standard", surrender=True).surrender and not spanish21_rules("standard").surrender
+    assert spanish21_rules(surrender=False).changed() == {"surrender": False}
+    assert spanish21_rules("standard", bonuses=True).bonus_678_777
+    assert spanish21_rules(bj_push=True).blackjack_beats_dealer_blackjack is False
