@@ -61,7 +61,9 @@ def spanish21_view(a: Spanish21Analysis) -> View:
     """The analysis as a :class:`View` (CSV: the chart rows, or the summary without a chart)."""
 
     def text() -> list[Block]:
-        blocks: list[Block] = [Heading("Spanish 21 main wager (58 Pa. Code ch. 551)", 2), "",
+        title = ("Spanish 21 main wager (58 Pa. Code ch. 551)" if a.preset == "spanish21"
+                 else f"Blackjack main wager, preset {a.preset}")
+        blocks: list[Block] = [Heading(title, 2), "",
                                Pairs(summary_pairs(a))]
         if a.contributions:
             blocks += ["", Heading("Rule contributions (house edge with the change, and its effect)", 3), "",

@@ -142,6 +142,13 @@ class Spanish21Analysis:
     preset: str = "spanish21"
     """The preset the rules started from (``exactodds blackjack --preset``)."""
 
+    def notes(self) -> list[str]:
+        """What a reader must know about the inputs: a deck count ch. 551 does not regulate."""
+        if self.preset != "standard" and self.decks is not None and self.decks not in (6, 8):
+            return [f"{self.decks} decks is not a count § 551.3(a) regulates (six or eight decks of 48 cards): "
+                    "computed as asked, not a ch. 551 game"]
+        return []
+
     def to_json(self) -> dict[str, Any]:
         """JSON-ready figures: each exact value beside a 15-digit decimal."""
         def num(x: Fraction) -> dict[str, str]:
@@ -151,6 +158,7 @@ class Spanish21Analysis:
             "game": ("Spanish 21 main wager (58 Pa. Code ch. 551)" if self.preset == "spanish21"
                      else f"blackjack, preset {self.preset} (exactodds/blackjack)"),
             "preset": self.preset,
+            "notes": self.notes(),
             "shoe": {"cards": self.shoe.size, "decks": self.decks, "value_counts": list(self.shoe.values)},
             "rules": {k: (str(v) if isinstance(v, Fraction) else v) for k, v in vars(self.rules).items()},
             "rules_changed_from_text": {k: str(v) for k, v in self.rules.changed().items()},
@@ -341,6 +349,7 @@ def summary_pairs(a: Spanish21Analysis) -> list[tuple[str, str]]:
         return f"{percent(x, 4)}" + (f"  ({r})" if len(r) <= 20 else "")
 
     out = [("Shoe", f"{a.shoe.size} cards" + (f", {a.decks} decks of 48" if a.decks else "")),
+           *(("Note", n) for n in a.notes()),
            ("Rules changed from § 551 as written", ", ".join(f"{k}={v}" for k, v in a.rules.changed().items())
             or "none"),
            ("Expected return, composition-dependent play", show(a.expected)),
