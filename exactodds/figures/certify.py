@@ -348,8 +348,8 @@ def spanish21_section(shoe: Shoe, recorded: Any) -> dict[str, Any]:
     """Spanish 21 (ch. 551) in a certificate: the main wager under the recorded rules
     (:func:`spanish21_rules`), for the report's shoe with its tens removed (§ 551.3(a));
     :func:`exactodds.spanish21.figures.certificate_section`."""
-    from exactodds.spanish21.figures import certificate_section
     from exactodds.blackjack.shoe import SpanishShoe
+    from exactodds.spanish21.figures import certificate_section
 
     return certificate_section(SpanishShoe.from_shoe(shoe), spanish21_rules(recorded))
 

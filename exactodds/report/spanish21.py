@@ -6,10 +6,10 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Final
 
+from exactodds.blackjack.rules import CITES
 from exactodds.exact import decimal, parse_ratio, percent
 from exactodds.report.views import Block, Heading, Pairs, Table, View, render_view
 from exactodds.spanish21.figures import Spanish21Analysis, chart_rows, summary_pairs
-from exactodds.blackjack.rules import CITES
 
 COLUMNS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
 
