@@ -153,8 +153,9 @@ SPANISH21_RULE_OPTIONS: tuple[tuple[str, Any, object], ...] = (
     ("bj_push", _flag("--bj-push/--no-bj-push", "Player Blackjack pushes a dealer Blackjack (§ 551.6(b)(3): wins)."),
      None),
     ("super_bonus_bet", Annotated[str | None, typer.Option(
-        "--super-bonus-bet", help="Wager in dollars for the § 551.6(h) fixed payouts (default: left out); the $50 "
-                                  "envy payout is paid whatever the wager (§ 551.6(h) states no threshold for it)."
+        "--super-bonus-bet", help="Wager in dollars for the § 551.6(h) fixed payouts (default: left out). Envy: "
+                                  "the $50 for another player's super bonus is counted with the other players "
+                                  "wagering as this one, so only from $5 (their super bonus needs $5 or more)."
     )], None),
     ("players", Annotated[int, typer.Option("--players", help="Other players at the table (envy bonus, 0-6).")], 0),
     ("wizard", Annotated[bool, typer.Option("--wizard", help="The Wizard of Odds table's rules as the base "
