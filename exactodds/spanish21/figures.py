@@ -254,7 +254,7 @@ SIMULATION_SEED: Final = 551
 
 SECOND_METHOD: Final = (
     "brute force, card by card in the physical order of § 551.8(d) (hole card unknown to the player, "
-    "split hands one after the other), exactodds/spanish21/bruteforce.py, written apart from the engine; "
+    "split hands one after the other), exactodds/blackjack/bruteforce.py, written apart from the engine; "
     "it runs on small shoes only, so the certificate re-runs it on the shoes of the checks below under "
     "the certified rules without splitting, and with splitting to two hands on a pair-rich shoe (split "
     "hands played by the post-split strategy); the engine must agree to the last digit; the full-size figure has no "
