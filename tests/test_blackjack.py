@@ -174,3 +174,15 @@ def test_presets_and_aliases() -> None:
     assert spanish21_rules(surrender=False).changed() == {"surrender": False}
     assert spanish21_rules("standard", bonuses=True).bonus_678_777
     assert spanish21_rules(bj_push=True).blackjack_beats_dealer_blackjack is False
+
+
+def test_progress_moves_and_ends_at_its_total() -> None:
+    """The analysis reports progress per initial deal over every solve (strategy, basic chart):
+    never backwards, ending at its total (the command line draws it with rich on a terminal)."""
+    from exactodds.spanish21.figures import spanish21_analysis
+
+    seen: list[tuple[int, int]] = []
+    spanish21_analysis(PAIRS, Rules(max_hands=2), basic=True, progress=lambda d, t, _: seen.append((d, t)))
+    assert len(seen) > 10 and len({t for _, t in seen}) == 1
+    done = [d for d, _ in seen]
+    assert done == sorted(done) and done[-1] == seen[-1][1]

@@ -508,8 +508,9 @@ class Game:
         best = choose(acts, ranking)
         return Decision(up, (c1, c2), acts, best, acts[best] - (1 - pn))
 
-    def solve(self) -> GameResult:
-        """The expected return per unit of the main wager, optimal composition-dependent play."""
+    def solve(self, progress: Callable[[int, int, str], None] | None = None) -> GameResult:
+        """The expected return per unit of the main wager, optimal composition-dependent play;
+        ``progress(done, total, label)`` after each initial deal (the command line draws it)."""
         shoe = self.shoe
         n = shoe.size
         types = list(shoe.types())
@@ -530,8 +531,10 @@ class Game:
         total = ZERO
         p_super = ZERO
         deals: dict[tuple[CardType, CardType, CardType], tuple[Fraction, Decision]] = {}
-        for key, w in sorted(weights.items()):
+        for index, (key, w) in enumerate(sorted(weights.items())):
             up, c1, c2 = key
+            if progress is not None:
+                progress(index, len(weights), f"up card {'A' if up[0] == 1 else up[0]}")
             d = self.decide(up, c1, c2)
             p = Fraction(w, denom)
             deals[key] = (p, d)
@@ -539,6 +542,8 @@ class Game:
             if up[0] == 7 and c1 == c2 and c1[0] == 7 and d.best == "hit":
                 left = shoe.remove(up, c1, c2)
                 p_super += p * Fraction(left.suits[7][c1[1]], left.size)
+        if progress is not None:
+            progress(len(weights), len(weights), "done")
         envy = ZERO
         if self.rules.other_players and self.rules.super_bonus():
             envy = self.rules.other_players * self.rules.envy() * p_super

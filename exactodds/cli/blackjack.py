@@ -63,8 +63,11 @@ def run(preset: str, decks: int, shoe: str | None, remove: str | None, tens: boo
         base = resolve_shoe(decks, None, remove)
     cards = SpanishShoe.from_shoe(base, tens=keep_tens)
     counted = None if (shoe is not None or remove) else decks
-    a = spanish21_analysis(cards, rules, counted, basic=basic or html is not None, contributions=contributions,
-                           preset=preset if preset in PRESET_TENS else "spanish21")
+    from exactodds.report.progress import stderr_progress
+
+    with stderr_progress("blackjack") as progress:
+        a = spanish21_analysis(cards, rules, counted, basic=basic or html is not None, contributions=contributions,
+                               preset=preset if preset in PRESET_TENS else "spanish21", progress=progress)
     text = render_spanish21(a, fmt.value)
     if html is not None:
         write_atomic(html, chart_html(a))

@@ -15,6 +15,7 @@ Split hands use the unsplit classes (surrender is not available to them).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb, prod
@@ -215,19 +216,30 @@ def chart_rows(chart: Chart) -> list[dict[str, str]]:
 
 
 def spanish21_analysis(shoe: SpanishShoe, rules: Rules, decks: int | None = None, basic: bool = True,
-                       contributions: bool = False, preset: str = "spanish21") -> Spanish21Analysis:
+                       contributions: bool = False, preset: str = "spanish21",
+                       progress: Callable[[int, int, str], None] | None = None) -> Spanish21Analysis:
     """All figures: the exact composition-dependent return, and (``basic``) the chart and the
     return under it; (``contributions``) the return under each rule change of :data:`CONTRIBUTIONS`."""
+    changes = [(name, rules.with_(**change)) for name, change in CONTRIBUTIONS] if contributions else []
+    changes = [(name, other) for name, other in changes if other != rules]
+    stages = 1 + (1 if basic else 0) + len(changes)
+    stage = [0]
+
+    def step(done: int, total: int, label: str) -> None:
+        if progress is not None:
+            progress(stage[0] * total + done, stages * total, label)
+
+    def advance() -> Callable[[int, int, str], None] | None:
+        stage[0] += 1
+        return step if progress is not None else None
+
     game = Game(shoe, rules)
-    result = game.solve()
+    result = game.solve(step if progress is not None else None)
     chart = basic_chart(game, result) if basic else None
-    expected_basic = Game(shoe, rules, chart).solve().expected if chart is not None else None
+    expected_basic = Game(shoe, rules, chart).solve(advance()).expected if chart is not None else None
     contrib: list[tuple[str, Fraction]] = []
-    if contributions:
-        for name, change in CONTRIBUTIONS:
-            other = rules.with_(**change)
-            if other != rules:
-                contrib.append((name, Game(shoe, other).solve().expected))
+    for name, other in changes:
+        contrib.append((name, Game(shoe, other).solve(advance()).expected))
     total = sum((p for p, _ in result.deals.values()), Fraction(0))
     return Spanish21Analysis(shoe, decks, rules, result.expected, expected_basic, chart, insurance_return(shoe),
                              result.super_bonus_probability,
