@@ -211,7 +211,7 @@ class DealerTable:
         todo = sorted({x for x in removed if x not in done})
         if not todo:
             return
-        if any(x < 0 for xs in todo for x in xs):
+        if any(x < 0 for xs in todo for x in xs) or any(x > b for xs in todo for x, b in zip(xs, self.base)):
             raise InputError("internal: a composition holds more cards than the shoe")
         partial: list[IntArray] = [self.root] * 10
         prev: Values | None = None

@@ -224,7 +224,8 @@ class HandSolver:
         """Numerators of every action of each decision node (over :meth:`denominator`)."""
         cap = self.dealer.base
         removed = _removed(pair, extra)
-        if min(cap) < 22:  # a small shoe: only the hands it can deal
+        if min(cap) < 22 + extra:  # a hand of 21 aces, the pair's other card and the extra pair cards
+            # exceed the shoe: only the hands it can deal
             removed = tuple(x for x in removed if all(a <= b for a, b in zip(x, cap)))
         self.dealer.request_removed(removed)
 
