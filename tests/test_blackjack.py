@@ -186,3 +186,17 @@ def test_progress_moves_and_ends_at_its_total() -> None:
     assert len(seen) > 10 and len({t for _, t in seen}) == 1
     done = [d for d, _ in seen]
     assert done == sorted(done) and done[-1] == seen[-1][1]
+
+
+def test_many_aces_with_extra_pair_cards_out() -> None:
+    """Regression: with 22-25 aces of each value's 23 the split solvers' hands (21 aces, the pair's
+    other ace and up to four extra aces out) exceed the shoe and must be left out, not priced (the
+    dealer table's sum check refused them: 'the shoe ran out', 6 decks, four hands); the solver of
+    split aces with four extra aces out now builds, and its values of a hand add up: standing on
+    soft 12 loses or wins at most one unit per no-Blackjack chance."""
+    shoe = SpanishShoe((23,) * 10, {6: (6, 6, 6, 5), 7: (6, 6, 6, 5), 8: (6, 6, 6, 5)})
+    game = Game(shoe, Rules(max_hands=4))
+    hs = game.solver(1, 1, 4)
+    hand = (2,) + (0,) * 9
+    stand = hs.fraction(hand, hs.stand(hand, 0))
+    assert -1 <= stand <= 1 and stand != 0
