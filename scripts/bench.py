@@ -527,10 +527,10 @@ def bench_spanish21() -> None:
     basic-strategy chart from the solved game; one run each (about 15 s of CPU), fresh dealer tables."""
     if ARGS.quick:
         return
-    from exactodds.spanish21 import engine
+    from exactodds.blackjack import engine
+    from exactodds.blackjack.rules import Rules
+    from exactodds.blackjack.shoe import SpanishShoe
     from exactodds.spanish21.figures import basic_chart
-    from exactodds.spanish21.rules import Rules
-    from exactodds.spanish21.shoe import SpanishShoe
 
     engine._TABLES.clear()
     t = time.process_time()
@@ -545,6 +545,49 @@ def bench_spanish21() -> None:
 
 
 FIGURES.append((bench_spanish21, True))
+
+
+def bench_blackjack() -> None:
+    """Issue 27's targets: § 551 as written, 8 decks, the whole game with the basic chart (solve,
+    chart, the chart's return) <= 3 s CPU and <= 300 MB; standard rules, 8 decks, CDZ-, within 2x
+    the peer's CPU (Farmer's calculator, when ``scripts/peer_blackjack.py`` is present and has built it)."""
+    if ARGS.quick:
+        return
+    from exactodds.blackjack import engine
+    from exactodds.blackjack.rules import STANDARD_RULES, Rules
+    from exactodds.blackjack.shoe import SpanishShoe
+    from exactodds.spanish21.figures import spanish21_analysis
+
+    engine._TABLES.clear()
+    t = time.process_time()
+    spanish21_analysis(SpanishShoe.standard(8), Rules(), 8, basic=True)
+    whole = time.process_time() - t
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    report("blackjack: § 551 as written, 8 decks, whole game with the basic chart", whole, "s CPU", "<= 3",
+           whole <= 3)
+    report("blackjack: peak memory of the process after it", peak, "MB", "<= 300", peak <= 300)
+    engine._TABLES.clear()
+    t = time.process_time()
+    engine.Game(SpanishShoe.from_shoe(Shoe.standard(8), tens=True),
+                STANDARD_RULES.with_(post_split="cdz", resplit_optional=False)).solve()
+    std = time.process_time() - t
+    peer = _peer_cpu()
+    report("blackjack: standard rules, 8 decks, CDZ-, composition-dependent", std, "s CPU",
+           "<= 2x peer" + (f" ({2 * peer:.1f})" if peer is not None else " (peer not built)"),
+           None if peer is None else std <= 2 * peer)
+
+
+def _peer_cpu() -> float | None:
+    """The peer's CPU seconds for standard 8 decks CDZ- (``scripts/peer_blackjack.py``), if it can run here."""
+    try:
+        import peer_blackjack  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    fn = getattr(peer_blackjack, "peer_cpu_seconds", None)
+    return None if fn is None else fn(8, "cdz")
+
+
+FIGURES.append((bench_blackjack, True))
 
 
 def main() -> None:

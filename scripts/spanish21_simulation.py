@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from exactodds.spanish21.engine import Game
-from exactodds.spanish21.rules import WIZARD_RULES, Rules
-from exactodds.spanish21.shoe import SpanishShoe
+from exactodds.blackjack.engine import Game
+from exactodds.blackjack.rules import WIZARD_RULES, Rules
+from exactodds.blackjack.shoe import SpanishShoe
 from exactodds.spanish21.simulate import simulate
 
 

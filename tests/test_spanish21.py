@@ -1,9 +1,9 @@
 """Spanish 21's main wager (58 Pa. Code ch. 551): the exact engine against independent methods.
 
 * Brute force: the whole round card by card in the physical order (hole card dealt before
-  the player acts, unknown to him), :mod:`exactodds.spanish21.bruteforce`, on small shoes.
+  the player acts, unknown to him), :mod:`exactodds.blackjack.bruteforce`, on small shoes.
   Without splits the engine is exact, so both must agree to the last digit under every rule.
-* Splits: the engine's one approximation, measured against the brute force.
+* Splits: exact too, equal to the brute force playing the same post-split strategy.
 * Published figures: the Wizard of Odds Spanish 21 house edges (slow; run with
   ``EXACTODDS_SLOW=1``).
 """
@@ -23,14 +23,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from exactodds.blackjack.bruteforce import brute_force
+from exactodds.blackjack.engine import Game, dealer_outcomes
+from exactodds.blackjack.rules import WIZARD_RULES, Rules
+from exactodds.blackjack.shoe import SpanishShoe
 from exactodds.errors import InputError
 from exactodds.game.cards import Shoe
 from exactodds.report.schemas import SCHEMAS
-from exactodds.spanish21.bruteforce import brute_force
-from exactodds.spanish21.engine import Game, dealer_outcomes
 from exactodds.spanish21.figures import insurance_return, spanish21_analysis
-from exactodds.spanish21.rules import WIZARD_RULES, Rules
-from exactodds.spanish21.shoe import SpanishShoe
 
 # Small shoes: values A..10 counts; suits (spades, hearts, diamonds, clubs) of the 6s, 7s and 8s.
 SMALL = SpanishShoe((1, 1, 0, 0, 0, 1, 2, 1, 0, 4), {6: (1, 0, 0, 0), 7: (1, 1, 0, 0), 8: (1, 0, 0, 0)})
@@ -69,15 +69,13 @@ def test_super_bonus_equals_brute_force_and_counts(bet: Fraction) -> None:
     assert exact > Game(SEVENS, Rules(max_hands=1)).solve().expected  # the $1,000 / $5,000 is reachable
 
 
-def test_split_approximation_is_small_against_brute_force() -> None:
-    """The engine's split method (module doc of engine) against the full game tree: the
-    difference is the approximation; on this pair-rich 13-card shoe it stays under 0.1 point
-    (measured: 0.0155 points, docs/spanish21.md)."""
+def test_splits_equal_brute_force() -> None:
+    """Splits are exact (engine module doc): on this pair-rich 13-card shoe the engine equals the
+    full game tree played with the same post-split strategy (the old per-hand method was 0.0155
+    points off here); more shoes and rules in tests/test_blackjack.py."""
     rules = Rules(max_hands=2)
     exact_game = brute_force(PAIRS, rules)
-    engine = Game(PAIRS, rules).solve().expected
-    assert engine != exact_game  # an approximation: if this ever agrees exactly, the doc is stale
-    assert abs(engine - exact_game) < Fraction(1, 1000)
+    assert Game(PAIRS, rules).solve().expected == exact_game
     # splitting is worth something: the game with splits beats the game without
     assert exact_game > brute_force(PAIRS, Rules(max_hands=1))
 
@@ -255,7 +253,7 @@ CERT_SHOE = "A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,K=6"
 
 def test_certify_spanish21_verifies_and_refuses_a_tampered_figure(tmp_path: Path) -> None:
     """`certify --spanish21` then `verify`: the section's checks (brute force equal on small
-    shoes under the certified rules without splitting, split approximation bounded, identities)
+    shoes under the certified rules without splitting, splits equal on a pair-rich shoe, identities)
     hold and verify recomputes it; a figure edited and re-fingerprinted is refused (exit 1)."""
     import openpyxl
 
@@ -276,7 +274,7 @@ def test_certify_spanish21_verifies_and_refuses_a_tampered_figure(tmp_path: Path
     assert sec["rules_changed_from_text"] == {} and sec["shoe"]["cards"] == 24
     checks = [c for c in sec["verification"]["checks"] if c.get("kind") != "game"]
     assert len(checks) >= 5 and all(c["holds"] for c in checks)
-    assert sum(1 for c in checks if c["check"].startswith("brute force = engine")) == 2
+    assert sum(1 for c in checks if c["check"].startswith("brute force = engine")) == 3  # two shoes; splits
     assert sum(1 for c in checks if c["check"].startswith("simulation of the computed strategy")) == 1
     assert Fraction(sec["house_edge"]["exact"]) == -Fraction(sec["expected_return"]["exact"])
     assert CliRunner().invoke(app, ["verify", str(report)]).exit_code == 0

@@ -21,14 +21,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from exactodds.blackjack.rules import CITES, Rules, rules_from_record, rules_record
+from exactodds.blackjack.shoe import SpanishShoe
 from exactodds.cli.app import app
 from exactodds.errors import InputError
 from exactodds.figures.certify import check_inputs, fingerprint
 from exactodds.game.shoespec import resolve_shoe
 from exactodds.report.schemas import SCHEMAS
 from exactodds.spanish21.figures import spanish21_analysis
-from exactodds.spanish21.rules import CITES, Rules, rules_from_record, rules_record
-from exactodds.spanish21.shoe import SpanishShoe
 
 SHOE = "A=1,2=1,3=1,4=1,5=1,6=1,7=1,8=1,9=1,K=4"
 """13 cards once the tens are gone: enough for one hand, a double, a redouble and the dealer."""

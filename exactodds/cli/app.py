@@ -233,6 +233,7 @@ def analyze_command(
 
 def _register_commands() -> None:
     """Commands that live in their own modules (each a thin layer over its library module)."""
+    from exactodds.cli import blackjack as cli_blackjack
     from exactodds.cli import certify as cli_certify
     from exactodds.cli import design as cli_design
     from exactodds.cli import midhand as cli_midhand
@@ -246,7 +247,7 @@ def _register_commands() -> None:
     from exactodds.cli import wagerfiles as cli_wagerfiles
 
     for module in (cli_tables, cli_progressive, cli_certify, cli_simulate, cli_study, cli_paigow, cli_wagerfiles,
-                   cli_design, cli_midhand, cli_spanish21, cli_shufflecheck):
+                   cli_design, cli_midhand, cli_spanish21, cli_shufflecheck, cli_blackjack):
         module.register(app)
 
 

@@ -21,6 +21,7 @@ from typing import Annotated, Final
 
 import typer
 
+from exactodds.blackjack.rules import Rules
 from exactodds.cli.options import (
     DecksOpt,
     Format,
@@ -37,7 +38,6 @@ from exactodds.errors import InputError
 from exactodds.extras import require
 from exactodds.game.shoespec import DEFAULT_DECKS, RemoveOpt, ShoeOpt, resolve_shoe
 from exactodds.report.progress import stderr_progress
-from exactodds.spanish21.rules import Rules
 
 COMMISSION_RULES = ("midibaccarat", "baccarat", "minibaccarat")
 """The keys of :data:`exactodds.figures.commission.RULES` (a test holds them equal), named here so

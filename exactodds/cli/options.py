@@ -35,7 +35,7 @@ from exactodds.inputs import parse_number, shown
 from exactodds.report.files import STDOUT, write_atomic
 
 if TYPE_CHECKING:
-    from exactodds.spanish21.rules import Rules
+    from exactodds.blackjack.rules import Rules
 
 
 class Format(str, Enum):
@@ -137,63 +137,111 @@ def parse_meters(items: list[str]) -> dict[str, Fraction]:
     return out
 
 
+def _flag(pair: str, text: str) -> Any:
+    return Annotated[bool | None, typer.Option(pair, help=text)]
+
+
+def _choice(flag: str, text: str, kind: type = str) -> Any:
+    return Annotated[kind | None, typer.Option(flag, help=text)]
+
+
 SPANISH21_RULE_OPTIONS: tuple[tuple[str, Any, object], ...] = (
-    ("h17", Annotated[bool, typer.Option("--h17", help="Dealer hits soft 17 (text: stands on all 17s, "
-                                                       "§ 551.13(b)).")], False),
-    ("double_any", Annotated[bool, typer.Option("--double-any", help="Double on any number of cards "
-                                                                     "(§ 551.11(a)).")], False),
-    ("redouble", Annotated[int | None, typer.Option("--redouble", help="Redoubles allowed after a double (0-3).")],
+    ("h17", _flag("--h17/--s17", "Dealer hits / stands on soft 17 (§ 551.13(b): stands).") , None),
+    ("double_totals", _choice("--double-totals", "First-two-card doubles: any, 9-11 or 10-11 (§ 551.11(a): any)."),
      None),
-    ("max_hands", Annotated[int | None, typer.Option("--max-hands", help="Hands after splitting (1 = no split; "
-                                                                         "text: 3, § 551.12(c)).")], None),
-    ("no_resplit_aces", Annotated[bool, typer.Option("--no-resplit-aces", help="Aces split once only.")], False),
-    ("no_hit_split_aces", Annotated[bool, typer.Option("--no-hit-split-aces",
-                                                       help="Split aces take one card each.")], False),
-    ("no_das", Annotated[bool, typer.Option("--no-double-after-split", help="No double after a split.")], False),
-    ("bonus_on_doubled", Annotated[bool, typer.Option("--bonus-on-doubled",
-                                                      help="§ 551.6(g) bonuses paid on doubled hands.")], False),
-    ("no_surrender", Annotated[bool, typer.Option("--no-surrender", help="No late surrender (§ 551.9).")], False),
-    ("no_rescue", Annotated[bool, typer.Option("--no-rescue", help="No rescue (§ 551.11(d)).")], False),
-    ("split_21_wins", Annotated[bool, typer.Option("--split-21-wins",
-                                                   help="A split hand's two-card 21 beats a dealer 21.")], False),
-    ("bj_push", Annotated[bool, typer.Option("--bj-push", help="Player Blackjack pushes a dealer Blackjack.")],
-     False),
+    ("double_soft", _flag("--double-soft/--no-double-soft", "Soft hands may be doubled (§ 551.11(a): yes)."), None),
+    ("double_any", _flag("--double-any/--no-double-any", "Double on any number of cards (§ 551.11(a): first two "
+                                                          "only)."), None),
+    ("das", _flag("--double-after-split/--no-double-after-split", "Double after a split (§ 551.11(a): yes)."), None),
+    ("max_hands", _choice("--max-hands", "Hands from splitting, 1 (no split) to 4 (§ 551.12(c): 3).", int), None),
+    ("resplit_aces", _flag("--resplit-aces/--no-resplit-aces", "Aces may be resplit (§ 551.12: yes)."), None),
+    ("hit_split_aces", _flag("--hit-split-aces/--no-hit-split-aces", "Split aces may draw and double "
+                                                                      "(§ 551.12(c): yes; standard: one card)."), None),
+    ("surrender", _flag("--surrender/--no-surrender", "Late surrender (§ 551.9: yes)."), None),
+    ("blackjack_pays", _choice("--blackjack-pays", "Blackjack pays 3:2, 6:5 or 1:1 (§ 551.2(c)(1), § 551.6(b)(3): "
+                                                   "3:2; § 551.6(f)'s 1 to 1 is read as not applying, "
+                                                   "docs/blackjack.md)."), None),
+    ("player_21_wins", _flag("--player-21-wins/--player-21-pushes", "A player 21 of three or more cards beats a "
+                                                                    "dealer 21 (§ 551.6(b)(4)) or pushes it "
+                                                                    "(standard)."), None),
+    ("bonuses", _flag("--bonuses/--no-bonuses", "The § 551.6(g) bonuses (5/6/7-card 21, 6-7-8, 7-7-7), paid "
+                                                "per hand, split hands included."), None),
+    ("bonus_on_doubled", _flag("--bonus-on-doubled/--no-bonus-on-doubled", "§ 551.6(g) bonuses paid on doubled "
+                                                                           "hands (§ 551.11(b): no)."), None),
+    ("rescue", _flag("--rescue/--no-rescue", "Double Down rescue (§ 551.11(d): yes)."), None),
+    ("redouble", _choice("--redouble", "Redoubles allowed after a double, 0-3 (§ 551.11(a): 0).", int), None),
+    ("rescue_after_redouble", _choice("--rescue-after-redouble",
+                                      "What a rescue takes back after redoubles: all (default; § 551.11(d)'s "
+                                      "'the Double Down Wager' read as every double), last, or none.")
+     , None),
+    ("post_split", _choice("--post-split", "Post-split strategy: cdz (the pre-split decision), cdp1 (default; "
+                                           "optimal for the first split hand, reused), cdp (by pair cards "
+                                           "removed, Farmer's definition)."), None),
+    ("resplit_choice", _flag("--resplit-by-choice/--always-resplit",
+                             "§ 551.12(c) 'may' resplit: the best number of hands (default) or always resplit."),
+     None),
+    ("split_21_wins", _flag("--split-21-wins/--no-split-21-wins", "A split hand's two-card 21 beats a dealer 21."),
+     None),
+    ("bj_push", _flag("--bj-push/--no-bj-push", "Player Blackjack pushes a dealer Blackjack (§ 551.6(b)(3): wins)."),
+     None),
     ("super_bonus_bet", Annotated[str | None, typer.Option(
-        "--super-bonus-bet", help="Wager in dollars for the § 551.6(h) fixed payouts (default: left out).")], None),
+        "--super-bonus-bet", help="Wager in dollars for the § 551.6(h) fixed payouts (default: left out). Envy: "
+                                  "the $50 for another player's super bonus is counted with the other players "
+                                  "wagering as this one, so only from $5 (their super bonus needs $5 or more)."
+    )], None),
     ("players", Annotated[int, typer.Option("--players", help="Other players at the table (envy bonus, 0-6).")], 0),
-    ("wizard", Annotated[bool, typer.Option("--wizard", help="The Wizard of Odds table's rules as the base.")],
-     False),
+    ("wizard", Annotated[bool, typer.Option("--wizard", help="The Wizard of Odds table's rules as the base "
+                                                             "(= --preset wizard).")], False),
 )
-"""The Spanish 21 rule options (58 Pa. Code ch. 551), declared once for ``spanish21`` and
-``certify --spanish21`` (:func:`with_spanish21_rules`): ``(parameter, annotation, default)``."""
+"""The blackjack rule options, declared once for ``blackjack``, ``spanish21`` and ``certify
+--spanish21`` (:func:`with_spanish21_rules`): ``(parameter, annotation, default)``; each boolean a
+``--X/--no-X`` pair, None meaning the preset's value."""
+
+RULE_FIELDS: dict[str, str] = {
+    "h17": "hit_soft_17", "double_totals": "double_totals", "double_soft": "double_soft",
+    "double_any": "double_any_cards", "das": "double_after_split", "max_hands": "max_hands",
+    "resplit_aces": "resplit_aces", "hit_split_aces": "hit_split_aces", "surrender": "surrender",
+    "blackjack_pays": "blackjack_pays", "player_21_wins": "player_21_wins", "bonus_on_doubled": "bonus_on_doubled",
+    "rescue": "rescue", "redouble": "redoubles", "rescue_after_redouble": "rescue_after_redouble",
+    "post_split": "post_split", "resplit_choice": "resplit_optional", "split_21_wins": "split_21_beats_dealer_21",
+}
+"""Each option that sets one rule field directly."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def spanish21_rules(h17: bool = False, double_any: bool = False, redouble: int | None = None,
-                    max_hands: int | None = None, no_resplit_aces: bool = False, no_hit_split_aces: bool = False,
-                    no_das: bool = False, bonus_on_doubled: bool = False, no_surrender: bool = False,
-                    no_rescue: bool = False, split_21_wins: bool = False, bj_push: bool = False,
-                    super_bonus_bet: str | None = None, players: int = 0, wizard: bool = False) -> Rules:
-    """The :class:`~exactodds.spanish21.rules.Rules` of the options of :data:`SPANISH21_RULE_OPTIONS`
-    (§ 551 as written, or the Wizard of Odds table's rules with ``wizard``, changed by each option
-    given); a value out of range is one :class:`InputError`.
+def spanish21_rules(preset: str = "spanish21", wizard: bool = False, bonuses: bool | None = None,
+                    bj_push: bool | None = None, super_bonus_bet: str | None = None, players: int = 0,
+                    **chosen: Any) -> Rules:
+    """The :class:`~exactodds.blackjack.rules.Rules` of the options of :data:`SPANISH21_RULE_OPTIONS`:
+    the preset's rules (``wizard``: the Wizard of Odds table's), changed by each option given;
+    a value out of range is one :class:`InputError`.
 
     >>> spanish21_rules(h17=True, max_hands=1).changed()
     {'hit_soft_17': True, 'max_hands': 1}
+    >>> spanish21_rules("standard", h17=True).player_21_wins
+    False
     """
-    from exactodds.spanish21.rules import WIZARD_RULES, Rules
+    from exactodds.blackjack.rules import PRESETS, Rules
 
-    base = WIZARD_RULES if wizard else Rules()
-    bet = None if super_bonus_bet is None else parse_number(super_bonus_bet, "--super-bonus-bet", money=True)
-    return Rules(**{**vars(base), **dict(
-        hit_soft_17=h17 or base.hit_soft_17, double_any_cards=double_any or base.double_any_cards,
-        redoubles=base.redoubles if redouble is None else redouble,
-        max_hands=base.max_hands if max_hands is None else max_hands,
-        resplit_aces=not no_resplit_aces, hit_split_aces=not no_hit_split_aces, double_after_split=not no_das,
-        bonus_on_doubled=bonus_on_doubled, surrender=not no_surrender, rescue=not no_rescue,
-        split_21_beats_dealer_21=split_21_wins or base.split_21_beats_dealer_21,
-        blackjack_beats_dealer_blackjack=not bj_push, super_bonus_bet=bet, other_players=players)})
+    if wizard:
+        preset = "wizard"
+    if preset not in PRESETS:
+        raise InputError(f"--preset must be one of {', '.join(PRESETS)}, got {shown(preset)}")
+    values = dict(vars(PRESETS[preset]))
+    for name, value in chosen.items():
+        if name not in RULE_FIELDS:
+            raise TypeError(f"unknown rule option {name}")
+        if value is not None:
+            values[RULE_FIELDS[name]] = value
+    if bonuses is not None:
+        values["bonus_21_cards"] = values["bonus_678_777"] = bonuses
+    if bj_push is not None:
+        values["blackjack_beats_dealer_blackjack"] = not bj_push
+    values["super_bonus_bet"] = (None if super_bonus_bet is None
+                                 else parse_number(super_bonus_bet, "--super-bonus-bet", money=True))
+    values["other_players"] = players
+    return Rules(**values)
 
 
 def with_spanish21_rules(command: F) -> F:
@@ -205,7 +253,8 @@ def with_spanish21_rules(command: F) -> F:
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         chosen = {n: kwargs.pop(n) for n in names if n in kwargs}
-        return command(*args, rules=spanish21_rules(**chosen), **kwargs)
+        preset = kwargs.get("preset") or "spanish21"
+        return command(*args, rules=spanish21_rules(preset, **chosen), **kwargs)
 
     sig = inspect.signature(command, eval_str=True)
     params = [p for p in sig.parameters.values() if p.name != "rules"]

@@ -1,7 +1,7 @@
 """The ``spanish21`` command: the main Spanish 21 wager, exactly (58 Pa. Code ch. 551).
 
 A thin layer: the rule options (declared once in :mod:`exactodds.cli.options`, shared with
-``certify --spanish21``) give :class:`exactodds.spanish21.rules.Rules`; call
+``certify --spanish21``) give :class:`exactodds.blackjack.rules.Rules`; call
 :func:`exactodds.spanish21.figures.spanish21_analysis`, render with
 :mod:`exactodds.report.spanish21`.
 """
@@ -12,15 +12,16 @@ from typing import Annotated
 
 import typer
 
-from exactodds.cli.options import Format, FormatOpt, OutputOpt, emit, with_spanish21_rules
-from exactodds.game.shoespec import ShoeOpt
-from exactodds.spanish21.rules import Rules
+from exactodds.blackjack.rules import Rules
+from exactodds.cli.options import Format, FormatOpt, OutputOpt, with_spanish21_rules
+from exactodds.game.shoespec import RemoveOpt, ShoeOpt
 
 
 def spanish21_command(
     decks: Annotated[int | None, typer.Option(
         "--decks", "-d", help="Decks of 48 cards (§ 551.3(a): 6 or 8; default 8); not with --shoe.")] = None,
     shoe: ShoeOpt = None,
+    remove: RemoveOpt = None,
     basic: Annotated[bool, typer.Option("--basic/--no-basic",
                                         help="Also the basic-strategy chart and its return.")] = True,
     contributions: Annotated[bool, typer.Option("--contributions",
@@ -30,34 +31,11 @@ def spanish21_command(
     output: OutputOpt = None,
     *, rules: Rules,
 ) -> None:
-    """Exact expected return of the Spanish 21 main wager, its strategy and rule costs (§ 551)."""
-    from exactodds.errors import InputError
-    from exactodds.game.cards import Shoe
-    from exactodds.game.shoespec import resolve_shoe
-    from exactodds.report.files import check_writable, write_all
-    from exactodds.report.spanish21 import chart_html, render_spanish21
-    from exactodds.spanish21.figures import spanish21_analysis
-    from exactodds.spanish21.shoe import SpanishShoe
+    """Exact expected return of the Spanish 21 main wager, its strategy and rule costs (§ 551);
+    ``exactodds blackjack --preset spanish21``."""
+    from exactodds.cli.blackjack import run
 
-    if shoe is not None and decks is not None:
-        raise InputError("give --decks or --shoe, not both (the shoe names its own cards)")
-    if decks is None:
-        decks = 8
-    if shoe is None and decks not in range(1, 101):
-        raise InputError(f"--decks must be 1 to 100, got {decks}")
-    spanish = SpanishShoe.from_shoe(resolve_shoe(shoe=shoe) if shoe is not None else Shoe.standard(decks))
-    counted = None if shoe is not None else decks
-    if html is not None:  # both outputs checked before the work, written all or none (one file each)
-        chart = check_writable(html)
-        if check_writable(output or "-") == chart:
-            raise InputError(f"--html and --output name the same file {html!r} (no --output is standard "
-                             "output); the chart and the report each need their own")
-    a = spanish21_analysis(spanish, rules, counted, basic=basic or html is not None, contributions=contributions)
-    text = render_spanish21(a, fmt.value)
-    if html is None:
-        emit(text, output)
-        return
-    write_all([(html, chart_html(a)), (output or "-", text)])
+    run("spanish21", decks, shoe, remove, False, basic, contributions, html, fmt, output, rules)
 
 
 def register(app: typer.Typer) -> None:

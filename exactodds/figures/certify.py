@@ -80,7 +80,7 @@ from exactodds.game.shoespec import (
 from exactodds.inputs import json_error, load_json, shown
 
 if TYPE_CHECKING:
-    from exactodds.spanish21.rules import Rules as SpanishRules
+    from exactodds.blackjack.rules import Rules as SpanishRules
 
 REPORT_KIND: Final = "exactodds certification report"
 SCHEMA: Final = 4
@@ -348,10 +348,10 @@ def paigow_section() -> dict[str, Any]:
 
 
 def spanish21_rules(recorded: Any) -> Any:
-    """The :class:`~exactodds.spanish21.rules.Rules` of a report's ``inputs/spanish21``: the
-    recorded rule set (:func:`~exactodds.spanish21.rules.rules_record`), or ``true`` -- a report
+    """The :class:`~exactodds.blackjack.rules.Rules` of a report's ``inputs/spanish21``: the
+    recorded rule set (:func:`~exactodds.blackjack.rules.rules_record`), or ``true`` -- a report
     written before rules were recorded -- for § 551 as written. Anything else is an :class:`InputError`."""
-    from exactodds.spanish21.rules import AS_WRITTEN, rules_from_record
+    from exactodds.blackjack.rules import AS_WRITTEN, rules_from_record
 
     return AS_WRITTEN if recorded is True else rules_from_record(recorded)
 
@@ -360,8 +360,8 @@ def spanish21_section(shoe: Shoe, recorded: Any) -> dict[str, Any]:
     """Spanish 21 (ch. 551) in a certificate: the main wager under the recorded rules
     (:func:`spanish21_rules`), for the report's shoe with its tens removed (§ 551.3(a));
     :func:`exactodds.spanish21.figures.certificate_section`."""
+    from exactodds.blackjack.shoe import SpanishShoe
     from exactodds.spanish21.figures import certificate_section
-    from exactodds.spanish21.shoe import SpanishShoe
 
     return certificate_section(SpanishShoe.from_shoe(shoe), spanish21_rules(recorded))
 
@@ -465,8 +465,8 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
     """A fingerprinted certification report for ``wagers`` (None: the whole catalogue; ``[]``
     with ``paigow`` or ``spanish21``: those games alone); ``paigow`` adds the Pai Gow section
     (ch. 535), ``spanish21`` the Spanish 21 main wager (ch. 551) for the report's shoe less its
-    tens, under the :class:`~exactodds.spanish21.rules.Rules` given (``True``: § 551 as written),
-    recorded in the inputs (:func:`~exactodds.spanish21.rules.rules_record`).
+    tens, under the :class:`~exactodds.blackjack.rules.Rules` given (``True``: § 551 as written),
+    recorded in the inputs (:func:`~exactodds.blackjack.rules.rules_record`).
 
     ``wagers`` are ids or wager objects; a wager from a wager file has its definition
     embedded in the inputs (``definitions``), so :func:`verify_report` rebuilds it.
@@ -501,7 +501,7 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
     if paigow:
         embedded = {**embedded, "paigow": True}
     if spanish21 is not False:
-        from exactodds.spanish21.rules import AS_WRITTEN, rules_record
+        from exactodds.blackjack.rules import AS_WRITTEN, rules_record
 
         embedded = {**embedded, "spanish21": rules_record(AS_WRITTEN if spanish21 is True else spanish21)}
     inputs = {"wagers": ids, "paytable": paytable,

@@ -231,14 +231,19 @@ def _verification() -> Schema:
 
 
 def _spanish21_rules() -> Schema:
-    """``inputs/spanish21``: the rules certified (:func:`exactodds.spanish21.rules.rules_record`)."""
+    """``inputs/spanish21``: the rules certified (:func:`exactodds.blackjack.rules.rules_record`)."""
     from dataclasses import fields
 
-    from exactodds.spanish21.rules import Rules
+    from exactodds.blackjack.rules import Rules
 
     ids = [f.name for f in fields(Rules)]
+    from exactodds.blackjack.rules import CHOICES
+
     value = {"anyOf": [{"type": ["boolean", "integer", "null"]},
-                       {"type": "string", "pattern": "^[0-9]+/[1-9][0-9]*$", "description": "dollars, p/q"}]}
+                       {"type": "string", "pattern": "^[0-9]+/[1-9][0-9]*$", "description": "dollars, p/q"},
+                       {"enum": sorted({c for cs in CHOICES.values() for c in cs}),
+                        "description": "a rule that is one of a few words (Blackjack pays, double totals, "
+                                       "post-split strategy, rescue after redoubles)"}]}
     rule = _obj({"rule": {"enum": ids}, "name": {"type": "string", "description": "what the rule varies"},
                  "section": {"type": "string", "description": "the section of 58 Pa. Code ch. 551 it reads"},
                  "value": value, "as_written": value,

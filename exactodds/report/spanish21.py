@@ -8,10 +8,10 @@ from fractions import Fraction
 from html import escape
 from typing import Any, Final
 
+from exactodds.blackjack.rules import CITES
 from exactodds.exact import decimal, parse_ratio, percent, ratio
 from exactodds.report.views import Block, Heading, Pairs, Table, View, render_view, sections_csv
 from exactodds.spanish21.figures import Spanish21Analysis, chart_rows, summary_pairs
-from exactodds.spanish21.rules import CITES
 
 COLUMNS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
 
@@ -26,18 +26,20 @@ RULE_HEADERS: Final = ("Rule", "Section", "Certified", "As written", "Changed")
 def rule_value(value: object) -> str:
     """A recorded rule value for people: yes/no, a whole number, dollars, or none.
 
-    >>> rule_value(True), rule_value(3), rule_value("25/1"), rule_value(None)
-    ('yes', '3', '$25.00', 'none')
+    >>> rule_value(True), rule_value(3), rule_value("25/1"), rule_value(None), rule_value("cdp1")
+    ('yes', '3', '$25.00', 'none', 'cdp1')
     """
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, str):
+    if isinstance(value, str) and "/" in value:
         return f"${decimal(parse_ratio(value), 2)}"
+    if isinstance(value, str):  # a choice: 3:2, 10-11, cdp1, all
+        return value
     return "none" if value is None else str(value)
 
 
 def rule_rows(rule_set: list[dict[str, Any]]) -> list[list[str]]:
-    """The rules a certificate records (:func:`exactodds.spanish21.rules.rules_record`), one row
+    """The rules a certificate records (:func:`exactodds.blackjack.rules.rules_record`), one row
     each under :data:`RULE_HEADERS`: named as in § 551, its section, the certified value, the
     value as written, and ``CHANGED`` where they differ."""
     return [[r["name"], r["section"], rule_value(r["value"]), rule_value(r["as_written"]),
@@ -61,7 +63,9 @@ def spanish21_view(a: Spanish21Analysis) -> View:
     """The analysis as a :class:`View` (CSV: the chart rows, or the summary without a chart)."""
 
     def text() -> list[Block]:
-        blocks: list[Block] = [Heading("Spanish 21 main wager (58 Pa. Code ch. 551)", 2), "",
+        title = ("Spanish 21 main wager (58 Pa. Code ch. 551)" if a.preset == "spanish21"
+                 else f"Blackjack main wager, preset {a.preset}")
+        blocks: list[Block] = [Heading(title, 2), "",
                                Pairs(summary_pairs(a))]
         if a.contributions:
             blocks += ["", Heading("Rule contributions (house edge with the change, and its effect)", 3), "",

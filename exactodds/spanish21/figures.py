@@ -15,16 +15,17 @@ Split hands use the unsplit classes (surrender is not available to them).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb, prod
 from typing import Any, Final
 
+from exactodds.blackjack.engine import ClassKey, Game, GameResult, decision_class, two_card_class
+from exactodds.blackjack.rules import CITES, Rules, rules_record
+from exactodds.blackjack.shoe import SpanishShoe
 from exactodds.exact import decimal, percent, ratio
 from exactodds.game.cards import falling_factorial
-from exactodds.spanish21.engine import ClassKey, Game, GameResult, decision_class, two_card_class
-from exactodds.spanish21.rules import CITES, Rules, rules_record
-from exactodds.spanish21.shoe import SpanishShoe
 
 UPS: Final = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
 """Up cards in chart order."""
@@ -70,7 +71,7 @@ def basic_chart(game: Game, result: GameResult) -> Chart:
         row = agg.setdefault(key, {})
         for a, v in d.actions.items():
             row[a] = row.get(a, Fraction(0)) + p * v
-    for (up_value, split), hs in game.solvers.items():
+    for (up_value, split, _), hs in game.solvers.items():
         if split:
             continue
         for (hand, k), acts in hs.node_actions.items():
@@ -139,6 +140,15 @@ class Spanish21Analysis:
     """The initial deals' probabilities added up (1 exactly: an identity the certificate checks)."""
     game: Game | None = field(default=None, repr=False, compare=False)
     """The solved game (its strategy, for a simulation); not part of any output."""
+    preset: str = "spanish21"
+    """The preset the rules started from (``exactodds blackjack --preset``)."""
+
+    def notes(self) -> list[str]:
+        """What a reader must know about the inputs: a deck count ch. 551 does not regulate."""
+        if self.preset != "standard" and self.decks is not None and self.decks not in (6, 8):
+            return [f"{self.decks} decks is not a count § 551.3(a) regulates (six or eight decks of 48 cards): "
+                    "computed as asked, not a ch. 551 game"]
+        return []
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready figures: each exact value beside a 15-digit decimal."""
@@ -146,18 +156,25 @@ class Spanish21Analysis:
             return {"exact": ratio(x), "decimal": decimal(x, 15)}
 
         out: dict[str, Any] = {
-            "game": "Spanish 21 main wager (58 Pa. Code ch. 551)",
+            "game": ("Spanish 21 main wager (58 Pa. Code ch. 551)" if self.preset == "spanish21"
+                     else f"blackjack, preset {self.preset} (exactodds/blackjack)"),
+            "preset": self.preset,
+            "notes": self.notes(),
             "shoe": {"cards": self.shoe.size, "decks": self.decks, "value_counts": list(self.shoe.values)},
             "rules": {k: (str(v) if isinstance(v, Fraction) else v) for k, v in vars(self.rules).items()},
             "rules_changed_from_text": {k: str(v) for k, v in self.rules.changed().items()},
+            "expected_return": num(self.expected),
+            "house_edge": num(-self.expected),
             "expected_return_composition_dependent": num(self.expected),
             "house_edge_composition_dependent": num(-self.expected),
+            "rule_set": rules_record(self.rules)["rules"],
             "insurance_return": num(self.insurance),
             "super_bonus_probability": num(self.super_bonus_probability),
             "citations": CITES,
         }
         if self.expected_basic is not None:
             out["expected_return_basic_strategy"] = num(self.expected_basic)
+            out["house_edge_basic_strategy"] = num(-self.expected_basic)
         if self.match_the_dealer is not None:
             out["match_the_dealer"] = {"paytable": self.match_the_dealer[0], "return": num(self.match_the_dealer[1])}
         if self.contributions:
@@ -199,22 +216,35 @@ def chart_rows(chart: Chart) -> list[dict[str, str]]:
 
 
 def spanish21_analysis(shoe: SpanishShoe, rules: Rules, decks: int | None = None, basic: bool = True,
-                       contributions: bool = False) -> Spanish21Analysis:
+                       contributions: bool = False, preset: str = "spanish21",
+                       progress: Callable[[int, int, str], None] | None = None) -> Spanish21Analysis:
     """All figures: the exact composition-dependent return, and (``basic``) the chart and the
     return under it; (``contributions``) the return under each rule change of :data:`CONTRIBUTIONS`."""
+    changes = [(name, rules.with_(**change)) for name, change in CONTRIBUTIONS] if contributions else []
+    changes = [(name, other) for name, other in changes if other != rules]
+    stages = 1 + (1 if basic else 0) + len(changes)
+    stage = [0]
+
+    def step(done: int, total: int, label: str) -> None:
+        if progress is not None:
+            progress(stage[0] * total + done, stages * total, label)
+
+    def advance() -> Callable[[int, int, str], None] | None:
+        stage[0] += 1
+        return step if progress is not None else None
+
     game = Game(shoe, rules)
-    result = game.solve()
+    result = game.solve(step if progress is not None else None)
     chart = basic_chart(game, result) if basic else None
-    expected_basic = Game(shoe, rules, chart).solve().expected if chart is not None else None
+    expected_basic = Game(shoe, rules, chart).solve(advance()).expected if chart is not None else None
     contrib: list[tuple[str, Fraction]] = []
-    if contributions:
-        for name, change in CONTRIBUTIONS:
-            other = rules.with_(**change)
-            if other != rules:
-                contrib.append((name, Game(shoe, other).solve().expected))
+    for name, other in changes:
+        contrib.append((name, Game(shoe, other).solve(advance()).expected))
     total = sum((p for p, _ in result.deals.values()), Fraction(0))
     return Spanish21Analysis(shoe, decks, rules, result.expected, expected_basic, chart, insurance_return(shoe),
-                             result.super_bonus_probability, match_the_dealer_return(decks), contrib, total, game)
+                             result.super_bonus_probability,
+                             match_the_dealer_return(decks) if preset == "spanish21" else None, contrib, total, game,
+                             preset)
 
 
 CHECK_SHOES: Final = (
@@ -223,14 +253,11 @@ CHECK_SHOES: Final = (
     ("suited 7-7-7 against a 7 possible", SpanishShoe((1, 1, 0, 0, 0, 0, 4, 0, 0, 4),
                                                       {6: (0, 0, 0, 0), 7: (3, 1, 0, 0), 8: (0, 0, 0, 0)})),
 )
-"""Small shoes on which the certificate re-runs the brute force (:mod:`exactodds.spanish21.bruteforce`)
+"""Small shoes on which the certificate re-runs the brute force (:mod:`exactodds.blackjack.bruteforce`)
 under the certified rules without splitting, where the engine must agree to the last digit."""
 
 SPLIT_SHOE: Final = SpanishShoe((2, 0, 0, 0, 0, 0, 1, 2, 0, 8), {6: (0, 0, 0, 0), 7: (1, 0, 0, 0), 8: (1, 1, 0, 0)})
-"""Pairs of aces, 8s and tens: the shoe on which the split approximation is measured (two hands)."""
-
-SPLIT_TOLERANCE: Final = Fraction(1, 1000)
-"""The split approximation the certificate accepts on :data:`SPLIT_SHOE` (0.1 point; measured 0.0155)."""
+"""Pairs of aces, 8s and tens: the shoe on which the certificate checks the exact splits (two hands)."""
 
 SIMULATION_ROUNDS: Final = 100_000
 """Rounds of the certificate's simulation of the computed strategy (a fixed seed: verify replays it)."""
@@ -239,10 +266,10 @@ SIMULATION_SEED: Final = 551
 
 SECOND_METHOD: Final = (
     "brute force, card by card in the physical order of § 551.8(d) (hole card unknown to the player, "
-    "split hands one after the other), exactodds/spanish21/bruteforce.py, written apart from the engine; "
+    "split hands one after the other), exactodds/blackjack/bruteforce.py, written apart from the engine; "
     "it runs on small shoes only, so the certificate re-runs it on the shoes of the checks below under "
-    "the certified rules without splitting (there the engine is exact and must agree to the last digit) "
-    "and measures the engine's split approximation on a pair-rich shoe; the full-size figure has no "
+    "the certified rules without splitting, and with splitting to two hands on a pair-rich shoe (split "
+    "hands played by the post-split strategy); the engine must agree to the last digit; the full-size figure has no "
     "second exact computation, and is checked against a simulation of the computed strategy on the "
     "certified shoe (exactodds/spanish21/simulate.py, its own settlement code; a fixed seed)")
 
@@ -254,11 +281,10 @@ def _num(x: Fraction) -> dict[str, str]:
 def certificate_section(shoe: SpanishShoe, rules: Rules) -> dict[str, Any]:
     """The Spanish 21 section of a certificate (``certify --spanish21``): the exact returns
     (composition-dependent and basic strategy), insurance, what they were computed from, and
-    the checks: brute force equal on small shoes, the split approximation within
-    :data:`SPLIT_TOLERANCE`, identities, and whether the player has the advantage.
+    the checks: brute force equal on small shoes without and with splits, identities, and whether the player has the advantage.
     ``verify`` recomputes it from the report's inputs (:func:`exactodds.figures.certify.verify_report`)."""
-    from exactodds.spanish21.bruteforce import brute_force
-    from exactodds.spanish21.engine import dealer_outcomes, no_blackjack
+    from exactodds.blackjack.bruteforce import brute_force
+    from exactodds.blackjack.engine import dealer_outcomes, no_blackjack
 
     a = spanish21_analysis(shoe, rules, basic=True)
     checks: list[dict[str, Any]] = []
@@ -272,10 +298,11 @@ def certificate_section(shoe: SpanishShoe, rules: Rules) -> dict[str, Any]:
         checks.append({"check": f"brute force = engine, {small.size}-card shoe ({name}), certified rules without "
                                 f"splitting{own}", "expected": ratio(brute), "got": ratio(engine), "holds": engine == brute})
     two = rules.with_(max_hands=2)
-    diff = Game(SPLIT_SHOE, two).solve().own_hands - brute_force(SPLIT_SHOE, two)
-    checks.append({"check": f"split approximation (engine − brute force), {SPLIT_SHOE.size}-card pair-rich shoe, "
-                            f"two hands: {decimal(100 * diff, 4)} points, within 0.1 point", "got": ratio(diff),
-                   "holds": abs(diff) <= SPLIT_TOLERANCE})
+    engine = Game(SPLIT_SHOE, two).solve().own_hands
+    brute = brute_force(SPLIT_SHOE, two)
+    checks.append({"check": f"brute force = engine with splits, {SPLIT_SHOE.size}-card pair-rich shoe, certified "
+                            f"rules with two hands (post-split strategy {rules.post_split}){own}",
+                   "expected": ratio(brute), "got": ratio(engine), "holds": engine == brute})
     checks.append({"check": "the initial deals' probabilities add up to 1", "holds": a.deal_probability_total == 1})
     if not (rules.other_players and rules.super_bonus()):
         from exactodds.spanish21.simulate import simulate
@@ -310,8 +337,9 @@ def certificate_section(shoe: SpanishShoe, rules: Rules) -> dict[str, Any]:
         "shoe": {"cards": shoe.size, "value_counts": list(shoe.values),
                  "suits": {str(v): list(shoe.suits[v]) for v in (6, 7, 8)}},
         "method": "exact rationals; composition-dependent play, every hand valued for the cards it removes; "
-                  "splits: each split hand played from the shoe less the up card and the pair (the one "
-                  "approximation, measured in the checks); exactodds/spanish21/engine.py",
+                  "splits exact for the stated post-split strategy (the pattern of second cards, every hand "
+                  "for its own shoe; the suit part of a split 6-7-8 / 7-7-7 bonus from the shoe less the pair); "
+                  "exactodds/blackjack/engine.py",
         "expected_return": _num(a.expected), "house_edge": _num(-a.expected),
         "expected_return_basic_strategy": _num(a.expected_basic) if a.expected_basic is not None else None,
         "insurance_return": _num(a.insurance),
@@ -333,6 +361,7 @@ def summary_pairs(a: Spanish21Analysis) -> list[tuple[str, str]]:
         return f"{percent(x, 4)}" + (f"  ({r})" if len(r) <= 20 else "")
 
     out = [("Shoe", f"{a.shoe.size} cards" + (f", {a.decks} decks of 48" if a.decks else "")),
+           *(("Note", n) for n in a.notes()),
            ("Rules changed from § 551 as written", ", ".join(f"{k}={v}" for k, v in a.rules.changed().items())
             or "none"),
            ("Expected return, composition-dependent play", show(a.expected)),

@@ -3,13 +3,14 @@
 decisions, every hand settled by this module's own reading of § 551.6.
 
 Every rule set, splits included: the initial decision is the engine's best action for the
-deal (:meth:`~exactodds.spanish21.engine.Game.decide`), a split hand's first decision its best
-two-card action (:meth:`~exactodds.spanish21.engine.Game.split_hand_actions`), a pair dealt to a
-split hand is resplit while the hand limit allows (§ 551.12(c), as the engine values it), and
-later decisions are the best action of the engine's node for the hand's composition. Without
-splitting the engine is exact, so the mean must agree with
-:func:`~exactodds.spanish21.engine.expected_return` within its standard error; with splits the
-engine's one approximation (module doc of the engine) is far below a simulation's resolution.
+deal (:meth:`~exactodds.blackjack.engine.Game.decide`), a split hand's decisions those of the
+post-split strategy (``cdz``: the unsplit hand's best among the actions open to a split hand;
+``cdp1`` and ``cdp``: the first split hand's best), a pair dealt to a split hand is resplit
+while the hand limit allows (§ 551.12(c)), and later decisions are the best action of the
+engine's node for the hand's composition. The mean must agree with
+:func:`~exactodds.blackjack.engine.expected_return` within its standard error (with splits the
+engine's strategy may split to fewer hands, and ``cdp`` is not quite a strategy: differences far
+below a simulation's resolution).
 
 Dealing: a partial Fisher-Yates shuffle of the whole shoe per round (the cards of a round are a
 uniformly random sequence without replacement whatever the array's order), the uniform numbers
@@ -25,10 +26,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
+from exactodds.blackjack.engine import Game, choose, hand_total
+from exactodds.blackjack.rules import Rules
+from exactodds.blackjack.shoe import SPADES, CardType, SpanishShoe
 from exactodds.errors import InputError
-from exactodds.spanish21.engine import Game, choose, hand_total
-from exactodds.spanish21.rules import Rules
-from exactodds.spanish21.shoe import SPADES, CardType, SpanishShoe
 
 BLOCK = 1 << 16
 """Uniform numbers drawn from the generator at a time."""
@@ -128,22 +129,17 @@ def simulate(shoe: SpanishShoe, rules: Rules, rounds: int, seed: int = 0, game: 
     total = 0
     total_sq = 0
     decisions: dict[tuple[CardType, CardType, CardType], str] = {}
-    split_first: dict[tuple[CardType, CardType, CardType], str] = {}
 
     def first_split_action(up: CardType, first: CardType, c: CardType, pair: CardType) -> str:
-        key = (up, first, c)
-        got = split_first.get(key)
-        if got is None:
-            left = shoe.remove(up, first, pair)
-            got = split_first[key] = choose(game.split_hand_actions(up, first, c, left), None)
-        return got
+        return _split_action(game, up[0], first[0], _counts([first, c]), 0)
 
     for _ in range(rounds):
         deal.new_round()
         c1, up, c2, hole = deal(), deal(), deal(), deal()
         bj_dealer = {up[0], hole[0]} == {1, 10}
         if {c1[0], c2[0]} == {1, 10}:
-            result = Fraction(0) if bj_dealer and not rules.blackjack_beats_dealer_blackjack else Fraction(3, 2)
+            result = (Fraction(0) if bj_dealer and not rules.blackjack_beats_dealer_blackjack
+                      else rules.blackjack_payout())
         elif bj_dealer:
             result = Fraction(-1)
         else:
@@ -203,11 +199,12 @@ def _round(game: Game, rules: Rules, up: CardType, hole: CardType, c1: CardType,
         if h.status == "bust":
             result -= bet
         elif h.status == "rescue":
-            result -= 1
+            result -= 1 if h.doublings <= 1 or rules.rescue_after_redouble == "all" else bet // 2
         else:
             total, _ = hand_total(sum(v for v, _ in h.cards), any(v == 1 for v, _ in h.cards))
             if total == 21 and len(h.cards) >= 3:  # § 551.6(b)(4): beats any dealer total
-                result += bet * _bonus_pay(h.cards, up, rules, h.doublings, h.split)
+                if rules.player_21_wins or dealer_total != 21:
+                    result += bet * _bonus_pay(h.cards, up, rules, h.doublings, h.split)
             elif dealer_total > 21 or dealer_total < total:
                 result += bet
             elif dealer_total == total:
@@ -220,7 +217,7 @@ def _round(game: Game, rules: Rules, up: CardType, hole: CardType, c1: CardType,
 
 def _play(game: Game, rules: Rules, up: CardType, hand: _Hand, action: str, deal: Callable[[], CardType]) -> None:
     """Play one hand from its first decision ``action`` to its end."""
-    solver = game.solver(up[0], hand.cards[0][0] if hand.split else 0)
+    solver = game.solver(up[0])
     while True:
         if action in ("hit", "double", "redouble"):
             hand.cards.append(deal())
@@ -236,8 +233,26 @@ def _play(game: Game, rules: Rules, up: CardType, hand: _Hand, action: str, deal
         if hard > 21:
             hand.status = "bust"
             return
+        if hand.split:
+            action = _split_action(game, up[0], hand.cards[0][0], _counts(hand.cards), hand.doublings)
+            continue
         acts = solver.node_actions.get((_counts(hand.cards), hand.doublings))
         action = choose(acts, None) if acts else "stand"
+
+
+def _split_action(game: Game, up: int, pair: int, hand: tuple[int, ...], doublings: int) -> str:
+    """A split hand's action by the post-split strategy (module doc)."""
+    own = game.solver(up, pair, 0)
+    own.value(hand, doublings)
+    acts = own.node_actions.get((hand, doublings))
+    if not acts:
+        return "stand"
+    if game.rules.post_split == "cdz":
+        ref = game.solver(up)
+        ref.value(hand, doublings)
+        known = ref.node_actions.get((hand, doublings), {})
+        return max(acts, key=lambda a: known.get(a, 0))
+    return choose(acts, None)
 
 
 __all__ = ["SimulationResult", "simulate"]

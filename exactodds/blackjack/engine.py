@@ -1,0 +1,687 @@
+"""Exact expected values of the main Spanish 21 wager (58 Pa. Code § 551), composition-dependent.
+
+Every probability and value is a :class:`~fractions.Fraction`; nothing is rounded.
+
+Method
+------
+*Peek.* § 551.8(e): with an A, K, Q or J up, the dealer checks for Blackjack before any
+decision; a dealer Blackjack settles every hand (a player Blackjack wins 3 to 2, § 551.6(b)(3);
+any other hand loses its original wager only, § 551.6(c), § 551.9(a)(2), § 551.11(c),
+§ 551.12(d)). Every player decision is therefore made knowing the dealer has no Blackjack. The
+engine values a decision node by ``E[payoff · 1{no dealer Blackjack} | cards seen]`` (the
+*unnormalised* value): the dealer's hole card is drawn, by exchangeability, after the
+player's cards, and the Blackjack hole cards are left out of the dealer's distribution
+(:func:`dealer_outcomes`). All actions at a node share the factor P(no Blackjack | cards seen),
+so the best action is the same as with the conditional values, and the round's value is the
+unnormalised value plus the Blackjack branch.
+
+*Dealer.* The dealer's final-total weights for every composition a solver's hands can leave
+are computed in one batch per up card by :class:`~exactodds.blackjack.dealer.DealerTable`
+(dealer hands as compositions, exact by residues and a proven bound) and shared by every
+:class:`Game` on the same shoe and dealer rule (:func:`dealer_table`).
+
+*Hands.* A hand is valued for its exact composition (the cards of the hand and the up card
+removed from the shoe): stand, hit, double (one card, then stand, rescue § 551.11(d), or
+redouble when the rules allow), surrender (§ 551.9, first two cards, not after a split).
+
+*Suits.* Only a three-card 6-7-8 or 7-7-7 reads suits (§ 551.6(g)(1)-(4), (h)), and a
+three-card 21 ends the hand, so suits enter only at a two-card hand about to draw: its hit
+(and, with bonuses on doubled hands, its double) value gets the exact bonus for each suit of
+the completing card, with the suits of the player's cards and the up card removed.
+
+*Splits*, exactly, for a stated post-split strategy (``rules.post_split``: ``cdz`` the
+unsplit hand's decision for the hand's cards, ``cdp1`` the first split hand's best reused,
+``cdp`` the best by number of pair cards removed) and the number of hands chosen at the split
+(``rules.resplit_optional``): :meth:`Game.split_value` sums over the pattern of second cards,
+each hand valued for its own shoe (:class:`_SplitValues`; the method of E. Farmer's analysis of
+splitting, written here from the identities). Equal to the full game tree of
+:mod:`exactodds.blackjack.bruteforce` playing the same strategy on small shoes, to the last
+digit (tests/test_blackjack.py). One term is not from that sum: the suit part of a split
+6-7-8 / 7-7-7 bonus (§ 551.6(g)(1)-(4)) is taken from the shoe less the up card and the pair,
+the first card's suit averaged over the pair (docs/blackjack.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+from operator import mul, sub
+from typing import Final
+
+from exactodds.blackjack.dealer import DealerTable, hand_total
+from exactodds.blackjack.rules import Rules
+from exactodds.blackjack.shoe import SPADES, SUITED, CardType, SpanishShoe, Values
+from exactodds.errors import InputError
+from exactodds.game.cards import falling_factorial
+
+ZERO: Final = Fraction(0)
+ONE: Final = Fraction(1)
+POINTS: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+"""Point value of each value index (aces 1)."""
+HAND_POINTS_MAX: Final = 31
+"""Most points (aces as 1) a hand can hold when it stops: 20 before its last card, plus 10."""
+
+Dist = tuple[Fraction, ...]
+"""Dealer outcome weights: final 17, 18, 19, 20, 21, bust."""
+
+ClassKey = tuple[object, ...]
+"""A total-dependent decision class (see :func:`decision_class`)."""
+
+Policy = Callable[[ClassKey], tuple[str, ...]]
+"""A fixed strategy: the actions of a decision class, best first (the first available is taken)."""
+
+Chooser = Callable[[Values, int, Mapping[str, int]], str]
+"""A split hand's post-split strategy: the action taken at a node (hand, doublings) among its
+available actions (their numerators given, first-listed on a tie)."""
+
+
+def decision_class(up: int, hand: Values, doublings: int, split: bool) -> ClassKey:
+    """The total-dependent class of a hand of three or more cards, or of a doubled hand:
+    ``("multi", up, soft, total, cards (6 = six or more), split)`` or
+    ``("doubled", up, soft, total, doublings)``."""
+    hard = sum((i + 1) * c for i, c in enumerate(hand))
+    total, soft = hand_total(hard, hand[0] > 0)
+    if doublings:
+        return ("doubled", up, soft, total, doublings)
+    return ("multi", up, soft, total, min(sum(hand), 6), split)
+
+
+def two_card_class(up: int, a: int, b: int, split: bool) -> ClassKey:
+    """The class of a two-card hand: ``("two", up, "pair"|"soft"|"hard", value-or-total, split)``."""
+    if a == b:
+        return ("two", up, "pair", a, split)
+    hard = a + b
+    total, soft = hand_total(hard, 1 in (a, b))
+    return ("two", up, "soft" if soft else "hard", total, split)
+
+
+def choose(acts: Mapping[str, Fraction | int], ranking: tuple[str, ...] | None) -> str:
+    """The action taken: the first of ``ranking`` available, else the best value."""
+    if ranking:
+        for a in ranking:
+            if a in acts:
+                return a
+    return max(acts, key=lambda a: acts[a])
+
+
+def no_blackjack(rem: Values, up: int) -> Fraction:
+    """P(the hole card does not give the dealer Blackjack) for the cards left (§ 551.8(e))."""
+    n = sum(rem)
+    if up == 1:
+        return Fraction(n - rem[9], n)
+    if up == 10:
+        return Fraction(n - rem[0], n)
+    return ONE
+
+
+@cache
+def _falling(n: int, floor: int) -> int:
+    """n! / floor! (1 when n == floor; below the floor the shared denominator would be wrong)."""
+    if n < floor:
+        raise InputError("internal: a composition fell below the denominator floor")
+    return 1 if n == floor else n * _falling(n - 1, floor)
+
+
+def dealer_table(shoe: Values, up: int, h17: bool, floor: int) -> DealerTable:
+    """The :class:`~exactodds.blackjack.dealer.DealerTable` of the shoe ``shoe`` less the up card
+    ``up``, shared by every :class:`Game` on that shoe (a basic-strategy solve, a rule change
+    with the same dealer rule); at most :data:`TABLES_KEPT` are kept."""
+    key = (shoe, up, h17, floor)
+    got = _TABLES.get(key)
+    if got is None:
+        if len(_TABLES) >= TABLES_KEPT:
+            _TABLES.pop(next(iter(_TABLES)))
+        got = _TABLES[key] = DealerTable(_sub(shoe, up), up, h17, floor)
+    return got
+
+
+TABLES_KEPT: Final = 40
+_TABLES: dict[tuple[Values, int, bool, int], DealerTable] = {}
+
+
+def dealer_outcomes(rem: Values, up: int, h17: bool) -> Dist:
+    """``E[1{dealer ends on t} · 1{no dealer Blackjack}]`` for t = 17..21 and bust.
+
+    ``rem`` holds the cards the hole card and the draws come from; with an ace (10) up a
+    10-value (ace) hole card is excluded, so the weights add up to P(no Blackjack)
+    (§ 551.8(e), § 551.13(b)). The dealer draws to 17 and stands on every 17 (or hits soft 17).
+
+    >>> from exactodds.blackjack.shoe import SpanishShoe
+    >>> d = dealer_outcomes(SpanishShoe.standard(1).remove((1, -1)).values, 1, False)
+    >>> sum(d) == 1 - Fraction(12, 47)
+    True
+    """
+    nums, den = DealerTable(rem, up, h17, 0).numerators(rem)
+    return tuple(Fraction(x, den) for x in nums)
+
+
+@cache
+def _removed(pair: int, extra: int = 0) -> tuple[Values, ...]:
+    """The cards a solver's standing hands take from the shoe less the up card: every hand of
+    :func:`_hands` (holding a ``pair`` card, with the pair's other card and ``extra`` more pair
+    cards, for a split hand)."""
+    if not pair:
+        return _hands()
+    more = 1 + extra
+    return tuple(h[:pair - 1] + (h[pair - 1] + more,) + h[pair:] for h in _hands() if h[pair - 1])
+
+
+@cache
+def _hands() -> tuple[Values, ...]:
+    """Every hand composition of two or more cards and at most 21 hard points (those that stand)."""
+    out: list[Values] = []
+
+    def rec(i: int, hand: tuple[int, ...], points: int) -> None:
+        if i == 10:
+            if sum(hand) >= 2:
+                out.append(hand)
+            return
+        k = 0
+        while points + k * (i + 1) <= 21:
+            rec(i + 1, hand + (k,), points + k * (i + 1))
+            k += 1
+
+    rec(0, (), 0)
+    return tuple(out)
+
+
+def _add(values: Values, v: int) -> Values:
+    return values[:v - 1] + (values[v - 1] + 1,) + values[v:]
+
+
+def _sub(values: Values, v: int) -> Values:
+    return values[:v - 1] + (values[v - 1] - 1,) + values[v:]
+
+
+SCALE: Final = 2
+"""Common factor of the solver's integer numerators: the 3-to-2 pays (§ 551.6(g)(5)) stay whole."""
+
+
+class HandSolver:
+    """Values of one hand's decisions against one up card, the hand's cards drawn from ``base``.
+
+    ``base`` is the shoe less the up card (and, for a split hand, less the pair's other
+    card ``pair``); a hand is a tuple of value counts; the cards left are ``base - hand``.
+
+    Every value is an integer numerator over ``SCALE · n!/floor!`` (``n``: the cards left):
+    a draw's values over ``(n−1)!/floor!`` weighted by the card counts land on ``n!/floor!``
+    without a division, so the recursion runs in integers (:meth:`denominator`).
+    """
+
+    def __init__(self, base: Values, up: int, rules: Rules, split: bool, floor: int = 0,
+                 policy: Policy | None = None, dealer: DealerTable | None = None, pair: int = 0,
+                 extra: int = 0, chooser: Chooser | None = None) -> None:
+        self.base, self.up, self.rules, self.split, self.floor = base, up, rules, split, floor
+        self.policy, self.chooser = policy, chooser
+        self.locked = split and pair == 1 and not rules.hit_split_aces
+        """Split aces that take one card and stand (§ 551.12(c) as varied: no draw on split aces)."""
+        self.size = sum(base)
+        self.dealer = dealer if dealer is not None else DealerTable(base, up, rules.hit_soft_17, floor)
+        self.memo: dict[tuple[Values, int], int] = {}
+        self.node_actions: dict[tuple[Values, int], dict[str, int]] = {}
+        """Numerators of every action of each decision node (over :meth:`denominator`)."""
+        cap = self.dealer.base
+        removed = _removed(pair, extra)
+        if min(cap) < 22 + extra:  # a hand of 21 aces, the pair's other card and the extra pair cards
+            # exceed the shoe: only the hands it can deal
+            removed = tuple(x for x in removed if all(a <= b for a, b in zip(x, cap)))
+        self.dealer.request_removed(removed)
+
+    def rem(self, hand: Values) -> Values:
+        """The cards left."""
+        return tuple(b - h for b, h in zip(self.base, hand))
+
+    def denominator(self, hand: Values) -> int:
+        """The denominator of the numerators of ``hand``'s node."""
+        return SCALE * _falling(self.size - sum(hand), self.floor)
+
+    def fraction(self, hand: Values, numerator: int) -> Fraction:
+        """A numerator of ``hand``'s node as a value."""
+        return Fraction(numerator, self.denominator(hand))
+
+    def _no_blackjack(self, rem: Values) -> int:
+        """P(no dealer Blackjack) over ``n!/floor!`` (§ 551.8(e))."""
+        n = sum(rem)
+        if self.up == 1:
+            return (n - rem[9]) * _falling(n - 1, self.floor)
+        if self.up == 10:
+            return (n - rem[0]) * _falling(n - 1, self.floor)
+        return _falling(n, self.floor)
+
+    def stand(self, hand: Values, doublings: int, rem: Values | None = None, hard: int | None = None) -> int:
+        """Value of standing, ``2**doublings`` units wagered (§ 551.6(b),(c),(f),(g));
+        ``rem`` and ``hard`` (the cards left, the hand's hard points) when the caller has them."""
+        rules = self.rules
+        if hard is None:
+            hard = sum(map(mul, POINTS, hand))
+        total, _ = hand_total(hard, hand[0] > 0)
+        ncards = sum(hand)
+        d, _ = self.dealer.numerators(self.rem(hand) if rem is None else rem)
+        bet = 1 << doublings
+        if total == 21 and ncards >= 3:
+            pay = SCALE
+            if rules.bonus_21_cards and ncards >= 5 and (doublings == 0 or rules.bonus_on_doubled):
+                pay = 3 if ncards == 5 else 4 if ncards == 6 else 6  # 3:2, 2:1, 3:1 (§ 551.6(g)(5)-(7))
+            if rules.player_21_wins:  # § 551.6(b)(4)
+                return bet * pay * sum(d)
+            return bet * pay * (sum(d) - d[4])  # standard: 21 pushes a dealer 21
+        if total == 21 and rules.split_21_beats_dealer_21:
+            return SCALE * bet * sum(d)
+        t = total - 17
+        if t < 0:
+            return SCALE * bet * (d[5] - d[0] - d[1] - d[2] - d[3] - d[4])
+        return SCALE * bet * (d[5] + sum(d[:t]) - sum(d[t + 1:5]))
+
+    def _draw(self, hand: Values, rem: Values, doublings: int) -> int:
+        acc = 0
+        value = self.value
+        for i, c in enumerate(rem):
+            if c:
+                acc += c * value(hand[:i] + (hand[i] + 1,) + hand[i + 1:], doublings)
+        return acc
+
+    def can_double(self, hand: Values) -> bool:
+        """§ 551.11(a): first two cards (of a hand or split pair) unless any number is allowed;
+        a first-two-card double only on the totals the rules allow (``double_totals``, ``double_soft``)."""
+        rules = self.rules
+        if self.split and not rules.double_after_split:
+            return False
+        if sum(hand) != 2:
+            return rules.double_any_cards
+        total, soft = hand_total(hand[0] + sum(map(mul, POINTS[1:], hand[1:])), hand[0] > 0)
+        return rules.double_total_allowed(total, soft)
+
+    def value(self, hand: Values, doublings: int = 0) -> int:
+        """Best value of a hand holding ``hand``; ``doublings`` > 0 is a doubled hand that has
+        just received its card (stand, rescue or redouble)."""
+        key = (hand, doublings)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        hard = sum(map(mul, POINTS, hand))
+        rem = tuple(map(sub, self.base, hand))
+        if hard > 21:
+            out = -SCALE * (1 << doublings) * self._no_blackjack(rem)
+        else:
+            total, _ = hand_total(hard, hand[0] > 0)
+            acts = {"stand": self.stand(hand, doublings, rem, hard)}
+            if doublings == 0:
+                if total < 21 and not (self.locked and sum(hand) == 2):
+                    acts["hit"] = self._draw(hand, rem, 0)
+                    if self.can_double(hand):
+                        acts["double"] = self._draw(hand, rem, 1)
+            else:
+                loss = self.rules.rescue_loss(doublings)
+                if loss is not None:
+                    acts["rescue"] = -SCALE * loss * self._no_blackjack(rem)
+                if doublings <= self.rules.redoubles and total < 21:
+                    acts["redouble"] = self._draw(hand, rem, doublings + 1)
+            ranking = None
+            if self.policy is not None and len(acts) > 1:
+                ranking = self.policy(decision_class(self.up, hand, doublings, self.split))
+            if ranking is None and self.chooser is not None and len(acts) > 1:
+                out = acts[self.chooser(hand, doublings, acts)]
+            else:
+                out = acts[choose(acts, ranking)]
+            if len(acts) > 1:
+                self.node_actions[key] = acts
+        self.memo[key] = out
+        return out
+
+    def actions(self, hand: Values, locked: bool = False) -> dict[str, Fraction]:
+        """Unnormalised value of each action on a two-card hand (no split, surrender or suit bonus);
+        ``locked``: a split ace that may not draw (stand only)."""
+        hard = sum((i + 1) * c for i, c in enumerate(hand))
+        total, _ = hand_total(hard, hand[0] > 0)
+        rem = self.rem(hand)
+        out = {"stand": self.stand(hand, 0, rem, hard)}
+        if total < 21 and not locked:
+            out["hit"] = self._draw(hand, rem, 0)
+            if self.can_double(hand):
+                out["double"] = self._draw(hand, rem, 1)
+        den = self.denominator(hand)
+        return {a: Fraction(v, den) for a, v in out.items()}
+
+
+def completes(a: int, b: int) -> int | None:
+    """The value completing a 6-7-8 or 7-7-7 from two cards, if any (§ 551.6(g)(1)-(4))."""
+    pair = (min(a, b), max(a, b))
+    return {(6, 7): 8, (6, 8): 7, (7, 8): 6, (7, 7): 7}.get(pair)
+
+
+def suit_bonus(c1: CardType, c2: CardType, up: CardType, left: SpanishShoe, rules: Rules, split: bool,
+               doubled: bool) -> Fraction:
+    """Extra unnormalised value of drawing one card to ``c1, c2``: the 6-7-8 / 7-7-7 bonus above
+    the 1-to-1 win, for each suit of the completing card (``left`` is the shoe after the known
+    cards). A doubled hand gets it only with ``bonus_on_doubled``, never the super bonus."""
+    need = completes(c1[0], c2[0])
+    if need is None or not rules.bonus_678_777 or (doubled and not rules.bonus_on_doubled):
+        return ZERO
+    n = left.size
+    rem_after = _sub(left.values, need)
+    if left.values[need - 1] == 0:
+        return ZERO
+    pn = no_blackjack(rem_after, up[0])
+    acc = ZERO
+    for s in range(4):
+        k = left.suits[need][s]
+        if not k:
+            continue
+        same = c1[1] == c2[1] == s
+        pay = Fraction(3) if same and s == SPADES else Fraction(2) if same else Fraction(3, 2)
+        extra = pay - 1
+        if same and c1[0] == c2[0] == 7 and up[0] == 7 and not split and not doubled:
+            extra += rules.super_bonus()
+        acc += Fraction(k, n) * extra
+    return acc * pn * (2 if doubled else 1)
+
+
+@dataclass
+class Decision:
+    """The unnormalised action values of one initial deal (player's two cards, the up card)."""
+
+    up: CardType
+    cards: tuple[CardType, CardType]
+    actions: dict[str, Fraction]
+    best: str
+    value: Fraction
+    """The round's value: best action (no dealer Blackjack) plus the dealer-Blackjack branch."""
+
+
+@dataclass
+class GameResult:
+    """The main wager's exact expected return per unit and how it is made up."""
+
+    shoe: SpanishShoe
+    rules: Rules
+    expected: Fraction
+    super_bonus_probability: Fraction
+    deals: dict[tuple[CardType, CardType, CardType], tuple[Fraction, Decision]] = field(default_factory=dict)
+    envy: Fraction = ZERO
+    """The part of ``expected`` paid for the other players' super bonuses (§ 551.6(h)): by
+    linearity, other players × the $50 envy payout per unit × each one's chance of a super
+    bonus, which by exchangeability (same strategy, cards unseen) is the player's own."""
+
+    @property
+    def own_hands(self) -> Fraction:
+        """The expected return of the player's own hands: ``expected`` less :attr:`envy`."""
+        return self.expected - self.envy
+
+
+class Game:
+    """The composition-dependent analysis of one shoe under one rule set."""
+
+    def __init__(self, shoe: SpanishShoe, rules: Rules, policy: Policy | None = None) -> None:
+        self.shoe, self.rules, self.policy = shoe, rules, policy
+        points = sum((i + 1) * c for i, c in enumerate(shoe.values))
+        if points <= HAND_POINTS_MAX * (rules.max_hands + 1):
+            raise InputError(f"a shoe of {points} points could run out within a round "
+                             f"(needs more than {HAND_POINTS_MAX * (rules.max_hands + 1)})")
+        self.solvers: dict[tuple[int, int, int], HandSolver] = {}
+        self.split_context: tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None = None
+        self.floor = max(0, shoe.size - 50 - 2 * max(0, rules.max_hands - 2))
+        """Fewest cards a hand solver's shoe can hold: up card, pair, 2·(max_hands − 2) more pair cards,
+        a hand of at most 21 cards,
+        a dealer hand of at most 26 (the dealer's integer numerators share N!/floor!)."""
+
+    def solver(self, up: int, split_value_: int = 0, extra: int = 0) -> HandSolver:
+        """The hand solver for up card ``up`` (and, for a split hand, pair value ``split_value_``
+        with ``extra`` more pair cards than the pair out of the shoe); a split hand plays the
+        post-split strategy of the rules (:meth:`_chooser`)."""
+        key = (up, split_value_, extra)
+        if key not in self.solvers:
+            base = _sub(self.shoe.values, up)
+            for _ in range(1 + extra if split_value_ else 0):
+                base = _sub(base, split_value_)
+            table = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
+            chooser = self._chooser(up, split_value_, extra) if split_value_ else None
+            self.solvers[key] = HandSolver(base, up, self.rules, bool(split_value_), self.floor, self.policy,
+                                           table, split_value_, extra, chooser)
+        return self.solvers[key]
+
+    def _chooser(self, up: int, pair: int, extra: int) -> Chooser | None:
+        """The post-split strategy of a split hand (``rules.post_split``, § 551.12(b),(c)):
+        ``cdz`` takes at each node the action best for the same cards as an unsplit hand (the
+        pre-split decision), ``cdp1`` the action best for the first split hand (no extra pair
+        card out), ``cdp`` the best for its own shoe (None: each node's best)."""
+        mode = self.rules.post_split
+        if mode == "cdp" or (mode == "cdp1" and extra == 0):
+            return None
+        ref = self.solver(up) if mode == "cdz" else self.solver(up, pair, 0)
+
+        def pick(hand: Values, doublings: int, acts: Mapping[str, int]) -> str:
+            ref.value(hand, doublings)
+            known = ref.node_actions.get((hand, doublings))
+            if known is None:  # one action there: the same one here
+                return next(iter(acts))
+            return max(acts, key=lambda a: known[a])
+
+        return pick
+
+    def split_value(self, up: CardType, p1: CardType, p2: CardType) -> Fraction:
+        """Unnormalised value of splitting the pair ``p1, p2`` (§ 551.12), exactly, for the
+        post-split strategy of the rules; with ``resplit_optional`` the best number of hands
+        to split to (a resplit only when it is better), else always to the most allowed.
+
+        The method (after E. Farmer's analysis of splitting): the second cards dealt to the split
+        hands are, by optional skipping, distributed as the first cards of the shoe, so a round's
+        pattern (how many extra pair cards ``i`` start new hands, how many hands ``j`` get a
+        non-pair second card) has probability ``ff(P, i)·ff(n−P, j)/ff(n, i+j)``. Given the pattern,
+        each hand's value is that of a lone hand from the shoe less the ``i`` extra pair cards
+        and the other hands' ``j`` (or ``j − 1``) non-pair second cards, the other cards those
+        hands draw being exchangeable with the rest. :meth:`_split_hand_values` gives those.
+        """
+        r, u = p1[0], up[0]
+        left = self.shoe.remove(up, p1, p2)
+        most = self.rules.max_hands if (r != 1 or self.rules.resplit_aces) else 2
+        most = min(most, 2 + left.values[r - 1])
+        limits = range(2, most + 1) if self.rules.resplit_optional else range(most, most + 1)
+        self.split_context = (up, (p1, p2), left)
+        values = _SplitValues(self, u, r, left.values)
+        return max(values.total(limit) for limit in limits)
+
+    def split_bonus(self, up: CardType, first: CardType, c: CardType, left: SpanishShoe, doubled: bool) -> Fraction:
+        """The 6-7-8 / 7-7-7 suit bonus of a split hand ``first, c`` drawing one card (no super bonus)."""
+        return suit_bonus(first, c, up, left.remove(c), self.rules, True, doubled)
+
+    def decide(self, up: CardType, c1: CardType, c2: CardType) -> Decision:
+        """Every action's value for one initial deal, and the best."""
+        rules = self.rules
+        left = self.shoe.remove(up, c1, c2)
+        pn = no_blackjack(left.values, up[0])
+        if {c1[0], c2[0]} == {1, 10}:
+            bj = rules.blackjack_payout()
+            value = bj * pn + (1 - pn) * (bj if rules.blackjack_beats_dealer_blackjack else ZERO)
+            return Decision(up, (c1, c2), {"blackjack": bj * pn}, "blackjack", value)
+        hand = _add(_add((0,) * 10, c1[0]), c2[0])
+        acts = self.solver(up[0]).actions(hand)
+        if "hit" in acts:
+            acts["hit"] += suit_bonus(c1, c2, up, left, rules, False, False)
+        if "double" in acts:
+            acts["double"] += suit_bonus(c1, c2, up, left, rules, False, True)
+        if rules.surrender:
+            acts["surrender"] = -pn / 2
+        if c1[0] == c2[0] and rules.max_hands >= 2:
+            acts["split"] = self.split_value(up, c1, c2)
+        ranking = self.policy(two_card_class(up[0], c1[0], c2[0], False)) if self.policy else None
+        best = choose(acts, ranking)
+        return Decision(up, (c1, c2), acts, best, acts[best] - (1 - pn))
+
+    def solve(self, progress: Callable[[int, int, str], None] | None = None) -> GameResult:
+        """The expected return per unit of the main wager, optimal composition-dependent play;
+        ``progress(done, total, label)`` after each initial deal (the command line draws it)."""
+        shoe = self.shoe
+        n = shoe.size
+        types = list(shoe.types())
+        weights: dict[tuple[CardType, CardType, CardType], int] = {}
+        for c1, k1 in types:
+            s1 = shoe.remove(c1)
+            for up, _ in types:
+                ku = s1.count(up)
+                if not ku:
+                    continue
+                s2 = s1.remove(up)
+                for c2, _ in types:
+                    k2 = s2.count(c2)
+                    if k2:
+                        key = (up, min(c1, c2), max(c1, c2))
+                        weights[key] = weights.get(key, 0) + k1 * ku * k2
+        denom = n * (n - 1) * (n - 2)
+        total = ZERO
+        p_super = ZERO
+        deals: dict[tuple[CardType, CardType, CardType], tuple[Fraction, Decision]] = {}
+        for index, (key, w) in enumerate(sorted(weights.items())):
+            up, c1, c2 = key
+            if progress is not None:
+                progress(index, len(weights), f"up card {'A' if up[0] == 1 else up[0]}")
+            d = self.decide(up, c1, c2)
+            p = Fraction(w, denom)
+            deals[key] = (p, d)
+            total += p * d.value
+            if up[0] == 7 and c1 == c2 and c1[0] == 7 and d.best == "hit":
+                left = shoe.remove(up, c1, c2)
+                p_super += p * Fraction(left.suits[7][c1[1]], left.size)
+        if progress is not None:
+            progress(len(weights), len(weights), "done")
+        envy = ZERO
+        if self.rules.other_players and self.rules.super_bonus():
+            envy = self.rules.other_players * self.rules.envy() * p_super
+        return GameResult(shoe, self.rules, total + envy, p_super, deals, envy)
+
+
+class _SplitValues:
+    """The expected values of one split (up card ``up``, pair value ``pair``): ``X(a, b)``, a
+    split hand whose second card may be anything, and ``N(a, b)``, one whose second card is not
+    a pair card, from the shoe less ``a`` extra pair cards and ``b`` unseen non-pair cards.
+
+    ``X(a, 0)`` and the pair-card term come from the hand solver of that shoe; removing an
+    unseen card leaves an expected value unchanged (the strategy does not see it), so
+    ``X(a, b−1) = v·X(a+1, b−1) + (1−v)·X(a, b)`` with ``v`` the chance that card is a pair
+    card, which gives ``X(a, b)`` and likewise ``N(a, b)``.
+    """
+
+    def __init__(self, game: Game, up: int, pair: int, left: Values) -> None:
+        self.game, self.up, self.pair = game, up, pair
+        self.n, self.p = sum(left), left[pair - 1]
+        self.left = left
+        self.suits = self._suit_context()
+        self.base_memo: dict[int, tuple[Fraction, Fraction]] = {}
+        self.x_memo: dict[tuple[int, int], Fraction] = {}
+        self.n_memo: dict[tuple[int, int], Fraction] = {}
+
+    def base(self, a: int) -> tuple[Fraction, Fraction]:
+        """``(X(a, 0), value of the hand whose second card is a pair card)``."""
+        got = self.base_memo.get(a)
+        if got is None:
+            r = self.pair
+            hs = self.game.solver(self.up, r, a)
+            rem = hs.rem(_add((0,) * 10, r))
+            total, pair_value = 0, 0
+            bonus = ZERO
+            for i, k in enumerate(rem):
+                if k > 0:
+                    hand = _add(_add((0,) * 10, r), i + 1)
+                    v = hs.value(hand)
+                    total += k * v
+                    if i + 1 == r:
+                        pair_value = v
+                    if self.suits is not None and completes(r, i + 1) is not None:
+                        bonus += Fraction(k) * self._suit_bonus(hs, hand, v, i + 1)
+            den = hs.denominator(_add(_add((0,) * 10, r), r))
+            got = (Fraction(total, den * sum(rem)) + bonus / sum(rem), Fraction(pair_value, den))
+            self.base_memo[a] = got
+        return got
+
+    def _suit_context(self) -> tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None:
+        """The up card, the pair and the shoe left, when a split hand can make a suited 6-7-8 or
+        7-7-7 (§ 551.6(g)(1)-(4)); None otherwise."""
+        ctx = self.game.split_context
+        if ctx is None or not self.game.rules.bonus_678_777 or self.pair not in SUITED:
+            return None
+        return ctx
+
+    def _suit_bonus(self, hs: HandSolver, hand: Values, value: int, second: int) -> Fraction:
+        """The suit bonus of a split hand ``pair, second`` that draws (hit, or double when the
+        bonus is paid on doubled hands), from the shoe less the up card and the pair, the first
+        card's suits those of the pair averaged: the one term of a split not computed exactly
+        (docs/blackjack.md); the decision is the one the values take without it."""
+        assert self.suits is not None
+        up, pair, left = self.suits
+        acts = hs.node_actions.get((hand, 0), {})
+        chosen = next((a for a, v in acts.items() if v == value), "stand")
+        if chosen not in ("hit", "double"):
+            return ZERO
+        acc = ZERO
+        kinds = [(c, k) for c, k in left.types() if c[0] == second]
+        n = sum(k for _, k in kinds)
+        for first in pair:
+            for c, k in kinds:
+                acc += Fraction(k, 2 * n) * suit_bonus(first, c, up, left.remove(c), self.game.rules, True,
+                                                       chosen == "double")
+        return acc
+
+    def x(self, a: int, b: int) -> Fraction:
+        """``X(a, b)``."""
+        key = (a, b)
+        got = self.x_memo.get(key)
+        if got is None:
+            if a > self.p:
+                got = ZERO
+            elif b == 0:
+                got = self.base(a)[0]
+            else:
+                v = Fraction(self.p - a, self.n - a - b + 1)
+                got = ZERO if v == 1 else (self.x(a, b - 1) - v * self.x(a + 1, b - 1)) / (1 - v)
+            self.x_memo[key] = got
+        return got
+
+    def nonpair(self, a: int, b: int) -> Fraction:
+        """``N(a, b)``."""
+        key = (a, b)
+        got = self.n_memo.get(key)
+        if got is None:
+            if a > self.p:
+                got = ZERO
+            elif b == 0:
+                v = Fraction(self.p - a, self.n - a)
+                x, pv = self.base(a)
+                got = ZERO if v == 1 else (x - v * pv) / (1 - v)
+            else:
+                v = Fraction(self.p - a, self.n - a - b)
+                got = ZERO if v == 1 else (self.nonpair(a, b - 1) - v * self.nonpair(a + 1, b - 1)) / (1 - v)
+            self.n_memo[key] = got
+        return got
+
+    def total(self, limit: int) -> Fraction:
+        """The split's value when every pair card dealt to a split hand is resplit while there
+        are fewer than ``limit`` hands: the sum over the patterns of second cards."""
+        n, p = self.n, self.p
+        acc = ZERO
+
+        def prob(i: int, j: int) -> Fraction:
+            return Fraction(falling_factorial(p, i) * falling_factorial(n - p, j), falling_factorial(n, i + j))
+
+        def walk(hands: int, need: int, j: int) -> None:
+            nonlocal acc
+            i = hands - 2
+            if need == 0:  # every hand got a non-pair second card
+                acc += prob(i, j) * j * self.nonpair(i, j - 1)
+            elif hands == limit:  # the other ``need`` hands take any second card
+                acc += prob(i, j) * ((j * self.nonpair(i, j - 1) if j else ZERO) + need * self.x(i, j))
+            else:
+                walk(hands + 1, need + 1, j)
+                walk(hands, need - 1, j + 1)
+
+        walk(2, 2, 0)
+        return acc
+
+
+def expected_return(shoe: SpanishShoe, rules: Rules) -> Fraction:
+    """The main wager's exact expected return per unit (composition-dependent optimal play)."""
+    return Game(shoe, rules).solve().expected
+
+
+__all__ = ["ClassKey", "Decision", "Game", "Policy", "choose", "decision_class", "two_card_class", "GameResult", "HandSolver", "SUITED", "dealer_outcomes", "expected_return",
+           "hand_total", "no_blackjack", "suit_bonus"]
