@@ -40,6 +40,7 @@ runner = CliRunner()
 
 ARGS: dict[str, list[str]] = {
     "analyze": ["banker"],
+    "blackjack": ["--preset", "standard", "-s", "A=1,2=1,6=1,7=2,8=1,K=4", "--max-hands", "1", "--no-basic"],
     "certify": ["tie", "-p", "8to1", "--no-eor", "--sensitivity-decks", "8"],
     "commission": [],
     "crosscheck": ["HANDS"],
@@ -52,11 +53,12 @@ ARGS: dict[str, list[str]] = {
     "render": ["REPORT"],
     "ride": ["-d", "1"],
     "simulate": ["-n", "10", "--seed", "1"],
+    "shufflecheck": ["ORDERS"],
     "spanish21": ["-s", "A=1,2=1,6=1,7=2,8=1,K=4", "--max-hands", "1", "--no-basic"],
     "study": ["banker", "-n", "1", "--seed", "1", "-d", "1"],
 }
 """Arguments that run each command with an output quickly (HANDS: a hand log, REPORT: a JSON
-report, both made once below)."""
+report, ORDERS: a file of 1-deck shuffled orders, all made once below)."""
 
 
 def output_commands() -> dict[str, tuple[str, ...]]:
@@ -83,7 +85,12 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["certify", "tie", "-p", "8to1", "--no-eor", "--sensitivity-decks", "8", "-o", str(report)])
     assert r.exit_code == 0, r.output
-    return {"HANDS": str(hands), "REPORT": str(report)}
+    from exactodds.simulation.shufflers import write_orders
+
+    orders = folder / "orders.txt"
+    with open(orders, "w") as fh:
+        write_orders(fh, 5, "uniform", 1, Shoe.standard(1))
+    return {"HANDS": str(hands), "REPORT": str(report), "ORDERS": str(orders)}
 
 
 def needs_weasyprint() -> None:
