@@ -276,7 +276,8 @@ def _entry(a: Analysis, e: EffectsOfRemoval | None, skipped: str | None, decks: 
     second = _second_method(a)
     checks = _checks(a, e)
     verified = bool(second["agrees"] is not False and all(c["holds"] is not False for c in checks))
-    checks.append(player_advantage_check(a))  # about the game: not part of all_hold
+    table = a.outcome_table()
+    checks.append(player_advantage_check(table))  # about the game: not part of all_hold
     return {
         "wager": a.wager.id,
         "paytable": a.paytable.id,
@@ -284,7 +285,7 @@ def _entry(a: Analysis, e: EffectsOfRemoval | None, skipped: str | None, decks: 
         "citations": {"wager": a.wager.cite, "paytable": a.paytable.cite},
         "readings": {"wager": a.wager.reading or None, "paytable": a.paytable.note or None},
         "analysis": doc,
-        "par_sheet": par_sheet(a),
+        "par_sheet": par_sheet(table),
         "player_advantage": a.return_ > 0,
         "effects_of_removal": eor_json(e) if e is not None else {"skipped": skipped or "not requested"},
         "sensitivity": _sensitivity(a.wager, a.paytable, decks),

@@ -1,0 +1,142 @@
+"""The game seam (issue 26): outcome tables, decks, rules records and the registry."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exactodds.errors import InputError
+from exactodds.figures.analysis import analyze
+from exactodds.figures.parsheet import par_sheet
+from exactodds.game.protocol import (
+    SPANISH_48,
+    STANDARD_52,
+    TILES_32,
+    Outcome,
+    OutcomeTable,
+    rule_fields,
+    rules_record,
+)
+from exactodds.games.registry import GAMES, get_game
+
+nets = st.fractions(min_value=-5, max_value=50, max_denominator=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(nets, st.integers(0, 10**6)), min_size=1, max_size=8).filter(
+    lambda rows: sum(c for _, c in rows) > 0))
+def test_table_figures_equal_the_definitions(rows: list[tuple[Fraction, int]]) -> None:
+    """Return, variance, hit frequency and element of risk from the integer moments equal
+    the textbook sums over the rows' probabilities."""
+    total = sum(c for _, c in rows)
+    t = OutcomeTable(tuple(Outcome(f"o{i}", n, "", c) for i, (n, c) in enumerate(rows)), total, "s", "u")
+    p = [Fraction(c, total) for _, c in rows]
+    mean = sum((n * q for (n, _), q in zip(rows, p)), Fraction(0))
+    assert t.return_ == mean == -t.house_edge
+    assert t.variance == sum(((n - mean) ** 2 * q for (n, _), q in zip(rows, p)), Fraction(0))
+    assert t.hit_frequency == sum((q for (n, _), q in zip(rows, p) if n > 0), Fraction(0))
+    push = sum((q for (n, _), q in zip(rows, p) if n == 0), Fraction(0))
+    assert t.element_of_risk == (None if push in (0, 1) else -mean / (1 - push))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(nets, st.integers(1, 1000)), min_size=1, max_size=6))
+def test_probabilities_become_counts_over_their_common_denominator(rows: list[tuple[Fraction, int]]) -> None:
+    weight = sum(w for _, w in rows)
+    probs = [(f"o{i}", n, "", Fraction(w, weight)) for i, (n, w) in enumerate(rows)]
+    t = OutcomeTable.from_probabilities(probs, "s", "u")
+    assert t.basis == "probabilities"
+    assert [t.probability(o) for o in t.outcomes] == [p for *_, p in probs]
+    assert t.return_ == sum((n * p for _, n, _, p in probs), Fraction(0))
+
+
+def test_a_table_that_does_not_add_up_is_refused() -> None:
+    with pytest.raises(ValueError, match="add up"):
+        OutcomeTable((Outcome("a", Fraction(1), "", 2),), 3, "s", "u")
+    with pytest.raises(ValueError, match="add up to 1"):
+        OutcomeTable.from_probabilities([("a", Fraction(1), "", Fraction(1, 2))], "s", "u")
+
+
+def test_decks_describe_themselves() -> None:
+    assert SPANISH_48.describe(8) == "8 decks of 48 cards (384)"
+    assert STANDARD_52.describe(6) == "6 decks of 52 cards (312)"
+    assert TILES_32.describe() == "32 tiles"
+    assert TILES_32.to_json()["size"] == 32 and TILES_32.to_json()["decks"] is None
+
+
+def test_every_game_has_its_class_data_and_a_complete_rules_record() -> None:
+    ids = [g.id for g in GAMES]
+    assert len(set(ids)) == len(ids)
+    for g in GAMES:
+        assert g.title and g.citation and g.strategies and g.deck
+        fields = rule_fields(g.rules_type)
+        assert fields and all(f.name and f.section and f.flag for f in fields)
+        record = rules_record(g().rules())
+        assert [r["field"] for r in record] == [f.field for f in fields]
+
+
+def test_unknown_games_and_rules_are_input_errors() -> None:
+    with pytest.raises(InputError, match="unknown game"):
+        get_game("three-card-poker")
+    g = get_game("pai-gow")
+    with pytest.raises(InputError, match="unknown rules field"):
+        g.rules({"vig": 1})
+    with pytest.raises(InputError, match="must be a str"):
+        g.rules({"house_way_reading": 3})
+    with pytest.raises(InputError, match="certified house-way reading"):
+        g.rules({"house_way_reading": "casino.json"})
+
+
+@pytest.mark.parametrize(("wager", "paytable", "decks"), [("tie", "8to1", 8), ("banker", "5pct", 6),
+                                                           ("dragon-7", None, 8)])
+def test_baccarat_table_is_the_analysis(wager: str, paytable: str | None, decks: int) -> None:
+    """The adapter hands up the level engine's analysis unchanged: every figure equal."""
+    g = get_game("baccarat")
+    t = g.outcome_table(g.rules({"wager": wager, "paytable": paytable or "", "decks": decks}), "as dealt")
+    a = analyze(wager, paytable, decks)
+    assert (t.total, t.return_, t.variance, t.hit_frequency, t.element_of_risk) == (
+        a.total, a.return_, a.variance, a.hit_frequency, a.element_of_risk)
+    assert [(o.name, o.net, o.count) for o in t.outcomes] == [(r.name, r.pay.net, r.count) for r in a.rows]
+
+
+def test_baccarat_second_method_agrees() -> None:
+    g = get_game("baccarat")
+    r = g.rules({"wager": "tie", "decks": 1})
+    second = g.second_method(r, "as dealt")
+    assert second is not None and second[1] == g.outcome_table(r, "as dealt")
+
+
+@pytest.mark.parametrize("reading", ["most-qualifying", "high-hand-first"])
+def test_paigow_tables_are_its_counts_settled_at_the_exact_vigorish(reading: str) -> None:
+    from exactodds.paigow import paigow_analysis
+
+    g = get_game("paigow")
+    r = g.rules({"house_way_reading": reading})
+    for s in g.strategies:
+        t = g.outcome_table(r, s)
+        a = paigow_analysis(s, house_way=reading)  # type: ignore[arg-type]
+        assert t.total == comb(32, 4) * comb(28, 4) == a.universe
+        assert t.return_ == a.return_vigorish
+        assert [o.count for o in t.outcomes] == [a.wins, a.ties, a.losses]
+        win, push, loss = t.outcomes
+        # variance by hand: E[X²] − E[X]², X = 0.95 on a win, 0 on a push, −1 on a loss
+        ex2 = (Fraction(19, 20) ** 2 * win.count + loss.count) / Fraction(t.total)
+        assert t.variance == ex2 - t.return_ ** 2
+        p = par_sheet(t)
+        assert p["maximum_payout"]["win_per_unit"] == "19/20" and p["cycle"] == t.total
+
+
+def test_paigow_simulation_deals_rounds_near_the_exact_return() -> None:
+    """A short run of real deals: its mean within 5 standard errors of the exact return."""
+    g = get_game("paigow")
+    r = g.rules()
+    t = g.outcome_table(r, "house-way")
+    idx = g.simulate(r, "house-way", 20000, 7)
+    assert idx is not None and len(idx) == 20000 and set(idx) <= {0, 1, 2}
+    mean = sum((t.outcomes[i].net for i in idx), Fraction(0)) / len(idx)
+    se2 = t.variance / len(idx)
+    assert (mean - t.return_) ** 2 < 25 * se2
