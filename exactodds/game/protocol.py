@@ -11,7 +11,7 @@ A game is a :class:`Game` subclass in the style of python-chess's ``chess/varian
 data (``id``, ``title``, ``citation``, ``deck``, ``rules_type``, ``strategies``) and a few
 hooks, of which one is required (:meth:`Game.outcome_table`) and the others optional
 (:meth:`Game.second_method`, :meth:`Game.readings`, :meth:`Game.schedules`,
-:meth:`Game.simulate`). Rules are frozen dataclasses whose fields carry their regulation
+:meth:`Game.identities`, :meth:`Game.simulate`). Rules are frozen dataclasses whose fields carry their regulation
 section, a name a person reads and the command-line flag that sets them (:func:`rule`), so a
 certificate prints the rules record without knowing the game (:func:`rules_record`).
 The registry of games is :data:`exactodds.games.registry.GAMES`.
@@ -275,6 +275,9 @@ class Game:
     strategies: ClassVar[tuple[str, ...]] = ("as dealt",)
     """The player strategies the game is priced under (an outcome table per strategy)."""
     aliases: ClassVar[tuple[str, ...]] = ()
+    """Other names ``--game`` takes (and, as ``--NAME``, a flag of ``certify``)."""
+    by_wager: ClassVar[bool] = False
+    """Certified per wager and paytable (baccarat's ``entries``), not as one game entry."""
 
     def outcome_table(self, rules: Any, strategy: str) -> OutcomeTable:
         """The exact outcome table under ``rules`` for the player's ``strategy`` (required)."""
@@ -290,6 +293,10 @@ class Game:
 
     def schedules(self, rules: Any) -> tuple[Schedule, ...]:
         """Tables the certificate entry carries beside the par sheets."""
+        return ()
+
+    def identities(self, rules: Any, tables: dict[str, OutcomeTable]) -> tuple[tuple[str, bool], ...]:
+        """Checks of the game's own mathematics over its tables (by strategy): (statement, holds)."""
         return ()
 
     def simulate(self, rules: Any, strategy: str, rounds: int, seed: int) -> Sequence[int] | None:

@@ -12,9 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from exactodds.figures.analysis import VOID, analyze
-from exactodds.figures.second_method import outcome_counts
-from exactodds.game.cards import Shoe
 from exactodds.game.protocol import STANDARD_52, Game, Outcome, OutcomeTable, rule
 from exactodds.game.rules import CITATION
 
@@ -37,11 +34,19 @@ class Baccarat(Game):
     citation: ClassVar[str] = f"58 Pa. Code ch. 629a; drawing rules {CITATION}"
     deck = STANDARD_52
     rules_type: ClassVar[type] = BaccaratRules
+    by_wager: ClassVar[bool] = True
 
     def outcome_table(self, rules: Any, strategy: str = "as dealt") -> OutcomeTable:
+        from exactodds.figures.analysis import analyze  # the catalogue and engine: only when a table is made
+        from exactodds.game.cards import Shoe
+
         return analyze(rules.wager, rules.paytable or None, Shoe.standard(rules.decks)).outcome_table()
 
     def second_method(self, rules: Any, strategy: str = "as dealt") -> tuple[str, OutcomeTable] | None:
+        from exactodds.figures.analysis import VOID, analyze
+        from exactodds.figures.second_method import outcome_counts
+        from exactodds.game.cards import Shoe
+
         a = analyze(rules.wager, rules.paytable or None, Shoe.standard(rules.decks))
         second = outcome_counts(a.wager, a.paytable, a.shoe)
         if second is None:

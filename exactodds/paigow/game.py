@@ -15,37 +15,38 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Final
+from functools import lru_cache
+from math import comb
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
 from exactodds.game.protocol import TILES_32, Game, Outcome, OutcomeTable, Schedule, rule
 
-from .analysis import (
-    CITE,
-    CITE_VIGORISH,
-    READING_DEAL,
-    READING_STRATEGY,
-    READING_VIGORISH,
-    STRATEGIES,
-    VIGORISH_RATE,
-    Strategy,
-    _choices,
-    compute_hand_outcomes,
-    hand_outcomes,
-    paigow_analysis,
-    vigorish_table,
-)
+from exactodds.lazy import LazyModule
+
 from .hands import READING_COMPARE, READING_GEE_JOON, READING_ZERO, compare, settings
 from .house_way import READING_HOUSE_WAY, READINGS, house_way_reading, house_way_setting
 from .tiles import tile_counts
 
+if TYPE_CHECKING:
+    from . import analysis as pg
+else:
+    pg = LazyModule("exactodds.paigow.analysis", globals(), "pg")  # numpy: only when a table is computed
+
+VIGORISH: Final = Fraction(5, 100)
+"""§ 535.10(k): 5 % of the amount won (= :data:`.analysis.VIGORISH_RATE`, a test holds them equal)."""
 PAYTABLE: Final = (
-    ("win", 1 - VIGORISH_RATE, "1 to 1 less 5% vigorish (§ 535.10(k))"),
+    ("win", 1 - VIGORISH, "1 to 1 less 5% vigorish (§ 535.10(k))"),
     ("push", Fraction(0), "push: one hand each (§ 535.10(f)-(j))"),
     ("loss", Fraction(-1), "loses (§ 535.10(f)-(j))"),
 )
 """Pai Gow's paytable as data: outcome, net per unit at the exact 5 % rate, how it is paid."""
+STRATEGY_IDS: Final = ("house-way", "optimal")
+"""= :data:`.analysis.STRATEGIES` (a test holds them equal)."""
+CITATION: Final = ("58 Pa. Code §§ 535.3(a), (c); 535.4(a)-(g); 535.10(d) (dealer's setting), (f)-(j) "
+                   "(comparison), (k) (1 to 1 less 5% vigorish)")
+"""= :data:`.analysis.CITE`."""
 
 
 @dataclass(frozen=True)
@@ -74,20 +75,20 @@ class PaiGow(Game):
 
     id: ClassVar[str] = "paigow"
     title: ClassVar[str] = "Pai Gow (tiles)"
-    citation: ClassVar[str] = CITE
+    citation: ClassVar[str] = CITATION
     deck = TILES_32
     rules_type: ClassVar[type] = PaiGowRules
-    strategies: ClassVar[tuple[str, ...]] = STRATEGIES
+    strategies: ClassVar[tuple[str, ...]] = STRATEGY_IDS
     aliases: ClassVar[tuple[str, ...]] = ("pai-gow",)
 
     def outcome_table(self, rules: Any, strategy: str) -> OutcomeTable:
-        a = paigow_analysis(_strategy(strategy), house_way=rules.house_way_reading)
+        a = pg.paigow_analysis(_strategy(strategy), house_way=rules.house_way_reading)
         return _table(a.wins, a.ties, a.losses, strategy)
 
     def second_method(self, rules: Any, strategy: str) -> tuple[str, OutcomeTable]:
-        outs = compute_hand_outcomes(tile_counts(), house_way_reading(rules.house_way_reading))
+        outs = _fresh(rules.house_way_reading)
         totals = [0, 0, 0]
-        for o, i in zip(outs, _choices(outs, _strategy(strategy), 1 - VIGORISH_RATE)):
+        for o, i in zip(outs, pg._choices(outs, _strategy(strategy), 1 - VIGORISH)):
             for k in range(3):
                 totals[k] += o.ways * o.counts[i][k]
         return ("every distinct player hand against every dealer hand, counted afresh from the tiles "
@@ -96,18 +97,24 @@ class PaiGow(Game):
 
     def readings(self, rules: Any) -> tuple[str, ...]:
         hw = house_way_reading(rules.house_way_reading)
-        return (READING_DEAL, READING_COMPARE, READING_ZERO, READING_GEE_JOON, READING_HOUSE_WAY, hw.text(),
-                *(READING_STRATEGY[s] for s in STRATEGIES), READING_VIGORISH)
+        return (pg.READING_DEAL, READING_COMPARE, READING_ZERO, READING_GEE_JOON, READING_HOUSE_WAY, hw.text(),
+                *(pg.READING_STRATEGY[s] for s in pg.STRATEGIES), pg.READING_VIGORISH)
 
     def schedules(self, rules: Any) -> tuple[Schedule, ...]:
-        rows = vigorish_table(house_way=rules.house_way_reading)
+        rows = pg.vigorish_table(house_way=rules.house_way_reading)
         return (Schedule(
-            "Hold by wager amount, vigorish rounded up to 25¢", CITE_VIGORISH,
+            "Hold by wager amount, vigorish rounded up to 25¢", pg.CITE_VIGORISH,
             ("amount", "vigorish", "net win per unit", "return house-way", "return house-way %", "return optimal",
              "return optimal %"),
             tuple((f"${decimal(r.amount, 2)}", f"${decimal(r.vigorish, 2)}", ratio(r.net_win),
                    ratio(r.return_house_way), percent(r.return_house_way, 4),
                    ratio(r.return_optimal), percent(r.return_optimal, 4)) for r in rows)),)
+
+    def identities(self, rules: Any, tables: dict[str, OutcomeTable]) -> tuple[tuple[str, bool], ...]:
+        deals = comb(32, 4) * comb(28, 4)
+        return (("every strategy's universe is C(32,4)·C(28,4) deals", all(t.total == deals for t in tables.values())),
+                ("the optimal setting's return is at least the house way's",
+                 tables["optimal"].return_ >= tables["house-way"].return_))
 
     def simulate(self, rules: Any, strategy: str, rounds: int, seed: int) -> Sequence[int]:
         """Deal ``rounds`` rounds from the shuffled 32 tiles (player 4, dealer 4), set the
@@ -118,8 +125,8 @@ class PaiGow(Game):
         tiles = [k for k, n in enumerate(tile_counts()) for _ in range(n)]
         best: dict[tuple[int, ...], int] = {}
         if chosen == "optimal":
-            outs = hand_outcomes(tile_counts(), hw)
-            best = {o.hand: i for o, i in zip(outs, _choices(outs, chosen, 1 - VIGORISH_RATE))}
+            outs = pg.hand_outcomes(tile_counts(), hw)
+            best = {o.hand: i for o, i in zip(outs, pg._choices(outs, chosen, 1 - VIGORISH))}
         index = {"win": 0, "tie": 1, "loss": 2}
         rng = random.Random(seed)
         out = []
@@ -134,11 +141,17 @@ class PaiGow(Game):
         return out
 
 
-def _strategy(strategy: str) -> Strategy:
-    for s in STRATEGIES:
+@lru_cache(maxsize=2)
+def _fresh(reading: str) -> tuple[Any, ...]:
+    """Every hand's counts computed afresh (seconds), once per reading for both strategies."""
+    return pg.compute_hand_outcomes(tile_counts(), house_way_reading(reading))
+
+
+def _strategy(strategy: str) -> pg.Strategy:
+    for s in pg.STRATEGIES:
         if s == strategy:
             return s
-    raise InputError(f"unknown Pai Gow strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    raise InputError(f"unknown Pai Gow strategy {strategy!r}; choose one of {', '.join(STRATEGY_IDS)}")
 
 
 __all__ = ["PAYTABLE", "PaiGow", "PaiGowRules"]

@@ -3,7 +3,8 @@
 A view of the JSON report, like the others: nothing is recomputed. One ``Summary`` sheet
 (a row per wager-paytable: the par-sheet figures, the player-advantage flag, the
 fingerprint), one sheet per wager-paytable (outcomes, par sheet, confidence ranges,
-effects of removal, sensitivity) and one per game section (Pai Gow). Every exact value
+effects of removal, sensitivity), one per game entry (:func:`_game_sheet`, the same for every
+game of the seam) and one for Spanish 21. Every exact value
 is two cells: a number a spreadsheet computes with (the decimal with 15 significant
 digits, :func:`exactodds.exact.significant`, read as a double) and, beside it, the exact
 ``p/q`` as text. A count with more digits than Excel keeps (15; a shoe's combinations have
@@ -208,6 +209,47 @@ def _entry_sheet(sh: _Sheet, x: dict[str, Any]) -> None:
     sh.line(["Every check of the mathematics holds", v["all_hold"]])
 
 
+def _game_sheet(sh: _Sheet, g: dict[str, Any]) -> None:
+    """A game entry (:func:`exactodds.figures.entry.game_entry`), whatever the game."""
+    sh.line([g["title"]], bold=True)
+    sh.freeze()
+    sh.line(["Citation", g["citation"]])
+    sh.line(["Deck", g["deck"]["description"]])
+    sh.line([g["player_advantage"]["statement"]])
+    sh.heading("Rules certified")
+    sh.line(["Rule", "Section", "Option", "Value"], bold=True)
+    for r in g["rules"]:
+        sh.line([r["name"], r["section"], r["flag"], str(r["value"])])
+    for st in g["strategies"]:
+        t, ps = st["outcome_table"], st["par_sheet"]
+        sh.heading(f"Player strategy: {st['strategy']}")
+        sh.line(["Outcome", "Pays", "Pays (exact)", "Count", "Count (exact, text)", "Probability",
+                 "Probability (exact)", "Return", "Return (exact)"], bold=True)
+        for o in t["outcomes"]:
+            sh.line([o["outcome"], *_ex(o["pays"], "pays"), *_count(o["count"]), *_ex(o["probability"]),
+                     *_ex(o["return"])])
+        sh.line(["Total", None, None, *_count(t["total"])], bold=True)
+        sh.line(["Figure", "Value", "Exact"], bold=True)
+        for key, label in (("return", "Return"), ("house_edge", "House edge"), ("hit_frequency", "Hit frequency"),
+                           ("variance", "Variance"), ("element_of_risk", "Element of risk")):
+            if t[key] is not None:
+                sh.line([label, *_ex(t[key], "fixed" if key == "variance" else "pct")])
+        sh.line(["Standard deviation (per unit)", ("exact", ps["standard_deviation"], "fixed")])
+        sh.line(["Volatility index 90 % (z·σ)", ("exact", ps["volatility_index"]["90"], "fixed")])
+        sh.line(["Volatility index 95 % (z·σ)", ("exact", ps["volatility_index"]["95"], "fixed")])
+        sh.line(["Player advantage", st["player_advantage"]])
+        sh.line(["Rounds", "Expected", "Expected (exact)", "90 % low", "90 % high", "95 % low", "95 % high"], bold=True)
+        for c in ps["confidence_ranges"]:
+            sh.line([c["rounds"], *_ex(c["expected_result"], "units"),
+                     *(("exact", v, "units") for v in (*c["result_90"], *c["result_95"]))])
+    for sc in g["schedules"]:
+        sh.heading(f"{sc['title']} ({sc['cite']})")
+        sh.line(list(sc["columns"]), bold=True)
+        for row in sc["rows"]:
+            sh.line(list(row))
+    sh.line(["Every check of the mathematics holds", g["verification"]["all_hold"]])
+
+
 def render_xlsx(doc: dict[str, Any]) -> bytes:
     """The workbook's bytes (see the module docstring)."""
     import xlsxwriter  # type: ignore[import-untyped]
@@ -260,16 +302,8 @@ def render_xlsx(doc: dict[str, Any]) -> bytes:
                       x["verification"]["all_hold"]])
     for name, x in entry_sheets:
         _entry_sheet(sheet(name), x)
-    if "paigow" in doc:
-        pg = sheet(_sheet_name("Pai Gow", used))
-        pg.line(["Pai Gow (tiles), 58 Pa. Code ch. 535"], bold=True)
-        pg.line([doc["paigow"]["player_advantage"]["statement"]])
-        pg.line(["Strategy", "Deals", "Wins", "Ties", "Losses", "Return", "Return (exact)", "House edge",
-                 "House edge (exact)"], bold=True)
-        pg.freeze()
-        for st in doc["paigow"]["strategies"]:
-            pg.line([st["strategy"], st["universe"], st["wins"], st["ties"], st["losses"], *_ex(st["return_vigorish"]),
-                     *_ex(st["house_edge"])])
+    for g in doc.get("games", []):
+        _game_sheet(sheet(_sheet_name(g["title"], used)), g)
     if "spanish21" in doc:
         sp = doc["spanish21"]
         ws = sheet(_sheet_name("Spanish 21", used))
