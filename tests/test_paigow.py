@@ -561,28 +561,64 @@ def test_cli_paigow_json_equals_the_library() -> None:
 
 
 def test_paigow_certificate_verifies_and_catches_a_forged_figure() -> None:
-    """``certify --paigow``: the section equals the library, its checks hold, ``verify`` holds,
-    and an edited house edge (re-fingerprinted) does not hold; the JSON meets the schema."""
+    """``certify --game paigow``: its entry holds the whole par sheet of each strategy from the
+    seam's outcome table (exact variance, σ), equal to the library and to the second moment by
+    hand; the checks hold, ``verify`` holds, an edited variance (re-fingerprinted) does not;
+    the JSON meets the schema."""
     import json
     from fractions import Fraction
 
     import jsonschema
 
+    from exactodds.exact import Sqrt
     from exactodds.figures.certify import certify, fingerprint, verify_report
     from exactodds.paigow import paigow_analysis
     from exactodds.report.schemas import certificate_schema
 
-    doc = certify([], paigow=True, effects_of_removal=False)
-    assert doc["entries"] == [] and doc["inputs"]["paigow"] is True
-    by = {s["strategy"]: s for s in doc["paigow"]["strategies"]}
-    assert Fraction(by["optimal"]["house_edge"]) == paigow_analysis("optimal").house_edge
-    assert doc["paigow"]["verification"]["all_hold"] and doc["summary"]["all_checks_hold"]
+    doc = certify([], games=[("paigow", {"house_way_reading": "high-hand-first"})], effects_of_removal=False)
+    assert doc["entries"] == [] and doc["inputs"]["games"] == [
+        {"game": "paigow", "rules": {"house_way_reading": "high-hand-first"}}]
+    g = doc["games"][0]
+    assert g["deck"]["description"] == "32 tiles" and "32 tiles" in doc["shoe"]["description"]
+    assert [r["flag"] for r in g["rules"]] == ["--reading"] and g["rules"][0]["value"] == "high-hand-first"
+    for st in g["strategies"]:
+        a = paigow_analysis(st["strategy"], house_way="high-hand-first")
+        t = st["outcome_table"]
+        assert Fraction(t["return"]) == a.return_vigorish
+        n = a.universe
+        var = (Fraction(19, 20) ** 2 * a.wins + a.losses) / n - a.return_vigorish ** 2
+        assert Fraction(t["variance"]) == var and t["std_dev"] == str(Sqrt(var))
+        assert st["par_sheet"]["standard_deviation"].startswith(str(Sqrt(var))[:10])
+    assert g["verification"]["second_method"]["agrees"] is True
+    assert g["verification"]["all_hold"] and doc["summary"]["all_checks_hold"]
+    assert len(g["schedules"]) == 1 and len(g["schedules"][0]["rows"]) == 40  # $1..$25, $30..$100
     jsonschema.validate(doc, certificate_schema())
     assert verify_report(json.loads(json.dumps(doc))).holds
     forged = json.loads(json.dumps(doc))
-    forged["paigow"]["strategies"][0]["house_edge"] = "1/1000"
+    forged["games"][0]["strategies"][0]["outcome_table"]["variance"] = "1/1000"
     forged["fingerprint"]["value"] = fingerprint(forged)
     assert not verify_report(forged).holds
+
+
+def test_certify_game_paigow_on_the_command_line(tmp_path: Path) -> None:
+    """``certify --game paigow --reading R -f json``; ``--paigow`` is its alias; a rule option
+    without its game, or an unknown game, is one error line and writes nothing."""
+    from typer.testing import CliRunner
+
+    from exactodds.cli.app import app
+
+    runner = CliRunner()
+    out = tmp_path / "pg.json"
+    r = runner.invoke(app, ["certify", "--paigow", "--reading", "high-hand-first", "--no-eor", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(out.read_text())
+    assert doc["inputs"]["games"] == [{"game": "paigow", "rules": {"house_way_reading": "high-hand-first"}}]
+    for args, words in ((["tie", "--reading", "high-hand-first"], "add --game paigow"),
+                        (["--game", "chess"], "unknown game"),
+                        (["--game", "paigow", "--reading", "casino.json"], "certified house-way reading")):
+        bad = tmp_path / "bad.json"
+        r = runner.invoke(app, ["certify", *args, "-o", str(bad)])
+        assert r.exit_code == 2 and words in r.output and not bad.exists(), (args, r.output)
 
 
 # --------------------------------------------------------------------------- readings (issue 17 item 4)

@@ -178,11 +178,12 @@ def test_a_player_favourable_paytable_is_flagged_in_every_view(tmp_path: Path) -
 
 
 def test_pai_gow_optimal_play_that_beats_the_game_is_flagged() -> None:
-    doc = certify([], paigow=True, sensitivity_decks=(8,), effects_of_removal=False)
-    pa = doc["paigow"]["player_advantage"]
-    beats = [s["strategy"] for s in doc["paigow"]["strategies"] if Fraction(s["return_vigorish"]) > 0]
-    assert pa["strategies"] == beats
-    assert doc["summary"]["player_advantage"] == [f"pai-gow/{s}" for s in beats]
+    doc = certify([], games=[("paigow", {"house_way_reading": "high-hand-first"})], sensitivity_decks=(8,),
+                  effects_of_removal=False)
+    pa = doc["games"][0]["player_advantage"]
+    beats = [s["strategy"] for s in doc["games"][0]["strategies"] if Fraction(s["outcome_table"]["return"]) > 0]
+    assert pa["strategies"] == beats == ["optimal"]  # optimal play against the high-hand-first house way wins
+    assert doc["summary"]["player_advantage"] == [f"paigow/{s}" for s in beats]
     if beats:
         assert "PLAYER ADVANTAGE" in str(render_report(doc, "markdown")).upper()
         assert "PLAYER ADVANTAGE" in str(render_report(doc, "html"))
@@ -344,7 +345,7 @@ def test_a_certificate_is_tied_to_its_wager_file(from_file: dict[str, Any]) -> N
 
 def test_grafted_sections_and_reordered_entries_do_not_hold(small: dict[str, Any]) -> None:
     grafted = copy.deepcopy(small)
-    grafted["paigow"] = {"game": "pai gow", "strategies": [], "vigorish_by_amount": [], "verification": {}}
+    grafted["games"] = [{"game": "paigow", "strategies": [], "schedules": [], "verification": {}}]
     v = verify_report(refingerprint(grafted))
     assert not v.holds
     swapped = copy.deepcopy(small)
