@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import comb
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -140,3 +141,31 @@ def test_paigow_simulation_deals_rounds_near_the_exact_return() -> None:
     mean = sum((t.outcomes[i].net for i in idx), Fraction(0)) / len(idx)
     se2 = t.variance / len(idx)
     assert (mean - t.return_) ** 2 < 25 * se2
+
+
+def test_simulate_game_on_the_command_line(tmp_path: Path) -> None:
+    """``simulate --game paigow -f json -o FILE``: both strategies, counts adding up to the
+    rounds, the mean exact and equal to the counts', z within ±4; bad combinations refused in
+    one line with nothing written."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from exactodds.cli.app import app
+
+    runner = CliRunner()
+    out = tmp_path / "sim.json"
+    r = runner.invoke(app, ["simulate", "--game", "paigow", "--rounds", "20000", "--seed", "4", "-f", "json",
+                            "-o", str(out)])
+    assert r.exit_code == 0 and r.stdout == "", r.output
+    doc = json.loads(out.read_text())
+    assert [s["strategy"] for s in doc["strategies"]] == ["house-way", "optimal"]
+    for s in doc["strategies"]:
+        assert sum(o["count"] for o in s["outcomes"]) == 20000
+        mean = sum((Fraction(o["pays"]) * o["count"] for o in s["outcomes"]), Fraction(0)) / 20000
+        assert Fraction(s["mean"]) == mean and abs(Fraction(s["z"])) <= 4 and s["agrees"]
+    for args in (["--game", "paigow", "-w", "tie"], ["--game", "paigow", "--rounds", "0"],
+                 ["--reading", "high-hand-first"], ["--game", "paigow", "--game", "baccarat"]):
+        bad = tmp_path / "bad.json"
+        r = runner.invoke(app, ["simulate", *args, "-o", str(bad)])
+        assert r.exit_code == 2 and not bad.exists() and r.output.count("error:") == 1, (args, r.output)

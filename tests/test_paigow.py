@@ -581,14 +581,14 @@ def test_paigow_certificate_verifies_and_catches_a_forged_figure() -> None:
     g = doc["games"][0]
     assert g["deck"]["description"] == "32 tiles" and "32 tiles" in doc["shoe"]["description"]
     assert [r["flag"] for r in g["rules"]] == ["--reading"] and g["rules"][0]["value"] == "high-hand-first"
-    for st in g["strategies"]:
-        a = paigow_analysis(st["strategy"], house_way="high-hand-first")
-        t = st["outcome_table"]
+    for entry in g["strategies"]:
+        a = paigow_analysis(entry["strategy"], house_way="high-hand-first")
+        t = entry["outcome_table"]
         assert Fraction(t["return"]) == a.return_vigorish
         n = a.universe
         var = (Fraction(19, 20) ** 2 * a.wins + a.losses) / n - a.return_vigorish ** 2
         assert Fraction(t["variance"]) == var and t["std_dev"] == str(Sqrt(var))
-        assert st["par_sheet"]["standard_deviation"].startswith(str(Sqrt(var))[:10])
+        assert entry["par_sheet"]["standard_deviation"].startswith(str(Sqrt(var))[:10])
     assert g["verification"]["second_method"]["agrees"] is True
     assert g["verification"]["all_hold"] and doc["summary"]["all_checks_hold"]
     assert len(g["schedules"]) == 1 and len(g["schedules"][0]["rows"]) == 40  # $1..$25, $30..$100

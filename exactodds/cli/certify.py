@@ -21,6 +21,7 @@ from typing import Annotated, Final
 
 import typer
 
+from exactodds.cli.games import with_game_options
 from exactodds.cli.options import (
     DecksOpt,
     Format,
@@ -32,7 +33,6 @@ from exactodds.cli.options import (
     wager_and_paytable,
     with_spanish21_rules,
 )
-from exactodds.cli.games import with_game_options
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.extras import require

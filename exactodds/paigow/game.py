@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
 from exactodds.game.protocol import TILES_32, Game, Outcome, OutcomeTable, Schedule, rule
-
 from exactodds.lazy import LazyModule
 
 from .hands import READING_COMPARE, READING_GEE_JOON, READING_ZERO, compare, settings

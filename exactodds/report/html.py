@@ -743,7 +743,7 @@ def _game(g: dict[str, Any], i: int) -> str:
                    f'<td class="num">{_fig(p + "/std_dev", t["std_dev"], "sig")}</td></tr></tbody></table>')
         out.append(_par_sheet(st["par_sheet"], f"{base}/strategies/{j}/par_sheet", st["player_advantage"],
                               "Cycle (equally likely deals)"))
-    for j, sc in enumerate(g["schedules"]):
+    for sc in g["schedules"]:
         out.append(f'<h3>{_e(sc["title"])} ({_e(sc["cite"])})</h3><table class="schedule"><thead><tr>'
                    + "".join(f"<th>{_e(c)}</th>" for c in sc["columns"]) + "</tr></thead><tbody>"
                    + "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in sc["rows"])
