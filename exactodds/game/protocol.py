@@ -276,6 +276,8 @@ class Game:
     """The player strategies the game is priced under (an outcome table per strategy)."""
     aliases: ClassVar[tuple[str, ...]] = ()
     """Other names ``--game`` takes (and, as ``--NAME``, a flag of ``certify``)."""
+    cli: ClassVar[str] = ""
+    """The module of the game's own command, if it has one (its ``register(app)`` adds it)."""
     by_wager: ClassVar[bool] = False
     """Certified per wager and paytable (baccarat's ``entries``), not as one game entry."""
 

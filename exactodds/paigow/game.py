@@ -79,6 +79,7 @@ class PaiGow(Game):
     rules_type: ClassVar[type] = PaiGowRules
     strategies: ClassVar[tuple[str, ...]] = STRATEGY_IDS
     aliases: ClassVar[tuple[str, ...]] = ("pai-gow",)
+    cli: ClassVar[str] = "exactodds.cli.paigow"
 
     def outcome_table(self, rules: Any, strategy: str) -> OutcomeTable:
         a = pg.paigow_analysis(_strategy(strategy), house_way=rules.house_way_reading)
