@@ -79,15 +79,17 @@ def test_normal_quantiles_are_the_stated_ones() -> None:
     nd = statistics.NormalDist()
     assert abs(float(Z["90"]) - nd.inv_cdf(0.95)) < 1e-15
     assert abs(float(Z["95"]) - nd.inv_cdf(0.975)) < 1e-15
+    assert abs(float(Z["99"]) - nd.inv_cdf(0.995)) < 1e-15
 
 
 def test_par_sheet_figures_equal_an_independent_computation(small: dict[str, Any]) -> None:
     for x in small["entries"]:
         ps, ind = x["par_sheet"], _independent(x["analysis"]["outcomes"])
-        z90, z95 = (Decimal(statistics.NormalDist().inv_cdf(q)) for q in (0.95, 0.975))
+        z90, z95, z99 = (Decimal(statistics.NormalDist().inv_cdf(q)) for q in (0.95, 0.975, 0.995))
         assert _close(ps["standard_deviation"], ind["sigma"])
         assert _close(ps["volatility_index"]["90"], z90 * ind["sigma"], "1e-12")
         assert _close(ps["volatility_index"]["95"], z95 * ind["sigma"], "1e-12")
+        assert _close(ps["volatility_index"]["99"], z99 * ind["sigma"], "1e-12")
         assert Fraction(ps["hit_frequency"]) == ind["hit"] and _close(ps["hit_one_in"], Decimal(1) / (
             Decimal(ind["hit"].numerator) / Decimal(ind["hit"].denominator)))
         assert ps["cycle"] == ind["total"]

@@ -6,7 +6,7 @@ wager-paytable by :meth:`~exactodds.figures.analysis.Analysis.outcome_table`, a 
 strategy by its game's hook) -- so a certificate's ``verify`` recomputes them like the rest:
 
 * **standard deviation** σ of one round's net result per unit wagered (√variance);
-* **volatility index** ``VI = z·σ`` at 90 % and 95 % (``z`` the two-sided normal quantile:
+* **volatility index** ``VI = z·σ`` at 90 %, 95 % and 99 % (``z`` the two-sided normal quantile:
   the player's result after N rounds lies within ``N·R ± VI·√N`` units with about that
   confidence, R the return per unit);
 * **confidence ranges** of the player's result after N = 10³ … 10⁷ rounds, in units
@@ -37,8 +37,9 @@ from typing import Any, Final
 from exactodds.exact import percent, ratio, significant, sqrt_fraction
 from exactodds.game.protocol import OutcomeTable
 
-Z: Final = {"90": Fraction("1.6448536269514722"), "95": Fraction("1.9599639845400542")}
-"""Two-sided standard normal quantiles (Φ⁻¹(0.95), Φ⁻¹(0.975)) to 17 significant digits."""
+Z: Final = {"90": Fraction("1.6448536269514722"), "95": Fraction("1.9599639845400542"),
+             "99": Fraction("2.5758293035489008")}
+"""Two-sided standard normal quantiles (Φ⁻¹(0.95), Φ⁻¹(0.975), Φ⁻¹(0.995)) to 17 significant digits."""
 
 ROUNDS: Final = (10**3, 10**4, 10**5, 10**6, 10**7)
 """The round counts of the confidence-range table."""
@@ -48,7 +49,8 @@ PLACES: Final = 40
 
 DEFINITION: Final = (
     "σ: standard deviation of one round's net result per unit wagered (√variance). Volatility index "
-    "VI = z·σ with z = 1.6448536269514722 (90 %) or 1.9599639845400542 (95 %), the two-sided normal "
+    "VI = z·σ with z = 1.6448536269514722 (90 %), 1.9599639845400542 (95 %) or 2.5758293035489008 (99 %), "
+    "the two-sided normal "
     "quantiles: after N rounds the player's net result lies within N·R ± VI·√N units (R the return per "
     "unit) with about that confidence, i.e. within R ± VI/√N of the amount wagered (the hold's range). "
     "Normal approximation; it needs N large against the wager's longest odds.")

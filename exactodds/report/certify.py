@@ -77,7 +77,8 @@ def _par_sheet_blocks(ps: dict[str, Any], advantage: bool, cycle: str = "equally
         out += ["**PLAYER ADVANTAGE: this paytable returns more than the amount wagered to the player in the long "
                 "run (return above 0).** The mathematics may hold; the game favours the player.", ""]
     out += [f"- Standard deviation σ per unit wagered: {ps['standard_deviation']}",
-            f"- Volatility index (z·σ): {ps['volatility_index']['90']} at 90 %, {ps['volatility_index']['95']} at 95 %",
+            f"- Volatility index (z·σ): {ps['volatility_index']['90']} at 90 %, {ps['volatility_index']['95']} at 95 %, "
+            f"{ps['volatility_index']['99']} at 99 %",
             f"- Hit frequency: {_pct(ps['hit_frequency'])}" + (f" (1 in {ps['hit_one_in']})" if ps["hit_one_in"] else ""),
             f"- Cycle: {ps['cycle']:,} {cycle}"]
     if mp is not None:
@@ -279,7 +280,7 @@ CSV_COLUMNS: Final = (
     "return", "return_decimal",
     "copies", "effect_of_removal", "effect_of_removal_decimal", "return_after_removal", "return_after_removal_decimal",
     "decks", "house_edge", "house_edge_decimal", "hit_frequency", "hit_frequency_decimal", "hit_frequency_one_in",
-    "standard_deviation", "volatility_index_90", "volatility_index_95", "maximum_win_per_unit",
+    "standard_deviation", "volatility_index_90", "volatility_index_95", "volatility_index_99", "maximum_win_per_unit",
     "maximum_win_per_unit_decimal", "cycle", "player_advantage",
     "rounds", "expected_result", "expected_result_decimal", "result_90_low", "result_90_high",
     "result_95_low", "result_95_high", "fingerprint")
@@ -323,6 +324,7 @@ def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
                              hit_frequency_one_in=ps["hit_one_in"] or "", standard_deviation=ps["standard_deviation"],
                              volatility_index_90=ps["volatility_index"]["90"],
                              volatility_index_95=ps["volatility_index"]["95"],
+                             volatility_index_99=ps["volatility_index"]["99"],
                              **_exact("maximum_win_per_unit", None if mp is None else mp["win_per_unit"]),
                              cycle=ps["cycle"], player_advantage="yes" if x["player_advantage"] else "no"))
         for o in a["outcomes"]:
@@ -353,6 +355,7 @@ def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
                                  standard_deviation=ps["standard_deviation"],
                                  volatility_index_90=ps["volatility_index"]["90"],
                                  volatility_index_95=ps["volatility_index"]["95"],
+                                 volatility_index_99=ps["volatility_index"]["99"],
                                  **_exact("maximum_win_per_unit", None if mp is None else mp["win_per_unit"]),
                                  cycle=ps["cycle"], player_advantage="yes" if st["player_advantage"] else "no"))
             for o in t["outcomes"]:

@@ -588,6 +588,7 @@ def _par_sheet(ps: dict[str, Any], base: str, player_advantage: bool,
     items = [("Standard deviation σ (per unit wagered)", _fig(base + "/standard_deviation", ps["standard_deviation"], "sig")),
              ("Volatility index, 90 % (z·σ)", _fig(base + "/volatility_index/90", ps["volatility_index"]["90"], "sig")),
              ("Volatility index, 95 % (z·σ)", _fig(base + "/volatility_index/95", ps["volatility_index"]["95"], "sig")),
+             ("Volatility index, 99 % (z·σ)", _fig(base + "/volatility_index/99", ps["volatility_index"]["99"], "sig")),
              ("Hit frequency", _pct(base + "/hit_frequency", ps["hit_frequency"])
               + ("" if ps["hit_one_in"] is None else " (1 in " + _fig(base + "/hit_one_in", ps["hit_one_in"], "sig") + ")")),
              (cycle, _count(base + "/cycle", ps["cycle"]))]

@@ -359,7 +359,7 @@ def _par_sheet() -> Schema:
     top = _obj({"outcome": {"type": "string"}, "win_per_unit": RATIO, "pays_text": {"type": "string"},
                 "paid_per_round_per_unit": RATIO, "probability": RATIO, "one_in": sig})
     return _obj({"definition": {"type": "string"}, "standard_deviation": sig,
-                 "volatility_index": _obj({"90": sig, "95": sig}), "hit_frequency": RATIO, "hit_one_in": _nullable(sig),
+                 "volatility_index": _obj({"90": sig, "95": sig, "99": sig}), "hit_frequency": RATIO, "hit_one_in": _nullable(sig),
                  "cycle": COUNT, "maximum_payout": _nullable(top), "confidence_ranges": {"type": "array", "items": rng},
                  "player_advantage": {"type": "boolean"}})
 

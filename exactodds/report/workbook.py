@@ -181,6 +181,7 @@ def _entry_sheet(sh: _Sheet, x: dict[str, Any]) -> None:
     sh.line(["Standard deviation (per unit)", ("exact", ps["standard_deviation"], "fixed")])
     sh.line(["Volatility index 90 % (z·σ)", ("exact", ps["volatility_index"]["90"], "fixed")])
     sh.line(["Volatility index 95 % (z·σ)", ("exact", ps["volatility_index"]["95"], "fixed")])
+    sh.line(["Volatility index 99 % (z·σ)", ("exact", ps["volatility_index"]["99"], "fixed")])
     sh.line(["Cycle (card sequences)", *_count(ps["cycle"])])
     mp = ps["maximum_payout"]
     if mp is not None:
@@ -237,6 +238,7 @@ def _game_sheet(sh: _Sheet, g: dict[str, Any]) -> None:
         sh.line(["Standard deviation (per unit)", ("exact", ps["standard_deviation"], "fixed")])
         sh.line(["Volatility index 90 % (z·σ)", ("exact", ps["volatility_index"]["90"], "fixed")])
         sh.line(["Volatility index 95 % (z·σ)", ("exact", ps["volatility_index"]["95"], "fixed")])
+        sh.line(["Volatility index 99 % (z·σ)", ("exact", ps["volatility_index"]["99"], "fixed")])
         sh.line(["Player advantage", st["player_advantage"]])
         sh.line(["Rounds", "Expected", "Expected (exact)", "90 % low", "90 % high", "95 % low", "95 % high"], bold=True)
         for c in ps["confidence_ranges"]:
