@@ -98,10 +98,15 @@ class _Sheet:
 
     def line(self, cells: list[Any], bold: bool = False) -> None:
         """One row. A cell is ``("exact", "p/q", kind)`` (a number of that kind), ``("n", x, kind)``
-        (a Python number), a bool (yes/no), an int (a count), None (empty) or text."""
+        (a Python number), ``("formula", "=...", kind, "p/q")`` (a live formula, its value when
+        written the exact value's decimal), a bool (yes/no), an int (a count), None (empty) or text."""
         for c, v in enumerate(cells):
             kind: str | None = None
-            if isinstance(v, tuple) and v and v[0] in ("exact", "n"):  # ("exact", "p/q", kind)
+            if isinstance(v, tuple) and v and v[0] == "formula":  # ("formula", "=...", kind, "p/q")
+                kind = v[2]
+                self.ws.write_formula(self.row, c, v[1], self._format(kind, bold), _number(v[3]))
+                v = _number(v[3])
+            elif isinstance(v, tuple) and v and v[0] in ("exact", "n"):  # ("exact", "p/q", kind)
                 kind = v[2] if len(v) > 2 else "fixed"
                 n = _number(v[1]) if v[0] == "exact" else v[1]
                 if n is None:
@@ -224,17 +229,7 @@ def _game_sheet(sh: _Sheet, g: dict[str, Any]) -> None:
     for st in g["strategies"]:
         t, ps = st["outcome_table"], st["par_sheet"]
         sh.heading(f"Player strategy: {st['strategy']}")
-        sh.line(["Outcome", "Pays", "Pays (exact)", "Count", "Count (exact, text)", "Probability",
-                 "Probability (exact)", "Return", "Return (exact)"], bold=True)
-        for o in t["outcomes"]:
-            sh.line([o["outcome"], *_ex(o["pays"], "pays"), *_count(o["count"]), *_ex(o["probability"]),
-                     *_ex(o["return"])])
-        sh.line(["Total", None, None, *_count(t["total"])], bold=True)
-        sh.line(["Figure", "Value", "Exact"], bold=True)
-        for key, label in (("return", "Return"), ("house_edge", "House edge"), ("hit_frequency", "Hit frequency"),
-                           ("variance", "Variance"), ("element_of_risk", "Element of risk")):
-            if t[key] is not None:
-                sh.line([label, *_ex(t[key], "fixed" if key == "variance" else "pct")])
+        _live_table(sh, t)
         sh.line(["Standard deviation (per unit)", ("exact", ps["standard_deviation"], "fixed")])
         sh.line(["Volatility index 90 % (z·σ)", ("exact", ps["volatility_index"]["90"], "fixed")])
         sh.line(["Volatility index 95 % (z·σ)", ("exact", ps["volatility_index"]["95"], "fixed")])
@@ -250,6 +245,37 @@ def _game_sheet(sh: _Sheet, g: dict[str, Any]) -> None:
         for row in sc["rows"]:
             sh.line(list(row))
     sh.line(["Every check of the mathematics holds", g["verification"]["all_hold"]])
+
+
+def _live_table(sh: _Sheet, t: dict[str, Any]) -> None:
+    """An outcome table whose figures are live: the pays (column B) and counts (D) are cells, and
+    the probabilities, contributions, total, return, house edge, hit frequency and variance are
+    formulas over them, so a designer who changes a pay or a count sees the edge move; the exact
+    ``p/q`` of the report stays beside each as text (it does not move: it is what was certified)."""
+    sh.line(["Outcome", "Pays", "Pays (exact)", "Count", "Count (exact, text)", "Probability",
+             "Probability (exact)", "Return", "Return (exact)"], bold=True)
+    first = sh.row + 1                                  # A1 row numbers: the outcomes' first and last rows
+    last = first + len(t["outcomes"]) - 1
+    total = last + 1
+    for o in t["outcomes"]:
+        r = sh.row + 1
+        sh.line([o["outcome"], *_ex(o["pays"], "pays"), *_count(o["count"]),
+                 ("formula", f"=D{r}/D{total}", "pct", o["probability"]), o["probability"],
+                 ("formula", f"=B{r}*F{r}", "pct", o["return"]), o["return"]])
+    sh.line(["Total", None, None, ("formula", f"=SUM(D{first}:D{last})", "count", str(t["total"])),
+             str(t["total"]) if len(str(t["total"])) > EXCEL_DIGITS else None,
+             ("formula", f"=SUM(F{first}:F{last})", "pct", "1"), None,
+             ("formula", f"=SUM(H{first}:H{last})", "pct", t["return"]), t["return"]], bold=True)
+    sh.line(["Figure (live formula)", "Value", "Exact (certified)"], bold=True)
+    ret = f"H{total}"
+    sh.line(["Return", ("formula", f"={ret}", "pct", t["return"]), t["return"]])
+    sh.line(["House edge", ("formula", f"=-{ret}", "pct", t["house_edge"]), t["house_edge"]])
+    sh.line(["Hit frequency", ("formula", f'=SUMIF(B{first}:B{last},">0",F{first}:F{last})', "pct",
+                               t["hit_frequency"]), t["hit_frequency"]])
+    sh.line(["Variance", ("formula", f"=SUMPRODUCT(B{first}:B{last},B{first}:B{last},F{first}:F{last})-{ret}^2",
+                          "fixed", t["variance"]), t["variance"]])
+    if t["element_of_risk"] is not None:
+        sh.line(["Element of risk", *_ex(t["element_of_risk"])])
 
 
 def render_xlsx(doc: dict[str, Any]) -> bytes:
