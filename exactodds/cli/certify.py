@@ -285,7 +285,7 @@ def certify_command(
     """A certification report (a par sheet): citations, readings, exact tables, par-sheet figures,
     EOR, sensitivity, verification. One run: every view quotes one fingerprint. The Spanish 21
     rule options (those of ``spanish21``) apply to ``--spanish21`` and are recorded in the report; each
-    ``--game`` of the registry adds its entry, under its rule options (:mod:`exactodds.cli.games`)."""
+    --game adds that game's entry, under its own rule options (e.g. --reading)."""
     from exactodds.figures.certify import certify
     from exactodds.report.document import read_document
 
