@@ -223,3 +223,32 @@ def test_a_game_is_named_only_in_its_package_its_command_and_the_registry() -> N
     assert found - allowed - set(KNOWN_MENTIONS) == set(), found - allowed - set(KNOWN_MENTIONS)
     assert set(KNOWN_MENTIONS) <= found, set(KNOWN_MENTIONS) - found  # a mention gone: strike it off
     assert len(found - set(KNOWN_MENTIONS)) <= 2
+
+
+@pytest.mark.parametrize("games", [
+    [], {"game": "paigow"}, [{"game": "paigow"}], [{"game": "paigow", "rules": {}, "x": 1}],
+    [{"game": "baccarat", "rules": {}}], [{"game": "pai-gow", "rules": {}}],
+    [{"game": "paigow", "rules": {}}, {"game": "paigow", "rules": {}}],
+    [{"game": "paigow", "rules": {"house_way_reading": "/etc/passwd"}}],
+    [{"game": "paigow", "rules": {"vig": "5%"}}], [{"game": 7, "rules": {}}],
+    [{"game": "paigow", "rules": {}}] * 17])
+def test_malformed_games_inputs_are_refused_before_any_work(games: object) -> None:
+    """``inputs/games`` of a report: anything but a list of distinct registry games certified as
+    one entry, each with known rules fields of the right type and a certified reading, is one
+    problem, found before anything is recomputed."""
+    from exactodds.figures.certify import check_inputs
+
+    inputs = {"wagers": [], "paytable": None, "shoe": {"decks": 8}, "sensitivity_decks": [8],
+              "effects_of_removal": False, "games": games}
+    problems = check_inputs(inputs)
+    assert len(problems) == 1 and problems[0].startswith("inputs/games: "), problems
+
+
+def test_a_report_of_an_older_schema_is_refused_in_one_line() -> None:
+    import json as _json
+
+    from exactodds.figures.certify import SCHEMA, SchemaError, parse_report
+
+    assert SCHEMA == 5
+    with pytest.raises(SchemaError, match="older than this exactodds reads"):
+        parse_report(_json.dumps({"report": "exactodds certification report", "schema": 4, "paigow": True}))
