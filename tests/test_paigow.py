@@ -636,6 +636,7 @@ def test_the_game_workbook_is_live(pg_certificate: dict[str, Any]) -> None:
     for label, key in (("Return", "return"), ("House edge", "house_edge"), ("Variance", "variance")):
         assert abs(Fraction(str(values.cell(rows[label], 2).value)) - Fraction(t[key])) < Fraction(1, 10**12)
         assert ws.cell(rows[label], 3).value == t[key]  # the exact p/q beside it
+    assert ws.cell(rows["Standard deviation (√variance)"], 2).value == f"=SQRT(B{rows['Variance']})"
     office = shutil.which("soffice") or shutil.which("libreoffice")
     if office is None:
         pytest.skip("LibreOffice (soffice) not installed: the recalculation with a changed pay is not run")

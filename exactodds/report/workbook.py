@@ -230,7 +230,6 @@ def _game_sheet(sh: _Sheet, g: dict[str, Any]) -> None:
         t, ps = st["outcome_table"], st["par_sheet"]
         sh.heading(f"Player strategy: {st['strategy']}")
         _live_table(sh, t)
-        sh.line(["Standard deviation (per unit)", ("exact", ps["standard_deviation"], "fixed")])
         sh.line(["Volatility index 90 % (z·σ)", ("exact", ps["volatility_index"]["90"], "fixed")])
         sh.line(["Volatility index 95 % (z·σ)", ("exact", ps["volatility_index"]["95"], "fixed")])
         sh.line(["Volatility index 99 % (z·σ)", ("exact", ps["volatility_index"]["99"], "fixed")])
@@ -272,8 +271,11 @@ def _live_table(sh: _Sheet, t: dict[str, Any]) -> None:
     sh.line(["House edge", ("formula", f"=-{ret}", "pct", t["house_edge"]), t["house_edge"]])
     sh.line(["Hit frequency", ("formula", f'=SUMIF(B{first}:B{last},">0",F{first}:F{last})', "pct",
                                t["hit_frequency"]), t["hit_frequency"]])
+    var_row = sh.row + 1
     sh.line(["Variance", ("formula", f"=SUMPRODUCT(B{first}:B{last},B{first}:B{last},F{first}:F{last})-{ret}^2",
                           "fixed", t["variance"]), t["variance"]])
+    sh.line(["Standard deviation (√variance)", ("formula", f"=SQRT(B{var_row})", "fixed", t["std_dev"]),
+             f"√({t['variance']})"])
     if t["element_of_risk"] is not None:
         sh.line(["Element of risk", *_ex(t["element_of_risk"])])
 
