@@ -428,8 +428,14 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
             doc["games"].append(entry)
             doc["summary"]["all_checks_hold"] = doc["summary"]["all_checks_hold"] and entry["verification"]["all_hold"]
             doc["summary"]["player_advantage"] += [f"{game.id}/{s}" for s in entry["player_advantage"]["strategies"]]
-        if not pairs and "spanish21" not in inputs:  # the games alone: the shoe line is theirs
-            doc["shoe"]["description"] = "; ".join(f"{e['title']}: {e['deck']['description']}" for e in doc["games"])
+    if not pairs:  # other games alone: the shoe line is theirs ("Pai Gow (tiles): 32 tiles")
+        from exactodds.game.protocol import SPANISH_48
+
+        lines = [f"{e['title']}: {e['deck']['description']}" for e in doc.get("games", [])]
+        if "spanish21" in doc:  # the report's shoe less its tens (§ 551.3(a))
+            lines.append("Spanish 21: " + (SPANISH_48.describe(shoe.decks) if shoe.decks is not None else
+                                           f"the shoe less its tens ({doc['spanish21']['shoe']['cards']:,} cards)"))
+        doc["shoe"]["description"] = "; ".join(lines)
     plain: dict[str, Any] = json.loads(json.dumps(doc, ensure_ascii=False))  # plain JSON types, as read back
     return plain
 
