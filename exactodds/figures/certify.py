@@ -328,7 +328,8 @@ def spanish21_section(shoe: Shoe, recorded: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class GameSection:
-    """A game certified beside the baccarat wagers (Pai Gow, Spanish 21): a report member
+    """A game certified beside the baccarat wagers by a section of its own (Spanish 21 only, until its
+    outcome table joins the seam; the games of the registry are ``games`` entries): a report member
     ``name`` built by ``build`` from the report's shoe and ``inputs[name]`` (``true``, or the
     game's rules) when that is present, recomputed by ``verify`` like the rest; ``check`` refuses
     a malformed ``inputs[name]`` (an :class:`InputError`) before anything is computed. Its views
