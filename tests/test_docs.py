@@ -56,6 +56,9 @@ SLOW: dict[str, str] = {
     "exactodds spanish21 --decks 6 --contributions": "the whole game once per rule changed: minutes of CPU",
     "exactodds paigow --reading docs/examples/casino-order.json":
         "a casino's own order is computed, not read from the shipped tables: about 6 s CPU",
+    "exactodds certify --game paigow --reading high-hand-first -f json -o pg.json && exactodds verify pg.json":
+        "Pai Gow's second method counts every hand afresh: about 10 s CPU, as much again for verify "
+        "(tests/test_paigow.py certifies and verifies it)",
     "exactodds tables --output tables/": "every table at 6, 7 and 8 decks; tests/test_tables.py builds them",
 }
 """Documented commands not run here, each with its reason."""

@@ -16,6 +16,7 @@ from fractions import Fraction
 from itertools import combinations, permutations
 from math import comb
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -560,29 +561,118 @@ def test_cli_paigow_json_equals_the_library() -> None:
     assert doc["vigorish_by_amount"] and all("/" in row["return_optimal"] for row in doc["vigorish_by_amount"])
 
 
-def test_paigow_certificate_verifies_and_catches_a_forged_figure() -> None:
-    """``certify --paigow``: the section equals the library, its checks hold, ``verify`` holds,
-    and an edited house edge (re-fingerprinted) does not hold; the JSON meets the schema."""
+@pytest.fixture(scope="module")
+def pg_certificate() -> dict[str, Any]:
+    """``certify --game paigow --reading high-hand-first`` as a library call (about 10 s CPU: its
+    second method counts every hand afresh), shared by the tests of the certificate and its workbook."""
+    from exactodds.figures.certify import certify
+
+    return certify([], games=[("paigow", {"house_way_reading": "high-hand-first"})], effects_of_removal=False)
+
+
+def test_paigow_certificate_verifies_and_catches_a_forged_figure(pg_certificate: dict[str, Any]) -> None:
+    """``certify --game paigow``: its entry holds the whole par sheet of each strategy from the
+    seam's outcome table (exact variance, σ), equal to the library and to the second moment by
+    hand; the checks hold, ``verify`` holds, an edited variance (re-fingerprinted) does not;
+    the JSON meets the schema."""
     import json
     from fractions import Fraction
 
     import jsonschema
 
-    from exactodds.figures.certify import certify, fingerprint, verify_report
+    from exactodds.exact import Sqrt
+    from exactodds.figures.certify import fingerprint, verify_report
     from exactodds.paigow import paigow_analysis
     from exactodds.report.schemas import certificate_schema
 
-    doc = certify([], paigow=True, effects_of_removal=False)
-    assert doc["entries"] == [] and doc["inputs"]["paigow"] is True
-    by = {s["strategy"]: s for s in doc["paigow"]["strategies"]}
-    assert Fraction(by["optimal"]["house_edge"]) == paigow_analysis("optimal").house_edge
-    assert doc["paigow"]["verification"]["all_hold"] and doc["summary"]["all_checks_hold"]
+    doc = json.loads(json.dumps(pg_certificate))
+    assert doc["entries"] == [] and doc["inputs"]["games"] == [
+        {"game": "paigow", "rules": {"house_way_reading": "high-hand-first"}}]
+    g = doc["games"][0]
+    assert g["deck"]["description"] == "32 tiles" and "32 tiles" in doc["shoe"]["description"]
+    assert [r["flag"] for r in g["rules"]] == ["--reading"] and g["rules"][0]["value"] == "high-hand-first"
+    for entry in g["strategies"]:
+        a = paigow_analysis(entry["strategy"], house_way="high-hand-first")
+        t = entry["outcome_table"]
+        assert Fraction(t["return"]) == a.return_vigorish
+        n = a.universe
+        var = (Fraction(19, 20) ** 2 * a.wins + a.losses) / n - a.return_vigorish ** 2
+        assert Fraction(t["variance"]) == var and t["std_dev"] == str(Sqrt(var))
+        assert entry["par_sheet"]["standard_deviation"].startswith(str(Sqrt(var))[:10])
+    assert g["verification"]["second_method"]["agrees"] is True
+    assert g["verification"]["all_hold"] and doc["summary"]["all_checks_hold"]
+    assert len(g["schedules"]) == 1 and len(g["schedules"][0]["rows"]) == 40  # $1..$25, $30..$100
     jsonschema.validate(doc, certificate_schema())
     assert verify_report(json.loads(json.dumps(doc))).holds
     forged = json.loads(json.dumps(doc))
-    forged["paigow"]["strategies"][0]["house_edge"] = "1/1000"
+    forged["games"][0]["strategies"][0]["outcome_table"]["variance"] = "1/1000"
     forged["fingerprint"]["value"] = fingerprint(forged)
     assert not verify_report(forged).holds
+
+
+def test_the_game_workbook_is_live(pg_certificate: dict[str, Any]) -> None:
+    """The game sheet of the XLSX view is live: pays and counts are cells, and the probability,
+    contribution, return, house edge and variance cells are formulas over them whose stored
+    values equal the exact figures; where LibreOffice is installed it recalculates the workbook
+    with a pay changed, and the edge moves to the exact value of the new pay."""
+    import io
+    import shutil
+    import subprocess
+    import tempfile
+
+    openpyxl = pytest.importorskip("openpyxl")
+    from exactodds.report.workbook import render_xlsx
+
+    doc = pg_certificate
+    data = render_xlsx(doc)
+    ws = openpyxl.load_workbook(io.BytesIO(data))["Pai Gow (tiles)"]
+    values = openpyxl.load_workbook(io.BytesIO(data), data_only=True)["Pai Gow (tiles)"]
+    rows = {ws.cell(r, 1).value: r for r in range(1, ws.max_row + 1)}  # the last strategy's rows
+    t = doc["games"][0]["strategies"][-1]["outcome_table"]
+    win, total = rows["win"], rows["Total"]
+    assert ws.cell(win, 6).value == f"=D{win}/D{total}" and ws.cell(win, 8).value == f"=B{win}*F{win}"
+    assert ws.cell(rows["Return"], 2).value == f"=H{total}" and str(ws.cell(rows["Variance"], 2).value).startswith(
+        "=SUMPRODUCT(")
+    for label, key in (("Return", "return"), ("House edge", "house_edge"), ("Variance", "variance")):
+        assert abs(Fraction(str(values.cell(rows[label], 2).value)) - Fraction(t[key])) < Fraction(1, 10**12)
+        assert ws.cell(rows[label], 3).value == t[key]  # the exact p/q beside it
+    assert ws.cell(rows["Standard deviation (√variance)"], 2).value == f"=SQRT(B{rows['Variance']})"
+    office = shutil.which("soffice") or shutil.which("libreoffice")
+    if office is None:
+        pytest.skip("LibreOffice (soffice) not installed: the recalculation with a changed pay is not run")
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "in" / "pg.xlsx"
+        src.parent.mkdir()
+        book = openpyxl.load_workbook(io.BytesIO(data))
+        book["Pai Gow (tiles)"].cell(win, 2).value = 1  # wins paid 1 to 1, no vigorish
+        book.save(src)
+        subprocess.run([office, "--headless", "--calc", "--convert-to", "xlsx", "--outdir", str(Path(tmp) / "out"),
+                        str(src)], check=True, capture_output=True, timeout=120)
+        again = openpyxl.load_workbook(Path(tmp) / "out" / "pg.xlsx", data_only=True)["Pai Gow (tiles)"]
+        n = {o["outcome"]: o["count"] for o in t["outcomes"]}
+        even = Fraction(n["win"] - n["loss"], t["total"])
+        assert abs(Fraction(str(again.cell(rows["House edge"], 2).value)) + even) < Fraction(1, 10**12)
+
+
+def test_certify_game_paigow_on_the_command_line(tmp_path: Path) -> None:
+    """``certify --game paigow --reading R -f json``; ``--paigow`` is its alias; a rule option
+    without its game, or an unknown game, is one error line and writes nothing."""
+    from typer.testing import CliRunner
+
+    from exactodds.cli.app import app
+
+    runner = CliRunner()
+    out = tmp_path / "pg.json"
+    r = runner.invoke(app, ["certify", "--paigow", "--reading", "high-hand-first", "--no-eor", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(out.read_text())
+    assert doc["inputs"]["games"] == [{"game": "paigow", "rules": {"house_way_reading": "high-hand-first"}}]
+    for args, words in ((["tie", "--reading", "high-hand-first"], "add --game paigow"),
+                        (["--game", "chess"], "unknown game"),
+                        (["--game", "paigow", "--reading", "casino.json"], "certified house-way reading")):
+        bad = tmp_path / "bad.json"
+        r = runner.invoke(app, ["certify", *args, "-o", str(bad)])
+        assert r.exit_code == 2 and words in r.output and not bad.exists(), (args, r.output)
 
 
 # --------------------------------------------------------------------------- readings (issue 17 item 4)

@@ -79,15 +79,17 @@ def test_normal_quantiles_are_the_stated_ones() -> None:
     nd = statistics.NormalDist()
     assert abs(float(Z["90"]) - nd.inv_cdf(0.95)) < 1e-15
     assert abs(float(Z["95"]) - nd.inv_cdf(0.975)) < 1e-15
+    assert abs(float(Z["99"]) - nd.inv_cdf(0.995)) < 1e-15
 
 
 def test_par_sheet_figures_equal_an_independent_computation(small: dict[str, Any]) -> None:
     for x in small["entries"]:
         ps, ind = x["par_sheet"], _independent(x["analysis"]["outcomes"])
-        z90, z95 = (Decimal(statistics.NormalDist().inv_cdf(q)) for q in (0.95, 0.975))
+        z90, z95, z99 = (Decimal(statistics.NormalDist().inv_cdf(q)) for q in (0.95, 0.975, 0.995))
         assert _close(ps["standard_deviation"], ind["sigma"])
         assert _close(ps["volatility_index"]["90"], z90 * ind["sigma"], "1e-12")
         assert _close(ps["volatility_index"]["95"], z95 * ind["sigma"], "1e-12")
+        assert _close(ps["volatility_index"]["99"], z99 * ind["sigma"], "1e-12")
         assert Fraction(ps["hit_frequency"]) == ind["hit"] and _close(ps["hit_one_in"], Decimal(1) / (
             Decimal(ind["hit"].numerator) / Decimal(ind["hit"].denominator)))
         assert ps["cycle"] == ind["total"]
@@ -178,11 +180,12 @@ def test_a_player_favourable_paytable_is_flagged_in_every_view(tmp_path: Path) -
 
 
 def test_pai_gow_optimal_play_that_beats_the_game_is_flagged() -> None:
-    doc = certify([], paigow=True, sensitivity_decks=(8,), effects_of_removal=False)
-    pa = doc["paigow"]["player_advantage"]
-    beats = [s["strategy"] for s in doc["paigow"]["strategies"] if Fraction(s["return_vigorish"]) > 0]
-    assert pa["strategies"] == beats
-    assert doc["summary"]["player_advantage"] == [f"pai-gow/{s}" for s in beats]
+    doc = certify([], games=[("paigow", {"house_way_reading": "high-hand-first"})], sensitivity_decks=(8,),
+                  effects_of_removal=False)
+    pa = doc["games"][0]["player_advantage"]
+    beats = [s["strategy"] for s in doc["games"][0]["strategies"] if Fraction(s["outcome_table"]["return"]) > 0]
+    assert pa["strategies"] == beats == ["optimal"]  # optimal play against the high-hand-first house way wins
+    assert doc["summary"]["player_advantage"] == [f"paigow/{s}" for s in beats]
     if beats:
         assert "PLAYER ADVANTAGE" in str(render_report(doc, "markdown")).upper()
         assert "PLAYER ADVANTAGE" in str(render_report(doc, "html"))
@@ -351,7 +354,7 @@ def test_a_certificate_is_tied_to_its_wager_file(from_file: dict[str, Any]) -> N
 
 def test_grafted_sections_and_reordered_entries_do_not_hold(small: dict[str, Any]) -> None:
     grafted = copy.deepcopy(small)
-    grafted["paigow"] = {"game": "pai gow", "strategies": [], "vigorish_by_amount": [], "verification": {}}
+    grafted["games"] = [{"game": "paigow", "strategies": [], "schedules": [], "verification": {}}]
     v = verify_report(refingerprint(grafted))
     assert not v.holds
     swapped = copy.deepcopy(small)

@@ -200,6 +200,8 @@ def test_a_spanish21_only_certificate_has_its_rows_in_csv_and_no_empty_paytable_
     assert res.exit_code == 0, res.stderr
     doc = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
     assert doc["entries"] == []
+    cards = doc["spanish21"]["shoe"]["cards"]  # the shoe line is Spanish 21's: the report's shoe less its tens
+    assert doc["shoe"]["description"].startswith("Spanish 21: ") and f"{cards:,}" in doc["shoe"]["description"]
     rows = [r for r in csv.DictReader((tmp_path / "s.csv").open(encoding="utf-8")) if r["table"] == "spanish_21"]
     by_item = {r["item"]: r for r in rows}
     a = spanish21_analysis(SpanishShoe.from_shoe(resolve_shoe(shoe=SHOE)), RULES)

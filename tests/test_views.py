@@ -123,7 +123,7 @@ def test_analyze_json_has_decimals_and_validates() -> None:
 
 # -- the direction of imports (issue 19 item 6) ------------------------------------------
 LAYERS = (("errors", "exact", "inputs", "extras"), ("game",), ("engine",), ("catalogue",),
-          ("figures", "paigow", "spanish21", "blackjack"), ("simulation",), ("report",), ("cli",))
+          ("figures", "paigow", "spanish21", "blackjack", "games"), ("simulation",), ("report",), ("cli",))
 """The pipeline's packages, lowest first: a module imports from its own layer or lower ones
 (the root package ``exactodds`` only for ``__version__``, and its lazy public names)."""
 

@@ -232,12 +232,14 @@ def analyze_command(
 
 
 def _register_commands() -> None:
-    """Commands that live in their own modules (each a thin layer over its library module)."""
+    """Commands that live in their own modules (each a thin layer over its library module); a
+    game of the registry brings its own command module (:attr:`exactodds.game.protocol.Game.cli`)."""
+    import importlib
+
     from exactodds.cli import blackjack as cli_blackjack
     from exactodds.cli import certify as cli_certify
     from exactodds.cli import design as cli_design
     from exactodds.cli import midhand as cli_midhand
-    from exactodds.cli import paigow as cli_paigow
     from exactodds.cli import progressive as cli_progressive
     from exactodds.cli import shufflecheck as cli_shufflecheck
     from exactodds.cli import simulate as cli_simulate
@@ -245,8 +247,10 @@ def _register_commands() -> None:
     from exactodds.cli import study as cli_study
     from exactodds.cli import tables as cli_tables
     from exactodds.cli import wagerfiles as cli_wagerfiles
+    from exactodds.games.registry import GAMES
 
-    for module in (cli_tables, cli_progressive, cli_certify, cli_simulate, cli_study, cli_paigow, cli_wagerfiles,
+    games = [importlib.import_module(g.cli) for g in GAMES if g.cli]
+    for module in (cli_tables, cli_progressive, cli_certify, cli_simulate, cli_study, *games, cli_wagerfiles,
                    cli_design, cli_midhand, cli_spanish21, cli_shufflecheck, cli_blackjack):
         module.register(app)
 

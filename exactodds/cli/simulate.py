@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from exactodds.cli.games import with_game_options
 from exactodds.cli.options import Format, FormatOpt, WorkersHelp, emit, wager_and_paytable
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
@@ -123,6 +124,40 @@ def _chosen_paytables(wagers: list[str] | None, paytable: str | None) -> dict[st
     return chosen
 
 
+MAX_GAME_ROUNDS = 10**7
+"""Most rounds ``simulate --game`` deals (a game's own simulator deals round by round)."""
+
+
+def _simulate_game(games: list[tuple[str, dict[str, object]]], rounds: int, seed: int, mode: SimMode,
+                   baccarat_options: bool, fmt: Format, output: str | None) -> None:
+    """``simulate --game GAME``: :func:`exactodds.simulation.games.simulate_game`, rendered in
+    the chosen format, to standard output or atomically to ``output``."""
+    from exactodds.games.registry import get_game
+    from exactodds.report.files import all_or_none
+    from exactodds.report.simulation import game_simulation_view
+    from exactodds.report.views import render_view
+    from exactodds.simulation.games import simulate_game
+    from exactodds.simulation.simulate import check_seed
+
+    if len(games) != 1:
+        raise InputError("simulate --game takes one game")
+    if baccarat_options or mode != SimMode.fresh:
+        raise InputError("--game deals its own rounds: WAGER, --wager, --log, --counts, --mode and --game baccarat "
+                         "are baccarat's")
+    if not 1 <= rounds <= MAX_GAME_ROUNDS:
+        raise InputError(f"--rounds must be between 1 and {MAX_GAME_ROUNDS:,} with --game, got {rounds}")
+    check_seed(seed)
+    _check_targets(output)
+    gid, values = games[0]
+    game = get_game(gid)
+    report = render_view(game_simulation_view(simulate_game(game, game.rules(values), rounds, seed)), fmt.value)
+    if output:
+        with all_or_none([output]) as (fh,):
+            fh.write(report.encode("utf-8"))
+    else:
+        sys.stdout.write(report)
+
+
 # -- registration -------------------------------------------------------------------------------
 def _rereadable(file: str) -> bool:
     """Whether ``file`` can be read a second time (a regular file): the deck count of a log
@@ -138,6 +173,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("simulate")
     @with_wager_files
+    @with_game_options
     def simulate_command(
         wagers: Annotated[list[str] | None, typer.Argument(
             metavar="[WAGER[:PAYTABLE]]...", help="Wagers to report, as analyze, eor, certify and study name them "
@@ -164,11 +200,17 @@ def register(app: typer.Typer) -> None:
         workers: Annotated[int, typer.Option("--workers", help=WorkersHelp)] = 1,
         fmt: FormatOpt = Format.table,
         output: Annotated[str | None, typer.Option("--output", "-o", help="Write the report to this file.")] = None,
+        *, games: list[tuple[str, dict[str, object]]], by_wager: bool,
     ) -> None:
-        """Simulate rounds (seeded, reproducible) and count outcomes per wager and paytable.
+        """Simulate rounds (seeded, reproducible) and count outcomes per wager and paytable;
+        with --game GAME, deal that game's rounds under each of its strategies and set the mean
+        beside the exact return (SE, z).
 
         All the files asked for (--log, --counts, --output) are written, or none is.
         """
+        if games:
+            _simulate_game(games, rounds, seed, mode, bool(wagers or wager or log or counts or by_wager), fmt, output)
+            return
         from exactodds.report.files import all_or_none
         from exactodds.simulation.handlog import (
             log_header,

@@ -24,6 +24,7 @@ from exactodds.errors import InputError
 from exactodds.exact import Sqrt, percent, ratio, reduced
 from exactodds.figures.settlement import ShoeTallies, outcomes, register_moments, scaled_nets, shoe_tallies
 from exactodds.game.cards import Shoe
+from exactodds.game.protocol import Outcome, OutcomeTable
 
 VOID = "Round void: shoe ran out (§ 629a.13(e))"
 """The row for rounds a short shoe cannot finish; every wager pushes on them."""
@@ -172,6 +173,14 @@ class Analysis:
         if push == 0 or push == 1:  # no pushes, or nothing resolved (e.g. every round void)
             return None
         return self.house_edge / (1 - push)
+
+    def outcome_table(self) -> OutcomeTable:
+        """The analysis as the game seam's exact outcome table (:mod:`exactodds.game.protocol`):
+        its rows' names, nets, pays in words and counts over the universe of card sequences.
+        Read after the figures: the pricing path never builds it."""
+        return OutcomeTable(tuple(Outcome(r.name, r.pay.net, r.pay.text, r.count) for r in self.rows), self.total,
+                            "as dealt (no player decision)",
+                            f"ordered card sequences off the top of the shoe, {self.shoe.describe()}")
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract as a plain dict (:func:`analysis_json`):

@@ -83,19 +83,24 @@ if TYPE_CHECKING:
     from exactodds.blackjack.rules import Rules as SpanishRules
 
 REPORT_KIND: Final = "exactodds certification report"
-SCHEMA: Final = 4
+SCHEMA: Final = 5
 """3: an outcome is named by its member ``outcome`` (was ``name``), as in every CSV, JSON and DataFrame;
-4: the optional member ``template`` (a lab's HTML template, by its SHA-256). A report of an older
-schema is refused in one line (certify it again)."""
+4: the optional member ``template`` (a lab's HTML template, by its SHA-256); 5: the games of the seam
+(:mod:`exactodds.game.protocol`) as a list ``games`` of game entries, each with its rules record and a
+whole par sheet per strategy (:func:`exactodds.figures.entry.game_entry`; inputs ``games`` replaces the
+flag ``paigow``). A report of an older schema is refused in one line (certify it again)."""
 SENSITIVITY_DECKS: Final = (6, 7, 8)
 MAX_SENSITIVITY: Final = 16
 """Most deck counts a report's sensitivity section may list (bounds a recomputation)."""
 TOP_KEYS: Final = frozenset({"report", "schema", "inputs", "shoe", "method", "readings", "drawing_rules", "entries",
                              "summary", "version", "program", "generated_utc", "fingerprint"})
-OPTIONAL_KEYS: Final = frozenset({"document", "template"})
+OPTIONAL_KEYS: Final = frozenset({"document", "template", "games"})
 """Top-level members a report may have besides :data:`TOP_KEYS` and its game sections:
 ``document`` (document control, ``--document``) and ``template`` (the lab's HTML template its
-page is rendered with, ``--template``), fingerprinted but not recomputed."""
+page is rendered with, ``--template``), fingerprinted but not recomputed; ``games`` (the game
+entries of the seam, recomputed like the rest)."""
+MAX_GAMES: Final = 16
+"""Most game entries a report's inputs may ask for (bounds a recomputation)."""
 INPUT_KEYS: Final = frozenset({"wagers", "paytable", "shoe", "sensitivity_decks", "effects_of_removal"})
 FINGERPRINT_KEYS: Final = frozenset({"algorithm", "value", "covers"})
 VOLATILE_KEYS: Final = ("fingerprint", "generated_utc", "version", "program", "document", "template")
@@ -276,7 +281,8 @@ def _entry(a: Analysis, e: EffectsOfRemoval | None, skipped: str | None, decks: 
     second = _second_method(a)
     checks = _checks(a, e)
     verified = bool(second["agrees"] is not False and all(c["holds"] is not False for c in checks))
-    checks.append(player_advantage_check(a))  # about the game: not part of all_hold
+    table = a.outcome_table()
+    checks.append(player_advantage_check(table))  # about the game: not part of all_hold
     return {
         "wager": a.wager.id,
         "paytable": a.paytable.id,
@@ -284,7 +290,7 @@ def _entry(a: Analysis, e: EffectsOfRemoval | None, skipped: str | None, decks: 
         "citations": {"wager": a.wager.cite, "paytable": a.paytable.cite},
         "readings": {"wager": a.wager.reading or None, "paytable": a.paytable.note or None},
         "analysis": doc,
-        "par_sheet": par_sheet(a),
+        "par_sheet": par_sheet(table),
         "player_advantage": a.return_ > 0,
         "effects_of_removal": eor_json(e) if e is not None else {"skipped": skipped or "not requested"},
         "sensitivity": _sensitivity(a.wager, a.paytable, decks),
@@ -299,52 +305,6 @@ def _targets(wagers: Iterable[str] | None, paytable: str | None) -> list[tuple[W
     if paytable is not None and len(ws) != 1:
         raise InputError("--paytable needs exactly one WAGER")
     return [(w, t) for w in ws for t in ([w.paytable(paytable)] if paytable is not None else w.paytables)]
-
-
-def paigow_section() -> dict[str, Any]:
-    """Pai Gow (ch. 535) in a certificate: both player strategies' exact figures, returns by
-    wager amount with the vigorish rounded (§ 535.10(k)), and the identities checked on them.
-
-    Its second computation is not at full size: the tests hold the grouped count equal to a
-    plain deal-by-deal count, written separately from the regulation, on reduced tile sets;
-    the report says so rather than claim agreement.
-    """
-    from math import comb
-
-    from exactodds.paigow import STRATEGIES, paigow_analysis, paigow_json, vigorish_table
-
-    analyses = [paigow_analysis(s) for s in STRATEGIES]
-    doc = paigow_json(analyses, vigorish_table())
-    doc.pop("version", None)
-    net_win = 1 - Fraction(5, 100)
-    checks = []
-    for a in analyses:
-        checks += [
-            {"check": f"{a.strategy}: wins + ties + losses = C(32,4)·C(28,4) deals",
-             "expected": comb(32, 4) * comb(28, 4), "got": a.wins + a.ties + a.losses,
-             "holds": a.wins + a.ties + a.losses == a.universe == comb(32, 4) * comb(28, 4)},
-            {"check": f"{a.strategy}: return = (0.95·wins − losses) / deals, recomputed from the counts",
-             "holds": a.return_vigorish == (net_win * a.wins - a.losses) / a.universe == -a.house_edge},
-        ]
-    house, optimal = analyses
-    checks.append({"check": "the optimal setting's return is at least the house way's",
-                   "holds": optimal.return_vigorish >= house.return_vigorish})
-    math_hold = all(c["holds"] for c in checks)
-    beats = [a.strategy for a in analyses if a.return_vigorish > 0]
-    doc["player_advantage"] = {
-        "strategies": beats,
-        "statement": (f"PLAYER ADVANTAGE: played by {' and '.join(beats)}, the player's return is above 0 -- the "
-                      "game as certified can be beaten" if beats else
-                      "no player strategy certified here has a return above 0")}
-    checks.append({"check": "no player strategy beats the game (return ≤ 0 for each)", "kind": "game",
-                   "holds": not beats})
-    doc["verification"] = {
-        "second_method": {"method": None, "agrees": None,
-                          "statement": "no second computation at full size; the test suite holds the grouped count "
-                                       "equal to a plain deal-by-deal count (a separate implementation) on reduced "
-                                       "tile sets"},
-        "checks": checks, "all_hold": math_hold}
-    return doc
 
 
 def spanish21_rules(recorded: Any) -> Any:
@@ -366,14 +326,10 @@ def spanish21_section(shoe: Shoe, recorded: Any) -> dict[str, Any]:
     return certificate_section(SpanishShoe.from_shoe(shoe), spanish21_rules(recorded))
 
 
-def _flag_only(recorded: Any) -> None:
-    if recorded is not True:
-        raise InputError("must be true when present")
-
-
 @dataclass(frozen=True)
 class GameSection:
-    """A game certified beside the baccarat wagers (Pai Gow, Spanish 21): a report member
+    """A game certified beside the baccarat wagers by a section of its own (Spanish 21 only, until its
+    outcome table joins the seam; the games of the registry are ``games`` entries): a report member
     ``name`` built by ``build`` from the report's shoe and ``inputs[name]`` (``true``, or the
     game's rules) when that is present, recomputed by ``verify`` like the rest; ``check`` refuses
     a malformed ``inputs[name]`` (an :class:`InputError`) before anything is computed. Its views
@@ -388,13 +344,33 @@ class GameSection:
 
 
 SECTIONS: Final[dict[str, GameSection]] = {
-    "paigow": GameSection("paigow", "Pai Gow (ch. 535)", lambda _shoe, _flag: paigow_section(),
-                          lambda d: [f"pai-gow/{s}" for s in d["player_advantage"]["strategies"]], _flag_only),
     "spanish21": GameSection("spanish21", "Spanish 21 (ch. 551)", spanish21_section,
                              lambda d: [f"spanish-21/{s}" for s in d["player_advantage"]["strategies"]],
                              spanish21_rules),
 }
-"""The game sections a report can carry, by input flag and report member."""
+"""The game sections a report can carry, by input flag and report member: Spanish 21 alone, until
+its outcome table joins the seam (the games of :data:`exactodds.games.registry.GAMES` are
+report entries ``games``, :func:`game_inputs`)."""
+
+
+def game_inputs(recorded: Any) -> list[tuple[Any, Any]]:
+    """The (game, rules) of a report's ``inputs/games``: a list of at most :data:`MAX_GAMES`
+    ``{"game": id, "rules": {field: value}}``, games of the registry certified as one entry
+    (not per wager), none twice. Anything else is an :class:`InputError`."""
+    from exactodds.games.registry import get_game
+
+    if not isinstance(recorded, list) or not recorded or len(recorded) > MAX_GAMES:
+        raise InputError(f"must be a list of 1 to {MAX_GAMES} games")
+    out, seen = [], set()
+    for item in recorded:
+        if not isinstance(item, dict) or set(item) != {"game", "rules"} or not isinstance(item["game"], str):
+            raise InputError('every game is {"game": id, "rules": {field: value}}')
+        game = get_game(item["game"])
+        if game.by_wager or game.id != item["game"] or game.id in seen:
+            raise InputError(f"{shown(item['game'])} is not a game certified as one entry, or is named twice")
+        seen.add(game.id)
+        out.append((game, game.rules(item["rules"])))
+    return out
 
 
 def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> dict[str, Any]:
@@ -402,7 +378,7 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
     from exactodds.catalogue.files import registered_definitions
 
     shoe = shoe_from_spec(inputs["shoe"])
-    sections_only = inputs["wagers"] == [] and any(k in inputs for k in SECTIONS)
+    sections_only = inputs["wagers"] == [] and any(k in inputs for k in (*SECTIONS, "games"))
     with registered_definitions(inputs.get("definitions")):  # wagers from files, embedded in the inputs
         pairs = [] if sections_only else _targets(inputs["wagers"], inputs.get("paytable"))
     decks = tuple(inputs.get("sensitivity_decks", SENSITIVITY_DECKS))
@@ -442,6 +418,25 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
             doc[name] = section.build(shoe, inputs[name])
             doc["summary"]["all_checks_hold"] = doc["summary"]["all_checks_hold"] and doc[name]["verification"]["all_hold"]
             doc["summary"]["player_advantage"] += section.player_advantage(doc[name])
+    if "games" in inputs:
+        from exactodds.figures.entry import game_entry
+
+        doc["games"] = []
+        for game, rules in game_inputs(inputs["games"]):
+            if progress:
+                progress(len(pairs), len(pairs) + 1, game.title)
+            entry = game_entry(game, rules)
+            doc["games"].append(entry)
+            doc["summary"]["all_checks_hold"] = doc["summary"]["all_checks_hold"] and entry["verification"]["all_hold"]
+            doc["summary"]["player_advantage"] += [f"{game.id}/{s}" for s in entry["player_advantage"]["strategies"]]
+    if not pairs:  # other games alone: the shoe line is theirs ("Pai Gow (tiles): 32 tiles")
+        from exactodds.game.protocol import SPANISH_48
+
+        lines = [f"{e['title']}: {e['deck']['description']}" for e in doc.get("games", [])]
+        if "spanish21" in doc:  # the report's shoe less its tens (§ 551.3(a))
+            lines.append("Spanish 21: " + (SPANISH_48.describe(shoe.decks) if shoe.decks is not None else
+                                           f"the shoe less its tens ({doc['spanish21']['shoe']['cards']:,} cards)"))
+        doc["shoe"]["description"] = "; ".join(lines)
     plain: dict[str, Any] = json.loads(json.dumps(doc, ensure_ascii=False))  # plain JSON types, as read back
     return plain
 
@@ -460,13 +455,16 @@ def fingerprint(doc: dict[str, Any]) -> str:
 def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | None = None, shoe: Shoe | None = None,
             sensitivity_decks: Sequence[int] = SENSITIVITY_DECKS, effects_of_removal: bool = True,
             progress: Progress | None = None, now: _dt.datetime | None = None,
-            paigow: bool = False, document: dict[str, Any] | None = None,
-            spanish21: bool | SpanishRules = False, template: dict[str, str] | None = None) -> dict[str, Any]:
+            document: dict[str, Any] | None = None,
+            spanish21: bool | SpanishRules = False, template: dict[str, str] | None = None,
+            games: Sequence[tuple[str, dict[str, Any]]] = ()) -> dict[str, Any]:
     """A fingerprinted certification report for ``wagers`` (None: the whole catalogue; ``[]``
-    with ``paigow`` or ``spanish21``: those games alone); ``paigow`` adds the Pai Gow section
-    (ch. 535), ``spanish21`` the Spanish 21 main wager (ch. 551) for the report's shoe less its
-    tens, under the :class:`~exactodds.blackjack.rules.Rules` given (``True``: § 551 as written),
-    recorded in the inputs (:func:`~exactodds.blackjack.rules.rules_record`).
+    with ``games`` or ``spanish21``: those games alone); ``games`` adds a game entry for each
+    ``(game id, {rules field: value})`` of the registry (:func:`exactodds.figures.entry.game_entry`),
+    recorded in the inputs with every rules field (:func:`~exactodds.game.protocol.rules_values`);
+    ``spanish21`` the Spanish 21 main wager (ch. 551) for the report's shoe less its tens, under the
+    :class:`~exactodds.blackjack.rules.Rules` given (``True``: § 551 as written), recorded in the
+    inputs (:func:`~exactodds.blackjack.rules.rules_record`).
 
     ``wagers`` are ids or wager objects; a wager from a wager file has its definition
     embedded in the inputs (``definitions``), so :func:`verify_report` rebuilds it.
@@ -484,7 +482,11 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
 
     ids: list[str] | None
     embedded: dict[str, Any]
-    if (paigow or spanish21) and wagers is not None and not list(wagers):
+    from exactodds.game.protocol import rules_values
+
+    chosen = [{"game": game.id, "rules": rules_values(rules)}  # an unknown game or rule: one line before any work
+              for game, rules in game_inputs([{"game": g, "rules": dict(r)} for g, r in games])] if games else []
+    if (chosen or spanish21) and wagers is not None and not list(wagers):
         if paytable is not None:
             raise InputError("--paytable chooses a paytable of a WAGER; another game alone has none to choose")
         ids, embedded = [], {}
@@ -498,8 +500,8 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
     if any("text" not in d for d in embedded.get("definitions", [])):
         raise InputError("a wager built from a parsed document has no file text to embed: certify wagers read "
                          "from wager files (docs/wager-files.md)")
-    if paigow:
-        embedded = {**embedded, "paigow": True}
+    if chosen:
+        embedded = {**embedded, "games": chosen}
     if spanish21 is not False:
         from exactodds.blackjack.rules import AS_WRITTEN, rules_record
 
@@ -656,16 +658,22 @@ def check_inputs(inputs: Any) -> list[str]:
 
     if not isinstance(inputs, dict):
         return ["inputs must be an object"]
-    if not INPUT_KEYS <= set(inputs) <= INPUT_KEYS | {"definitions"} | set(SECTIONS):
+    if not INPUT_KEYS <= set(inputs) <= INPUT_KEYS | {"definitions", "games"} | set(SECTIONS):
         return [f"inputs must have exactly the members {', '.join(sorted(INPUT_KEYS))} "
-                f"(and 'definitions' for wagers from files, {', '.join(map(repr, SECTIONS))} for other games)"]
+                f"(and 'definitions' for wagers from files, 'games' and {', '.join(map(repr, SECTIONS))} for "
+                "other games)"]
+    if "games" in inputs:
+        try:
+            game_inputs(inputs["games"])
+        except InputError as exc:
+            return [f"inputs/games: {exc}"]
     for name, section in SECTIONS.items():
         if name in inputs:
             try:
                 section.check(inputs[name])
             except InputError as exc:
                 return [f"inputs/{name}: {exc}"]
-    if inputs["wagers"] == [] and any(k in inputs for k in SECTIONS):
+    if inputs["wagers"] == [] and any(k in inputs for k in (*SECTIONS, "games")):
         if inputs["paytable"] is not None or "definitions" in inputs:
             return ["inputs: a report of other games alone has no paytable and no wager file"]
         inputs = {**inputs, "wagers": None, "paytable": None}  # a game section alone: nothing else to check

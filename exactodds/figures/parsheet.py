@@ -1,10 +1,12 @@
-"""Par-sheet figures of one wager-paytable: what a gaming lab files beside the outcome table.
+"""Par-sheet figures of an exact outcome table: what a gaming lab files beside it.
 
-Every figure is derived from the exact :class:`~exactodds.figures.analysis.Analysis` (its
-outcome counts and pays), so a certificate's ``verify`` recomputes them like the rest:
+Every figure is derived from one exact :class:`~exactodds.game.protocol.OutcomeTable` (its
+outcome counts and net pays) -- the one input of every game (issue 26: a baccarat
+wager-paytable by :meth:`~exactodds.figures.analysis.Analysis.outcome_table`, a Pai Gow
+strategy by its game's hook) -- so a certificate's ``verify`` recomputes them like the rest:
 
 * **standard deviation** σ of one round's net result per unit wagered (√variance);
-* **volatility index** ``VI = z·σ`` at 90 % and 95 % (``z`` the two-sided normal quantile:
+* **volatility index** ``VI = z·σ`` at 90 %, 95 % and 99 % (``z`` the two-sided normal quantile:
   the player's result after N rounds lies within ``N·R ± VI·√N`` units with about that
   confidence, R the return per unit);
 * **confidence ranges** of the player's result after N = 10³ … 10⁷ rounds, in units
@@ -22,7 +24,7 @@ significant digits, computed from ``⌊√x·10⁴⁰⌋`` in integers (no float
 
 >>> from exactodds.figures.analysis import analyze
 >>> from exactodds.game.cards import Shoe
->>> p = par_sheet(analyze("tie", "8to1", Shoe.standard(8)))
+>>> p = par_sheet(analyze("tie", "8to1", Shoe.standard(8)).outcome_table())
 >>> p["volatility_index"]["95"], p["maximum_payout"]["win_per_unit"], p["player_advantage"]
 ('5.17601444240683', '8/1', False)
 """
@@ -33,10 +35,11 @@ from fractions import Fraction
 from typing import Any, Final
 
 from exactodds.exact import percent, ratio, significant, sqrt_fraction
-from exactodds.figures.analysis import Analysis
+from exactodds.game.protocol import OutcomeTable
 
-Z: Final = {"90": Fraction("1.6448536269514722"), "95": Fraction("1.9599639845400542")}
-"""Two-sided standard normal quantiles (Φ⁻¹(0.95), Φ⁻¹(0.975)) to 17 significant digits."""
+Z: Final = {"90": Fraction("1.6448536269514722"), "95": Fraction("1.9599639845400542"),
+             "99": Fraction("2.5758293035489008")}
+"""Two-sided standard normal quantiles (Φ⁻¹(0.95), Φ⁻¹(0.975), Φ⁻¹(0.995)) to 17 significant digits."""
 
 ROUNDS: Final = (10**3, 10**4, 10**5, 10**6, 10**7)
 """The round counts of the confidence-range table."""
@@ -46,7 +49,8 @@ PLACES: Final = 40
 
 DEFINITION: Final = (
     "σ: standard deviation of one round's net result per unit wagered (√variance). Volatility index "
-    "VI = z·σ with z = 1.6448536269514722 (90 %) or 1.9599639845400542 (95 %), the two-sided normal "
+    "VI = z·σ with z = 1.6448536269514722 (90 %), 1.9599639845400542 (95 %) or 2.5758293035489008 (99 %), "
+    "the two-sided normal "
     "quantiles: after N rounds the player's net result lies within N·R ± VI·√N units (R the return per "
     "unit) with about that confidence, i.e. within R ± VI/√N of the amount wagered (the hold's range). "
     "Normal approximation; it needs N large against the wager's longest odds.")
@@ -60,13 +64,14 @@ def _pair(centre: Fraction, half: Fraction) -> list[str]:
     return [_sig(centre - half), _sig(centre + half)]
 
 
-def par_sheet(a: Analysis) -> dict[str, Any]:
-    """The par-sheet figures of one analysis (see the module docstring)."""
-    r, var = a.return_, a.variance
+def par_sheet(t: OutcomeTable) -> dict[str, Any]:
+    """The par-sheet figures of one exact outcome table (see the module docstring): the one
+    function every game's par sheet comes from."""
+    r, var = t.return_, t.variance
     sigma = sqrt_fraction(var, PLACES)
-    paying = [row for row in a.rows if row.count > 0 and row.pay.net > 0]
-    top = max(paying, key=lambda row: row.pay.net, default=None)
-    hit = a.hit_frequency
+    paying = [o for o in t.outcomes if o.count > 0 and o.net > 0]
+    top = max(paying, key=lambda o: o.net, default=None)
+    hit = t.hit_frequency
     ranges = []
     for n in ROUNDS:
         spread = sqrt_fraction(var * n, PLACES)  # σ·√N, units
@@ -82,21 +87,21 @@ def par_sheet(a: Analysis) -> dict[str, Any]:
         "volatility_index": {k: _sig(z * sigma) for k, z in Z.items()},
         "hit_frequency": ratio(hit),
         "hit_one_in": None if hit == 0 else _sig(1 / hit),
-        "cycle": a.total,
+        "cycle": t.total,
         "maximum_payout": None if top is None else {
-            "outcome": top.name, "win_per_unit": ratio(top.pay.net), "pays_text": top.pay.text,
-            "paid_per_round_per_unit": ratio(top.pay.net + 1),
-            "probability": ratio(top.probability), "one_in": _sig(1 / top.probability)},
+            "outcome": top.name, "win_per_unit": ratio(top.net), "pays_text": top.pays_text,
+            "paid_per_round_per_unit": ratio(top.net + 1),
+            "probability": ratio(t.probability(top)), "one_in": _sig(1 / t.probability(top))},
         "confidence_ranges": ranges,
         "player_advantage": r > 0,
     }
 
 
-def player_advantage_check(a: Analysis) -> dict[str, Any]:
+def player_advantage_check(t: OutcomeTable, what: str = "a paytable") -> dict[str, Any]:
     """The ``checks`` entry of the player-advantage flag: about the game, not the mathematics."""
-    return {"check": "the house keeps an edge: return to the player ≤ 0 (a paytable that favours the player "
+    return {"check": "the house keeps an edge: return to the player ≤ 0 (" + what + " that favours the player "
                      "is flagged, whatever the mathematics)",
-            "kind": "game", "holds": a.return_ <= 0}
+            "kind": "game", "holds": t.return_ <= 0}
 
 
 __all__ = ["DEFINITION", "ROUNDS", "Z", "par_sheet", "player_advantage_check"]

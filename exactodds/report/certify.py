@@ -70,16 +70,17 @@ def _summary_table(doc: dict[str, Any], short: bool = False) -> Table:
                   "Max. win per unit", "Player advantage", "Every check holds"], rows)
 
 
-def _par_sheet_blocks(ps: dict[str, Any], advantage: bool) -> list[Block]:
+def _par_sheet_blocks(ps: dict[str, Any], advantage: bool, cycle: str = "equally likely card sequences") -> list[Block]:
     mp = ps["maximum_payout"]
     out: list[Block] = ["", "### Par sheet", ""]
     if advantage:
         out += ["**PLAYER ADVANTAGE: this paytable returns more than the amount wagered to the player in the long "
                 "run (return above 0).** The mathematics may hold; the game favours the player.", ""]
     out += [f"- Standard deviation σ per unit wagered: {ps['standard_deviation']}",
-            f"- Volatility index (z·σ): {ps['volatility_index']['90']} at 90 %, {ps['volatility_index']['95']} at 95 %",
+            f"- Volatility index (z·σ): {ps['volatility_index']['90']} at 90 %, {ps['volatility_index']['95']} at 95 %, "
+            f"{ps['volatility_index']['99']} at 99 %",
             f"- Hit frequency: {_pct(ps['hit_frequency'])}" + (f" (1 in {ps['hit_one_in']})" if ps["hit_one_in"] else ""),
-            f"- Cycle: {ps['cycle']:,} equally likely card sequences"]
+            f"- Cycle: {ps['cycle']:,} {cycle}"]
     if mp is not None:
         out += [f"- Maximum win per unit wagered: {mp['pays_text']} ({mp['outcome']}, 1 in {mp['one_in']})",
                 f"- Maximum paid per round per unit wagered (win + wager returned): {mp['paid_per_round_per_unit']}"]
@@ -183,6 +184,8 @@ def _report_blocks(doc: dict[str, Any]) -> list[Block]:
                 Table(["Decks", "House edge", "House edge (%)", "Hit frequency"], srows), "",
                 "### Verification", ""]
         out += _verification_blocks(x["verification"])
+    for g in doc.get("games", []):
+        out += _game_blocks(g)
     for name, view in SECTION_BLOCKS.items():
         if name in doc:
             out += view(doc[name])
@@ -196,6 +199,11 @@ def _verification_blocks(v: dict[str, Any]) -> list[Block]:
     else:
         out = [f"- Second method ({sm['method']}): {sm['statement']}: "
                f"{'AGREES exactly' if sm['agrees'] else 'DISAGREES'} (return {sm['return']})."]
+    return out + _check_lines(v)
+
+
+def _check_lines(v: dict[str, Any]) -> list[Block]:
+    out: list[Block] = []
     for c in v["checks"]:
         state = "n/a" if c.get("applies") is False else ("holds" if c["holds"] else "FAILS")
         kind = " (about the game, not the mathematics)" if c.get("kind") == "game" else ""
@@ -204,25 +212,39 @@ def _verification_blocks(v: dict[str, Any]) -> list[Block]:
     return out
 
 
-def _paigow_blocks(p: dict[str, Any]) -> list[Block]:
-    """The Pai Gow section: both strategies, returns by wager amount, the checks."""
-    out: list[Block] = ["", "## Pai Gow (tiles), 58 Pa. Code ch. 535", ""]
-    pa = p["player_advantage"]
-    out += [f"**{pa['statement']}.**" if pa["strategies"] else f"{pa['statement']}.", ""]
-    for s in p["strategies"]:
-        out += [f"### Player strategy: {s['strategy']}", "",
-                Table(["Figure", "Exact", "Decimal"], [
-                    ["Deals", f"{s['universe']:,}", ""], ["Wins", f"{s['wins']:,}", ""],
-                    ["Ties (push)", f"{s['ties']:,}", ""], ["Losses", f"{s['losses']:,}", ""],
-                    ["Return, 5% vigorish", s["return_vigorish"], s["display"]["return_vigorish"]],
-                    ["House edge", s["house_edge"], s["display"]["house_edge"]]]), "",
-                f"Reading: {s['reading']}", ""]
-    out += ["### Return by wager amount, vigorish rounded up to 25¢ (§ 535.10(k))", "",
-            Table(["Amount", "Vigorish", "Return, house way", "Return, optimal"],
-                  [[f"${decimal(parse_ratio(r['amount']), 2)}", f"${decimal(parse_ratio(r['vigorish']), 2)}",
-                    r["return_house_way"], r["return_optimal"]]
-                   for r in p["vigorish_by_amount"]]), "",
-            "### Verification", "", *_verification_blocks(p["verification"])]
+def _game_blocks(g: dict[str, Any]) -> list[Block]:
+    """A game entry (:func:`exactodds.figures.entry.game_entry`), whatever the game: its deck and
+    rules record, per strategy the outcome table, figures and par sheet, its schedules, the checks."""
+    pa = g["player_advantage"]
+    out: list[Block] = ["", f"## {g['title']}", "", f"- Citation: {g['citation']}",
+                        f"- Deck: {g['deck']['description']} ({g['deck']['title']})", "",
+                        f"**{pa['statement']}.**" if pa["strategies"] else f"{pa['statement']}.", "",
+                        "### Rules certified", "",
+                        Table(["Rule", "Section", "Option", "Value"],
+                              [[r["name"], r["section"], r["flag"], str(r["value"])] for r in g["rules"]]), ""]
+    out += ["### Readings", "", *(f"- {r}" for r in g["readings"])]
+    for st in g["strategies"]:
+        t = st["outcome_table"]
+        rows = [[o["outcome"], o["pays_text"], f"{o['count']:,}", o["probability"], o["return"]] for o in t["outcomes"]]
+        rows.append(["Total", "", f"{t['total']:,}", "1/1", t["return"]])
+        out += ["", f"### Player strategy: {st['strategy']}", "", f"Universe: {t['universe']} ({t['basis']}).", "",
+                Table(["Outcome", "Pays", "Count", "Probability", "Return"], rows), ""]
+        for key, label in (("return", "Return"), ("house_edge", "House edge"), ("hit_frequency", "Hit frequency"),
+                           ("variance", "Variance"), ("element_of_risk", "Element of risk")):
+            v = t[key]
+            out.append(f"- {label}: " + ("n/a" if v is None else f"{v} ({decimal(parse_ratio(v), 10)})"
+                                          if key == "variance" else f"{v} ({_pct(v)})"))
+        out.append(f"- Standard deviation: {t['std_dev']}")
+        out += _par_sheet_blocks(st["par_sheet"], st["player_advantage"], "equally likely deals")
+    for sc in g["schedules"]:
+        out += ["", f"### {sc['title']} ({sc['cite']})", "", Table(sc["columns"], sc["rows"])]
+    v = g["verification"]
+    out += ["", "### Verification", ""]
+    for sm in v["second_method"]["strategies"]:
+        out.append(f"- Second method, {sm['strategy']}: {sm['statement']}." if sm["agrees"] is None else
+                   f"- Second method, {sm['strategy']} ({sm['method']}): "
+                   f"{'AGREES exactly' if sm['agrees'] else 'DISAGREES'} (return {sm['return']}).")
+    out += _check_lines(v)
     return out
 
 
@@ -248,7 +270,7 @@ def _spanish21_blocks(p: dict[str, Any]) -> list[Block]:
     return out
 
 
-SECTION_BLOCKS: Final = {"paigow": _paigow_blocks, "spanish21": _spanish21_blocks}
+SECTION_BLOCKS: Final = {"spanish21": _spanish21_blocks}
 """Markdown views of the game sections (:data:`exactodds.figures.certify.SECTIONS`), by name."""
 
 
@@ -258,7 +280,7 @@ CSV_COLUMNS: Final = (
     "return", "return_decimal",
     "copies", "effect_of_removal", "effect_of_removal_decimal", "return_after_removal", "return_after_removal_decimal",
     "decks", "house_edge", "house_edge_decimal", "hit_frequency", "hit_frequency_decimal", "hit_frequency_one_in",
-    "standard_deviation", "volatility_index_90", "volatility_index_95", "maximum_win_per_unit",
+    "standard_deviation", "volatility_index_90", "volatility_index_95", "volatility_index_99", "maximum_win_per_unit",
     "maximum_win_per_unit_decimal", "cycle", "player_advantage",
     "rounds", "expected_result", "expected_result_decimal", "result_90_low", "result_90_high",
     "result_95_low", "result_95_high", "fingerprint")
@@ -302,6 +324,7 @@ def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
                              hit_frequency_one_in=ps["hit_one_in"] or "", standard_deviation=ps["standard_deviation"],
                              volatility_index_90=ps["volatility_index"]["90"],
                              volatility_index_95=ps["volatility_index"]["95"],
+                             volatility_index_99=ps["volatility_index"]["99"],
                              **_exact("maximum_win_per_unit", None if mp is None else mp["win_per_unit"]),
                              cycle=ps["cycle"], player_advantage="yes" if x["player_advantage"] else "no"))
         for o in a["outcomes"]:
@@ -320,11 +343,25 @@ def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
         for d in x["sensitivity"]:
             rows.append(_csv_row(table="sensitivity", **key, item=f"{d['decks']} decks", decks=d["decks"],
                                  **_exact("house_edge", d["house_edge"]), **_exact("hit_frequency", d["hit_frequency"])))
-    for s in doc.get("paigow", {}).get("strategies", []):
-        rows.append(_csv_row(table="pai_gow", wager="pai-gow", paytable="", item=s["strategy"], count=s["universe"],
-                             **_exact("probability", s["p_win"], True), **_exact("return", s["return_vigorish"]),
-                             **_exact("house_edge", s["house_edge"]),
-                             player_advantage="yes" if Fraction(s["return_vigorish"]) > 0 else "no"))
+    for g in doc.get("games", []):  # every game entry alike: a summary row per strategy, then its outcomes
+        for st in g["strategies"]:
+            t, ps = st["outcome_table"], st["par_sheet"]
+            mp = ps["maximum_payout"]
+            key = {"wager": g["game"], "paytable": st["strategy"]}
+            rows.append(_csv_row(table="game_summary", **key, item=g["title"], count=t["total"],
+                                 **_exact("return", t["return"]), **_exact("house_edge", t["house_edge"]),
+                                 **_exact("hit_frequency", ps["hit_frequency"]),
+                                 hit_frequency_one_in=ps["hit_one_in"] or "",
+                                 standard_deviation=ps["standard_deviation"],
+                                 volatility_index_90=ps["volatility_index"]["90"],
+                                 volatility_index_95=ps["volatility_index"]["95"],
+                                 volatility_index_99=ps["volatility_index"]["99"],
+                                 **_exact("maximum_win_per_unit", None if mp is None else mp["win_per_unit"]),
+                                 cycle=ps["cycle"], player_advantage="yes" if st["player_advantage"] else "no"))
+            for o in t["outcomes"]:
+                rows.append(_csv_row(table="game_outcome", **key, item=o["outcome"], **_exact("pays", o["pays"]),
+                                     count=o["count"], **_exact("probability", o["probability"], True),
+                                     **_exact("return", o["return"])))
     if "spanish21" in doc:
         sp = doc["spanish21"]
         plays = [("composition-dependent play", sp["expected_return"], sp["house_edge"]),
@@ -367,6 +404,9 @@ def _summary_blocks(doc: dict[str, Any]) -> list[Block]:
                                      f"not available for {s['no_second_method']})"),
              ("Every check holds", "yes" if s["all_checks_hold"] else "NO"),
              ("Player advantage", advantage)]
+    for g in doc.get("games", []):
+        pairs += [(f"{g['title']} house edge, {st['strategy']}", _pct(st["outcome_table"]["house_edge"], 4))
+                  for st in g["strategies"]]
     if "spanish21" in doc:
         from exactodds.report.spanish21 import changed_rules
 

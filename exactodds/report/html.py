@@ -428,7 +428,12 @@ def _verification(v: dict[str, Any], base: str) -> str:
                        f'<td>{_badge(o["agrees"], "yes", "NO")}</td></tr>')
         out.append(f'</tbody></table><p>Return recomputed from those counts: '
                    f'{_ratio(base + "/second_method/return", sm["return"])}</p>')
-    out.append('<ul class="checks">')
+    return "".join(out) + _checks(v)
+
+
+def _checks(v: dict[str, Any]) -> str:
+    """The checks of a verification section, and whether every one of the mathematics holds."""
+    out = ['<ul class="checks">']
     for c in v["checks"]:
         state = None if c.get("applies") is False else c["holds"]
         if c.get("kind") == "game":  # a finding about the game, not a check of the mathematics
@@ -532,18 +537,19 @@ def _pct_text(x: str | None) -> str:
     return "n/a" if x is None or not RATIO.fullmatch(x) else percent(Fraction(x), 4)
 
 
-GAME_SECTIONS: Final = (("paigow", "Pai Gow, 58 Pa. Code ch. 535"), ("spanish21", "Spanish 21, 58 Pa. Code ch. 551"))
-"""The game sections a report may hold beside its paytables, with what a summary calls them."""
+GAME_SECTIONS: Final = (("spanish21", "Spanish 21, 58 Pa. Code ch. 551"),)
+"""The game sections a report may hold beside its paytables and game entries, with what a summary calls them."""
 
 
 def no_entries_line(doc: dict[str, Any]) -> str:
     """What every view's summary says in place of an empty table of paytables (``certify
-    --paigow`` or ``--spanish21`` alone).
+    --game`` or ``--spanish21`` alone).
 
     >>> no_entries_line({"entries": [], "spanish21": {}})
     'No baccarat wager in this report: it certifies Spanish 21, 58 Pa. Code ch. 551 only.'
     """
-    games = "; ".join(name for key, name in GAME_SECTIONS if key in doc)
+    games = "; ".join([*(g["title"] for g in doc.get("games", [])),
+                       *(name for key, name in GAME_SECTIONS if key in doc)])
     return f"No baccarat wager in this report: it certifies {games or 'nothing'} only."
 
 
@@ -572,7 +578,8 @@ def _summary(doc: dict[str, Any]) -> str:
     return "".join(rows)
 
 
-def _par_sheet(ps: dict[str, Any], base: str, player_advantage: bool) -> str:
+def _par_sheet(ps: dict[str, Any], base: str, player_advantage: bool,
+               cycle: str = "Cycle (equally likely card sequences)") -> str:
     mp = ps["maximum_payout"]
     out = ['<h3>Par sheet</h3>']
     if player_advantage:
@@ -583,9 +590,10 @@ def _par_sheet(ps: dict[str, Any], base: str, player_advantage: bool) -> str:
     items = [("Standard deviation σ (per unit wagered)", _fig(base + "/standard_deviation", ps["standard_deviation"], "sig")),
              ("Volatility index, 90 % (z·σ)", _fig(base + "/volatility_index/90", ps["volatility_index"]["90"], "sig")),
              ("Volatility index, 95 % (z·σ)", _fig(base + "/volatility_index/95", ps["volatility_index"]["95"], "sig")),
+             ("Volatility index, 99 % (z·σ)", _fig(base + "/volatility_index/99", ps["volatility_index"]["99"], "sig")),
              ("Hit frequency", _pct(base + "/hit_frequency", ps["hit_frequency"])
               + ("" if ps["hit_one_in"] is None else " (1 in " + _fig(base + "/hit_one_in", ps["hit_one_in"], "sig") + ")")),
-             ("Cycle (equally likely card sequences)", _count(base + "/cycle", ps["cycle"]))]
+             (cycle, _count(base + "/cycle", ps["cycle"]))]
     if mp is not None:
         items += [("Maximum win per unit wagered", f'{_fig(base + "/maximum_payout/pays_text", mp["pays_text"], "text")} '
                    f'({_e(mp["outcome"])}; 1 in {_fig(base + "/maximum_payout/one_in", mp["one_in"], "sig")})'),
@@ -701,22 +709,57 @@ def _head(doc: dict[str, Any]) -> str:
             '</div>')
 
 
-def _paigow(p: dict[str, Any]) -> str:
-    out = ['<section class="entry" id="s-paigow"><h2>Pai Gow (tiles), 58 Pa. Code ch. 535</h2>']
-    pa = p["player_advantage"]
-    out.append(f'<p class="{"advantage" if pa["strategies"] else "sub"}">{_e(pa["statement"])}.</p>')
-    for i, s in enumerate(p["strategies"]):
-        base = f"paigow/strategies/{i}"
-        out.append(f'<h3>Player strategy: {_e(s["strategy"])}</h3><table class="figures"><tbody>'
-                   f'<tr><td>Deals</td><td class="num">{_count(base + "/universe", s["universe"])}</td></tr>'
-                   f'<tr><td>Wins</td><td class="num">{_count(base + "/wins", s["wins"])}</td></tr>'
-                   f'<tr><td>Ties (push)</td><td class="num">{_count(base + "/ties", s["ties"])}</td></tr>'
-                   f'<tr><td>Losses</td><td class="num">{_count(base + "/losses", s["losses"])}</td></tr>'
-                   f'<tr><td>Return to the player, 5 % vigorish</td><td class="num">'
-                   f'{_pct(base + "/return_vigorish", s["return_vigorish"])}</td></tr>'
-                   f'<tr><td>House edge</td><td class="num">{_pct(base + "/house_edge", s["house_edge"])}</td></tr>'
-                   f'</tbody></table><p class="sub">{_e(s["reading"])}</p>')
-    out.append(_verification(p["verification"], "paigow/verification") + "</section>")
+def _game(g: dict[str, Any], i: int) -> str:
+    """A game entry (:func:`exactodds.figures.entry.game_entry`), whatever the game: one shape."""
+    base = f"games/{i}"
+    pa = g["player_advantage"]
+    out = [f'<section class="entry" id="g-{_e(g["game"])}"><h2>{_e(g["title"])}</h2>'
+           f'<p class="cite">{_e(g["citation"])}</p><p>Deck: {_e(g["deck"]["description"])} '
+           f'({_e(g["deck"]["title"])})</p>'
+           f'<p class="{"advantage" if pa["strategies"] else "sub"}">{_e(pa["statement"])}.</p>'
+           '<h3>Rules certified</h3><table class="rules"><thead><tr><th>Rule</th><th>Section</th><th>Option</th>'
+           '<th>Value</th></tr></thead><tbody>']
+    out += [f'<tr><td>{_e(r["name"])}</td><td>{_e(r["section"])}</td><td><code>{_e(r["flag"])}</code></td>'
+            f'<td>{_e(r["value"])}</td></tr>' for r in g["rules"]]
+    out.append('</tbody></table><h3>Readings</h3><ul>' + "".join(f"<li>{_e(r)}</li>" for r in g["readings"]) + "</ul>")
+    for j, st in enumerate(g["strategies"]):
+        t, p = st["outcome_table"], f"{base}/strategies/{j}/outcome_table"
+        out.append(f'<h3>Player strategy: {_e(st["strategy"])}</h3><p class="sub">Universe: {_e(t["universe"])} '
+                   f'({_e(t["basis"])})</p><table class="outcomes"><thead><tr><th>Outcome</th><th>Pays</th>'
+                   '<th class="num">Count</th><th class="num">Probability</th><th class="num">Return</th></tr></thead>'
+                   '<tbody>')
+        for k, o in enumerate(t["outcomes"]):
+            q = f"{p}/outcomes/{k}"
+            out.append(f'<tr><td>{_e(o["outcome"])}</td><td>{_e(o["pays_text"])}</td>'
+                       f'<td class="num">{_count(q + "/count", o["count"])}</td>'
+                       f'<td class="num">{_pct(q + "/probability", o["probability"])}</td>'
+                       f'<td class="num">{_pct(q + "/return", o["return"])}</td></tr>')
+        out.append(f'<tr><td>Total</td><td></td><td class="num">{_count(p + "/total", t["total"])}</td><td></td>'
+                   f'<td class="num">{_pct(p + "/return", t["return"])}</td></tr></tbody></table>'
+                   '<table class="figures"><tbody>')
+        for key, label in (("return", "Return to the player"), ("house_edge", "House edge"),
+                           ("hit_frequency", "Hit frequency"), ("element_of_risk", "Element of risk")):
+            out.append(f'<tr><td>{label}</td><td>{_ratio(p + "/" + key, t[key])}</td>'
+                       f'<td class="num">{_pct(p + "/" + key, t[key])}</td></tr>')
+        out.append(f'<tr><td>Variance</td><td>{_ratio(p + "/variance", t["variance"])}</td><td></td></tr>'
+                   f'<tr><td>Standard deviation</td><td></td>'
+                   f'<td class="num">{_fig(p + "/std_dev", t["std_dev"], "sig")}</td></tr></tbody></table>')
+        out.append(_par_sheet(st["par_sheet"], f"{base}/strategies/{j}/par_sheet", st["player_advantage"],
+                              "Cycle (equally likely deals)"))
+    for sc in g["schedules"]:
+        out.append(f'<h3>{_e(sc["title"])} ({_e(sc["cite"])})</h3><table class="schedule"><thead><tr>'
+                   + "".join(f"<th>{_e(c)}</th>" for c in sc["columns"]) + "</tr></thead><tbody>"
+                   + "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in sc["rows"])
+                   + "</tbody></table>")
+    v = g["verification"]
+    out.append("<h3>Verification</h3><ul class=\"checks\">")
+    for sm in v["second_method"]["strategies"]:
+        if sm["agrees"] is None:
+            out.append(f'<li>Second method, {_e(sm["strategy"])}: {_e(sm["statement"])} {_badge(None)}</li>')
+        else:
+            out.append(f'<li>Second method, {_e(sm["strategy"])} ({_e(sm["method"])}): '
+                       f'{_badge(sm["agrees"], "AGREES exactly", "DISAGREES")}</li>')
+    out.append("</ul>" + _checks(v) + "</section>")
     return "".join(out)
 
 
@@ -747,8 +790,7 @@ def _spanish21(p: dict[str, Any]) -> str:
     return "".join(out)
 
 
-SECTION_HTML: Final = {"paigow": ("Pai Gow (ch. 535)", "s-paigow", _paigow),
-                       "spanish21": ("Spanish 21 (ch. 551)", "s-spanish21", _spanish21)}
+SECTION_HTML: Final = {"spanish21": ("Spanish 21 (ch. 551)", "s-spanish21", _spanish21)}
 """HTML views of the game sections (:data:`exactodds.figures.certify.SECTIONS`), by name."""
 
 
@@ -800,8 +842,10 @@ def _render_html(doc: dict[str, Any], template_dir: str | Path | None, digits: i
                         "badge": m(_badge(x["verification"]["second_method"]["agrees"], "second method agrees",
                                           "SECOND METHOD DISAGREES", "no second method")),
                         "body": m(_entry(doc, i, x))})
-    sections = [{"title": title, "anchor": anchor, "body": m(view(doc[name]))}
-                for name, (title, anchor, view) in SECTION_HTML.items() if name in doc]
+    sections = [{"title": g["title"], "anchor": f'g-{g["game"]}', "body": m(_game(g, i))}
+                for i, g in enumerate(doc.get("games", []))]
+    sections += [{"title": title, "anchor": anchor, "body": m(view(doc[name]))}
+                 for name, (title, anchor, view) in SECTION_HTML.items() if name in doc]
     method = m(f'<section id="method" class="entry"><h2>Method, readings and drawing rules</h2><h3>Method</h3>'
                f'<p>{_e(doc["method"])}</p><h3>Readings</h3><ul>'
                + "".join(f"<li>{_e(r)}</li>" for r in doc["readings"]) + "</ul>"

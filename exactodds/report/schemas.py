@@ -277,13 +277,16 @@ def certificate_schema() -> Schema:
                                                                  "sha256 and content from it"}})
     inputs = _obj({
         "wagers": _nullable({"type": "array", "items": {"type": "string"},
-                             "description": "null: the whole catalogue; empty only with paigow or spanish21 "
+                             "description": "null: the whole catalogue; empty only with games or spanish21 "
                                             "(other games alone)"}),
         "paytable": _nullable({"type": "string"}),
         "shoe": {"type": "object"},
         "sensitivity_decks": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 1000}},
         "effects_of_removal": {"type": "boolean"},
-        "paigow": {"const": True, "description": "the report has the Pai Gow section (ch. 535)"},
+        "games": {"type": "array", "minItems": 1, "items": _obj({
+            "game": {"type": "string", "description": "a game of the registry (exactodds.games.registry.GAMES)"},
+            "rules": {"type": "object", "description": "every field of the game's rules record: its value"}}),
+            "description": "the games certified as one entry each (certify --game), under these rules"},
         "spanish21": {"anyOf": [_spanish21_rules(), {"const": True, "description": "a report written before the "
                                                                          "rules were recorded: § 551 as written"}],
                       "description": "the report has the Spanish 21 section (ch. 551), under these rules"},
@@ -299,8 +302,8 @@ def certificate_schema() -> Schema:
         "drawing_rules": {"type": "object", "required": ["citation", "table_1", "statement"],
                           "description": "§ 629a.10 printed from the rules data, Table 1 row by row"},
         "entries": {"type": "array", "items": entry},
-        "paigow": {"type": "object", "required": ["game", "strategies", "vigorish_by_amount", "verification"],
-                   "description": "Pai Gow: both player strategies (exactodds paigow --format json) and the checks"},
+        "games": {"type": "array", "items": {"$ref": "#/$defs/game_entry"},
+                  "description": "one entry per game of the seam: rules record, a par sheet per strategy, checks"},
         "spanish21": {"type": "object", "required": ["game", "rules", "rule_set", "shoe", "expected_return",
                                                      "house_edge", "player_advantage", "verification"],
                       "properties": {"rule_set": _spanish21_rules()["properties"]["rules"]},
@@ -320,12 +323,36 @@ def certificate_schema() -> Schema:
         "generated_utc": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"},
         "fingerprint": _obj({"algorithm": {"const": "sha256"}, "value": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                              "covers": {"type": "string"}})})
-    top["required"] = [k for k in top["required"] if k not in ("paigow", "spanish21", "document", "template")]  # only when asked
+    top["required"] = [k for k in top["required"] if k not in ("games", "spanish21", "document", "template")]  # only when asked
     return {"$schema": DRAFT, "title": "exactodds certification report",
             "description": "The report of 'exactodds certify --format json'; 'exactodds verify' recomputes it.",
             **top, "$defs": {"shoe": _shoe(), "analysis": _analysis(False), "effects": _effects(),
                              "verification": _verification(), "par_sheet": _par_sheet(),
+                             "game_entry": _game_entry(),
                              "document": {k: v for k, v in document_schema().items() if k != "$schema"}}}
+
+
+def _game_entry() -> Schema:
+    """A game entry of a certificate (:func:`exactodds.figures.entry.game_entry`): one shape for every game."""
+    text = {"type": "string"}
+    outcome = _obj({"outcome": text, "pays": RATIO, "pays_text": text, "count": COUNT, "probability": RATIO,
+                    "return": RATIO})
+    table = _obj({"strategy": text, "universe": text, "basis": {"enum": ["counts", "probabilities"]}, "total": COUNT,
+                  "outcomes": {"type": "array", "items": outcome}, "return": RATIO, "house_edge": RATIO,
+                  "hit_frequency": RATIO, "variance": RATIO, "std_dev": text, "element_of_risk": _nullable(RATIO)})
+    rule = _obj({"field": text, "name": text, "section": text, "flag": text, "value": {}})
+    deck = _obj({"id": text, "title": text, "unit": text, "per_deck": COUNT, "decks": _nullable(COUNT),
+                 "size": COUNT, "description": text})
+    schedule = _obj({"title": text, "cite": text, "columns": {"type": "array", "items": text},
+                     "rows": {"type": "array", "items": {"type": "array", "items": text}}})
+    strategy = _obj({"strategy": text, "outcome_table": table, "par_sheet": {"$ref": "#/$defs/par_sheet"},
+                     "player_advantage": {"type": "boolean"}})
+    return _obj({"game": text, "title": text, "citation": text, "deck": deck,
+                 "rules": {"type": "array", "items": rule}, "readings": {"type": "array", "items": text},
+                 "strategies": {"type": "array", "items": strategy}, "schedules": {"type": "array", "items": schedule},
+                 "player_advantage": _obj({"strategies": {"type": "array", "items": text}, "statement": text}),
+                 "verification": {"type": "object", "required": ["second_method", "checks", "all_hold"]}},
+                description="one game of the seam (issue 26): its rules record and a whole par sheet per strategy")
 
 
 def _par_sheet() -> Schema:
@@ -337,7 +364,7 @@ def _par_sheet() -> Schema:
     top = _obj({"outcome": {"type": "string"}, "win_per_unit": RATIO, "pays_text": {"type": "string"},
                 "paid_per_round_per_unit": RATIO, "probability": RATIO, "one_in": sig})
     return _obj({"definition": {"type": "string"}, "standard_deviation": sig,
-                 "volatility_index": _obj({"90": sig, "95": sig}), "hit_frequency": RATIO, "hit_one_in": _nullable(sig),
+                 "volatility_index": _obj({"90": sig, "95": sig, "99": sig}), "hit_frequency": RATIO, "hit_one_in": _nullable(sig),
                  "cycle": COUNT, "maximum_payout": _nullable(top), "confidence_ranges": {"type": "array", "items": rng},
                  "player_advantage": {"type": "boolean"}})
 

@@ -424,5 +424,33 @@ def render_crosscheck(r: CrossCheck, show: int = 20) -> str:
     return render_view(crosscheck_view(r, show), "table")
 
 
-__all__ = ["SIMULATION_CSV", "TIDY_CSV", "crosscheck_json", "crosscheck_view", "render_crosscheck", "render_simulation", "simulation_json",
+__all__ = ["SIMULATION_CSV", "TIDY_CSV", "crosscheck_json", "crosscheck_view", "game_simulation_view", "render_crosscheck", "render_simulation", "simulation_json",
            "simulation_csv", "simulation_view", "tidy_rows"]
+
+
+def game_simulation_view(doc: dict[str, Any]) -> View:
+    """``simulate --game``'s result (:func:`exactodds.simulation.games.simulate_game`), any game."""
+    def blocks() -> list[Block]:
+        out: list[Block] = [f"{doc['title']}: {doc['rounds']:,} rounds simulated, seed {doc['seed']}", ""]
+        for s in doc["strategies"]:
+            out += [f"Player strategy: {s['strategy']}", "",
+                    Table(["Outcome", "Pays", "Dealt", "Expected"],
+                          [[o["outcome"], o["pays"], f"{o['count']:,}", decimal(Fraction(o["expected_count"]), 1)]
+                           for o in s["outcomes"]]), "",
+                    Table(["Figure", "Value"], [
+                        ["Mean net result per unit", s["mean"]], ["Exact return", s["exact_return"]],
+                        ["Standard error", s["standard_error"]], ["z", s["z"] or "n/a"],
+                        ["Agrees (|z| ≤ 4)", "yes" if s["agrees"] else "NO"]], plain=True), ""]
+        return [*out, doc["statement"]]
+
+    def csv() -> list[list[Any]]:
+        rows: list[list[Any]] = [["strategy", "outcome", "pays", "count", "expected_count", "mean", "exact_return",
+                                  "standard_error", "z", "agrees"]]
+        for s in doc["strategies"]:
+            rows += [[s["strategy"], o["outcome"], o["pays"], o["count"], o["expected_count"], "", "", "", "", ""]
+                     for o in s["outcomes"]]
+            rows.append([s["strategy"], "", "", "", "", s["mean"], s["exact_return"], s["standard_error"],
+                         s["z"] or "", "yes" if s["agrees"] else "no"])
+        return rows
+
+    return View(lambda: doc, blocks, csv)

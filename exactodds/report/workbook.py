@@ -3,7 +3,8 @@
 A view of the JSON report, like the others: nothing is recomputed. One ``Summary`` sheet
 (a row per wager-paytable: the par-sheet figures, the player-advantage flag, the
 fingerprint), one sheet per wager-paytable (outcomes, par sheet, confidence ranges,
-effects of removal, sensitivity) and one per game section (Pai Gow). Every exact value
+effects of removal, sensitivity), one per game entry (:func:`_game_sheet`, the same for every
+game of the seam) and one for Spanish 21. Every exact value
 is two cells: a number a spreadsheet computes with (the decimal with 15 significant
 digits, :func:`exactodds.exact.significant`, read as a double) and, beside it, the exact
 ``p/q`` as text. A count with more digits than Excel keeps (15; a shoe's combinations have
@@ -97,10 +98,15 @@ class _Sheet:
 
     def line(self, cells: list[Any], bold: bool = False) -> None:
         """One row. A cell is ``("exact", "p/q", kind)`` (a number of that kind), ``("n", x, kind)``
-        (a Python number), a bool (yes/no), an int (a count), None (empty) or text."""
+        (a Python number), ``("formula", "=...", kind, "p/q")`` (a live formula, its value when
+        written the exact value's decimal), a bool (yes/no), an int (a count), None (empty) or text."""
         for c, v in enumerate(cells):
             kind: str | None = None
-            if isinstance(v, tuple) and v and v[0] in ("exact", "n"):  # ("exact", "p/q", kind)
+            if isinstance(v, tuple) and v and v[0] == "formula":  # ("formula", "=...", kind, "p/q")
+                kind = v[2]
+                self.ws.write_formula(self.row, c, v[1], self._format(kind, bold), _number(v[3]))
+                v = _number(v[3])
+            elif isinstance(v, tuple) and v and v[0] in ("exact", "n"):  # ("exact", "p/q", kind)
                 kind = v[2] if len(v) > 2 else "fixed"
                 n = _number(v[1]) if v[0] == "exact" else v[1]
                 if n is None:
@@ -180,6 +186,7 @@ def _entry_sheet(sh: _Sheet, x: dict[str, Any]) -> None:
     sh.line(["Standard deviation (per unit)", ("exact", ps["standard_deviation"], "fixed")])
     sh.line(["Volatility index 90 % (z·σ)", ("exact", ps["volatility_index"]["90"], "fixed")])
     sh.line(["Volatility index 95 % (z·σ)", ("exact", ps["volatility_index"]["95"], "fixed")])
+    sh.line(["Volatility index 99 % (z·σ)", ("exact", ps["volatility_index"]["99"], "fixed")])
     sh.line(["Cycle (card sequences)", *_count(ps["cycle"])])
     mp = ps["maximum_payout"]
     if mp is not None:
@@ -206,6 +213,71 @@ def _entry_sheet(sh: _Sheet, x: dict[str, Any]) -> None:
     sh.heading("Verification")
     sh.line(["Second method agrees", "n/a" if v["second_method"]["agrees"] is None else v["second_method"]["agrees"]])
     sh.line(["Every check of the mathematics holds", v["all_hold"]])
+
+
+def _game_sheet(sh: _Sheet, g: dict[str, Any]) -> None:
+    """A game entry (:func:`exactodds.figures.entry.game_entry`), whatever the game."""
+    sh.line([g["title"]], bold=True)
+    sh.freeze()
+    sh.line(["Citation", g["citation"]])
+    sh.line(["Deck", g["deck"]["description"]])
+    sh.line([g["player_advantage"]["statement"]])
+    sh.heading("Rules certified")
+    sh.line(["Rule", "Section", "Option", "Value"], bold=True)
+    for r in g["rules"]:
+        sh.line([r["name"], r["section"], r["flag"], str(r["value"])])
+    for st in g["strategies"]:
+        t, ps = st["outcome_table"], st["par_sheet"]
+        sh.heading(f"Player strategy: {st['strategy']}")
+        _live_table(sh, t)
+        sh.line(["Volatility index 90 % (z·σ)", ("exact", ps["volatility_index"]["90"], "fixed")])
+        sh.line(["Volatility index 95 % (z·σ)", ("exact", ps["volatility_index"]["95"], "fixed")])
+        sh.line(["Volatility index 99 % (z·σ)", ("exact", ps["volatility_index"]["99"], "fixed")])
+        sh.line(["Player advantage", st["player_advantage"]])
+        sh.line(["Rounds", "Expected", "Expected (exact)", "90 % low", "90 % high", "95 % low", "95 % high"], bold=True)
+        for c in ps["confidence_ranges"]:
+            sh.line([c["rounds"], *_ex(c["expected_result"], "units"),
+                     *(("exact", v, "units") for v in (*c["result_90"], *c["result_95"]))])
+    for sc in g["schedules"]:
+        sh.heading(f"{sc['title']} ({sc['cite']})")
+        sh.line(list(sc["columns"]), bold=True)
+        for row in sc["rows"]:
+            sh.line(list(row))
+    sh.line(["Every check of the mathematics holds", g["verification"]["all_hold"]])
+
+
+def _live_table(sh: _Sheet, t: dict[str, Any]) -> None:
+    """An outcome table whose figures are live: the pays (column B) and counts (D) are cells, and
+    the probabilities, contributions, total, return, house edge, hit frequency and variance are
+    formulas over them, so a designer who changes a pay or a count sees the edge move; the exact
+    ``p/q`` of the report stays beside each as text (it does not move: it is what was certified)."""
+    sh.line(["Outcome", "Pays", "Pays (exact)", "Count", "Count (exact, text)", "Probability",
+             "Probability (exact)", "Return", "Return (exact)"], bold=True)
+    first = sh.row + 1                                  # A1 row numbers: the outcomes' first and last rows
+    last = first + len(t["outcomes"]) - 1
+    total = last + 1
+    for o in t["outcomes"]:
+        r = sh.row + 1
+        sh.line([o["outcome"], *_ex(o["pays"], "pays"), *_count(o["count"]),
+                 ("formula", f"=D{r}/D{total}", "pct", o["probability"]), o["probability"],
+                 ("formula", f"=B{r}*F{r}", "pct", o["return"]), o["return"]])
+    sh.line(["Total", None, None, ("formula", f"=SUM(D{first}:D{last})", "count", str(t["total"])),
+             str(t["total"]) if len(str(t["total"])) > EXCEL_DIGITS else None,
+             ("formula", f"=SUM(F{first}:F{last})", "pct", "1"), None,
+             ("formula", f"=SUM(H{first}:H{last})", "pct", t["return"]), t["return"]], bold=True)
+    sh.line(["Figure (live formula)", "Value", "Exact (certified)"], bold=True)
+    ret = f"H{total}"
+    sh.line(["Return", ("formula", f"={ret}", "pct", t["return"]), t["return"]])
+    sh.line(["House edge", ("formula", f"=-{ret}", "pct", t["house_edge"]), t["house_edge"]])
+    sh.line(["Hit frequency", ("formula", f'=SUMIF(B{first}:B{last},">0",F{first}:F{last})', "pct",
+                               t["hit_frequency"]), t["hit_frequency"]])
+    var_row = sh.row + 1
+    sh.line(["Variance", ("formula", f"=SUMPRODUCT(B{first}:B{last},B{first}:B{last},F{first}:F{last})-{ret}^2",
+                          "fixed", t["variance"]), t["variance"]])
+    sh.line(["Standard deviation (√variance)", ("formula", f"=SQRT(B{var_row})", "fixed", t["std_dev"]),
+             f"√({t['variance']})"])
+    if t["element_of_risk"] is not None:
+        sh.line(["Element of risk", *_ex(t["element_of_risk"])])
 
 
 def render_xlsx(doc: dict[str, Any]) -> bytes:
@@ -260,16 +332,8 @@ def render_xlsx(doc: dict[str, Any]) -> bytes:
                       x["verification"]["all_hold"]])
     for name, x in entry_sheets:
         _entry_sheet(sheet(name), x)
-    if "paigow" in doc:
-        pg = sheet(_sheet_name("Pai Gow", used))
-        pg.line(["Pai Gow (tiles), 58 Pa. Code ch. 535"], bold=True)
-        pg.line([doc["paigow"]["player_advantage"]["statement"]])
-        pg.line(["Strategy", "Deals", "Wins", "Ties", "Losses", "Return", "Return (exact)", "House edge",
-                 "House edge (exact)"], bold=True)
-        pg.freeze()
-        for st in doc["paigow"]["strategies"]:
-            pg.line([st["strategy"], st["universe"], st["wins"], st["ties"], st["losses"], *_ex(st["return_vigorish"]),
-                     *_ex(st["house_edge"])])
+    for g in doc.get("games", []):
+        _game_sheet(sheet(_sheet_name(g["title"], used)), g)
     if "spanish21" in doc:
         sp = doc["spanish21"]
         ws = sheet(_sheet_name("Spanish 21", used))
