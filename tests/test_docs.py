@@ -60,6 +60,14 @@ SLOW: dict[str, str] = {
         "Pai Gow's second method counts every hand afresh: about 10 s CPU, as much again for verify "
         "(tests/test_paigow.py certifies and verifies it)",
     "exactodds tables --output tables/": "every table at 6, 7 and 8 decks; tests/test_tables.py builds them",
+    "exactodds blackjack --preset standard --decks 6 --h17 --post-split cdz -f json":
+        "a whole 6-deck blackjack game with exact splits: tens of seconds of CPU",
+    "exactodds blackjack --preset standard --decks 8 -f json": "a whole 8-deck blackjack game: tens of seconds of CPU",
+    "exactodds blackjack --preset standard --shoe A=4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,9=4,10=4,J=4,Q=4,K=4 --s17 "
+    "--double-after-split --max-hands 4 --post-split cdp1 -f json": "a whole 1-deck game with CDP1 splits: ~20 s CPU",
+    "exactodds blackjack --preset standard --decks 6 --no-tens": "a whole 6-deck game: tens of seconds of CPU",
+    "exactodds blackjack --preset spanish21 --decks 8": "the whole Spanish 21 game with exact splits: about 50 s CPU",
+    "exactodds blackjack --preset wizard --h17 --decks 6": "the Wizard of Odds rule set, whole game: over a CPU-minute",
 }
 """Documented commands not run here, each with its reason."""
 
