@@ -11,7 +11,6 @@ reads; the schedule is the hold by wager amount with the vigorish rounded up to 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,10 +22,6 @@ from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
 from exactodds.game.protocol import TILES_32, Game, Outcome, OutcomeTable, Schedule, rule
 from exactodds.lazy import LazyModule
-
-from .hands import READING_COMPARE, READING_GEE_JOON, READING_ZERO, compare, settings
-from .house_way import READING_HOUSE_WAY, READINGS, house_way_reading, house_way_setting
-from .tiles import tile_counts
 
 if TYPE_CHECKING:
     from . import analysis as pg
@@ -57,6 +52,8 @@ class PaiGowRules:
         section="58 Pa. Code § 535.10(d)(2),(3)", flag="--reading")
 
     def __post_init__(self) -> None:
+        from .house_way import READINGS  # the tile modules load on first use: the registry is read at start-up
+
         if self.house_way_reading not in READINGS:
             raise InputError(f"a certified house-way reading is one of {', '.join(READINGS)} "
                              f"(a casino's order file is for the paigow command), got {self.house_way_reading!r}")
@@ -96,6 +93,9 @@ class PaiGow(Game):
                 _table(totals[0], totals[1], totals[2], strategy))
 
     def readings(self, rules: Any) -> tuple[str, ...]:
+        from .hands import READING_COMPARE, READING_GEE_JOON, READING_ZERO
+        from .house_way import READING_HOUSE_WAY, house_way_reading
+
         hw = house_way_reading(rules.house_way_reading)
         return (pg.READING_DEAL, READING_COMPARE, READING_ZERO, READING_GEE_JOON, READING_HOUSE_WAY, hw.text(),
                 *(pg.READING_STRATEGY[s] for s in pg.STRATEGIES), pg.READING_VIGORISH)
@@ -120,6 +120,12 @@ class PaiGow(Game):
         """Deal ``rounds`` rounds from the shuffled 32 tiles (player 4, dealer 4), set the
         dealer's hand by the house way and the player's by the strategy, settle each
         (§ 535.10(f)-(j)): the index of its outcome row (0 win, 1 push, 2 loss)."""
+        import random
+
+        from .hands import compare, settings
+        from .house_way import house_way_reading, house_way_setting
+        from .tiles import tile_counts
+
         hw = house_way_reading(rules.house_way_reading)
         chosen = _strategy(strategy)
         tiles = [k for k, n in enumerate(tile_counts()) for _ in range(n)]
@@ -144,6 +150,9 @@ class PaiGow(Game):
 @lru_cache(maxsize=2)
 def _fresh(reading: str) -> tuple[Any, ...]:
     """Every hand's counts computed afresh (seconds), once per reading for both strategies."""
+    from .house_way import house_way_reading
+    from .tiles import tile_counts
+
     return pg.compute_hand_outcomes(tile_counts(), house_way_reading(reading))
 
 
