@@ -17,6 +17,11 @@ from exactodds.blackjack.rules import Rules
 from exactodds.cli.options import Format, FormatOpt, OutputOpt, emit, with_spanish21_rules
 from exactodds.game.shoespec import RemoveOpt, ShoeOpt
 
+BasicOpt = Annotated[bool, typer.Option("--basic/--no-basic", help="Also the basic-strategy chart and its return.")]
+ContributionsOpt = Annotated[bool, typer.Option("--contributions", help="House edge with each rule changed (slow).")]
+ChartHtmlOpt = Annotated[str | None, typer.Option("--html", metavar="FILE", help="Also write the HTML chart.")]
+"""The options ``blackjack`` and ``spanish21`` share (declared once)."""
+
 
 def blackjack_command(
     preset: Annotated[str, typer.Option("--preset", help="Rules to start from: standard (dealer peeks, S17, 21 "
@@ -31,11 +36,9 @@ def blackjack_command(
     tens: Annotated[bool | None, typer.Option("--tens/--no-tens", help="Keep the four 10s of each deck (standard) "
                                                                        "or take them out (§ 551.3(a)); default: "
                                                                        "by preset.")] = None,
-    basic: Annotated[bool, typer.Option("--basic/--no-basic",
-                                        help="Also the basic-strategy chart and its return.")] = True,
-    contributions: Annotated[bool, typer.Option("--contributions",
-                                                help="House edge with each rule changed (slow).")] = False,
-    html: Annotated[str | None, typer.Option("--html", metavar="FILE", help="Also write the HTML chart.")] = None,
+    basic: BasicOpt = True,
+    contributions: ContributionsOpt = False,
+    html: ChartHtmlOpt = None,
     fmt: FormatOpt = Format.table,
     output: OutputOpt = None,
     *, rules: Rules,

@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from exactodds.blackjack.rules import Rules
+from exactodds.cli.blackjack import BasicOpt, ChartHtmlOpt, ContributionsOpt
 from exactodds.cli.options import Format, FormatOpt, OutputOpt, with_spanish21_rules
 from exactodds.game.shoespec import RemoveOpt, ShoeOpt
 
@@ -22,11 +23,9 @@ def spanish21_command(
         "--decks", "-d", help="Decks of 48 cards (§ 551.3(a): 6 or 8; default 8); not with --shoe.")] = None,
     shoe: ShoeOpt = None,
     remove: RemoveOpt = None,
-    basic: Annotated[bool, typer.Option("--basic/--no-basic",
-                                        help="Also the basic-strategy chart and its return.")] = True,
-    contributions: Annotated[bool, typer.Option("--contributions",
-                                                help="House edge with each rule changed (slow).")] = False,
-    html: Annotated[str | None, typer.Option("--html", metavar="FILE", help="Also write the HTML chart.")] = None,
+    basic: BasicOpt = True,
+    contributions: ContributionsOpt = False,
+    html: ChartHtmlOpt = None,
     fmt: FormatOpt = Format.table,
     output: OutputOpt = None,
     *, rules: Rules,
