@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from math import factorial
-from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol, TypeAlias
 
 from exactodds.game.cards import Card, Shoe
 from exactodds.game.layout import Layout
@@ -56,8 +55,7 @@ class Reading(Protocol):
     def dealt_shoe(self, shoe: Shoe) -> Shoe: ...
 
 
-@dataclass(frozen=True)
-class Recount:
+class Recount(NamedTuple):
     """A level's round results for one shoe, counted by the second method.
 
     ``sum(counts.values()) + void == universe``; results are the level's own objects.
@@ -73,6 +71,7 @@ class Recount:
 class SecondMethod:
     """A level's second method: :meth:`describe` says it in words, :meth:`recount` runs it.
 
+    Method objects are built once, with the levels that hold them, and compared by identity.
     A method counts the universe -- ordered sequences of ``U = min(N, depth)`` cards off the
     top of the shoe the level deals from -- per *key* (a group of cells with one result),
     :meth:`keyed`, and reads each key's result once, by the level's ``from_deal``, on a

@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Final, Literal, NamedTuple
 
 from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe, falling_factorial
 from exactodds.lazy import LazyModule
@@ -50,11 +49,11 @@ KeyOf = Callable[[Array, Array, Array, Array], Array]
 
 # -- two faces -------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
 class TwoFaces(SecondMethod):
     """The faces of one hand's initial two cards (``hand``), 52 × 52."""
 
-    hand: Literal["player", "banker"]
+    def __init__(self, hand: Literal["player", "banker"]) -> None:
+        self.hand = hand
 
     def describe(self) -> str:
         return TWO_FACES.format(self.hand.capitalize())
@@ -74,8 +73,7 @@ class TwoFaces(SecondMethod):
 
 # -- four faces ------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class _FaceGroups:
+class _FaceGroups(NamedTuple):
     """Faces grouped for the last enumerated card: ``order`` sorts faces by group, ``starts``
     are where each group begins in that order, ``group[i]`` the group of sorted face ``i``."""
 
@@ -114,8 +112,7 @@ def _four_faces(n: Array, g: _FaceGroups) -> Array:
     return t
 
 
-@dataclass(frozen=True)
-class _FourSpec:
+class _FourSpec(NamedTuple):
     """Face groups for the fourth card, then a key per (group of P1, B1, P2, B2) -- all of
     it shoe-independent."""
 
@@ -176,15 +173,13 @@ def royal_key(p1: Array, b1: Array, p2: Array, b2: Array) -> Array:
     return h[p1, p2] * 33 + h[b1, b2]
 
 
-@dataclass(frozen=True)
 class FourFaces(SecondMethod):
     """The four initial cards' faces, grouped by ``label`` for the fourth card and read by
     ``key`` (of the four cards' groups); ``words``: the verb, the grouping and the reading,
     for :meth:`describe`."""
 
-    label: Callable[[Card], int]
-    key: KeyOf
-    words: tuple[str, str, str]
+    def __init__(self, label: Callable[[Card], int], key: KeyOf, words: tuple[str, str, str]) -> None:
+        self.label, self.key, self.words = label, key, words
 
     def describe(self) -> str:
         return FOUR_FACES.format(*self.words)
@@ -214,13 +209,11 @@ class FourFaces(SecondMethod):
 
 # -- Spanish 21's match ----------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class _SpanishSpec:
+class _SpanishSpec(NamedTuple):
     key_index: Array  # (52, 52, 52) key of (player card 1, up card, player card 2)
     reps: tuple[Deal, ...]
 
 
-@dataclass(frozen=True)
 class UpCardMatch(SecondMethod):
     """Spanish 21: the player's two cards against the dealer's up card, face by face."""
 

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from math import factorial
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from exactodds.game.cards import POINT_VALUE, RANKS, Card, Shoe, falling_factorial
 from exactodds.game.rules import banker_draws, is_natural, player_draws
@@ -81,8 +80,7 @@ def _union_table() -> tuple[tuple[int, ...], ...]:
 UNION: Final = _union_table()
 
 
-@dataclass(frozen=True)
-class _Compositions:
+class _Compositions(NamedTuple):
     """Every split ``(j_S, j_H, j_D, j_C)`` of ``k ≤ depth`` cards of one rank over the suits."""
 
     j: Array  # (n, 4)
@@ -101,8 +99,7 @@ def _compositions(depth: int) -> _Compositions:
                          np.array(multinomial, dtype=np.int64), np.array(states, dtype=np.int64))
 
 
-@dataclass(frozen=True)
-class _RankRounds:
+class _RankRounds(NamedTuple):
     """Shoe-independent part of the walk: every round as a sequence of ranks, grouped by
     (multiset of ranks, Coup); keys of the two readings and a representative of each."""
 
@@ -252,13 +249,13 @@ def rank_walk(shoe: Shoe, depth: int) -> tuple[Array, Array, int]:
     return coups, faces, universe
 
 
-@dataclass(frozen=True)
 class RankCellWalk(SecondMethod):
     """The rank × suit cell walk, read per suit cell (``cells``: a level of faces -- one suit,
     one colour, one rank, one value of all dealt cards) or summed over them (a level of
-    point counts)."""
+    point counts). (Plain classes, not dataclasses: the engine builds them at every start.)"""
 
-    cells: bool
+    def __init__(self, cells: bool) -> None:
+        self.cells = cells
 
     def describe(self) -> str:
         return FACES_WORDS if self.cells else WORDS
