@@ -36,7 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from exactodds.catalogue import CATALOGUE, core  # noqa: E402
-from exactodds.engine.levels import COUP, LEVELS  # noqa: E402
+from exactodds.engine.level import Level  # noqa: E402
+from exactodds.engine.levels import COUP, DEAL_FACES, LEVELS, NINES, PLAYER_FACES, RANK_PATTERN  # noqa: E402
 from exactodds.figures.analysis import analyze  # noqa: E402
 from exactodds.game.cards import FACES, Shoe  # noqa: E402
 from exactodds.game.rules import Coup, banker_draws, is_natural, player_draws  # noqa: E402
@@ -176,15 +177,15 @@ def reference_coup(n: list[int]) -> dict[Coup, int]:
 def reference_seconds() -> float:
     """CPU seconds per composition of the plain-Python reference (median of three new
     compositions), checked against the engine's counts on each."""
-    if "coup" not in REFERENCE:
+    if COUP.name not in REFERENCE:
         times = []
         for shoe in fresh_shoes(3, 99):
             t = time.process_time()
             ref = reference_coup(list(shoe.value_counts()))
             times.append(time.process_time() - t)
             assert ref == dict(COUP.distribution(shoe).counts), "reference and engine disagree"
-        REFERENCE["coup"] = statistics.median(times)
-    return REFERENCE["coup"]
+        REFERENCE[COUP.name] = statistics.median(times)
+    return REFERENCE[COUP.name]
 
 
 def ratio(seconds_per_composition: float) -> str:
@@ -192,10 +193,9 @@ def ratio(seconds_per_composition: float) -> str:
     return f"{reference_seconds() / seconds_per_composition:,.0f}x the plain-Python reference"
 
 
-def batch_rate(level_name: str, size: int, seed: int, compiled: bool | None = None, runs: int = 5) -> float:
+def batch_rate(level: Level, size: int, seed: int, compiled: bool | None = None, runs: int = 5) -> float:
     """Compositions per CPU-second of one ``price_batch`` call on ``size`` new compositions
     (median of ``runs`` batches). ``compiled``: the numba kernel (True) or numpy (False)."""
-    level = LEVELS[level_name]
     rates = []
     for r in range(runs):
         comps = np.array([s.counts for s in fresh_shoes(size, seed + r)])
@@ -241,18 +241,18 @@ def batch_pricing() -> None:
         paths: tuple[bool, ...] = (True, False)
     except ImportError:
         paths = (False,)
-    targets = {"coup": 80_000, "opening-player-faces": 200_000, "opening-nines": 200_000,
-               "opening-rank-pattern": 200_000, "deal-faces": 20_000}
-    for name, target in targets.items():
-        size = 2048 if name != "deal-faces" else 512
+    targets = {COUP: 80_000, PLAYER_FACES: 200_000, NINES: 200_000, RANK_PATTERN: 200_000, DEAL_FACES: 20_000}
+    for level, target in targets.items():
+        name = level.name
+        size = 2048 if level is not DEAL_FACES else 512
         for compiled in paths:
-            LEVELS[name].price_batch(np.array([s.counts for s in fresh_shoes(64, 3)]), compiled=compiled)
-            rate = batch_rate(name, size if compiled else size // 4, 4, compiled)
+            level.price_batch(np.array([s.counts for s in fresh_shoes(64, 3)]), compiled=compiled)
+            rate = batch_rate(level, size if compiled else size // 4, 4, compiled)
             how = "numba kernel" if compiled else "numpy, no numba"
             report(f"batch pricing, {name} level, {how}", rate, "comps/CPU-s", f">= {target:,}" if compiled else
                    "(measured)", rate >= target if compiled else None, ratio(1 / rate))
     if True in paths:                       # the batch a counting study makes: one shoe's ~80 rounds a call
-        rate = batch_rate("opening-player-faces", 64, 40, True, runs=41)
+        rate = batch_rate(PLAYER_FACES, 64, 40, True, runs=41)
         report("batch pricing, opening-player-faces level, 64 rows a call", rate, "comps/CPU-s", "(measured)", None,
                ratio(1 / rate))
 

@@ -21,22 +21,21 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from exactodds.engine import standard
-from exactodds.engine.levels import LEVELS, SHIPPED
+from exactodds.engine.levels import SHIPPED, STANDARD
 
 OUT = Path(__file__).resolve().parents[1] / "exactodds" / "engine" / "shapes"
 
 
 def standard_shoes() -> dict[str, dict[str, object]]:
-    """Per level of :data:`exactodds.engine.standard.LEVELS`: each result's representative
+    """Per level of :data:`exactodds.engine.levels.STANDARD`: each result's representative
     shape and the exact counts per result (Python ints, the object path of the pricing) of
     the standard shoe of every deck count of :data:`exactodds.engine.standard.DECKS`."""
     out: dict[str, dict[str, object]] = {}
-    for name in standard.LEVELS:
-        level = LEVELS[name]
+    for level in STANDARD:
         comps = np.array([[d] * 52 for d in standard.DECKS])
         priced = level.price_batch(comps, dtype=object)
         assert priced.void == (0,) * len(standard.DECKS)
-        out[name] = {"rep": [[int(c) for c in rep] for rep in level.table.rep],
+        out[level.name] = {"rep": [[int(c) for c in rep] for rep in level.table.rep],
                      "counts": {str(d): [int(c) for c in row] for d, row in zip(standard.DECKS, priced.counts)}}
     return out
 
@@ -50,7 +49,7 @@ def main() -> None:
         print(f"{path.relative_to(OUT.parents[2])}: {len(table.k)} multisets, {len(table.row)} entries, "
               f"{len(table.rep)} results, {path.stat().st_size:,} bytes")
     standard.FILE.write_text(json.dumps(standard_shoes(), separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"{standard.FILE.relative_to(OUT.parents[2])}: {', '.join(standard.LEVELS)} at "
+    print(f"{standard.FILE.relative_to(OUT.parents[2])}: {', '.join(lv.name for lv in STANDARD)} at "
           f"{standard.DECKS[0]}-{standard.DECKS[-1]} decks, {standard.FILE.stat().st_size:,} bytes")
 
 

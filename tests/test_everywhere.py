@@ -225,8 +225,8 @@ def test_the_settler_equals_settling_each_round_by_hand(mode: str) -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(0, len(FACES) - 1), min_size=1, max_size=8, unique=True), st.integers(0, 2**32 - 1))
 def test_a_group_key_is_a_function_of_the_result_and_back(pool: list[int], seed: int) -> None:
-    """The coup and deal-faces levels group rounds by a key of their result computed for all
-    rounds at once (``GROUP_KEYS``): rounds with one key have one result (read by the level
+    """The levels that declare a group key (coup, deal-faces) group rounds by a key of their
+    result computed for all rounds at once (``GROUP_KEYS``): rounds with one key have one result (read by the level
     from the round's own cards), and rounds with one result one key. Deals from a few faces
     make one suit, one colour, one rank and one value common."""
     from exactodds.engine.levels import LEVELS
@@ -236,10 +236,11 @@ def test_a_group_key_is_a_function_of_the_result_and_back(pool: list[int], seed:
     slots = rng.choice(np.array(pool), size=(400, 6))
     slots[rng.random(400) < 0.5, 2] = ABSENT
     slots[rng.random(400) < 0.5, 5] = ABSENT
-    levels = [lv for lv in LEVELS.values() if lv.from_deal in GROUP_KEYS]
+    levels = [lv for lv in LEVELS.values() if lv.group_key is not None]
     assert {lv.name for lv in levels} >= {"coup", "deal-faces"}
     for level in levels:
-        key_of, size = GROUP_KEYS[level.from_deal]
+        assert level.group_key is not None
+        key_of, size = GROUP_KEYS[level.group_key]
         keys = key_of(slots).tolist()
         assert 0 <= min(keys) and max(keys) < size, level.name
         results = [level.from_deal(*hands(row)) for row in slots.tolist()]

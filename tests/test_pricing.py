@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from exactodds.engine import level as level_module
 from exactodds.engine import standard
 from exactodds.engine.level import Level
-from exactodds.engine.levels import COUP, LEVELS, SHIPPED
+from exactodds.engine.levels import COUP, LEVELS, SHIPPED, STANDARD
 from exactodds.engine.pricing import INT64_MAX, exact_dtype, int64_cards, int64_exact, price, undealt, undealt_table
 from exactodds.game.cards import FACES, Shoe, falling_factorial
 from exactodds.game.walk import ShapeTable, shape_args
@@ -98,7 +98,7 @@ def test_shipped_tables_equal_the_walks(level: Level) -> None:
     assert shipped.results(level.result) == walked.results(level.result)
 
 
-@pytest.mark.parametrize("name", standard.LEVELS)
+@pytest.mark.parametrize("name", [lv.name for lv in STANDARD])
 def test_shipped_standard_shoes_equal_the_pricing(name: str) -> None:
     """``engine/shapes/standard.json`` (issue 19 item 5): each shipped representative shape
     is the shape table's, the results rebuilt from them are the table's, and the counts of

@@ -1,5 +1,5 @@
-"""The second method of every level (exactodds.figures.second_method) against the engine,
-the brute-force oracle, and itself corrupted; and certify's use of it."""
+"""The second method of every level (exactodds.recount, run by exactodds.figures.second_method)
+against the engine, the brute-force oracle, and itself corrupted; and certify's use of it."""
 
 from __future__ import annotations
 
@@ -23,10 +23,13 @@ from exactodds.figures import second_method as sm
 from exactodds.figures.analysis import VOID, analyze
 from exactodds.figures.certify import _second_method, build_report
 from exactodds.game.cards import FACES, Shoe, falling_factorial
+from exactodds.recount import rank_walk
+from exactodds.recount.base import INT64_LIMIT, int_dtype
+from exactodds.recount.faces import FourFaces
 
 EIGHT = Shoe.standard(8)
 PAYTABLES = [(w, t) for w in CATALOGUE.values() for t in w.paytables]
-BACCARAT = sorted(sm.BACCARAT_LEVELS)
+BACCARAT = sorted(name for name in sm.METHODS if LEVELS[name].baccarat)
 
 
 def engine_rows(wager: Any, table: Any, shoe: Shoe) -> dict[str, int]:
@@ -48,7 +51,7 @@ def assert_levels_agree(shoe: Shoe) -> None:
     """Result by result, every level: the second method equals the engine's distribution."""
     for name in sm.METHODS:
         d = LEVELS[name].distribution(shoe)
-        rc = sm.recount(name, LEVELS[name].from_deal, shoe)
+        rc = sm.recount(LEVELS[name], shoe)
         assert rc is not None
         assert (rc.universe, rc.void) == (d.universe, d.void), name
         assert dict(rc.counts) == {k: n for k, n in d.counts.items() if n}, name
@@ -62,7 +65,7 @@ def assert_catalogue_agrees(shoe: Shoe) -> None:
 # -- full size -----------------------------------------------------------------------------------
 
 def test_every_level_of_the_catalogue_has_a_second_method() -> None:
-    levels = {sm.level_of(w)[0] for w in CATALOGUE.values()}
+    levels = {w.level.name for w in CATALOGUE.values()}
     assert levels <= set(sm.METHODS), levels - set(sm.METHODS)
     assert len(PAYTABLES) == 87
 
@@ -73,7 +76,7 @@ def test_every_paytable_agrees_at_8_decks() -> None:
     for w, t in PAYTABLES:  # and certify's comparison says so, naming the method
         entry = _second_method(analyze(w, t.id, EIGHT))
         assert entry["agrees"] is True, (w.id, t.id)
-        assert entry["method"] == sm.METHODS[sm.level_of(w)[0]]
+        assert entry["method"] == sm.METHODS[w.level.name]
         assert len(entry["outcomes"]) == len(w.outcome_names(t))
         assert all(row["agrees"] for row in entry["outcomes"])
 
@@ -93,10 +96,10 @@ def test_random_depleted_shoes_agree(shoe: Shoe) -> None:
 def test_beyond_int64_python_integers_take_over() -> None:
     """28 decks: the universe passes 2^63, so the counts are Python integers -- still exact."""
     shoe = Shoe.standard(28)
-    assert falling_factorial(shoe.size, 6) >= sm.INT64_LIMIT and sm._dtype(falling_factorial(shoe.size, 6)) is object
+    assert falling_factorial(shoe.size, 6) >= INT64_LIMIT and int_dtype(falling_factorial(shoe.size, 6)) is object
     for name in ("deal-faces", "opening-nines", "opening-player-faces"):
         d = LEVELS[name].distribution(shoe)
-        rc = sm.recount(name, LEVELS[name].from_deal, shoe)
+        rc = sm.recount(LEVELS[name], shoe)
         assert rc is not None and dict(rc.counts) == dict(d.counts) and rc.universe == d.universe
 
 
@@ -113,7 +116,7 @@ def assert_oracle_agrees(shoe: Shoe) -> None:
         expected: Counter[Any] = Counter()
         for (player, banker), ways in deals.items():
             expected[LEVELS[name].from_deal(player, banker)] += ways
-        rc = sm.recount(name, LEVELS[name].from_deal, shoe)
+        rc = sm.recount(LEVELS[name], shoe)
         assert rc is not None and rc.void == void, name
         assert dict(rc.counts) == dict(expected), name
 
@@ -131,7 +134,7 @@ def spanish_brute_force(shoe: Shoe) -> tuple[Counter[Any], int, int]:
 
 def assert_spanish_agrees(shoe: Shoe) -> None:
     counts, universe, void = spanish_brute_force(shoe)
-    rc = sm.recount("spanish21-match", LEVELS["spanish21-match"].from_deal, shoe)
+    rc = sm.recount(LEVELS["spanish21-match"], shoe)
     assert rc is not None and (rc.universe, rc.void) == (universe, void)
     assert dict(rc.counts) == dict(counts)
 
@@ -172,15 +175,15 @@ def test_the_engine_counts_are_not_used(monkeypatch: pytest.MonkeyPatch) -> None
         monkeypatch.setattr(Level, method, broken)
     shoe = EIGHT.remove(FACES[:7])  # a shoe no test has priced before
     sm.recount.cache_clear()
-    sm._rank_walk.cache_clear()
+    rank_walk.rank_walk.cache_clear()
     for w, t in PAYTABLES:
         c = sm.outcome_counts(w, t, shoe)
-        spanish = sm.level_of(w)[0] not in sm.BACCARAT_LEVELS
+        spanish = not w.level.baccarat
         size, depth = (spanish_shoe(shoe).size, 4) if spanish else (shoe.size, 6)
         assert c is not None and sum(c.counts.values()) == c.universe == falling_factorial(size, depth)
 
 
-ONE_PER_LEVEL = {sm.level_of(w)[0]: w for w in CATALOGUE.values()}
+ONE_PER_LEVEL = {w.level.name: w for w in CATALOGUE.values()}
 
 
 @pytest.mark.parametrize("level", sorted(ONE_PER_LEVEL))
@@ -203,17 +206,17 @@ def test_a_corrupted_count_is_detected(level: str) -> None:
 def test_a_corrupted_second_method_is_detected(monkeypatch: pytest.MonkeyPatch) -> None:
     """The other way round: one round of the second method moved from its commonest result to
     another (the total unchanged), and the report says so."""
-    real = sm._keyed_counts
+    real = FourFaces.keyed
 
-    def skewed(level: str, shoe: Shoe) -> Any:
-        counts, universe = real(level, shoe)
+    def skewed(self: FourFaces, level: Any, shoe: Shoe) -> Any:
+        counts, universe = real(self, level, shoe)
         counts = counts.copy()
         k = int(counts.argmax())
         counts[k] -= 1
         counts[(k + 1) % len(counts)] += 1
         return counts, universe
 
-    monkeypatch.setattr(sm, "_keyed_counts", skewed)
+    monkeypatch.setattr(FourFaces, "keyed", skewed)
     monkeypatch.setattr(sm, "recount", sm.recount.__wrapped__)  # no cached recount
     doc = build_report({"wagers": ["lucky-nines"], "paytable": None, "shoe": {"decks": 8},
                         "sensitivity_decks": [8], "effects_of_removal": False})

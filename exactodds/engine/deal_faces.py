@@ -251,13 +251,13 @@ class DealFacesLevel(Level):
         return settle(self._plan, cells.reshape(b, -1), undealt(totals, self.depth, dtype))
 
 
-def deal_faces_level(coup: Level, second_method: str) -> DealFacesLevel:
+def deal_faces_level(name: str, coup: Level) -> DealFacesLevel:
     """The deal-faces level over ``coup``'s value shapes."""
     return DealFacesLevel(
-        "deal-faces", "the Coup plus suit, colour and rank facts of all dealt cards",
+        name, "the Coup plus suit, colour and rank facts of all dealt cards",
         tuple(range(len(FACES))), coup.walk, coup.result, deal_faces_from_deal,
         suits="symmetric",
         suits_reason="its results read only 'all dealt cards one suit', 'one colour', ranks and "
         "point values, which a relabelling of suits that keeps or swaps the colours leaves "
         "unchanged; those relabellings carry any suit to any other",
-        second_method=second_method, headroom=4, coup=coup)
+        headroom=4, coup=coup)

@@ -11,8 +11,13 @@ the initial cards for Perfect Pairs, and so on. A :class:`Level` holds
   ``engine/shapes/`` or built once per process,
 * how to read one dealt round from its actual cards (``from_deal``: the brute-force
   tests, the simulator and crosscheck use it),
-* its traits: whether it is a baccarat round, how suits enter it (for effects of
-  removal), and its second method (for ``certify``).
+* everything true of it outside the engine, declared as data: its table layout
+  (:class:`~exactodds.game.layout.Layout`), how suits enter it (for effects of removal),
+  its facts and note (what a wager file may test, :mod:`exactodds.engine.facts`), its second
+  method (an object of :mod:`exactodds.recount`, for ``certify``), the slots of a dealt
+  round it reads and the simulator's group key (:mod:`exactodds.simulation.settle`).
+
+Every level is declared in :mod:`exactodds.engine.levels`, the one module that names them.
 
 Pricing is the same for every level: :meth:`Level.price_batch` turns a batch of shoe
 compositions into exact counts per result through :func:`exactodds.engine.pricing.price`.
@@ -32,13 +37,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, Literal
 
+from exactodds.engine.facts import Fact
 from exactodds.engine.pricing import Counts, exact_dtype, int64_cards, plan, price, trie, undealt, undealt_table
 from exactodds.engine.single import compiled_kernel
 from exactodds.engine.standard import standard_counts, standard_decks, standard_reps
 from exactodds.game.cards import FACES, Card, Shoe, falling_factorial
-from exactodds.game.rules import deal_round
+from exactodds.game.layout import BACCARAT, Layout
 from exactodds.game.walk import ShapeTable, shape_args
 from exactodds.lazy import LazyModule
+from exactodds.recount import SecondMethod
 
 if TYPE_CHECKING:
     import numpy as np
@@ -57,6 +64,12 @@ Suits = Literal["blind", "symmetric", "read"]
 """How a level's results depend on suits: not at all; only through relabellings that
 carry any suit to any other (so one face per rank stands for its rank when the shoe's
 faces of a rank are equally many); or in earnest."""
+
+GroupKey = Literal["points", "points-faces"]
+"""A vectorised key of a round's result the simulator groups rounds by
+(:data:`exactodds.simulation.settle.GROUP_KEYS`), for a level whose result reads every card:
+``points``, the final point counts and third cards (the Coup as a number); ``points-faces``,
+that plus one suit / one colour / one rank / one value of all dealt cards."""
 
 
 @dataclass(frozen=True)
@@ -106,12 +119,23 @@ class Level:
     kind: Literal["deal", "sequence"] = "deal"
     depth: int = 6
     """Cards in the universe of one round (6 for baccarat, § 629a.10)."""
-    baccarat: bool = True
-    """False for a level whose rounds are not baccarat (Spanish 21's Match-The-Dealer)."""
+    layout: Layout = BACCARAT
+    """How a round's cards are laid out into the two hands (Spanish 21's Match-The-Dealer
+    is not a baccarat round)."""
     suits: Suits = "read"
     suits_reason: str = ""
-    second_method: str = ""
+    second_method: SecondMethod | None = None
     """How ``certify`` confirms this level's counts by an independent computation."""
+    facts: tuple[Fact, ...] = ()
+    """The facts of its result a wager file's ``when`` may test, with their citations."""
+    notes: str = ""
+    """The level in one sentence, for the documentation and the schema of wager files."""
+    slots: tuple[int, ...] | None = None
+    """The slots of a dealt round (0-2 first hand, 3-5 second hand, in dealing order) whose
+    faces its result depends on; ``None``: every slot of its layout. Declared (a test checks
+    every declaration by a seeded trial); the simulator groups rounds by these faces."""
+    group_key: GroupKey | None = None
+    """The simulator's key of a round's result, for a level whose result reads every card."""
     shoe_map: Callable[[Shoe], Shoe] | None = None
     """The shoe this level deals from, given the one asked for (Spanish 21 removes tens)."""
     headroom: int = 1
@@ -120,6 +144,16 @@ class Level:
     """Whether its standard shoes' counts ship (:mod:`exactodds.engine.standard`)."""
     _cache: dict[Shoe, tuple[int, Counts, int]] = field(default_factory=dict, repr=False)
     _coarse: dict[bytes, ShapeTable] = field(default_factory=dict, repr=False)
+
+    @property
+    def baccarat(self) -> bool:
+        """Whether its rounds are baccarat rounds (its layout)."""
+        return self.layout is BACCARAT
+
+    @property
+    def slots_read(self) -> tuple[int, ...]:
+        """The slots it reads: :attr:`slots`, or every slot of its layout."""
+        return self.layout.slots if self.slots is None else self.slots
 
     # -- shoe-independent structure -----------------------------------------------------
     @cached_property
@@ -359,18 +393,15 @@ def universes(totals: npt.NDArray[Any], depth: int) -> tuple[int, ...]:
 
 @lru_cache(maxsize=256)
 def _deal_short(level: Level, shoe: Shoe) -> tuple[dict[Hashable, int], int]:
-    """Every ordering of a short shoe's physical cards (N! ≤ 120), dealt by § 629a.10.
+    """Every ordering of a short shoe's physical cards (N! ≤ 120), dealt card by card.
 
-    A round that needs a card the shoe lacks is void (§ 629a.13(e)); a level that is not
-    baccarat voids every round it cannot deal (its universe is ``depth`` cards).
+    Each ordering is dealt by the level's layout; a round that needs a card the shoe lacks
+    is void (§ 629a.13(e)).
     """
-    cards = shoe.cards()
-    if not level.baccarat:
-        return {}, falling_factorial(len(cards), len(cards))
     counts: Counter[Hashable] = Counter()
     void = 0
-    for order in itertools.permutations(cards):
-        dealt = deal_round(order)
+    for order in itertools.permutations(shoe.cards()):
+        dealt = level.layout.deal(order)
         if dealt is None:
             void += 1
         else:

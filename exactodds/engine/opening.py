@@ -173,7 +173,7 @@ _POSITIONS: Final[dict[tuple[HandName, ...], tuple[HandName, ...]]] = {
 
 def opening_level(name: str, description: str, projection: Projection,
                   hands: tuple[HandName, ...] = ("player", "banker"), feature: Feature | None = None, *,
-                  suits: Suits = "read", suits_reason: str = "", second_method: str = "") -> Level:
+                  suits: Suits = "read", suits_reason: str = "") -> Level:
     """A level of opening results: ``projection``, ``hands`` read and ``feature``."""
     if hands not in _POSITIONS:
         raise ValueError(f"hands must be one of {list(_POSITIONS)}, got {hands!r}")
@@ -198,5 +198,4 @@ def opening_level(name: str, description: str, projection: Projection,
         return of_labels([projection(next(dealt[h])) for h in positions])
 
     return Level(name, description, face_class, lambda: opening_walk(len(names), len(positions), result),
-                 result, from_deal, kind="sequence", suits=suits, suits_reason=suits_reason,
-                 second_method=second_method)
+                 result, from_deal, kind="sequence", suits=suits, suits_reason=suits_reason)

@@ -40,13 +40,15 @@ from typing import Final, NamedTuple
 from exactodds.engine.level import Level
 from exactodds.errors import InputError
 from exactodds.game.cards import FACES, Card, Shoe
+from exactodds.game.layout import SPANISH21, SPANISH_ROUND
 from exactodds.game.walk import opening_walk
 
 REMOVED_RANK: Final = "10"
 """§ 551.3(a): the 10 of each suit is removed from each deck."""
 
-DEAL_CARDS: Final = 4
-"""Cards dealt to one player and the dealer before the wager is settled (§ 551.8(d))."""
+DEAL_CARDS: Final = SPANISH_ROUND
+"""Cards dealt to one player and the dealer before the wager is settled (§ 551.8(d)): the
+level's depth."""
 
 
 class Matches(NamedTuple):
@@ -88,10 +90,11 @@ def match_result(classes: tuple[int, ...]) -> Matches:
     return matches([FACES[classes[0]], FACES[classes[2]]], up)
 
 
-def match_level(second_method: str) -> Level:
-    """The level: faces of the player's two cards and the dealer's up card, 4-card universe."""
-    return Level("spanish21-match", "the player's two cards against the dealer's up card (Spanish 21)",
+def match_level(name: str) -> Level:
+    """The level: faces of the player's two cards and the dealer's up card, 4-card universe,
+    Spanish 21's layout (§ 551.8(d))."""
+    return Level(name, "the player's two cards against the dealer's up card (Spanish 21)",
                  tuple(range(len(FACES))), lambda: opening_walk(len(FACES), 3, match_result), match_result,
-                 from_deal, kind="sequence", depth=DEAL_CARDS, baccarat=False, suits="symmetric",
+                 from_deal, kind="sequence", depth=DEAL_CARDS, layout=SPANISH21, suits="symmetric",
                  suits_reason="a match reads only equal ranks and equal suits, which any relabelling of "
-                 "the suits keeps", second_method=second_method, shoe_map=spanish_shoe)
+                 "the suits keeps", shoe_map=spanish_shoe)

@@ -3,7 +3,8 @@
 ``exactodds analyze banker`` prices one standard 8-deck shoe. Loading numpy, the shape
 table and the pricing costs a one-shot process more than everything else it does, and
 the answer never changes: so the exact counts per result of the standard shoes of
-:data:`DECKS` decks at the levels of :data:`LEVELS` ship in ``engine/shapes/standard.json``
+:data:`DECKS` decks at the levels marked ``standard`` (:data:`exactodds.engine.levels.STANDARD`)
+ship in ``engine/shapes/standard.json``
 (written by ``scripts/build_shapes.py``), beside each result's representative shape, from
 which the level's result function rebuilds the result objects without the table.
 The tests rebuild the file from the pricing (Python ints) and compare it, so a stale file
@@ -25,9 +26,6 @@ from typing import Any, Final
 
 FILE: Final = Path(__file__).resolve().parent / "shapes" / "standard.json"
 """The shipped counts (``scripts/build_shapes.py`` writes it; the tests compare it)."""
-
-LEVELS: Final = ("coup",)
-"""Levels whose standard shoes ship: the coup level settles the main wagers."""
 
 DECKS: Final = tuple(range(1, 9))
 """Deck counts of the shipped standard shoes (the regulated games deal 6 to 8)."""

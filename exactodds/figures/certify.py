@@ -61,7 +61,7 @@ from exactodds.figures.eor import (
     eor_json,
 )
 from exactodds.figures.parsheet import par_sheet, player_advantage_check
-from exactodds.figures.second_method import level_of, outcome_counts
+from exactodds.figures.second_method import outcome_counts
 from exactodds.game.cards import Shoe, falling_factorial
 from exactodds.game.rules import (
     BANKER_ALWAYS_DRAWS,
@@ -220,7 +220,7 @@ def _second_method(a: Analysis) -> dict[str, Any]:
     """
     second = outcome_counts(a.wager, a.paytable, a.shoe)
     if second is None:
-        return {"method": None, "statement": f"no second method for the {level_of(a.wager)[0]!r} level",
+        return {"method": None, "statement": f"no second method for the {a.wager.level.name!r} level",
                 "agrees": None}
     counts = dict(second.counts)
     if second.void:

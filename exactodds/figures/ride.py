@@ -39,7 +39,7 @@ from typing import Any, Final
 from exactodds.catalogue import get_wager
 from exactodds.catalogue.model import Wager
 from exactodds.engine.level import ResultDistribution
-from exactodds.engine.levels import PAIR_COUP
+from exactodds.engine.levels import COUP, PAIR_COUP
 from exactodds.errors import InputError
 from exactodds.exact import ratio, sqrt_decimal
 from exactodds.figures.eor import exact_net
@@ -140,7 +140,7 @@ def ride_analysis(main: str | Wager[Any] = "banker", paytable: str | None = None
                   fraction: Fraction | int | str = 1, main_stake: Fraction | int | str = 1) -> RideAnalysis:
     """The exact combined return of House Money + ``main`` with ``fraction`` of a win ridden."""
     w = get_wager(main) if isinstance(main, str) else main
-    if w.level.name != "coup":
+    if w.level is not COUP:
         raise InputError(f"{w.id!r} is settled at level {w.level.name!r}: a payout can ride only on a wager "
                          "settled on the Coup (the pair-coup law carries the Coup, nothing more); the House Money "
                          "payout rides on the Player or Banker wager (§ 629a.8(c)(3))")

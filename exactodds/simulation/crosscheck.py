@@ -52,7 +52,7 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.catalogue import CATALOGUE
-from exactodds.engine.level import Level
+from exactodds.engine.levels import COUP
 from exactodds.errors import InputError
 from exactodds.game.cards import RANKS, SUITS, Card, Shoe
 from exactodds.game.rules import (
@@ -100,7 +100,7 @@ DEFAULT_ALPHA: Final = 0.001
 KEPT_VIOLATIONS: Final = 1000
 """Violations kept with their round and line; beyond, only counted per message."""
 
-RESULTS_FAMILY: Final = ("round results", "coup")
+RESULTS_FAMILY: Final = ("round results", COUP.name)
 """The family of every distinct round result (point counts and card counts)."""
 
 SEQUENCE_WAGER: Final = "card sequence"
@@ -408,7 +408,7 @@ class _FaceSettler:
     """Outcome counts of wagers settled above the coup level, from each round's cards.
 
     Per level, the rounds of a chunk are grouped by the faces at the positions the level
-    reads (:func:`_positions_read`), so the level's ``from_deal`` runs once per distinct
+    reads (declared: ``Level.slots_read``), so the level's ``from_deal`` runs once per distinct
     group, on the group's first round, and each wager's ``settle`` once per result.
     """
 
@@ -451,7 +451,7 @@ class _FaceSettler:
         c = np.concatenate([pc[sel], bc[sel]], axis=1).astype(np.int64)
         part = later[sel].astype(np.int64)
         for level in self.levels:
-            read = _positions_read(level)
+            read = level.slots_read
             key = np.zeros(sel.size, dtype=np.int64)
             for j in read:
                 key = key << 7 | c[:, j]
@@ -482,58 +482,6 @@ class _FaceSettler:
     def families(self, later: bool) -> dict[tuple[str, str], dict[str, int]]:
         return {pair: {name: int(n) for name, n in zip(names, counts[int(later)])}
                 for pair, names, counts in zip(self.pairs, self.names, self.counts)}
-
-
-_SAME_VALUE: Final = {v: [c for c in range(65) if c % 5 != NO_SUIT and CODE_VALUE[c] == v] for v in range(10)}
-
-
-@cache
-def _positions_read(level: Level) -> tuple[int, ...]:
-    """Card positions (0-2 Player cards, 3-5 Banker cards, in dealing order) whose faces
-    the level's result depends on, found by trial and then verified.
-
-    Trial: in many seeded random rounds, each card is replaced by every other face of the
-    same point value (the round's drawing is unchanged); a position is read if that ever
-    changes the result. Verification: rounds that keep the faces at the positions read
-    and deal anything else must give the same result; if any does not, every position is
-    taken as read. (Grouping rounds by these faces only saves work: each group's result
-    is still computed by the level from a real round of the group.)
-    """
-    rng = np.random.default_rng(629)
-    suited = [c for c in range(65) if c % 5 != NO_SUIT]
-
-    def deal() -> list[int]:
-        row = [int(x) for x in rng.choice(suited, size=6)]
-        if rng.integers(0, 2):
-            row[2] = NO_CARD
-        if rng.integers(0, 2):
-            row[5] = NO_CARD
-        return row
-
-    def result(row: list[int]) -> Any:
-        return engine_link.round_result(level, [_CARDS[x] for x in row[:3] if x != NO_CARD],
-                                        [_CARDS[x] for x in row[3:] if x != NO_CARD])
-
-    read: set[int] = set()
-    for _ in range(300):
-        row = deal()
-        base = result(row)
-        for j in range(6):
-            if j in read or row[j] == NO_CARD:
-                continue
-            for y in _SAME_VALUE[int(CODE_VALUE[row[j]])]:
-                if y != row[j] and result(row[:j] + [y] + row[j + 1:]) != base:
-                    read.add(j)
-                    break
-    everything = tuple(range(6))
-    for _ in range(300):
-        row = deal()
-        other = deal()
-        for j in read:
-            other[j] = row[j]
-        if result(row) != result(other):
-            return everything
-    return tuple(sorted(read))
 
 
 _SETTLED: dict[tuple[int, int, Any], str] = {}
@@ -956,7 +904,7 @@ def wager_tables(wagers: Chosen | None = None, cards: bool = True, faces: bool =
         w = engine_link.wager(wid)
         table = chosen.get(wid)
         pairs = [(w.id, p.id) for p in w.paytables if table is None or p.id == table]
-        if w.level.name == "coup":
+        if w.level is COUP:
             coup += pairs
         elif not engine_link.is_baccarat_level(w.level):
             skipped.append(f"skipped {w.id}: settled at level {w.level.name!r}, which is not a baccarat round")
@@ -1243,7 +1191,7 @@ def crosscheck_counts(counts: CountsFile, shoe: Shoe, alpha: float = DEFAULT_ALP
     skipped = []
     for (wid, tid), observed in counts.families.items():
         w = engine_link.wager(wid)
-        if not engine_link.is_baccarat_level(w.level) and w.level.name != "coup":
+        if not engine_link.is_baccarat_level(w.level) and w.level is not COUP:
             skipped.append(f"skipped {wid} ({tid}): settled at level {w.level.name!r}, not a baccarat round")
             continue
         if sum(observed.values()) == 0:

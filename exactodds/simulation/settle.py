@@ -11,13 +11,13 @@ a wager file's -- with no per-wager code:
    Banker's 3-5 in dealing order (an absent third card is a slot of its own), or, for a
    level that is not a baccarat round (Spanish 21's Match-The-Dealer, § 551.7), the
    player's two cards in slots 0-1 and the dealer's up and hole cards in 3-4;
-2. rounds are grouped by the classes of the faces in the slots the level reads
-   (:func:`slots_read`, found by trial and verified), so ``from_deal`` runs once per
-   distinct group, on a real round of the group, and its result is remembered across
-   batches; the ``coup`` and ``deal-faces`` levels, which read every card, are grouped by
-   their result itself, computed for all rounds at once (:data:`GROUP_KEYS`: the point
-   totals and third cards; one suit, colour or rank), else nearly every round would be
-   a group of its own;
+2. rounds are grouped by the classes of the faces in the slots the level reads (declared
+   by the level, ``Level.slots_read``; a test checks each declaration by a seeded trial),
+   so ``from_deal`` runs once per distinct group, on a real round of the group, and its
+   result is remembered across batches; a level that reads every card and names a group
+   key (``Level.group_key``) is grouped by its result itself, computed for all rounds at
+   once (:data:`GROUP_KEYS`: the point totals and third cards; one suit, colour or rank),
+   else nearly every round would be a group of its own;
 3. each wager settles each distinct result once; outcome counts are a ``bincount``.
 
 Counts are exact integers. Each round is counted in one of two parts: 0 (fresh mode, or
@@ -27,17 +27,14 @@ or 1 (a later shoe-mode round, not comparable with the exact fresh-shoe figures)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import cache
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from exactodds.catalogue.model import Paytable, Wager
-from exactodds.engine.deal_faces import deal_faces_from_deal
-from exactodds.engine.level import Level
-from exactodds.engine.levels import coup_from_deal
+from exactodds.engine.level import GroupKey, Level
 from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe
 
 ABSENT: Final = len(FACES)
@@ -135,70 +132,12 @@ def deal_faces_keys(slots: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return ((coup * 3 + colour) * 2 + same(_RANK)) * 11 + single
 
 
-GROUP_KEYS: Final[dict[Any, tuple[Any, int]]] = {coup_from_deal: (coup_keys, 400),
-                                                 deal_faces_from_deal: (deal_faces_keys, 400 * 3 * 2 * 11)}
+GROUP_KEYS: Final[dict[GroupKey, tuple[Callable[[npt.NDArray[np.int64]], npt.NDArray[np.int64]], int]]] = {
+    "points": (coup_keys, 400), "points-faces": (deal_faces_keys, 400 * 3 * 2 * 11)}
 """For a level that reads every card (its result is made of point totals, suits or ranks of
-all of them), a vectorised key of each round's result, by the level's reading
-(``from_deal``), and the keys' range: grouping by the faces read would make nearly every
-round a group of its own. Any other level is grouped by :func:`slots_read`."""
-
-
-def _same_value(pool: Sequence[int]) -> dict[int, list[int]]:
-    by_value: dict[int, list[int]] = {}
-    for f in pool:
-        by_value.setdefault(FACES[f].value, []).append(f)
-    return {f: by_value[FACES[f].value] for f in pool}
-
-
-@cache
-def slots_read(level: Level) -> tuple[int, ...]:
-    """Slots whose face the level's result depends on, found by trial and then verified.
-
-    Trial: in seeded random rounds (faces the level can deal), each card is replaced by
-    every other face of the same point value (so the drawing is unchanged); a slot is
-    read if that ever changes the result. Verification: rounds that keep the faces in the
-    slots read and deal anything else must give the same result; if any does not, every
-    slot is taken as read. Grouping by these slots only saves work: each group's result
-    is still computed by the level from a real round of the group.
-    """
-    rng = np.random.default_rng(629)
-    pool = [i for i, n in enumerate(level.dealt_shoe(Shoe.standard(8)).counts) if n]  # faces it can deal
-    same = _same_value(pool)
-    used = (0, 1, 2, 3, 4, 5) if level.baccarat else (0, 1, 3, 4)
-
-    def deal() -> list[int]:
-        row = [int(x) for x in rng.choice(pool, size=SLOTS)]
-        if not level.baccarat:
-            row[2] = row[5] = ABSENT
-        else:
-            if rng.integers(0, 2):
-                row[2] = ABSENT
-            if rng.integers(0, 2):
-                row[5] = ABSENT
-        return row
-
-    def result(row: list[int]) -> Any:
-        return level.from_deal(*hands(row))
-
-    read: set[int] = set()
-    for _ in range(300):
-        row = deal()
-        base = result(row)
-        for j in used:
-            if j in read or row[j] == ABSENT:
-                continue
-            if any(y != row[j] and result(row[:j] + [y] + row[j + 1:]) != base for y in same[row[j]]):
-                read.add(j)
-    for _ in range(300):
-        row, other = deal(), deal()
-        for j in read:
-            other[j] = row[j]
-        for j in (2, 5):  # a drawn third card is part of the deal's shape
-            if (row[j] == ABSENT) != (other[j] == ABSENT):
-                other[j] = row[j]
-        if result(row) != result(other):
-            return used
-    return tuple(sorted(read))
+all of them), a vectorised key of each round's result, by the level's declared
+``group_key``, and the keys' range: grouping by the faces read would make nearly every
+round a group of its own. Any other level is grouped by the faces in the slots it reads."""
 
 
 class _LevelGroups:
@@ -206,11 +145,11 @@ class _LevelGroups:
 
     def __init__(self, level: Level) -> None:
         self.level = level
-        joint = GROUP_KEYS.get(level.from_deal)
+        joint = None if level.group_key is None else GROUP_KEYS[level.group_key]
         self.joint = None if joint is None else joint[0]
         self.dense = None if joint is None else np.full(joint[1], -1, np.int64)
         """With a result key of small range: the result index of each key seen, else -1."""
-        self.read = () if joint else slots_read(level)
+        self.read = () if joint else level.slots_read
         cls = np.asarray(level.face_class, dtype=np.int64)
         width = int(cls.max()) + 2
         self.classes = np.append(cls, width - 1)
@@ -229,7 +168,7 @@ class _LevelGroups:
                 self.dense[k] = self.result_pos.setdefault(r, len(self.results))
                 if self.dense[k] == len(self.results):
                     self.results.append(r)
-            return self.dense[key]  # type: ignore[no-any-return]
+            return self.dense[key]
         if self.read:
             key = self.classes[slots[:, list(self.read)]] @ self.radix
         else:
@@ -345,4 +284,4 @@ def simulated_pairs(wagers: Sequence[str] | None, shoe: Shoe) -> tuple[list[tupl
     return pairs, skipped
 
 
-__all__ = ["ABSENT", "RoundSettler", "baccarat_slots", "hands", "sequence_slots", "simulated_pairs", "slots_read"]
+__all__ = ["ABSENT", "GROUP_KEYS", "RoundSettler", "baccarat_slots", "hands", "sequence_slots", "simulated_pairs"]
