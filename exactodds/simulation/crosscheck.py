@@ -52,7 +52,6 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.catalogue import CATALOGUE
-from exactodds.engine.level import Level
 from exactodds.errors import InputError
 from exactodds.game.cards import RANKS, SUITS, Card, Shoe
 from exactodds.game.rules import (
@@ -75,6 +74,7 @@ from exactodds.simulation.handlog import (
     LogFile,
     code_text,
 )
+from exactodds.simulation.settle import ABSENT, RoundSettler
 from exactodds.simulation.simulate import (
     NCODES,
     Cover,
@@ -238,7 +238,7 @@ class _Auditor:
         self.shoes = 0
         self.short = ShortShoes()
         self.suitless_line: int | None = None
-        self.faces = _FaceSettler(face_pairs)
+        self.faces = _CardWagers(face_pairs)
         self.sequence = sequence
 
     # -- per chunk
@@ -275,7 +275,7 @@ class _Auditor:
         for part in (0, 1):
             sel = playable & (later == bool(part))
             self.coups[part] += np.bincount(code[sel], minlength=NCODES)
-        self.faces.feed(pc, bc, pn, bn, playable, later)
+        self.faces.feed(pc, bc, playable, later)
         self.sequence.feed(ch, pc, bc, playable & ~later)
 
     def _composition(self, pc: npt.NDArray[np.int16], bc: npt.NDArray[np.int16],
@@ -391,162 +391,67 @@ def audit_log(log: LogFile, shoe: Shoe, cover: int | Cover) -> Audit:
     return auditor.audit()
 
 
-# -- face-level wagers, settled from the cards -------------------------------------------------
-_CARDS: Final = {r * 5 + s: Card(rank, suit) for r, rank in enumerate(RANKS) for s, suit in enumerate(SUITS)}
-for _r, _rank in enumerate(RANKS):
-    _CARDS[_r * 5 + NO_SUIT] = Card(_rank, "S")  # ranks-only logs: only suit-blind wagers are settled
-
-
+# -- wagers settled on the cards, through the one settler -----------------------------------------
 MAX_FACE_ROUNDS: Final = 10**6
-"""Most rounds whose cards settle the face-level wagers (``--faces``): each distinct deal
-is settled by the engine in Python (measured ~100 µs of CPU per round over every face-level
-wager), so the work is bounded at ~100 s of CPU; a prefix of a log is a sample of it as
-good as any, and the bound is stated in the report."""
+"""Most rounds whose cards settle the face-level wagers (``--faces``): the work per round is
+bounded (each distinct group of a level is read once by the level, each result settled
+once), a prefix of a log is a sample of it as good as any, and the bound is stated in
+the report."""
+
+_SLOT_OF: Final = np.full(128, ABSENT, dtype=np.int64)
+"""Slot value (:data:`~exactodds.game.cards.FACES` index) of each log card code; a card
+logged without a suit is read as that rank's spade (only suit-blind wagers are then settled)."""
+for _r in range(len(RANKS)):
+    for _s in range(len(SUITS)):
+        _SLOT_OF[_r * 5 + _s] = _r * len(SUITS) + _s
+    _SLOT_OF[_r * 5 + NO_SUIT] = _r * len(SUITS)
 
 
-class _FaceSettler:
-    """Outcome counts of wagers settled above the coup level, from each round's cards.
-
-    Per level, the rounds of a chunk are grouped by the faces at the positions the level
-    reads (:func:`_positions_read`), so the level's ``from_deal`` runs once per distinct
-    group, on the group's first round, and each wager's ``settle`` once per result.
-    """
+class _CardWagers:
+    """Outcome counts of the wagers settled above the coup level, from each round's cards,
+    by the simulator's own :class:`~exactodds.simulation.settle.RoundSettler` (a log's
+    hands, in dealing order, are the settler's slots), on at most :data:`MAX_FACE_ROUNDS`
+    playable rounds."""
 
     def __init__(self, pairs: Sequence[tuple[str, str]]) -> None:
-        self.pairs = list(pairs)
-        self._setup([(engine_link.wager(w), engine_link.wager(w).paytable(t)) for w, t in self.pairs])
-        self.counts = [np.zeros((2, len(n)), dtype=np.int64) for n in self.names]
+        self.settler = RoundSettler.of(pairs)
         self.dropped: list[str] = []
         self.settled = 0  # rounds settled so far (at most MAX_FACE_ROUNDS)
         self.unsettled = 0  # playable rounds past the bound, not settled
 
-    def _setup(self, wagers: list[tuple[Any, Any]]) -> None:
-        self.wagers = wagers
-        self.names = [w.outcome_names(t) for w, t in wagers]
-        self.levels = sorted({w.level for w, _ in wagers}, key=lambda lv: lv.name)
-
     def ranks_only(self, line: int) -> None:
         """The log gives ranks without suits: keep only the wagers whose settlement is suit-blind."""
-        keep = [i for i, (w, t) in enumerate(self.wagers) if _suit_blind(w.id, t.id)]
-        for i, (wid, tid) in enumerate(self.pairs):
-            if i not in keep:
-                self.dropped.append(f"skipped {wid} ({tid}): its settlement reads suits, and the log gives "
-                                    f"ranks only (line {line})")
-        self.pairs = [self.pairs[i] for i in keep]
-        self._setup([self.wagers[i] for i in keep])
-        self.counts = [self.counts[i] for i in keep]
+        keep = [i for i, (w, t) in enumerate(self.settler.pairs) if _suit_blind(w.id, t.id)]
+        self.dropped += [f"skipped {w.id} ({t.id}): its settlement reads suits, and the log gives ranks only "
+                         f"(line {line})" for i, (w, t) in enumerate(self.settler.pairs) if i not in keep]
+        self.settler.keep(keep)
 
-    def feed(self, pc: npt.NDArray[np.int16], bc: npt.NDArray[np.int16], pn: npt.NDArray[np.int16],
-             bn: npt.NDArray[np.int16], playable: npt.NDArray[np.bool_], later: npt.NDArray[np.bool_]) -> None:
-        if not self.pairs:
+    def feed(self, pc: npt.NDArray[np.int16], bc: npt.NDArray[np.int16],
+             playable: npt.NDArray[np.bool_], later: npt.NDArray[np.bool_]) -> None:
+        """Settle the playable rounds of a chunk (``later``: part 1, past the comparable prefix)."""
+        if not self.settler.pairs:
             return
         sel = np.flatnonzero(playable)
-        room = MAX_FACE_ROUNDS - self.settled
+        room = max(MAX_FACE_ROUNDS - self.settled, 0)
         if sel.size > room:
-            self.unsettled += sel.size - max(room, 0)
-            sel = sel[:max(room, 0)]
+            self.unsettled += sel.size - room
+            sel = sel[:room]
         self.settled += sel.size
-        if not sel.size:
-            return
-        c = np.concatenate([pc[sel], bc[sel]], axis=1).astype(np.int64)
-        part = later[sel].astype(np.int64)
-        for level in self.levels:
-            read = _positions_read(level)
-            key = np.zeros(sel.size, dtype=np.int64)
-            for j in read:
-                key = key << 7 | c[:, j]
-            _uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-            results = []
-            for i in first.tolist():
-                row = c[i].tolist()
-                player = [_CARDS[x] for x in row[:3] if x != NO_CARD]
-                banker = [_CARDS[x] for x in row[3:] if x != NO_CARD]
-                results.append(engine_link.round_result(level, player, banker))
-            for k, (w, t) in enumerate(self.wagers):
-                if w.level != level:
-                    continue
-                names = self.names[k]
-                outcome = np.array([names.index(_settle_cached(w, t, r)) for r in results], dtype=np.int64)
-                counts = self.counts[k]
-                idx = outcome[inverse.ravel()] * 2 + part
-                counts += np.bincount(idx, minlength=2 * counts.shape[1]).reshape(-1, 2).T
+        if sel.size:
+            slots = _SLOT_OF[np.concatenate([pc[sel], bc[sel]], axis=1)]
+            self.settler.feed(slots, later[sel].astype(np.int64))
 
     def bound_note(self) -> list[str]:
         """The note saying the face-level wagers were settled on the first rounds only, if so."""
-        if not self.unsettled or not self.pairs:
+        if not self.unsettled or not self.settler.pairs:
             return []
         return [f"the wagers settled on the cards are tested on the first {MAX_FACE_ROUNDS:,} playable rounds "
                 f"of the log only (the bound on --faces work); the "
                 f"{self.unsettled:,} later round(s) are tested on the round results only"]
 
     def families(self, later: bool) -> dict[tuple[str, str], dict[str, int]]:
-        return {pair: {name: int(n) for name, n in zip(names, counts[int(later)])}
-                for pair, names, counts in zip(self.pairs, self.names, self.counts)}
-
-
-_SAME_VALUE: Final = {v: [c for c in range(65) if c % 5 != NO_SUIT and CODE_VALUE[c] == v] for v in range(10)}
-
-
-@cache
-def _positions_read(level: Level) -> tuple[int, ...]:
-    """Card positions (0-2 Player cards, 3-5 Banker cards, in dealing order) whose faces
-    the level's result depends on, found by trial and then verified.
-
-    Trial: in many seeded random rounds, each card is replaced by every other face of the
-    same point value (the round's drawing is unchanged); a position is read if that ever
-    changes the result. Verification: rounds that keep the faces at the positions read
-    and deal anything else must give the same result; if any does not, every position is
-    taken as read. (Grouping rounds by these faces only saves work: each group's result
-    is still computed by the level from a real round of the group.)
-    """
-    rng = np.random.default_rng(629)
-    suited = [c for c in range(65) if c % 5 != NO_SUIT]
-
-    def deal() -> list[int]:
-        row = [int(x) for x in rng.choice(suited, size=6)]
-        if rng.integers(0, 2):
-            row[2] = NO_CARD
-        if rng.integers(0, 2):
-            row[5] = NO_CARD
-        return row
-
-    def result(row: list[int]) -> Any:
-        return engine_link.round_result(level, [_CARDS[x] for x in row[:3] if x != NO_CARD],
-                                        [_CARDS[x] for x in row[3:] if x != NO_CARD])
-
-    read: set[int] = set()
-    for _ in range(300):
-        row = deal()
-        base = result(row)
-        for j in range(6):
-            if j in read or row[j] == NO_CARD:
-                continue
-            for y in _SAME_VALUE[int(CODE_VALUE[row[j]])]:
-                if y != row[j] and result(row[:j] + [y] + row[j + 1:]) != base:
-                    read.add(j)
-                    break
-    everything = tuple(range(6))
-    for _ in range(300):
-        row = deal()
-        other = deal()
-        for j in read:
-            other[j] = row[j]
-        if result(row) != result(other):
-            return everything
-    return tuple(sorted(read))
-
-
-_SETTLED: dict[tuple[int, int, Any], str] = {}
-
-
-def _settle_cached(w: Any, t: Any, result: Any) -> str:
-    key = (id(w), id(t), result)
-    out = _SETTLED.get(key)
-    if out is None:
-        out = engine_link.settle(w, t, result)
-        if len(_SETTLED) < 1 << 20:
-            _SETTLED[key] = out
-    return out
+        """Outcome counts per (wager, paytable) of the comparable rounds, or of the later ones."""
+        return self.settler.families(int(later))
 
 
 @cache

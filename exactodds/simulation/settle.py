@@ -308,6 +308,14 @@ class RoundSettler:
             n = self.counts[k].shape[1]
             self.counts[k] += np.bincount(p * n + outcome, minlength=2 * n).reshape(2, n)
 
+    def keep(self, indices: Sequence[int]) -> None:
+        """Keep only the pairs at ``indices`` (their counts so far too): a cross-check drops
+        the wagers a log cannot settle once it learns so (a log that gives ranks only)."""
+        self.pairs = [self.pairs[i] for i in indices]
+        self.names = [self.names[i] for i in indices]
+        self.counts = [self.counts[i] for i in indices]
+        self.outcome_of = [self.outcome_of[i] for i in indices]
+
     def feed(self, slots: npt.NDArray[np.int64], part: npt.NDArray[np.int64] | None = None) -> None:
         """Count baccarat rounds (slots from :func:`baccarat_slots`) for every baccarat level."""
         for level in self.levels:
