@@ -53,7 +53,8 @@ import numpy.typing as npt
 
 from exactodds.catalogue import CATALOGUE
 from exactodds.errors import InputError
-from exactodds.game.cards import RANKS, SUITS, Card, Shoe
+from exactodds.game.cardcode import ABSENT, CODE_RANK, CODE_SUIT, CODE_VALUE, CODES, NO_SUIT, code_text, face_of
+from exactodds.game.cards import FACES, RANKS, Card, Shoe
 from exactodds.game.rules import (
     Coup,
     banker_draws,
@@ -64,17 +65,11 @@ from exactodds.game.rules import (
 from exactodds.report.progress import Progress
 from exactodds.simulation import engine_link
 from exactodds.simulation.handlog import (
-    CODE_RANK,
-    CODE_SUIT,
-    CODE_VALUE,
-    NO_CARD,
-    NO_SUIT,
     CountsFile,
     LogChunk,
     LogFile,
-    code_text,
 )
-from exactodds.simulation.settle import ABSENT, RoundSettler
+from exactodds.simulation.settle import RoundSettler
 from exactodds.simulation.simulate import (
     NCODES,
     Cover,
@@ -227,10 +222,8 @@ class _Auditor:
         self.violations: list[Violation] = []
         self.by_message: Counter[str] = Counter()
         self.coups = np.zeros((2, NCODES), dtype=np.int64)
-        self.face_limit = np.full(128, 1 << 30, dtype=np.int64)
-        for r, rank in enumerate(RANKS):
-            for s, suit in enumerate(SUITS):
-                self.face_limit[r * 5 + s] = shoe.count(Card(rank, suit))
+        self.face_limit = np.full(CODES, 1 << 30, dtype=np.int64)  # rank-only cards: no face limit
+        self.face_limit[:len(FACES)] = shoe.counts
         self.rank_limit = np.array(shoe.rank_counts(), dtype=np.int64)
         self.shoe_number: int | None = None
         self.shoe_rounds = 0
@@ -264,7 +257,7 @@ class _Auditor:
             self._report(ch, int(j), pv, bv, bool(comp[j]))
         if self.suitless_line is None:
             cards = np.concatenate([pc, bc], axis=1)
-            suitless = ((CODE_SUIT[cards] == NO_SUIT) & (cards != NO_CARD)).any(axis=1)
+            suitless = ((CODE_SUIT[cards] == NO_SUIT) & (cards != ABSENT)).any(axis=1)
             if suitless.any():
                 self.suitless_line = int(ch.line[int(np.argmax(suitless))])
                 self.faces.ranks_only(self.suitless_line)
@@ -285,7 +278,7 @@ class _Auditor:
         if self.face_limit.min() >= 6 and self.rank_limit.min() >= 6:
             return np.zeros(pc.shape[0], dtype=bool)
         cards = np.concatenate([pc, bc], axis=1).astype(np.int64)
-        valid = cards != NO_CARD
+        valid = cards != ABSENT
         suited = valid & (CODE_SUIT[cards] != NO_SUIT)
         same = (cards[:, :, None] == cards[:, None, :]) & suited[:, :, None] & suited[:, None, :]
         face_over = (same.sum(axis=2) > self.face_limit[cards]) & suited
@@ -296,12 +289,12 @@ class _Auditor:
         return out
 
     def _composition_text(self, cards: list[int]) -> str | None:
-        faces = Counter(c for c in cards if c % 5 != NO_SUIT)
+        faces = Counter(c for c in cards if CODE_SUIT[c] != NO_SUIT)
         for c, n in sorted(faces.items()):
             if n > self.face_limit[c]:
                 return (f"the round holds {n} copies of {code_text(c)}; the shoe ({self.shoe.describe()}) "
                         f"has {self.face_limit[c]}")
-        ranks = Counter(c // 5 for c in cards)
+        ranks = Counter(int(CODE_RANK[c]) for c in cards)
         for r, n in sorted(ranks.items()):
             if n > self.rank_limit[r]:
                 return (f"the round holds {n} cards of rank {RANKS[r]}; the shoe ({self.shoe.describe()}) "
@@ -398,19 +391,10 @@ bounded (each distinct group of a level is read once by the level, each result s
 once), a prefix of a log is a sample of it as good as any, and the bound is stated in
 the report."""
 
-_SLOT_OF: Final = np.full(128, ABSENT, dtype=np.int64)
-"""Slot value (:data:`~exactodds.game.cards.FACES` index) of each log card code; a card
-logged without a suit is read as that rank's spade (only suit-blind wagers are then settled)."""
-for _r in range(len(RANKS)):
-    for _s in range(len(SUITS)):
-        _SLOT_OF[_r * 5 + _s] = _r * len(SUITS) + _s
-    _SLOT_OF[_r * 5 + NO_SUIT] = _r * len(SUITS)
-
-
 class _CardWagers:
     """Outcome counts of the wagers settled above the coup level, from each round's cards,
     by the simulator's own :class:`~exactodds.simulation.settle.RoundSettler` (a log's
-    hands, in dealing order, are the settler's slots), on at most :data:`MAX_FACE_ROUNDS`
+    hands, in dealing order, are the settler's slots: one card code), on at most :data:`MAX_FACE_ROUNDS`
     playable rounds."""
 
     def __init__(self, pairs: Sequence[tuple[str, str]]) -> None:
@@ -438,7 +422,7 @@ class _CardWagers:
             sel = sel[:room]
         self.settled += sel.size
         if sel.size:
-            slots = _SLOT_OF[np.concatenate([pc[sel], bc[sel]], axis=1)]
+            slots = face_of(np.concatenate([pc[sel], bc[sel]], axis=1))
             self.settler.feed(slots, later[sel].astype(np.int64))
 
     def bound_note(self) -> list[str]:

@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from exactodds.catalogue import get_wager
 from exactodds.errors import InputError
+from exactodds.game.cardcode import ABSENT, CODE_RANK, CODE_SUIT, RANK_ONLY, VALID, code_text, parse_code
 from exactodds.game.cards import FACES, POINT_VALUE, RANKS, SUITS, Shoe
 from exactodds.report.progress import Progress
 from exactodds.simulation.simulate import Cover, HandLog, Simulation, outcome_counts
@@ -62,39 +63,7 @@ CHUNK_ROUNDS: Final = 1 << 16
 MAX_NUMBER: Final = 10**15
 """Largest round or shoe number accepted (keeps every number in an int64)."""
 
-NO_CARD: Final = 127
-"""Card code of a missing card (a hand of two cards has no third)."""
-
-NO_SUIT: Final = 4
-"""Suit index of a card logged without a suit (rank only)."""
-
 _BOM: Final = b"\xef\xbb\xbf"
-
-
-# -- card codes ---------------------------------------------------------------------------
-def card_code(rank: str, suit: str | None) -> int:
-    """A logged card as a small int: ``rank index · 5 + suit index`` (suit 4 = none).
-
-    >>> card_code("A", "S"), card_code("K", None)
-    (0, 64)
-    """
-    return RANKS.index(rank) * 5 + (SUITS.index(suit) if suit is not None else NO_SUIT)
-
-
-CODE_RANK: Final = np.array([c // 5 for c in range(128)], dtype=np.int8)
-"""Rank index (into :data:`~exactodds.game.cards.RANKS`) of each card code (junk for NO_CARD)."""
-
-CODE_SUIT: Final = np.array([c % 5 for c in range(128)], dtype=np.int8)
-"""Suit index of each card code (4: no suit)."""
-
-CODE_VALUE: Final = np.array([POINT_VALUE[RANKS[c // 5]] if c < 65 else 0 for c in range(128)], dtype=np.int8)
-"""Point value of each card code (§ 629a.1); 0 for NO_CARD."""
-
-
-def code_text(code: int) -> str:
-    """A card code as text, e.g. ``10H`` or ``K``."""
-    suit = code % 5
-    return RANKS[code // 5] + (SUITS[suit] if suit != NO_SUIT else "")
 
 
 @dataclass(frozen=True)
@@ -128,8 +97,8 @@ class LoggedRound:
 class LogChunk:
     """Up to :data:`CHUNK_ROUNDS` consecutive rounds of a hand log, as arrays.
 
-    ``player`` and ``banker`` are ``(rounds, 3)`` card codes (:func:`card_code`;
-    :data:`NO_CARD` past the hand's end), ``player_cards`` and ``banker_cards`` the
+    ``player`` and ``banker`` are ``(rounds, 3)`` card codes (:mod:`exactodds.game.cardcode`;
+    :data:`~exactodds.game.cardcode.ABSENT` past the hand's end), ``player_cards`` and ``banker_cards`` the
     number of cards logged (which may exceed 3: such a round is not playable).
     ``shoe`` is ``None`` without a ``shoe`` column.
     """
@@ -300,35 +269,16 @@ def _text_lines(data: bytes) -> list[str]:
     return data.decode("utf-8").split("\n")
 
 
-# -- cards -------------------------------------------------------------------------------------
+# -- cards (one code: :mod:`exactodds.game.cardcode`) -------------------------------------------------
 def parse_logged_card(text: str) -> LoggedCard:
     """Read ``KS``, ``10h``, ``T``, ``9`` ...; the suit is optional."""
-    code = _card(text)
-    suit = code % 5
-    return LoggedCard(RANKS[code // 5], SUITS[suit] if suit != NO_SUIT else None)
+    code = parse_code(text)
+    return LoggedCard(RANKS[int(CODE_RANK[code])], None if rank_only_code(code) else SUITS[int(CODE_SUIT[code])])
 
 
-def _card(text: str) -> int:
-    code = _CARD_CACHE.get(text)
-    if code is None:
-        t = text.strip().upper().translate(_SUIT_SYMBOLS)
-        suit: str | None = None
-        if len(t) >= 2 and t[-1] in SUITS:
-            t, suit = t[:-1], t[-1]
-        rank = "10" if t == "T" else t
-        if rank not in RANKS:
-            raise InputError(f"unknown card {text[:20]!r} (expected a rank A, 2-9, T or 10, J, Q, K "
-                             "and optionally a suit S, H, D, C or ♠ ♥ ♦ ♣)")
-        code = card_code(rank, suit)
-        if len(_CARD_CACHE) < 4096:
-            _CARD_CACHE[text] = code
-    return code
-
-
-_CARD_CACHE: dict[str, int] = {}
-
-_SUIT_SYMBOLS: Final = str.maketrans("♠♥♦♣♤♡♢♧", "SHDCSHDC")
-"""Suit symbols (black and white forms) read as the letters S, H, D, C."""
+def rank_only_code(code: int) -> bool:
+    """Whether the card ``code`` was logged without a suit."""
+    return bool(code & RANK_ONLY)
 
 
 def _hand(text: str, what: str) -> int:
@@ -341,7 +291,7 @@ def _hand(text: str, what: str) -> int:
         raise InputError(f"the {what} hand is empty")
     if len(tokens) > MAX_HAND_CARDS:
         raise InputError(f"the {what} hand has {len(tokens)} cards")
-    codes = [_card(t) for t in tokens][:3] + [NO_CARD] * 3
+    codes = [parse_code(t) for t in tokens][:3] + [ABSENT] * 3
     packed = len(tokens) | codes[0] << 4 | codes[1] << 11 | codes[2] << 18
     if len(_HAND_CACHE) < _HAND_CACHE_SIZE:
         _HAND_CACHE[text] = packed
@@ -491,7 +441,7 @@ class LogFile:
 
     def rounds(self) -> Iterator[LoggedRound]:
         """The rounds one by one as :class:`LoggedRound` objects (convenient, slower)."""
-        cards = {c: parse_logged_card(code_text(c)) for c in range(65)}
+        cards = {c: parse_logged_card(code_text(c)) for c in VALID}
         for ch in self.chunks():
             for j in range(len(ch)):
                 pn, bn = int(ch.player_cards[j]), int(ch.banker_cards[j])
@@ -645,14 +595,14 @@ _CHAR, _KIND = _byte_tables()
 @cache
 def _token_codes() -> npt.NDArray[np.int16]:
     """Card code of every token of 1-3 token characters, keyed by their codes in base
-    :data:`_BASE` (-1: not a card). Built once from :func:`_card` itself, so the two
+    :data:`_BASE` (-1: not a card). Built once from :func:`~exactodds.game.cardcode.parse_code` itself, so the two
     readings agree by construction."""
     table = np.full(_BASE ** 3, -1, dtype=np.int16)
     letters = _TOKEN_BYTES
     for length in (1, 2, 3):
         for chars in itertools.product(letters, repeat=length):
             try:
-                code = _card("".join(chars))
+                code = parse_code("".join(chars))
             except InputError:
                 continue
             key = 0
@@ -743,7 +693,7 @@ def _parse_block(data: bytes, first: int, layout: _Layout) -> _Batch | None:
     hrow, hfield, hpos = trow[hand], field[hand], pos[hand]
     cards = []
     for f in (pi, bi):
-        out = np.full((rows, 3), NO_CARD, dtype=np.int16)
+        out = np.full((rows, 3), ABSENT, dtype=np.int16)
         at = (hfield == f) & (hpos < 3)
         out[hrow[at], hpos[at]] = codes[at]
         cards.append(out)

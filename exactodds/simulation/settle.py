@@ -38,10 +38,12 @@ from exactodds.catalogue.model import Paytable, Wager
 from exactodds.engine.deal_faces import deal_faces_from_deal
 from exactodds.engine.level import Level
 from exactodds.engine.levels import coup_from_deal
+from exactodds.game.cardcode import ABSENT as CARD_ABSENT
 from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe
 
-ABSENT: Final = len(FACES)
-"""Slot value of a card not dealt (a third card not drawn)."""
+ABSENT: Final = CARD_ABSENT
+"""Slot value of a card not dealt (a third card not drawn): the one card code's "no card"
+(:mod:`exactodds.game.cardcode`), so a hand log's cards are slots as they are read."""
 
 SLOTS: Final = 6
 """Slots 0-2: the Player's cards (or the player's two); 3-5: the Banker's (or the dealer's)."""

@@ -59,10 +59,11 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.errors import InputError
+from exactodds.game.cardcode import RANK_ONLY, parse_code
 from exactodds.game.cards import FACES, RANKS, Shoe
 from exactodds.report.progress import Progress
 from exactodds.simulation.crosscheck import DEFAULT_ALPHA, holm
-from exactodds.simulation.handlog import NO_SUIT, _card, _Lines, _meta, _text_lines
+from exactodds.simulation.handlog import _Lines, _meta, _text_lines
 from exactodds.simulation.shoetests import MIN_PAIRS, _z_family
 from exactodds.simulation.statistics import Cell, ChiSquare, FamilyTest, chi2_sf, norm_two_sided
 
@@ -251,10 +252,9 @@ def parse_faces(text: str) -> list[int]:
     for tok in tokens:
         f = _FACE_OF.get(tok)
         if f is None:
-            code = _card(tok)
-            if code % 5 == NO_SUIT:
+            f = parse_code(tok)
+            if f & RANK_ONLY:
                 raise InputError(f"card {tok[:20]!r} has no suit: a shuffler's output names every card by rank and suit")
-            f = code // 5 * 4 + code % 5
             if len(_FACE_OF) < 4096:
                 _FACE_OF[tok] = f
         out.append(f)
