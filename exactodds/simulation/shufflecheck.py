@@ -40,7 +40,7 @@ The self-normalised tests (carry-over, rising sequences, runs, gaps) sum the per
 deviations ``Σ (x - E[x|input])``, a martingale, and divide by ``√Σ (x - E)²`` (martingale
 central limit theorem; a normal approximation, stated in the report, made from
 :data:`~exactodds.simulation.shoetests.MIN_PAIRS` orders on). Every p-value enters one
-Holm family (:func:`~exactodds.simulation.crosscheck.holm`).
+Holm family (:func:`~exactodds.simulation.fit.holm`).
 
 **Continuous shuffler**: see :class:`StreamTally`.
 """
@@ -62,7 +62,7 @@ from exactodds.errors import InputError
 from exactodds.game.cardcode import RANK_ONLY, parse_code
 from exactodds.game.cards import FACES, RANKS, Shoe
 from exactodds.report.progress import Progress
-from exactodds.simulation.crosscheck import DEFAULT_ALPHA, holm
+from exactodds.simulation.fit import DEFAULT_ALPHA, holm
 from exactodds.simulation.handlog import _Lines, _meta, _text_lines
 from exactodds.simulation.shoetests import MIN_PAIRS, _z_family
 from exactodds.simulation.statistics import Cell, ChiSquare, FamilyTest, chi2_sf, norm_two_sided
