@@ -63,9 +63,9 @@ from exactodds.game.cardcode import RANK_ONLY, parse_code
 from exactodds.game.cards import FACES, RANKS, Shoe
 from exactodds.report.progress import Progress
 from exactodds.simulation.fit import DEFAULT_ALPHA, holm
-from exactodds.simulation.handlog import _Lines, _meta, _text_lines
 from exactodds.simulation.shoetests import MIN_PAIRS, _z_family
 from exactodds.simulation.statistics import Cell, ChiSquare, FamilyTest, chi2_sf, norm_two_sided
+from exactodds.simulation.textread import Lines, read_meta, text_lines
 
 SHUFFLE_WAGER: Final = "shuffle"
 """The ``wager`` name of every shuffle test (they share the cross-check's test records)."""
@@ -264,21 +264,21 @@ def parse_faces(text: str) -> list[int]:
 def _data_lines(path: str, meta: dict[str, str], progress: Progress | None = None) -> Iterator[tuple[int, str]]:
     """``(line number, text)`` of every line that is not blank or a comment; the
     ``key=value`` words of comments before the first such line go into ``meta``. Read in
-    bounded blocks (:class:`~exactodds.simulation.handlog._Lines`: a NUL byte, bytes that are
+    bounded blocks (:class:`~exactodds.simulation.textread.Lines`: a NUL byte, bytes that are
     not UTF-8 or an over-long line are one-line errors naming the line)."""
     if "\0" in path:
         raise InputError(f"the path {path[:80]!r} contains a NUL byte, which no file name can")
-    lines = _Lines(path, progress)
+    lines = Lines(path, progress)
     started = False
     try:
         for first, block in lines.blocks():
-            for i, text in enumerate(_text_lines(block)):
+            for i, text in enumerate(text_lines(block)):
                 t = text.strip()
                 if not t:
                     continue
                 if t.startswith("#"):
                     if not started:
-                        _meta(t, meta)
+                        read_meta(t, meta)
                     continue
                 started = True
                 yield first + i, t
