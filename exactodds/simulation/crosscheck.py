@@ -38,7 +38,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from exactodds.catalogue import CATALOGUE
 from exactodds.errors import InputError
@@ -67,6 +67,9 @@ from exactodds.simulation.sequence import (
 )
 from exactodds.simulation.simulate import Cover, guaranteed_rounds, outcome_counts
 from exactodds.simulation.statistics import MIN_EXPECTED, MIN_RETURN_ROUNDS, FamilyTest
+
+if TYPE_CHECKING:
+    from exactodds.simulation.shoetests import ShoeTally
 
 # -- putting it together -------------------------------------------------------------------------
 Chosen = Sequence[str] | Mapping[str, str | None]
@@ -290,34 +293,8 @@ def crosscheck_log(log: LogFile, shoe: Shoe, cover: int | Cover, alpha: float = 
         section.families += tally.tests()
     result = CrossCheck(log.path, "log", shoe, alpha, section, audit=audit, skipped=skipped)
     if shoes is not None:
-        open_rounds = shoes.finish()
-        if section.rounds:
-            section.families += shoes.tests()
-        result.accounting = list(shoes.checks.values())
-        result.cover = {"low": span.low, "high": span.high, "prefix_cover": top,
-                        "observed_low": shoes.fit_low, "observed_high": shoes.fit_high}
-        checked = ", ".join(f"{c.name} ({c.checked:,} shoes, {c.failed:,} broken)" for c in result.accounting)
-        result.notes.append(f"accounting, shoe by shoe (the last shoe, {open_rounds:,} round(s), may be cut short by "
-                            f"the end of the log and is not checked): {checked}")
-        result.notes += [n for n in (shoes.range_note(), shoes.cover_note(), shoes.repeat_note()) if n]
-    order = log.order
-    if order is not None:
-        from exactodds.simulation.shoetests import AccountingCheck
-
-        gaps = AccountingCheck("round numbers", "round numbers follow on without gaps" +
-                               (" within each shoe" if log.has_shoes else ""), unit="round number")
-        gaps.checked = order.rounds + order.missing
-        gaps.failed = order.missing
-        if order.first_gap is not None:
-            gaps.examples.append("round {2} follows round {1} at line {0}".format(*order.first_gap))
-        result.accounting.append(gaps)
-    if order is not None and order.missing and order.first_gap is not None:
-        line, before, after = order.first_gap
-        within = " within a shoe" if log.has_shoes else ""
-        result.notes.append(
-            f"accounting, round numbers: {order.missing:,} round number(s) missing{within} (first: "
-            f"round {after} follows round {before} at line {line}); rounds left out of a log bias every "
-            "count, so a complete log should have none")
+        _add_shoe_tests(result, shoes, span, top)
+    _add_round_numbers(result, log)
     if audit.unplayable:
         result.notes.append(f"{audit.unplayable} round(s) with a hand of fewer than 2 or more than 3 cards "
                             "are left out of the statistics")
@@ -326,28 +303,74 @@ def crosscheck_log(log: LogFile, shoe: Shoe, cover: int | Cover, alpha: float = 
                             "wagers that read suits are skipped and the duplicate-card check counts ranks only")
     if audit.guaranteed is not None:
         result.not_comparable = _section(audit.not_comparable, shoe, coup_pairs, alpha, auditor.faces.families(True))
-        result.notes.append(
-            f"dealt through the shoe: rounds 1-{audit.guaranteed} of each shoe are dealt in every shoe "
-            f"(cover card {span.describe()} cards from the bottom, the prefix from a cover of {top}, § 629a.5(d), "
-            f"§ 629a.9(d)) and are tested against "
-            f"the fresh-shoe figures; the {result.not_comparable.rounds:,} later round(s) are not directly "
-            "comparable (cut-card effect): their round results are reported apart, outside the verdict, and "
-            "their cards enter it through the test of each card against the cards left in its shoe")
-        short = audit.short_shoes
-        if short.count:
-            fewest = short.fewest or 0
-            suggest = max(top, shoe.size - 6 * fewest - 4)
-            examples = ", ".join(f"shoe {s} (line {line}) dealt {r}" for s, r, line in short.examples)
-            result.notes.append(
-                f"{short.count:,} of the {audit.shoes - 1:,} complete shoe(s) dealt fewer rounds than the "
-                f"{audit.guaranteed} every shoe deals with the cover card {top} cards from the bottom "
-                f"({examples}{', ...' if short.count > len(short.examples) else ''}): that simulator places "
-                f"its cover card higher, so the split above is not the right one; give its --cover "
-                f"(a cover of {suggest} or more makes every shoe deal at least {fewest} rounds)")
+        _add_later_rounds(result, audit, span, top)
     if result.verdict == "inconclusive":
         result.notes.append(_too_few(section.rounds))
     result.seconds = time.process_time() - start
     return result
+
+
+def _add_shoe_tests(result: CrossCheck, shoes: ShoeTally, span: Cover, top: int) -> None:
+    """The shoe-level tests (:mod:`~exactodds.simulation.shoetests`) into the verdict, when any
+    round is comparable, and the shoe accounting, cover range and notes into ``result``."""
+    open_rounds = shoes.finish()
+    if result.comparable.rounds:
+        result.comparable.families += shoes.tests()
+    result.accounting = list(shoes.checks.values())
+    result.cover = {"low": span.low, "high": span.high, "prefix_cover": top,
+                    "observed_low": shoes.fit_low, "observed_high": shoes.fit_high}
+    checked = ", ".join(f"{c.name} ({c.checked:,} shoes, {c.failed:,} broken)" for c in result.accounting)
+    result.notes.append(f"accounting, shoe by shoe (the last shoe, {open_rounds:,} round(s), may be cut short by "
+                        f"the end of the log and is not checked): {checked}")
+    result.notes += [n for n in (shoes.range_note(), shoes.cover_note(), shoes.repeat_note()) if n]
+
+
+def _add_round_numbers(result: CrossCheck, log: LogFile) -> None:
+    """The round-number accounting of the log (gaps: rounds left out), and its note."""
+    order = log.order
+    if order is None:
+        return
+    from exactodds.simulation.shoetests import AccountingCheck
+
+    gaps = AccountingCheck("round numbers", "round numbers follow on without gaps" +
+                           (" within each shoe" if log.has_shoes else ""), unit="round number")
+    gaps.checked = order.rounds + order.missing
+    gaps.failed = order.missing
+    if order.first_gap is not None:
+        gaps.examples.append("round {2} follows round {1} at line {0}".format(*order.first_gap))
+    result.accounting.append(gaps)
+    if order.missing and order.first_gap is not None:
+        line, before, after = order.first_gap
+        within = " within a shoe" if log.has_shoes else ""
+        result.notes.append(
+            f"accounting, round numbers: {order.missing:,} round number(s) missing{within} (first: "
+            f"round {after} follows round {before} at line {line}); rounds left out of a log bias every "
+            "count, so a complete log should have none")
+
+
+def _add_later_rounds(result: CrossCheck, audit: Audit, span: Cover, top: int) -> None:
+    """The notes of a shoe log: which rounds are comparable (the cut-card effect), and the
+    shoes that dealt fewer rounds than the cover card allows (§ 629a.5(d), § 629a.9(d))."""
+    assert result.not_comparable is not None
+    shoe = result.shoe
+    result.notes.append(
+        f"dealt through the shoe: rounds 1-{audit.guaranteed} of each shoe are dealt in every shoe "
+        f"(cover card {span.describe()} cards from the bottom, the prefix from a cover of {top}, § 629a.5(d), "
+        f"§ 629a.9(d)) and are tested against "
+        f"the fresh-shoe figures; the {result.not_comparable.rounds:,} later round(s) are not directly "
+        "comparable (cut-card effect): their round results are reported apart, outside the verdict, and "
+        "their cards enter it through the test of each card against the cards left in its shoe")
+    short = audit.short_shoes
+    if short.count:
+        fewest = short.fewest or 0
+        suggest = max(top, shoe.size - 6 * fewest - 4)
+        examples = ", ".join(f"shoe {s} (line {line}) dealt {r}" for s, r, line in short.examples)
+        result.notes.append(
+            f"{short.count:,} of the {audit.shoes - 1:,} complete shoe(s) dealt fewer rounds than the "
+            f"{audit.guaranteed} every shoe deals with the cover card {top} cards from the bottom "
+            f"({examples}{', ...' if short.count > len(short.examples) else ''}): that simulator places "
+            f"its cover card higher, so the split above is not the right one; give its --cover "
+            f"(a cover of {suggest} or more makes every shoe deal at least {fewest} rounds)")
 
 
 def _too_few(rounds: int) -> str:

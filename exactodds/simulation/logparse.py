@@ -419,7 +419,6 @@ def _parse_block(data: bytes, first: int, layout: _Layout) -> _Batch | None:
     """
     width, ri, pi, bi, si = layout
     buf = np.frombuffer(data + b"\n", dtype=np.uint8)
-    size = buf.size
     kind = _KIND[buf]
     nl = np.flatnonzero(kind == 4)
     starts = np.empty(nl.size, dtype=np.int64)
@@ -465,36 +464,55 @@ def _parse_block(data: bytes, first: int, layout: _Layout) -> _Batch | None:
     tlen = te - ts
     values = []
     for f in numbers:
-        at = field == f
-        start, length = ts[at], tlen[at]
-        digits = 0 if rows == 0 else int(length.max())
-        if digits > 15:
+        value = _whole_field(buf, ts[field == f], tlen[field == f], rows)
+        if value is None:
             return None
-        value = np.zeros(rows, dtype=np.int64)
-        for k in range(digits):
-            more = k < length
-            d = buf[np.minimum(start + k, size - 1)].astype(np.int64) - 48
-            if ((d < 0) | (d > 9))[more].any():
-                return None
-            value = np.where(more, value * 10 + d, value)
         values.append(value)
     if rows and int(values[0].min()) < 1:
         return None
     hand = (field == pi) | (field == bi)
-    hs, hl = ts[hand], tlen[hand]
+    cards = _hand_cards(buf, ts[hand], tlen[hand], trow[hand], field[hand], pos[hand], (pi, bi), rows)
+    if cards is None:
+        return None
+    line = first + np.flatnonzero(row)
+    return _Batch(line.astype(np.int64), values[0], values[1] if si is not None else None, cards[0], cards[1],
+                  count[:, pi].astype(np.int16), count[:, bi].astype(np.int16))
+
+
+def _whole_field(buf: npt.NDArray[np.uint8], start: npt.NDArray[np.int64], length: npt.NDArray[np.int64],
+                 rows: int) -> npt.NDArray[np.int64] | None:
+    """The whole number of one field in every row (its token's bytes at ``start``, ``length``
+    long); ``None`` when a token is not all digits or has more than 15."""
+    digits = 0 if rows == 0 else int(length.max())
+    if digits > 15:
+        return None
+    value = np.zeros(rows, dtype=np.int64)
+    for k in range(digits):
+        more = k < length
+        d = buf[np.minimum(start + k, buf.size - 1)].astype(np.int64) - 48
+        if ((d < 0) | (d > 9))[more].any():
+            return None
+        value = np.where(more, value * 10 + d, value)
+    return value
+
+
+def _hand_cards(buf: npt.NDArray[np.uint8], hs: npt.NDArray[np.int64], hl: npt.NDArray[np.int64],
+                hrow: npt.NDArray[np.int64], hfield: npt.NDArray[np.int64], hpos: npt.NDArray[np.int64],
+                fields: tuple[int, int], rows: int) -> list[npt.NDArray[np.int16]] | None:
+    """The first three card codes of each hand field (``fields``: Player's, Banker's) of every
+    row, :data:`~exactodds.game.cardcode.ABSENT` past a hand's end, from the hand tokens
+    (start, length, row, field, index in the field); ``None`` when a token is not a card."""
+    size = buf.size
     key = _CHAR[buf[hs]] * _BASE ** 2
     key += np.where(hl > 1, _CHAR[buf[np.minimum(hs + 1, size - 1)]], 0) * _BASE
     key += np.where(hl > 2, _CHAR[buf[np.minimum(hs + 2, size - 1)]], 0)
     codes = np.where(hl > 3, -1, _token_codes()[key])
     if (codes < 0).any():
         return None
-    hrow, hfield, hpos = trow[hand], field[hand], pos[hand]
     cards = []
-    for f in (pi, bi):
+    for f in fields:
         out = np.full((rows, 3), ABSENT, dtype=np.int16)
         at = (hfield == f) & (hpos < 3)
         out[hrow[at], hpos[at]] = codes[at]
         cards.append(out)
-    line = first + np.flatnonzero(row)
-    return _Batch(line.astype(np.int64), values[0], values[1] if si is not None else None, cards[0], cards[1],
-                  count[:, pi].astype(np.int16), count[:, bi].astype(np.int16))
+    return cards
