@@ -107,7 +107,7 @@ class AccountingCheck:
         self.examples += bad[:max(0, 3 - len(self.examples))]
 
 
-def _z_family(name: str, total: int, expected: Fraction, sum_sq: int, scale: int, count: int,
+def z_family(name: str, total: int, expected: Fraction, sum_sq: int, scale: int, count: int,
               unit: str) -> FamilyTest:
     """A self-normalised z-test as a one-degree-of-freedom family (``z²`` ~ chi-square(1),
     two-sided). ``total``/``expected``: observed and exact expected sums; ``sum_sq``: the
@@ -447,13 +447,13 @@ class ShoeTally:
         """The shoe-level tests (see the module docstring), each a family of one test."""
         f, nn1 = self.window, self.nn1
         out = [
-            _z_family(f"carry-over: adjacent pairs of a shoe's first {f} cards adjacent again in the next shoe",
+            z_family(f"carry-over: adjacent pairs of a shoe's first {f} cards adjacent again in the next shoe",
                       self.carry[1], Fraction((f - 1) * self.carry[2], nn1), self.carry[3], nn1, self.carry[0],
                       "pairs adjacent again"),
-            _z_family(f"same-rank neighbours in a shoe's first {f} cards", self.same[1],
+            z_family(f"same-rank neighbours in a shoe's first {f} cards", self.same[1],
                       Fraction(self.same[0] * (f - 1) * self.same_rank_mean, nn1), self.same[2], nn1, self.same[0],
                       "neighbours of one rank"),
-            _z_family(f"value serial correlation in a shoe's first {f} cards (sum of neighbours' value products)",
+            z_family(f"value serial correlation in a shoe's first {f} cards (sum of neighbours' value products)",
                       self.value[1], Fraction(self.value[0] * (f - 1) * self.value_mean, nn1), self.value[2], nn1,
                       self.value[0], "sum of value products"),
         ]
