@@ -1,4 +1,4 @@
-"""Hand logs and outcome-count files: streaming reading (line-numbered errors) and writing.
+"""Hand logs and outcome-count files: the formats, telling them apart, and writing them.
 
 Two CSV formats, told apart by their header row (see ``docs/simulator.md``):
 
@@ -17,10 +17,12 @@ the header (``decks``, ``cover``, ``mode``, ...) are kept as metadata. Blank lin
 skipped; a UTF-8 byte-order mark is accepted. Every error is one
 :class:`~exactodds.errors.InputError` naming the file and line.
 
-Reading streams: a file is read in blocks of :data:`BLOCK` bytes, no line may exceed
-:data:`MAX_LINE` bytes, and a hand log is handed out as :class:`LogChunk` arrays of at
-most :data:`CHUNK_ROUNDS` rounds, so memory stays bounded whatever the file (a huge
-log, ``/dev/zero``, a FIFO). Writing streams too: :func:`render_log_chunk` turns a
+Reading streams (:mod:`exactodds.simulation.textread`: blocks of :data:`BLOCK` bytes, no
+line over :data:`MAX_LINE` bytes; :mod:`exactodds.simulation.logparse`: a hand log handed
+out as :class:`LogChunk` arrays of at most :data:`CHUNK_ROUNDS` rounds, its cards in the
+one card code of :mod:`exactodds.game.cardcode`), so memory stays bounded whatever the
+file (a huge log, ``/dev/zero``, a FIFO); those names are importable from here. Writing
+streams too: :func:`render_log_chunk` turns a
 batch of simulated rounds into CSV bytes with numpy.
 """
 
