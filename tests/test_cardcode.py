@@ -7,7 +7,8 @@
 * a simulated hand log, written and read back, gives the simulator's own settler slots
   (``baccarat_slots`` of its faces) card for card: one code from the dealer to the settler;
 * the cards of a log settle through the one ``RoundSettler``: the cross-check's counts of
-  card-level wagers are the simulator's own counts of the same rounds.
+  card-level wagers are the simulator's own counts of the same rounds, and the study reads
+  each dealt round's result through the same grouping (against the level read round by round).
 """
 
 from __future__ import annotations
@@ -128,3 +129,19 @@ def test_keeping_some_pairs_keeps_their_counts() -> None:
     whole.feed(slots[1000:])
     part.feed(slots)
     assert whole.families() == part.families()
+
+
+def test_the_study_reads_each_rounds_result_as_the_level_reads_that_round() -> None:
+    """``result_indices`` (the settler's grouping, which the study weighs rounds by) against
+    every round read one by one by the level's own ``from_deal``, at every baccarat level."""
+    from exactodds.engine.levels import LEVELS
+    from exactodds.simulation.settle import hands, result_indices
+
+    sim = simulate(600, "shoe", EIGHT, seed=13, keep_hands=True)
+    assert sim.log is not None
+    slots = baccarat_slots(sim.log.faces, sim.log.codes)
+    for level in LEVELS.values():
+        if not level.baccarat:
+            continue
+        one_by_one = [level.result_index[level.from_deal(*hands(row))] for row in slots.tolist()]
+        assert result_indices(level, slots).tolist() == one_by_one, level.name

@@ -333,6 +333,17 @@ class RoundSettler:
         return out
 
 
+def result_indices(level: Level, slots: npt.NDArray[np.int64]) -> npt.NDArray[np.intp]:
+    """Each round's result as its index in ``level.results``, read by the settler's own
+    grouping (``from_deal`` once per distinct group of what the level reads, on a real
+    round of the group): what the study weighs each dealt round by."""
+    g = _LevelGroups(level)
+    res = g.results_of(slots)
+    table = np.array([level.result_index[r] for r in g.results], dtype=np.intp)
+    out: npt.NDArray[np.intp] = table[res] if res.size else np.zeros(0, dtype=np.intp)
+    return out
+
+
 def simulated_pairs(wagers: Sequence[str] | None, shoe: Shoe) -> tuple[list[tuple[str, str]], list[str]]:
     """(wager id, paytable id) of every paytable of ``wagers`` (default: every wager in the
     catalogue as registered now, wager files included) that a simulation of ``shoe`` can
@@ -355,4 +366,5 @@ def simulated_pairs(wagers: Sequence[str] | None, shoe: Shoe) -> tuple[list[tupl
     return pairs, skipped
 
 
-__all__ = ["ABSENT", "RoundSettler", "baccarat_slots", "hands", "sequence_slots", "simulated_pairs", "slots_read"]
+__all__ = ["ABSENT", "RoundSettler", "baccarat_slots", "hands", "result_indices", "sequence_slots", "simulated_pairs",
+           "slots_read"]
