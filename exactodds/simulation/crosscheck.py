@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from exactodds.catalogue import CATALOGUE
+from exactodds.engine.levels import COUP
 from exactodds.errors import InputError
 from exactodds.game.cards import Shoe
 from exactodds.game.rules import Coup
@@ -100,7 +101,7 @@ def wager_tables(wagers: Chosen | None = None, cards: bool = True, faces: bool =
         w = engine_link.wager(wid)
         table = chosen.get(wid)
         pairs = [(w.id, p.id) for p in w.paytables if table is None or p.id == table]
-        if w.level.name == "coup":
+        if w.level is COUP:
             coup += pairs
         elif not engine_link.is_baccarat_level(w.level):
             skipped.append(f"skipped {w.id}: settled at level {w.level.name!r}, which is not a baccarat round")
@@ -386,7 +387,7 @@ def crosscheck_counts(counts: CountsFile, shoe: Shoe, alpha: float = DEFAULT_ALP
     skipped = []
     for (wid, tid), observed in counts.families.items():
         w = engine_link.wager(wid)
-        if not engine_link.is_baccarat_level(w.level) and w.level.name != "coup":
+        if not engine_link.is_baccarat_level(w.level) and w.level is not COUP:
             skipped.append(f"skipped {wid} ({tid}): settled at level {w.level.name!r}, not a baccarat round")
             continue
         if sum(observed.values()) == 0:

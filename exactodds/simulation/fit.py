@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any, Final
 
+from exactodds.engine.levels import COUP
 from exactodds.errors import InputError
 from exactodds.game.cards import Shoe
 from exactodds.game.rules import (
@@ -40,7 +41,7 @@ from exactodds.simulation.statistics import (
 DEFAULT_ALPHA: Final = 0.001
 """The family-wise level of a cross-check's verdict."""
 
-RESULTS_FAMILY: Final = ("round results", "coup")
+RESULTS_FAMILY: Final = ("round results", COUP.name)
 """The family of every distinct round result (point counts and card counts)."""
 
 
