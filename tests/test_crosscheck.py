@@ -20,15 +20,12 @@ from exactodds.errors import InputError
 from exactodds.game import rules
 from exactodds.game.cards import Shoe
 from exactodds.simulation.crosscheck import (
-    Cell,
     audit_round,
-    chi_square,
     coup_wager_tables,
     crosscheck_counts,
     crosscheck_log,
     goodness_of_fit,
     results_fit,
-    return_test,
 )
 from exactodds.simulation.handlog import (
     LogFile,
@@ -40,6 +37,7 @@ from exactodds.simulation.handlog import (
     sim_meta,
 )
 from exactodds.simulation.simulate import DrawRules, simulate
+from exactodds.simulation.statistics import Cell, chi_square, return_test
 
 EIGHT = Shoe.standard(8)
 VALUE = {"A": 1, "T": 0, "10": 0, "J": 0, "Q": 0, "K": 0, **{str(v): v for v in range(2, 10)}}

@@ -16,6 +16,7 @@ import pytest
 from conftest import run_simulation_cli
 
 from exactodds.game.cards import Shoe
+from exactodds.simulation import audit
 from exactodds.simulation import crosscheck as cc
 from exactodds.simulation.handlog import MAX_META_KEYS, MAX_NUMBER, LogFile, read_file, render_log
 from exactodds.simulation.simulate import simulate
@@ -64,7 +65,7 @@ def test_faces_work_is_bounded_and_the_bound_is_stated(tmp_path: Path, monkeypat
     assert sim.log is not None
     path = tmp_path / "log.csv"
     path.write_text(render_log(sim.log, {"decks": 8}))
-    monkeypatch.setattr(cc, "MAX_FACE_ROUNDS", 120)
+    monkeypatch.setattr(audit, "MAX_FACE_ROUNDS", 120)
     data = read_file(path)
     assert isinstance(data, LogFile)
     result = cc.crosscheck_log(data, EIGHT, 14, wagers=["player-pair"])

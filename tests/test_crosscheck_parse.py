@@ -1,4 +1,4 @@
-"""The numpy reader of hand logs (``handlog._parse_block``) against the line-by-line one.
+"""The numpy reader of hand logs (``logparse._parse_block``) against the line-by-line one.
 
 ``LogFile.chunks`` parses each block with numpy and falls back to reading it line by line
 when the block is not plain; the two must give the same chunks, and the same one-line
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from exactodds.errors import InputError
 from exactodds.game.cards import Shoe
-from exactodds.simulation import handlog
+from exactodds.simulation import logparse, textread
 from exactodds.simulation.handlog import LogFile, log_header, read_file, render_log_chunk
 from exactodds.simulation.simulate import HandLog, simulate
 
@@ -48,15 +48,15 @@ def _read(path: str) -> Outcome:
 @contextmanager
 def _small(chunk: int, block: int) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(handlog, "CHUNK_ROUNDS", chunk)
-        mp.setattr(handlog, "BLOCK", block)
+        mp.setattr(logparse, "CHUNK_ROUNDS", chunk)
+        mp.setattr(textread, "BLOCK", block)
         yield
 
 
 def _both(path: str) -> tuple[Outcome, Outcome, int]:
     """(numpy reader, line-by-line reader, blocks the numpy reader accepted)."""
     accepted = 0
-    real = handlog._parse_block
+    real = logparse._parse_block
 
     def counting(*args: Any) -> Any:
         nonlocal accepted
@@ -65,10 +65,10 @@ def _both(path: str) -> tuple[Outcome, Outcome, int]:
         return out
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(handlog, "_parse_block", counting)
+        mp.setattr(logparse, "_parse_block", counting)
         fast = _read(path)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(handlog, "_parse_block", lambda *args: None)
+        mp.setattr(logparse, "_parse_block", lambda *args: None)
         slow = _read(path)
     return fast, slow, accepted
 

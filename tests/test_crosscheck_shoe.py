@@ -20,6 +20,7 @@ from conftest import run_simulation_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from exactodds.game.cardcode import card_code
 from exactodds.game.cards import FACES, RANKS, Shoe
 from exactodds.simulation import faults
 from exactodds.simulation.crosscheck import FOCUSED_WAGER, CrossCheck, crosscheck_log, focused_tests
@@ -180,11 +181,11 @@ def test_carry_over_expectation_by_enumeration() -> None:
     integers, against every ordered sample of a small multiset."""
     shoe = Shoe.standard(1)
     t = ShoeTally(shoe, 14)
-    prev = np.array([0, 5, 0, 10], dtype=np.int64)  # card codes: AS, 2S, AS, 3S
+    prev = np.array([card_code(*c) for c in (("A", "S"), ("2", "S"), ("A", "S"), ("3", "S"))], dtype=np.int64)
     c = t.copies
     q = int((c[prev[:-1]] * (c[prev[1:]] - (prev[:-1] == prev[1:]))).sum())
     # brute force: one ordered pair of distinct physical cards of the 52
-    codes = [RANKS.index(card.rank) * 5 + "SHDC".index(card.suit) for card in shoe.cards()]
+    codes = [card_code(card.rank, card.suit) for card in shoe.cards()]
     adjacent = Counter(zip(prev[:-1].tolist(), prev[1:].tolist()))
     hits = sum(adjacent[(codes[i], codes[j])] for i, j in itertools.permutations(range(52), 2))
     assert Fraction(hits, 52 * 51) == Fraction(q, t.nn1)

@@ -27,7 +27,7 @@ from conftest import run_simulation_cli
 from exactodds.errors import InputError
 from exactodds.game.cards import FACES, Shoe
 from exactodds.report.files import all_or_none
-from exactodds.simulation import crosscheck, handlog
+from exactodds.simulation import crosscheck, handlog, logparse, textread
 from exactodds.simulation import simulate as simmod
 from exactodds.simulation.crosscheck import crosscheck_log
 from exactodds.simulation.handlog import (
@@ -117,8 +117,8 @@ def test_simulate_log_memory_does_not_grow_with_rounds(mode: str, tmp_path: Path
 
 
 def test_crosscheck_memory_does_not_grow_with_the_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(handlog, "CHUNK_ROUNDS", 4096)
-    monkeypatch.setattr(handlog, "BLOCK", 1 << 16)
+    monkeypatch.setattr(logparse, "CHUNK_ROUNDS", 4096)
+    monkeypatch.setattr(textread, "BLOCK", 1 << 16)
     small_log, large_log = tmp_path / "a.csv", tmp_path / "b.csv"
     stream_log(small_log, 20_000, "shoe", seed=2)
     stream_log(large_log, 200_000, "shoe", seed=2)

@@ -35,10 +35,12 @@ import numpy.typing as npt
 
 from exactodds.catalogue.model import Paytable, Wager
 from exactodds.engine.level import GroupKey, Level
+from exactodds.game.cardcode import ABSENT as CARD_ABSENT
 from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe
 
-ABSENT: Final = len(FACES)
-"""Slot value of a card not dealt (a third card not drawn)."""
+ABSENT: Final = CARD_ABSENT
+"""Slot value of a card not dealt (a third card not drawn): the one card code's "no card"
+(:mod:`exactodds.game.cardcode`), so a hand log's cards are slots as they are read."""
 
 SLOTS: Final = 6
 """Slots 0-2: the Player's cards (or the player's two); 3-5: the Banker's (or the dealer's)."""
@@ -247,6 +249,14 @@ class RoundSettler:
             n = self.counts[k].shape[1]
             self.counts[k] += np.bincount(p * n + outcome, minlength=2 * n).reshape(2, n)
 
+    def keep(self, indices: Sequence[int]) -> None:
+        """Keep only the pairs at ``indices`` (their counts so far too): a cross-check drops
+        the wagers a log cannot settle once it learns so (a log that gives ranks only)."""
+        self.pairs = [self.pairs[i] for i in indices]
+        self.names = [self.names[i] for i in indices]
+        self.counts = [self.counts[i] for i in indices]
+        self.outcome_of = [self.outcome_of[i] for i in indices]
+
     def feed(self, slots: npt.NDArray[np.int64], part: npt.NDArray[np.int64] | None = None) -> None:
         """Count baccarat rounds (slots from :func:`baccarat_slots`) for every baccarat level."""
         for level in self.levels:
@@ -260,6 +270,17 @@ class RoundSettler:
             row = counts.sum(axis=0) if part is None else counts[part]
             out[(w.id, t.id)] = {name: int(n) for name, n in zip(names, row)}
         return out
+
+
+def result_indices(level: Level, slots: npt.NDArray[np.int64]) -> npt.NDArray[np.intp]:
+    """Each round's result as its index in ``level.results``, read by the settler's own
+    grouping (``from_deal`` once per distinct group of what the level reads, on a real
+    round of the group): what the study weighs each dealt round by."""
+    g = _LevelGroups(level)
+    res = g.results_of(slots)
+    table = np.array([level.result_index[r] for r in g.results], dtype=np.intp)
+    out: npt.NDArray[np.intp] = table[res] if res.size else np.zeros(0, dtype=np.intp)
+    return out
 
 
 def simulated_pairs(wagers: Sequence[str] | None, shoe: Shoe) -> tuple[list[tuple[str, str]], list[str]]:
@@ -284,4 +305,5 @@ def simulated_pairs(wagers: Sequence[str] | None, shoe: Shoe) -> tuple[list[tupl
     return pairs, skipped
 
 
-__all__ = ["ABSENT", "GROUP_KEYS", "RoundSettler", "baccarat_slots", "hands", "sequence_slots", "simulated_pairs"]
+__all__ = ["ABSENT", "GROUP_KEYS", "RoundSettler", "baccarat_slots", "hands", "result_indices", "sequence_slots",
+           "simulated_pairs"]

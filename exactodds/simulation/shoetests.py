@@ -64,15 +64,9 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from exactodds.game.cardcode import ABSENT, CODE_RANK, CODE_SUIT, CODE_VALUE, CODES, NO_SUIT, RANK_ONLY
 from exactodds.game.cards import RANKS, SUITS, Card, Shoe
-from exactodds.simulation.handlog import (
-    CODE_RANK,
-    CODE_SUIT,
-    CODE_VALUE,
-    NO_CARD,
-    NO_SUIT,
-    LogChunk,
-)
+from exactodds.simulation.handlog import LogChunk
 from exactodds.simulation.simulate import MAX_BURN, Cover, guaranteed_rounds
 from exactodds.simulation.statistics import (
     Cell,
@@ -92,7 +86,8 @@ RUN: Final = 24
 MIN_PAIRS: Final = 30
 """Self-normalised z-tests need at least this many shoes (or pairs of shoes)."""
 
-_KEY: Final = 128  # card codes are below 128
+_KEY: Final = CODES  # card codes are below it (:mod:`exactodds.game.cardcode`)
+_FACES: Final = 52  # codes 0-51: the faces; RANK_ONLY + rank·4: a rank logged without a suit
 
 
 @dataclass
@@ -112,7 +107,7 @@ class AccountingCheck:
         self.examples += bad[:max(0, 3 - len(self.examples))]
 
 
-def _z_family(name: str, total: int, expected: Fraction, sum_sq: int, scale: int, count: int,
+def z_family(name: str, total: int, expected: Fraction, sum_sq: int, scale: int, count: int,
               unit: str) -> FamilyTest:
     """A self-normalised z-test as a one-degree-of-freedom family (``z²`` ~ chi-square(1),
     two-sided). ``total``/``expected``: observed and exact expected sums; ``sum_sq``: the
@@ -189,12 +184,10 @@ class ShoeTally:
         self.window = 3 * (4 * k // 3)
         self.copies = np.zeros(_KEY, dtype=np.int64)  # copies of a card code in the shoe (ranks-only: of the rank)
         self.rank_n = np.array(shoe.rank_counts(), dtype=np.int64)
-        for r, rank in enumerate(RANKS):
-            self.copies[r * 5 + NO_SUIT] = self.rank_n[r]
-            for s, suit in enumerate(SUITS):
-                self.copies[r * 5 + s] = shoe.count(Card(rank, suit))
+        self.copies[:_FACES] = shoe.counts
+        self.copies[RANK_ONLY + np.arange(13) * 4] = self.rank_n
         self.suit_n = np.array([sum(shoe.count(Card(r, s)) for r in RANKS) for s in SUITS], dtype=np.int64)
-        values = CODE_VALUE[np.arange(13) * 5].astype(np.int64)
+        values = CODE_VALUE[np.arange(13) * 4].astype(np.int64)
         self.same_rank_mean = int((self.rank_n * (self.rank_n - 1)).sum())
         sv = int((self.rank_n * values).sum())
         self.value_mean = sv * sv - int((self.rank_n * values * values).sum())
@@ -263,7 +256,7 @@ class ShoeTally:
         left = sum(int(p[0].shape[0]) for p in self.pending)
         if left:  # a repeat needs only the shoe's first cards: hash the open shoe too
             cards = np.concatenate([p[0] for p in self.pending])
-            flat = cards[cards != NO_CARD]
+            flat = cards[cards != ABSENT]
             number = int(self.pending[0][1][0])
             self._repeats(flat, np.zeros(1, dtype=np.int64), np.array([flat.size]), np.array([number]))
         self.pending = []
@@ -271,9 +264,9 @@ class ShoeTally:
 
     def _shoes(self, cards: npt.NDArray[np.int64], shoe: npt.NDArray[np.int64], line: npt.NDArray[np.int64],
                starts: npt.NDArray[np.int64]) -> None:
-        """Complete shoes: rounds ``cards`` (dealing order, NO_CARD where none) from ``starts``."""
+        """Complete shoes: rounds ``cards`` (dealing order, ABSENT where none) from ``starts``."""
         nshoes = starts.size
-        valid = cards != NO_CARD
+        valid = cards != ABSENT
         used = valid.sum(axis=1)
         flat = cards[valid]
         rounds = np.diff(np.r_[starts, cards.shape[0]])
@@ -286,7 +279,8 @@ class ShoeTally:
         self.shoes += nshoes
         card_shoe = np.repeat(np.arange(nshoes), dealt)
         per = np.bincount(card_shoe * _KEY + flat, minlength=nshoes * _KEY).reshape(nshoes, _KEY)
-        ranks = per[:, :65].reshape(nshoes, 13, 5).sum(axis=2)
+        ranks = per[:, :_FACES].reshape(nshoes, 13, 4).sum(axis=2) + \
+            per[:, RANK_ONLY:RANK_ONLY + _FACES].reshape(nshoes, 13, 4).sum(axis=2)
         self._accounting(per, ranks, dealt, rounds, u_last, u_pen, shoe[starts], line[starts])
         if not self.suitless and (CODE_SUIT[flat] == NO_SUIT).any():
             self.suitless = True
@@ -306,7 +300,7 @@ class ShoeTally:
         def where(i: int) -> str:
             return f"shoe {int(numbers[i])} (line {int(lines[i])})"
 
-        over = ((per[:, :65] > self.copies[None, :65]) & (np.arange(65) % 5 != NO_SUIT)).any(axis=1) | \
+        over = (per[:, :_FACES] > self.copies[None, :_FACES]).any(axis=1) | \
             (ranks > self.rank_n[None, :]).any(axis=1)
         bad = np.flatnonzero(over)
         self.checks["composition"].add(nshoes, [f"{where(i)} logs more copies of a card than the shoe holds"
@@ -453,13 +447,13 @@ class ShoeTally:
         """The shoe-level tests (see the module docstring), each a family of one test."""
         f, nn1 = self.window, self.nn1
         out = [
-            _z_family(f"carry-over: adjacent pairs of a shoe's first {f} cards adjacent again in the next shoe",
+            z_family(f"carry-over: adjacent pairs of a shoe's first {f} cards adjacent again in the next shoe",
                       self.carry[1], Fraction((f - 1) * self.carry[2], nn1), self.carry[3], nn1, self.carry[0],
                       "pairs adjacent again"),
-            _z_family(f"same-rank neighbours in a shoe's first {f} cards", self.same[1],
+            z_family(f"same-rank neighbours in a shoe's first {f} cards", self.same[1],
                       Fraction(self.same[0] * (f - 1) * self.same_rank_mean, nn1), self.same[2], nn1, self.same[0],
                       "neighbours of one rank"),
-            _z_family(f"value serial correlation in a shoe's first {f} cards (sum of neighbours' value products)",
+            z_family(f"value serial correlation in a shoe's first {f} cards (sum of neighbours' value products)",
                       self.value[1], Fraction(self.value[0] * (f - 1) * self.value_mean, nn1), self.value[2], nn1,
                       self.value[0], "sum of value products"),
         ]
@@ -560,7 +554,7 @@ class ShoeTally:
 
     def _repeat_test(self) -> FamilyTest:
         m = self.hashed
-        most = int(self.rank_n.max()) if self.suitless else int(self.copies[:65][np.arange(65) % 5 != NO_SUIT].max())
+        most = int(self.rank_n.max()) if self.suitless else int(self.copies[:_FACES].max())
         one = Fraction(1)
         for i in range(RUN):
             one *= Fraction(most, self.n - i)
@@ -636,7 +630,7 @@ def infer_decks(log: Iterable[LogChunk]) -> tuple[int, str] | None:
             if number != current:
                 if current is not None:
                     shoes += 1
-                    copies = max(copies, int(counts[:65][np.arange(65) % 5 != NO_SUIT].max()))
+                    copies = max(copies, int(counts[:_FACES].max()))
                     most = max(most, cards)
                     if shoes >= INFER_SHOES:
                         break
@@ -644,7 +638,7 @@ def infer_decks(log: Iterable[LogChunk]) -> tuple[int, str] | None:
                 counts[:] = 0
             row = [int(c) for c in ch.player[j]] + [int(c) for c in ch.banker[j]]
             for c in row:
-                if c != NO_CARD:
+                if c != ABSENT:
                     counts[c] += 1
                     cards += 1
         else:
@@ -678,7 +672,7 @@ def survey_cover(log: Iterable[LogChunk], n: int, low: int) -> tuple[int, str] |
     tops: list[int] = []
     for ch in log:
         assert ch.shoe is not None
-        used = ((ch.player != NO_CARD).sum(axis=1) + (ch.banker != NO_CARD).sum(axis=1)).astype(np.int64)
+        used = ((ch.player != ABSENT).sum(axis=1) + (ch.banker != ABSENT).sum(axis=1)).astype(np.int64)
         for number, u in zip(ch.shoe.tolist(), used.tolist()):
             if number != current:
                 if current is not None and len(rounds) >= 2:

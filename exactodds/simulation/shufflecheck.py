@@ -40,34 +40,47 @@ The self-normalised tests (carry-over, rising sequences, runs, gaps) sum the per
 deviations ``Σ (x - E[x|input])``, a martingale, and divide by ``√Σ (x - E)²`` (martingale
 central limit theorem; a normal approximation, stated in the report, made from
 :data:`~exactodds.simulation.shoetests.MIN_PAIRS` orders on). Every p-value enters one
-Holm family (:func:`~exactodds.simulation.crosscheck.holm`).
+Holm family (:func:`~exactodds.simulation.fit.holm`).
 
 **Continuous shuffler**: see :class:`StreamTally`.
 """
+
 
 from __future__ import annotations
 
 import hashlib
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, cached_property
+from functools import cached_property
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from exactodds.errors import InputError
+from exactodds.game.cardcode import RANK_ONLY, parse_code
 from exactodds.game.cards import FACES, RANKS, Shoe
 from exactodds.report.progress import Progress
-from exactodds.simulation.crosscheck import DEFAULT_ALPHA, holm
-from exactodds.simulation.handlog import NO_SUIT, _card, _Lines, _meta, _text_lines
-from exactodds.simulation.shoetests import MIN_PAIRS, _z_family
-from exactodds.simulation.statistics import Cell, ChiSquare, FamilyTest, chi2_sf, norm_two_sided
-
-SHUFFLE_WAGER: Final = "shuffle"
-"""The ``wager`` name of every shuffle test (they share the cross-check's test records)."""
+from exactodds.simulation.fit import DEFAULT_ALPHA, holm
+from exactodds.simulation.shoetests import MIN_PAIRS
+from exactodds.simulation.shufflelaws import (
+    NFACES,
+    SHUFFLE_WAGER,
+    RunningSum,
+    arrangements,
+    factory_faces,
+    gap_law,
+    pair_moment_sums,
+    pair_moments,
+    precede,
+    repeat_test,
+    z_test,
+)
+from exactodds.simulation.shufflestream import WINDOW, StreamTally
+from exactodds.simulation.statistics import Cell, ChiSquare, FamilyTest, chi2_sf
+from exactodds.simulation.textread import Lines, read_meta, text_lines
 
 BANDS: Final = 8
 """Position bands of the position-by-card tables (fewer when the shoe has fewer cards)."""
@@ -75,8 +88,6 @@ BANDS: Final = 8
 NEAR: Final = 3
 """Carry-over: input neighbours at most this many places apart in the output."""
 
-WINDOW: Final = 24
-"""Continuous shuffler: delivered cards hashed per window to find repeated sequences."""
 
 MAX_DECKS: Final = 16
 """Most decks a shuffled order may hold (the rising-sequence table grows with the square of the copies)."""
@@ -87,149 +98,6 @@ CHUNK: Final = 256
 INPUTS: Final = ("previous", "factory", "none")
 """Input order of an order line without its own: the previous line's output, factory
 order (each deck A-K of spades, hearts, diamonds, clubs), or unknown."""
-
-NFACES: Final = len(FACES)
-
-
-# -- exact laws ------------------------------------------------------------------------------------
-@cache
-def precede(a: int, b: int, k: int, j: int) -> Fraction:
-    """P(the ``j``-th of ``b`` copies of one face comes before the ``k``-th of ``a`` copies of
-    another) in a uniform arrangement: of the first ``k + j - 1`` of those ``a + b`` cards,
-    at least ``j`` are of the second face (a hypergeometric tail).
-
-    >>> precede(1, 1, 1, 1), precede(2, 2, 1, 2), precede(2, 2, 2, 1)
-    (Fraction(1, 2), Fraction(1, 6), Fraction(5, 6))
-    """
-    first = k + j - 1
-    ways = sum(math.comb(first, i) * math.comb(a + b - first, b - i) for i in range(j, min(b, first) + 1))
-    return Fraction(ways, math.comb(a + b, b))
-
-
-def gap_law(n: int, c: int) -> dict[int, Fraction]:
-    """Distance ``d`` between two successive copies of a face with ``c`` copies among ``n``
-    cards, uniformly arranged: ``P(d) = C(n - d, c - 1) / C(n, c)`` (the ``c + 1`` spacings are
-    exchangeable).
-
-    >>> gap_law(3, 2)
-    {1: Fraction(2, 3), 2: Fraction(1, 3)}
-    """
-    total = math.comb(n, c)
-    return {d: Fraction(math.comb(n - d, c - 1), total) for d in range(1, n - c + 2)}
-
-
-def set_partitions(items: Sequence[int]) -> Iterator[list[list[int]]]:
-    """Every partition of ``items`` into blocks (Bell-number many).
-
-    >>> sum(1 for _ in set_partitions(range(4)))
-    15
-    """
-    if not items:
-        yield []
-        return
-    first, rest = items[0], items[1:]
-    for part in set_partitions(rest):
-        yield [[first], *part]
-        for i in range(len(part)):
-            yield [*part[:i], [first, *part[i]], *part[i + 1:]]
-
-
-_PAIR_PRODUCTS: Final = {2: ((0, 1), (0, 1)), 3: ((0, 1), (1, 2)), 4: ((0, 1), (2, 3))}
-"""Positions of the two pair weights in ``E[w(X0,X1)²]``, ``E[w(X0,X1) w(X1,X2)]`` and
-``E[w(X0,X1) w(X2,X3)]``."""
-
-
-def pair_moment_sums(w: npt.NDArray[np.int64], c: npt.NDArray[np.int64], k: int) -> npt.NDArray[np.int64]:
-    """``Σ_s w(s_p, s_q) w(s_r, s_t) Π_f c_f^(m_f(s))`` over sequences ``s`` of ``k`` faces (the
-    weights at the positions of :data:`_PAIR_PRODUCTS`, ``c^(m)`` falling factorials), for each
-    matrix of the batch ``w`` (``rows × 52 × 52``); divided by ``N^(k)`` it is the expectation of
-    that product in a uniform arrangement. Each falling factorial is expanded over set
-    partitions (``c^(m) = Σ_π Π_B (-1)^(|B|-1) (|B|-1)! c``), so every term is a contraction
-    of the two weights with one copy-count vector per block (:func:`_contract`), in integers."""
-    total = np.zeros(w.shape[0], dtype=np.int64)
-    for part in set_partitions(list(range(k))):
-        block = {pos: i for i, b in enumerate(part) for pos in b}
-        sign = 1
-        for b in part:
-            sign *= (-1) ** (len(b) - 1) * math.factorial(len(b) - 1)
-        pairs = [(block[x], block[y]) for x, y in _PAIR_PRODUCTS[k]]
-        total += sign * _contract(w, c, pairs, len(part))
-    return total
-
-
-def _contract(w: npt.NDArray[np.int64], c: npt.NDArray[np.int64], pairs: list[tuple[int, int]],
-              blocks: int) -> npt.NDArray[np.int64]:
-    """``Σ over face assignments of the blocks of w[B(x), B(y)] · w[B(u), B(v)] · Π_B c[B]``
-    for ``pairs = [(B(x), B(y)), (B(u), B(v))]``, per row of ``w``: each block's copy counts
-    multiplied into the first weight that has it, blocks in one weight only summed out, then the
-    two weights multiplied over the blocks they share. ``O(rows · 52²)``."""
-    factors: list[tuple[npt.NDArray[np.int64], list[int]]] = []
-    for x, y in pairs:
-        factors.append((np.diagonal(w, axis1=1, axis2=2).copy(), [x]) if x == y else (w.copy(), [x, y]))
-    for b in range(blocks):
-        for arr, letters in factors:
-            if b in letters:
-                shape = [1] * arr.ndim
-                shape[1 + letters.index(b)] = c.size
-                arr *= c.reshape(shape)
-                break
-    (a, la), (b2, lb) = factors
-    shared = set(la) & set(lb)
-    a, la = _sum_private(a, la, shared)
-    b2, lb = _sum_private(b2, lb, shared)
-    if not la:
-        out: npt.NDArray[np.int64] = a * b2
-        return out
-    if la != lb:
-        b2 = b2.transpose(0, 2, 1)
-    out = (a * b2).reshape(a.shape[0], -1).sum(axis=1)
-    return out
-
-
-def _sum_private(arr: npt.NDArray[np.int64], letters: list[int], shared: set[int]
-                 ) -> tuple[npt.NDArray[np.int64], list[int]]:
-    """Sum ``arr`` over its letters not in ``shared`` (axis 0 is the batch)."""
-    for i in reversed(range(len(letters))):
-        if letters[i] not in shared:
-            arr = arr.sum(axis=1 + i)
-            letters = letters[:i] + letters[i + 1:]
-    return arr, letters
-
-
-def pair_moments(w: npt.NDArray[np.int64], c: npt.NDArray[np.int64]
-                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """:func:`pair_moment_sums` for ``k`` = 2, 3, 4 at once, from its 22 partition terms written
-    out as a dozen sums over ``w`` (``S = cᵀwc``, ``r = wc``, ``l = cᵀw``, ``D`` the diagonal):
-    the same integers (checked against the general expansion in the tests), in a few passes."""
-    cc = c[:, None] * c[None, :]
-    r = (w * c[None, None, :]).sum(axis=2)
-    left = (w * c[None, :, None]).sum(axis=1)
-    d = np.diagonal(w, axis1=1, axis2=2)
-    sq = (w * w * cc).sum(axis=(1, 2))
-    tr = (w * w.transpose(0, 2, 1) * cc).sum(axis=(1, 2))
-    s = (r * c).sum(axis=1)
-    dc = (d * c).sum(axis=1)
-    cr2, cl2, crl = (c * r * r).sum(axis=1), (c * left * left).sum(axis=1), (c * r * left).sum(axis=1)
-    cdr, cdl, cd2 = (c * d * r).sum(axis=1), (c * d * left).sum(axis=1), (c * d * d).sum(axis=1)
-    t2 = sq - cd2
-    t3 = crl - cdr - cdl - tr + 2 * cd2
-    t4 = s * s - 2 * dc * s - cr2 - cl2 - 2 * crl + dc * dc + sq + tr + 4 * cdr + 4 * cdl - 6 * cd2
-    return t2, t3, t4
-
-
-def arrangements(shoe: Shoe) -> int:
-    """Distinct orders of the shoe's cards: ``N! / Π c_f!``."""
-    out = math.factorial(shoe.size)
-    for c in shoe.counts:
-        out //= math.factorial(c)
-    return out
-
-
-def factory_faces(shoe: Shoe) -> npt.NDArray[np.uint8]:
-    """The shoe in factory order (deck after deck, each suit A to K), as face indices."""
-    from exactodds.simulation.faults import factory_order
-
-    return factory_order(shoe)
 
 
 # -- reading -----------------------------------------------------------------------------------------
@@ -251,10 +119,9 @@ def parse_faces(text: str) -> list[int]:
     for tok in tokens:
         f = _FACE_OF.get(tok)
         if f is None:
-            code = _card(tok)
-            if code % 5 == NO_SUIT:
+            f = parse_code(tok)
+            if f & RANK_ONLY:
                 raise InputError(f"card {tok[:20]!r} has no suit: a shuffler's output names every card by rank and suit")
-            f = code // 5 * 4 + code % 5
             if len(_FACE_OF) < 4096:
                 _FACE_OF[tok] = f
         out.append(f)
@@ -264,21 +131,21 @@ def parse_faces(text: str) -> list[int]:
 def _data_lines(path: str, meta: dict[str, str], progress: Progress | None = None) -> Iterator[tuple[int, str]]:
     """``(line number, text)`` of every line that is not blank or a comment; the
     ``key=value`` words of comments before the first such line go into ``meta``. Read in
-    bounded blocks (:class:`~exactodds.simulation.handlog._Lines`: a NUL byte, bytes that are
+    bounded blocks (:class:`~exactodds.simulation.textread.Lines`: a NUL byte, bytes that are
     not UTF-8 or an over-long line are one-line errors naming the line)."""
     if "\0" in path:
         raise InputError(f"the path {path[:80]!r} contains a NUL byte, which no file name can")
-    lines = _Lines(path, progress)
+    lines = Lines(path, progress)
     started = False
     try:
         for first, block in lines.blocks():
-            for i, text in enumerate(_text_lines(block)):
+            for i, text in enumerate(text_lines(block)):
                 t = text.strip()
                 if not t:
                     continue
                 if t.startswith("#"):
                     if not started:
-                        _meta(t, meta)
+                        read_meta(t, meta)
                     continue
                 started = True
                 yield first + i, t
@@ -361,57 +228,6 @@ class ShuffleCheck:
         return "inconclusive" if self.tests == 0 else "consistent"
 
 
-def _z_test(name: str, count: int, unit: str, observed: int, expected: Fraction, z: float,
-            conclusive: bool) -> FamilyTest:
-    """A z-test (exact variance) as a one-degree-of-freedom test record."""
-    p = norm_two_sided(z) if conclusive else 1.0
-    cell = Cell(f"{unit} (observed v. exact expected)", observed, expected / max(count, 1), expected,
-                z if conclusive else None)
-    key = ("shuffle z", name, observed, expected, z)
-    return FamilyTest(SHUFFLE_WAGER, name, count, (cell,), ChiSquare(z * z, 1, p, 1, (), (), conclusive, key, "z"), None)
-
-
-def _self_normalised(name: str, count: int, unit: str, observed: int, expected_num: int, scale: int,
-                     sum_sq: int) -> FamilyTest:
-    """:func:`~exactodds.simulation.shoetests._z_family` (``Σ(x - E)/√Σ(x - E)²``), as a shuffle test."""
-    fam = _z_family(name, observed, Fraction(expected_num, scale), sum_sq, scale, count, unit)
-    return replace(fam, wager=SHUFFLE_WAGER)
-
-
-def _repeat_test(name: str, count: int, repeats: int, bound_one: Fraction, pairs: int) -> FamilyTest:
-    """Repeats among ``count`` hashed items; p-value: the union bound ``pairs · bound_one``."""
-    bound = min(Fraction(1), pairs * bound_one)
-    p = float(bound) if repeats else 1.0
-    cell = Cell("repeats of an earlier one", repeats, bound_one, Fraction(0), None)
-    key = ("shuffle repeats", name, count, repeats)
-    return FamilyTest(SHUFFLE_WAGER, name, count, (cell,),
-                      ChiSquare(float(repeats), 1, p, 1, (), (), count >= 2, key, "repeat bound"), None)
-
-
-class _Sum:
-    """Running sums of a self-normalised test: observed, ``scale``·expected, ``Σ(scale·x - num)²``."""
-
-    def __init__(self, name: str, unit: str, scale: int) -> None:
-        self.name, self.unit, self.scale = name, unit, scale
-        self.observed = 0
-        self.expected = 0
-        self.sum_sq = 0
-        self.count = 0
-
-    def add(self, x: npt.NDArray[np.int64], num: npt.NDArray[np.int64] | int) -> None:
-        xs = x.tolist()
-        nums = num.tolist() if isinstance(num, np.ndarray) else [num] * len(xs)
-        for xi, ni in zip(xs, nums):
-            d = xi * self.scale - ni
-            self.sum_sq += d * d
-            self.observed += xi
-            self.expected += ni
-        self.count += len(xs)
-
-    def test(self) -> FamilyTest:
-        return _self_normalised(self.name, self.count, self.unit, self.observed, self.expected, self.scale, self.sum_sq)
-
-
 # -- whole orders ------------------------------------------------------------------------------------
 class OrderTally:
     """Tests of whole shuffled orders of ``shoe``, fed in chunks (:meth:`feed`); memory is a
@@ -438,25 +254,25 @@ class OrderTally:
         self.orders = 0
         self.with_input = 0
         near = sum(n - d for d in range(1, NEAR + 1))
-        self.successor = _Sum("successor pairs retained: output neighbours that were neighbours, in that order, "
+        self.successor = RunningSum("successor pairs retained: output neighbours that were neighbours, in that order, "
                               "in the input (exact variance)", "successor pairs", n)
         self.successor_var = 0
         """Σ of each order's exact variance of the successor count, times ``N^(4)·N²``."""
-        self.carry = _Sum(f"carry-over: input neighbours at most {NEAR} places apart in the output, either order",
+        self.carry = RunningSum(f"carry-over: input neighbours at most {NEAR} places apart in the output, either order",
                           "input neighbours near again", n * (n - 1))
         self.near_weight = 2 * near
-        self.rising = _Sum("rising sequences: the output read against its input (the riffle signature; "
+        self.rising = RunningSum("rising sequences: the output read against its input (the riffle signature; "
                            "copies labelled by order of occurrence)", "rising sequences", self.rising_den)
         rises = sum(int(self.rank_n[r] * self.rank_n[s]) for r in range(len(RANKS)) for s in range(r + 1, len(RANKS)))
         same = int((self.rank_n * (self.rank_n - 1)).sum())
-        self.rises = _Sum("runs up: rank rises between neighbours", "rank rises", n)
+        self.rises = RunningSum("runs up: rank rises between neighbours", "rank rises", n)
         self.rises_num = rises
-        self.same = _Sum("runs of one rank: neighbours of the same rank", "same-rank neighbours", n)
+        self.same = RunningSum("runs of one rank: neighbours of the same rank", "same-rank neighbours", n)
         self.same_num = same
         gap = sum((Fraction(int(k) - 1) * sum((d * d * p for d, p in gap_law(n, int(k)).items()), Fraction(0))
                    for k in c if k >= 2), Fraction(0))
         self.gap_fraction = gap
-        self.gaps = _Sum("gaps: Σ d² over the distances d between successive copies of each face (spacing law)",
+        self.gaps = RunningSum("gaps: Σ d² over the distances d between successive copies of each face (spacing law)",
                          "Σ d² of gaps", gap.denominator)
         self.corr_t = 0
         self.corr_sq = 0
@@ -633,7 +449,7 @@ class OrderTally:
         var = Fraction(self.successor_var, scale)
         diff = Fraction(s.observed * n - s.expected, n)
         z = float(diff) / math.sqrt(float(var)) if var > 0 else 0.0
-        return _z_test(s.name, s.count, s.unit, s.observed, Fraction(s.expected, n), z,
+        return z_test(s.name, s.count, s.unit, s.observed, Fraction(s.expected, n), z,
                        s.count >= MIN_PAIRS and var > 0)
 
     def _correlation(self) -> FamilyTest:
@@ -641,14 +457,14 @@ class OrderTally:
         var = self.corr_var
         z = self.corr_t / math.sqrt(float(var)) if var > 0 else 0.0
         conclusive = self.corr_count >= MIN_PAIRS and var > 0
-        return _z_test(name, self.corr_count, "Σ (2u - E)(2v - E)", self.corr_t, Fraction(0), z, conclusive)
+        return z_test(name, self.corr_count, "Σ (2u - E)(2v - E)", self.corr_t, Fraction(0), z, conclusive)
 
     def _repeats(self) -> FamilyTest:
         one = Fraction(1, arrangements(self.shoe))
         m = self.orders
         name = "repeated orders: every output, and every output as a permutation of its input, hashed"
         pairs = m * (m - 1) // 2 + self.with_input * (self.with_input - 1) // 2
-        return _repeat_test(name, m, self.repeats + self.perm_repeats, one, pairs)
+        return repeat_test(name, m, self.repeats + self.perm_repeats, one, pairs)
 
     def repeat_note(self) -> str | None:
         if self.first_repeat is None:
@@ -704,6 +520,13 @@ def check_shuffles(path: str, decks: int | None = None, input_order: str | None 
     how = input_order or _meta_choice(meta, "input", INPUTS, path) or "previous"
     if head is None:
         raise InputError(f"{path}: no shuffled order in the file (one order a line, cards separated by spaces)")
+    return _check_orders(path, head, lines, d, how, alpha)
+
+
+def _check_orders(path: str, head: tuple[int, str], lines: Iterator[tuple[int, str]], d: int | None, how: str,
+                  alpha: float) -> ShuffleCheck:
+    """Test whole shuffled orders, one a line from ``head`` on (``d``: the decks stated,
+    else the first order's; ``how``: the input order of a line without its own)."""
     notes: list[str] = []
     first_out = _split(path, *head)[1]
     shoe = _shoe_of(d, first_out, path, head[0])
@@ -711,6 +534,29 @@ def check_shuffles(path: str, decks: int | None = None, input_order: str | None 
         notes.append(f"decks: {shoe.decks} (from the first order's {len(first_out)} cards; no --decks and no "
                      "'# decks=' comment)")
     tally = OrderTally(shoe)
+    given = _feed_orders(tally, path, _chain([head], lines), how)
+    src = ("given on each line ('INPUT | OUTPUT')" if given == tally.orders else
+           f"given on {given:,} line(s); the others: " + _input_words(how) if given else _input_words(how))
+    notes.append(f"input orders: {src}; {tally.with_input:,} of {tally.orders:,} orders tested against theirs")
+    note = tally.repeat_note()
+    if note:
+        notes.append(note)
+    notes.append("approximations: the position tables are chi-square in the limit (their mean exactly); the "
+                 "carry-over, rising-sequence, runs and gap tests divide the summed deviations from their exact "
+                 "expectations by their observed spread (martingale central limit theorem); the successor and "
+                 "position-correlation tests have their exact variances (normal in the limit); the repeat test "
+                 "is an exact union bound")
+    result = ShuffleCheck(path, "orders", shoe, alpha, tally.orders, tally.orders * shoe.size, tally.tests(),
+                          tally.with_input, notes)
+    if result.verdict == "inconclusive":
+        result.notes.append(f"inconclusive: {tally.orders:,} order(s) are too few for any test")
+    return result
+
+
+def _feed_orders(tally: OrderTally, path: str, rows: Iterator[tuple[int, str]], how: str) -> int:
+    """Feed every order line to ``tally``, :data:`CHUNK` orders at a time, each with its
+    input order (its own, else as ``how`` says); returns the lines that gave their own."""
+    shoe = tally.shoe
     factory = factory_faces(shoe)
     want = np.array(shoe.counts, dtype=np.int64)
     n = shoe.size
@@ -727,11 +573,7 @@ def check_shuffles(path: str, decks: int | None = None, input_order: str | None 
             tally.feed(outs[:k], ins[:k], known[:k], at)
             at.clear()
 
-    def rows() -> Iterator[tuple[int, str]]:
-        yield head
-        yield from lines
-
-    for line, text in rows():
+    for line, text in rows:
         inp, out = _split(path, line, text)
         row = len(at)
         outs[row] = _whole_order(out, want, path, line, "order")
@@ -752,22 +594,7 @@ def check_shuffles(path: str, decks: int | None = None, input_order: str | None 
         if len(at) == CHUNK:
             flush()
     flush()
-    src = ("given on each line ('INPUT | OUTPUT')" if given == tally.orders else
-           f"given on {given:,} line(s); the others: " + _input_words(how) if given else _input_words(how))
-    notes.append(f"input orders: {src}; {tally.with_input:,} of {tally.orders:,} orders tested against theirs")
-    note = tally.repeat_note()
-    if note:
-        notes.append(note)
-    notes.append("approximations: the position tables are chi-square in the limit (their mean exactly); the "
-                 "carry-over, rising-sequence, runs and gap tests divide the summed deviations from their exact "
-                 "expectations by their observed spread (martingale central limit theorem); the successor and "
-                 "position-correlation tests have their exact variances (normal in the limit); the repeat test "
-                 "is an exact union bound")
-    result = ShuffleCheck(path, "orders", shoe, alpha, tally.orders, tally.orders * n, tally.tests(),
-                          tally.with_input, notes)
-    if result.verdict == "inconclusive":
-        result.notes.append(f"inconclusive: {tally.orders:,} order(s) are too few for any test")
-    return result
+    return given
 
 
 def _input_words(how: str) -> str:
@@ -801,156 +628,6 @@ def _whole_order(faces: list[int], want: npt.NDArray[np.int64], path: str, line:
         raise InputError(f"{_where(path, line)}: the {what} holds {int(have[f])} {FACES[f]}; the shoe has "
                          f"{int(want[f])} (a whole order holds every card of the shoe once)")
     return arr
-
-
-# -- continuous shufflers ----------------------------------------------------------------------------
-@dataclass
-class _Pairs:
-    """Chances of one event and its hits: per machine size ``s``, [chances, Σ m, Σ m²]."""
-
-    hits: int = 0
-    by_size: dict[int, list[int]] = field(default_factory=dict)
-
-
-class StreamTally:
-    """A continuous shuffler's delivered cards, tested card by card against the machine's content.
-
-    The machine starts holding the whole shoe; every delivered card leaves it, and at a
-    reinsertion point the cards named (or, with none named, every card delivered since the
-    last point, in delivery order) go back. An ideal machine delivers each card uniformly
-    from the cards it holds, so each card's conditional law is known exactly and every
-    statistic below is a sum of martingale differences with exact conditional means and
-    variances, accumulated per machine size in integers:
-
-    * **rank uniformity**: for each rank, delivered cards of that rank against ``Σ n_r/s``
-      (``s`` cards in the machine); the 13 two-sided z-tests, Bonferroni over the ranks;
-    * **same face again**: a card followed by another copy of its face;
-    * **successor retained**: a card followed by the card that followed it when it was last
-      reinserted (the input order's neighbours delivered together again);
-    * **repeated sequences**: successive windows of :data:`WINDOW` delivered cards hashed;
-      p-value the union bound ``C(W,2)·(c/s_min)^WINDOW`` (``c`` the most copies of a face,
-      ``s_min`` the fewest cards the machine held).
-    """
-
-    def __init__(self, shoe: Shoe) -> None:
-        self.shoe = shoe
-        self.machine = list(shoe.counts)
-        self.size = shoe.size
-        self.since: list[int] = []
-        self.successor: dict[int, int] = {}
-        self.cards = 0
-        self.points = 0
-        self.rank_obs: dict[int, list[int]] = {}
-        self.rank_sum: dict[int, list[int]] = {}
-        self.rank_sq: dict[int, list[int]] = {}
-        self.pair = {"same": _Pairs(), "successor": _Pairs()}
-        self.prev: int | None = None
-        self.window: list[int] = []
-        self.windows: dict[bytes, int] = {}
-        self.repeats = 0
-        self.first_repeat: tuple[int, int] | None = None
-        self.smallest = shoe.size
-
-    def deliver(self, f: int, where: str) -> None:
-        if self.machine[f] == 0:
-            raise InputError(f"{where}: {FACES[f]} delivered but every copy is out of the machine (mark the "
-                             "reinsertions with a '>' line)")
-        s = self.size
-        self.smallest = min(self.smallest, s)
-        r = f // 4
-        ranks = self.rank_obs.setdefault(s, [0] * len(RANKS))
-        sums = self.rank_sum.setdefault(s, [0] * len(RANKS))
-        sqs = self.rank_sq.setdefault(s, [0] * len(RANKS))
-        ranks[r] += 1
-        for q in range(len(RANKS)):
-            m = sum(self.machine[4 * q:4 * q + 4])
-            sums[q] += m
-            sqs[q] += m * m
-        if self.prev is not None:
-            self._pair("same", self.prev, f, s)
-            nxt = self.successor.get(self.prev)
-            if nxt is not None:
-                self._pair("successor", nxt, f, s)
-        self.machine[f] -= 1
-        self.size -= 1
-        self.since.append(f)
-        self.prev = f
-        self.cards += 1
-        self.window.append(f)
-        if len(self.window) == WINDOW:
-            key = hashlib.blake2b(bytes(self.window), digest_size=16).digest()
-            before = self.windows.get(key)
-            if before is None:
-                self.windows[key] = self.cards
-            else:
-                self.repeats += 1
-                if self.first_repeat is None:
-                    self.first_repeat = (self.cards, before)
-            self.window = []
-
-    def _pair(self, what: str, target: int, f: int, s: int) -> None:
-        """One chance of the event "the next card is ``target``": probability m/s exactly."""
-        tally = self.pair[what]
-        m = self.machine[target]
-        acc = tally.by_size.setdefault(s, [0, 0, 0])
-        acc[0] += 1
-        acc[1] += m
-        acc[2] += m * m
-        tally.hits += f == target
-
-    def reinsert(self, faces: list[int] | None, where: str) -> None:
-        back = self.since if faces is None else faces
-        out = [c - m for c, m in zip(self.shoe.counts, self.machine)]
-        for f in back:
-            if out[f] == 0:
-                raise InputError(f"{where}: {FACES[f]} reinserted but no copy of it is out of the machine")
-            out[f] -= 1
-        for f in back:
-            self.machine[f] += 1
-        self.size += len(back)
-        for a, b in zip(back, back[1:]):
-            self.successor[a] = b
-        self.since = []
-        self.points += 1
-
-    def tests(self) -> list[FamilyTest]:
-        out = [self._ranks()]
-        for what, name in (("same", "same face again: a card followed by another copy of its face"),
-                           ("successor", "successor retained: a card followed by the card after it when last "
-                                         "reinserted")):
-            hits, by_size = self.pair[what].hits, self.pair[what].by_size
-            mean = sum((Fraction(a[1], s) for s, a in by_size.items()), Fraction(0))
-            var = sum((Fraction(a[1] * s - a[2], s * s) for s, a in by_size.items()), Fraction(0))
-            count = sum(a[0] for a in by_size.values())
-            z = float(hits - mean) / math.sqrt(float(var)) if var > 0 else 0.0
-            out.append(_z_test(name + " (exact conditional mean and variance)", count, "cards", hits, mean, z,
-                               count >= MIN_PAIRS and var > 0))
-        w = self.cards // WINDOW
-        c = max(self.shoe.counts)
-        one = Fraction(c, self.smallest) ** WINDOW if self.smallest else Fraction(1)
-        out.append(_repeat_test(f"repeated sequences: successive windows of {WINDOW} delivered cards hashed", w,
-                                self.repeats, min(Fraction(1), one), w * (w - 1) // 2))
-        return out
-
-    def _ranks(self) -> FamilyTest:
-        zs = []
-        cells = []
-        for r, rank in enumerate(RANKS):
-            obs = sum(v[r] for v in self.rank_obs.values())
-            mean = sum((Fraction(self.rank_sum[s][r], s) for s in self.rank_obs), Fraction(0))
-            var = sum((Fraction(self.rank_sum[s][r] * s - self.rank_sq[s][r], s * s) for s in self.rank_obs),
-                      Fraction(0))
-            z = float(obs - mean) / math.sqrt(float(var)) if var > 0 else 0.0
-            zs.append(z)
-            cells.append(Cell(rank, obs, mean / max(1, self.cards), mean, z if var > 0 else None))
-        worst = max(zs, key=abs)
-        p = min(1.0, len(RANKS) * norm_two_sided(worst))
-        conclusive = self.cards >= MIN_PAIRS * len(RANKS)
-        name = "rank uniformity: each rank against the machine's content (13 z-tests, Bonferroni)"
-        key = ("shuffle ranks", name, tuple((c.observed, c.expected) for c in cells))
-        return FamilyTest(SHUFFLE_WAGER, name, self.cards, tuple(cells),
-                          ChiSquare(worst * worst, 1, p if conclusive else 1.0, len(cells), (), (), conclusive, key, "z"),
-                          None)
 
 
 def _check_stream(path: str, head: tuple[int, str] | None, lines: Iterator[tuple[int, str]], decks: int | None,
@@ -988,3 +665,8 @@ def _check_stream(path: str, head: tuple[int, str] | None, lines: Iterator[tuple
 def _chain(first: list[tuple[int, str]], rest: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
     yield from first
     yield from rest
+
+
+__all__ = ["BANDS", "CHUNK", "INPUTS", "MAX_DECKS", "NEAR", "SHUFFLE_WAGER", "WINDOW", "OrderTally", "ShuffleCheck",
+           "StreamTally", "arrangements", "check_shuffles", "gap_law", "pair_moment_sums", "pair_moments",
+           "parse_faces", "precede"]

@@ -46,6 +46,7 @@ import numpy.typing as npt
 from exactodds.catalogue.model import Paytable, Wager
 from exactodds.errors import InputError
 from exactodds.game import rules
+from exactodds.game.cardcode import CODE_VALUE
 from exactodds.game.cards import FACES, Shoe
 from exactodds.game.rules import Coup
 from exactodds.parallel import check_workers, ordered_map
@@ -72,8 +73,10 @@ MAX_BURN: Final = 11
 NCODES: Final = 400
 """Coup codes: ``player_total·40 + banker_total·4 + (player_cards−2)·2 + (banker_cards−2)``."""
 
-FACE_VALUE: Final = np.array([c.value for c in FACES], dtype=np.uint8)
-"""Point value of each of the 52 faces (§ 629a.6)."""
+FACE_VALUE: Final = CODE_VALUE[:len(FACES)].astype(np.uint8)
+"""Point value of each of the 52 faces (§ 629a.6): the one card code's values
+(:mod:`exactodds.game.cardcode`; the simulator deals face indices, which are its codes),
+as the compact array the dealing loop indexes."""
 
 BURN_COUNT: Final = np.array([10 if c.value == 0 else c.value for c in FACES], dtype=np.int16)
 """Cards burned after the exposed first card: its face value, 10/J/Q/K as ten (§ 629a.5(f))."""

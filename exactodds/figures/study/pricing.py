@@ -119,16 +119,14 @@ def _coup_results() -> npt.NDArray[np.intp]:
 
 def _result_index(level: Level, d: Dealt) -> npt.NDArray[np.intp]:
     """The index (in ``level.results``) of every dealt round's actual result: via the coup
-    code at the coup level, else the level's own ``from_deal`` on the round's cards."""
+    code at the coup level, else the level's own ``from_deal`` on the round's cards, read
+    through the simulator's one settler (:func:`~exactodds.simulation.settle.result_indices`:
+    once per distinct group of the faces the level reads)."""
     if level is COUP:
         return _coup_results()[d.code]
-    from exactodds.simulation.settle import baccarat_slots, hands
+    from exactodds.simulation.settle import baccarat_slots, result_indices
 
-    out = np.empty(len(d.code), np.intp)
-    for r, slots in enumerate(baccarat_slots(d.faces, d.code).tolist()):
-        player, banker = hands(slots)
-        out[r] = level.result_index[level.from_deal(player, banker)]
-    return out
+    return result_indices(level, baccarat_slots(d.faces, d.code))
 
 
 
