@@ -18,7 +18,7 @@ import typer
 from click import exceptions as _cx  # typer < 0.20 (pyproject.toml) is built on click
 from typer.core import TyperGroup
 
-from exactodds import __version__
+from exactodds.version import __version__
 from exactodds.cli.options import (
     DecksOpt,
     Format,

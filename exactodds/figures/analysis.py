@@ -17,7 +17,7 @@ from math import lcm
 from operator import mul
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from exactodds import __version__
+from exactodds.version import __version__
 from exactodds.catalogue import get_wager
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.errors import InputError

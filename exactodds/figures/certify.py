@@ -48,7 +48,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from exactodds import __version__
+from exactodds.version import __version__
 from exactodds.catalogue import CATALOGUE, get_wager
 from exactodds.catalogue.model import Paytable, Wager
 from exactodds.errors import InputError

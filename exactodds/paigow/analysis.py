@@ -43,7 +43,7 @@ from typing import Any, Final, Literal
 import numpy as np
 import numpy.typing as npt
 
-from exactodds import __version__
+from exactodds.version import __version__
 from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
 

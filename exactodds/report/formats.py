@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from exactodds import __version__
+from exactodds.version import __version__
 from exactodds.catalogue.model import Wager
 from exactodds.exact import decimal, percent, ratio
 from exactodds.figures.analysis import Analysis, analysis_json

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from exactodds import __version__
+from exactodds.version import __version__
 from exactodds.exact import decimal, ratio
 from exactodds.figures.midhand import WINNERS, MidhandRow
 from exactodds.game.cards import Shoe

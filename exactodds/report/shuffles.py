@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from exactodds import __version__
+from exactodds.version import __version__
 from exactodds.report.simulation import _family_json, _short, p_text, tidy_rows
 from exactodds.report.views import Block, Table, View, render_view
 

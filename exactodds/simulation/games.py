@@ -15,7 +15,7 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any, Final
 
-from exactodds import __version__
+from exactodds.version import __version__
 from exactodds.errors import InputError
 from exactodds.exact import ratio, significant, sqrt_fraction
 from exactodds.game.protocol import Game

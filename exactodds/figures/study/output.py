@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from exactodds import __version__
+from exactodds.version import __version__
 from exactodds.exact import decimal, percent, ratio
 from exactodds.figures.study.aggregation import Interval, StrategyResult, StudyResult
 
