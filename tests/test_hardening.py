@@ -472,7 +472,7 @@ def test_shell_completion_keeps_the_error_contract(monkeypatch: pytest.MonkeyPat
 
 def test_progress_is_the_shared_rich_bar() -> None:
     from exactodds.cli import certify as cli_certify
-    from exactodds.report import progress
+    from exactodds.io import progress
 
     assert vars(cli_certify)["stderr_progress"] is progress.stderr_progress
     assert "def stderr_progress" not in Path(cli_certify.__file__).read_text(encoding="utf-8")

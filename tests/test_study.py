@@ -514,9 +514,9 @@ def test_bench_study_reports_rates() -> None:
 
 
 def test_a_trace_that_cannot_be_finished_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A full disk while the trace streams (report.files' raw write fails): one input error,
+    """A full disk while the trace streams (io.files' raw write fails): one input error,
     and neither the trace nor its temporary is left."""
-    import exactodds.report.files as files
+    import exactodds.io.files as files
 
     def full(self: object, data: object) -> int:
         raise OSError(28, "No space left on device")

@@ -35,7 +35,7 @@ from exactodds.errors import InputError
 from exactodds.figures.certify import SCHEMA, Verdict, certify, fingerprint
 from exactodds.figures.progressive import Linear
 from exactodds.game.cards import Shoe
-from exactodds.report import files as outputs
+from exactodds.io import files as outputs
 from exactodds.report import template as templates
 from exactodds.report.certify import CSV_COLUMNS, render_report, verify_page
 from exactodds.report.html import embedded_json, render_html
@@ -436,7 +436,7 @@ def test_a_failing_backup_is_one_line_and_changes_nothing(tmp_path: Path, monkey
 
 KILL = """
 import os, sys
-from exactodds.report import files
+from exactodds.io import files
 real = os.replace
 done = []
 def replace(src, dst):

@@ -79,7 +79,7 @@ def _imports(path: Path) -> set[str]:
 def test_figures_hold_no_text_formatting(path: Path) -> None:
     """Rendering lives in report/: a figure neither tabulates nor calls a renderer (the study
     writes its trace and plot through report.files; an analysis converts to a frame lazily)."""
-    allowed = {"exactodds.report.files"}  # DataFrames live in figures/frames.py: no reach-up
+    allowed = {"exactodds.io.files"}  # DataFrames live in figures/frames.py: no reach-up
     bad = {m for m in _imports(path) if m == "tabulate" or (m.startswith("exactodds.report") and m not in allowed)}
     assert not bad
 

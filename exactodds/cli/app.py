@@ -18,7 +18,6 @@ import typer
 from click import exceptions as _cx  # typer < 0.20 (pyproject.toml) is built on click
 from typer.core import TyperGroup
 
-from exactodds.version import __version__
 from exactodds.cli.options import (
     DecksOpt,
     Format,
@@ -33,6 +32,7 @@ from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.extras import missing_extra_message
 from exactodds.game.shoespec import RemoveOpt, ShoeOpt
+from exactodds.version import __version__
 
 EXIT_INPUT = 2
 

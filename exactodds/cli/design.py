@@ -57,8 +57,8 @@ def register(app: typer.Typer) -> None:
         from exactodds.figures.analysis import analyze
         from exactodds.game.shoespec import resolve_shoe
         from exactodds.inputs import parse_number
+        from exactodds.io.files import check_writable, write_all
         from exactodds.report import design as views
-        from exactodds.report.files import check_writable, write_all
 
         meters = parse_meters(meter or [])
         shoe = resolve_shoe(decks, shoe_spec, remove)

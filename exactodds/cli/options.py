@@ -32,7 +32,7 @@ from click.core import ParameterSource
 
 from exactodds.errors import InputError
 from exactodds.inputs import parse_number, shown
-from exactodds.report.files import STDOUT, write_atomic
+from exactodds.io.files import STDOUT, write_atomic
 
 if TYPE_CHECKING:
     from exactodds.blackjack.rules import Rules
@@ -108,7 +108,7 @@ def format_by_ending(cmd: click.Command) -> None:
 
 def emit(text: str, output: str | None) -> None:
     """Print the whole result at once (no ``--output``, or ``--output -``), or write it to
-    ``output`` by the rules of :mod:`exactodds.report.files` (atomically for a regular file;
+    ``output`` by the rules of :mod:`exactodds.io.files` (atomically for a regular file;
     every failure a one-line input error)."""
     if output is None or output == STDOUT:
         sys.stdout.write(text)

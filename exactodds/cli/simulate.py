@@ -29,9 +29,9 @@ from exactodds.cli.options import Format, FormatOpt, WorkersHelp, emit, wager_an
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.game.shoespec import RemoveOpt, ShoeOpt, resolve_shoe
+from exactodds.io.files import check_writable
+from exactodds.io.progress import Progress, stderr_progress
 from exactodds.parallel import check_workers
-from exactodds.report.files import check_writable
-from exactodds.report.progress import Progress, stderr_progress
 
 if TYPE_CHECKING:
     from exactodds.simulation.simulate import Cover
@@ -133,7 +133,7 @@ def _simulate_game(games: list[tuple[str, dict[str, object]]], rounds: int, seed
     """``simulate --game GAME``: :func:`exactodds.simulation.games.simulate_game`, rendered in
     the chosen format, to standard output or atomically to ``output``."""
     from exactodds.games.registry import get_game
-    from exactodds.report.files import all_or_none
+    from exactodds.io.files import all_or_none
     from exactodds.report.simulation import game_simulation_view
     from exactodds.report.views import render_view
     from exactodds.simulation.games import simulate_game
@@ -211,7 +211,7 @@ def register(app: typer.Typer) -> None:
         if games:
             _simulate_game(games, rounds, seed, mode, bool(wagers or wager or log or counts or by_wager), fmt, output)
             return
-        from exactodds.report.files import all_or_none
+        from exactodds.io.files import all_or_none
         from exactodds.simulation.handlog import (
             log_header,
             render_counts,

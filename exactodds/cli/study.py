@@ -18,8 +18,8 @@ from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, emit
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.game.shoespec import resolve_shoe
-from exactodds.report.files import check_writable
-from exactodds.report.progress import stderr_progress
+from exactodds.io.files import check_writable
+from exactodds.io.progress import stderr_progress
 
 
 class StrategyOpt(str, Enum):

@@ -409,7 +409,7 @@ def _names_a_file(path: str) -> bool:
     import os
     import stat
 
-    from exactodds.report.files import STDOUT, stream_fd
+    from exactodds.io.files import STDOUT, stream_fd
 
     if path == STDOUT or stream_fd(path) is not None:
         return False

@@ -62,7 +62,7 @@ from exactodds.game.rules import (
     player_draws,
     point_count,
 )
-from exactodds.report.progress import Progress
+from exactodds.io.progress import Progress
 from exactodds.simulation import engine_link
 from exactodds.simulation.handlog import (
     CODE_RANK,

@@ -41,7 +41,7 @@ import numpy.typing as npt
 from exactodds.catalogue import get_wager
 from exactodds.errors import InputError
 from exactodds.game.cards import FACES, POINT_VALUE, RANKS, SUITS, Shoe
-from exactodds.report.progress import Progress
+from exactodds.io.progress import Progress
 from exactodds.simulation.simulate import Cover, HandLog, Simulation, outcome_counts
 
 LOG_COLUMNS: Final = ("round", "player", "banker")

@@ -60,7 +60,7 @@ import numpy.typing as npt
 
 from exactodds.errors import InputError
 from exactodds.game.cards import FACES, RANKS, Shoe
-from exactodds.report.progress import Progress
+from exactodds.io.progress import Progress
 from exactodds.simulation.crosscheck import DEFAULT_ALPHA, holm
 from exactodds.simulation.handlog import NO_SUIT, _card, _Lines, _meta, _text_lines
 from exactodds.simulation.shoetests import MIN_PAIRS, _z_family

@@ -31,9 +31,9 @@ from exactodds.figures.study.spec import (
 )
 from exactodds.game.cards import Shoe
 from exactodds.inputs import shown
+from exactodds.io.files import atomic_writer, check_writable
 from exactodds.parallel import check_workers as check_local_workers
 from exactodds.parallel import ordered_map
-from exactodds.report.files import atomic_writer, check_writable
 
 
 def _chunks(spec: StudySpec, workers: int, scheduler: str | None) -> Generator[ChunkResult, None, None]:
@@ -182,7 +182,7 @@ def run_spec(spec: StudySpec, workers: int = 1, scheduler: str | None = None, tr
     warm_shoes = 0
     with ExitStack() as stack:
         trace = None
-        if trace_path and spec.trace:  # streamed to a temporary, renamed when the study ends (report.files)
+        if trace_path and spec.trace:  # streamed to a temporary, renamed when the study ends (io.files)
             trace = stack.enter_context(atomic_writer(trace_path))
             trace.write(trace_header(spec.wagers))
         with closing(_chunks(spec, workers, scheduler)) as chunks:
