@@ -23,6 +23,8 @@ from exactodds.cli.options import (
     Format,
     FormatOpt,
     OutputOpt,
+    RemoveOpt,
+    ShoeOpt,
     emit,
     format_by_ending,
     parse_meters,
@@ -31,7 +33,6 @@ from exactodds.cli.options import (
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.extras import missing_extra_message
-from exactodds.game.shoespec import RemoveOpt, ShoeOpt
 from exactodds.version import __version__
 
 EXIT_INPUT = 2

@@ -14,8 +14,7 @@ from typing import Annotated
 import typer
 
 from exactodds.blackjack.rules import Rules
-from exactodds.cli.options import Format, FormatOpt, OutputOpt, emit, with_spanish21_rules
-from exactodds.game.shoespec import RemoveOpt, ShoeOpt
+from exactodds.cli.options import Format, FormatOpt, OutputOpt, RemoveOpt, ShoeOpt, emit, with_spanish21_rules
 
 BasicOpt = Annotated[bool, typer.Option("--basic/--no-basic", help="Also the basic-strategy chart and its return.")]
 ContributionsOpt = Annotated[bool, typer.Option("--contributions", help="House edge with each rule changed (slow).")]

@@ -29,6 +29,8 @@ from exactodds.cli.options import (
     FormatOpt,
     OutputOpt,
     PaytableOpt,
+    RemoveOpt,
+    ShoeOpt,
     emit,
     parse_meters,
     wager_and_paytable,
@@ -37,7 +39,7 @@ from exactodds.cli.options import (
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.extras import require
-from exactodds.game.shoespec import DEFAULT_DECKS, RemoveOpt, ShoeOpt, resolve_shoe
+from exactodds.game.shoespec import DEFAULT_DECKS, resolve_shoe
 from exactodds.io.progress import stderr_progress
 
 COMMISSION_RULES = ("midibaccarat", "baccarat", "minibaccarat")

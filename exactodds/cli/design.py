@@ -16,9 +16,8 @@ NO_SOLUTION = 1
 
 def register(app: typer.Typer) -> None:
     """Add the ``design`` command to ``app``."""
-    from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, PaytableOpt, emit
+    from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, PaytableOpt, RemoveOpt, ShoeOpt, emit
     from exactodds.cli.wagerfiles import with_wager_files
-    from exactodds.game.shoespec import RemoveOpt, ShoeOpt
 
     @app.command("design")
     @with_wager_files

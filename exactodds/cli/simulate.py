@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from exactodds.cli.games import with_game_options
-from exactodds.cli.options import Format, FormatOpt, WorkersHelp, emit, wager_and_paytable
+from exactodds.cli.options import Format, FormatOpt, RemoveOpt, ShoeOpt, WorkersHelp, emit, wager_and_paytable
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
-from exactodds.game.shoespec import RemoveOpt, ShoeOpt, resolve_shoe
+from exactodds.game.shoespec import resolve_shoe
 from exactodds.io.files import check_writable
 from exactodds.io.progress import Progress, stderr_progress
 from exactodds.parallel import check_workers
