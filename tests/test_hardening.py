@@ -223,7 +223,7 @@ def test_cold_start_imports_no_simulation_numpy() -> None:
     imported = {line.rsplit("|", 1)[-1].strip() for line in r.stderr.splitlines() if "|" in line}
     heavy = {"numba", "sympy", "scipy", "matplotlib", "dask", "distributed", "pydantic"}
     assert not {m for m in imported if m.split(".")[0] in heavy or m.startswith("exactodds.simulation")
-                or m.startswith("exactodds.figures.study")}
+                or m.startswith("exactodds.study")}
 
 
 # -- 3. huge numbers and files ----------------------------------------------------------------------------

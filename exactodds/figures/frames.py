@@ -7,10 +7,9 @@ comparisons on them stay exact. ``probability_float`` and ``return_float`` are f
 *for display only* (sorting, plotting); never compute a figure from them. The frame's
 ``attrs`` hold the summary (``return``, ``house_edge``, … as Fractions).
 
-:func:`study_frame` does the same for a study (one row per wager and strategy): exact
-figures as Fractions, observed statistics (desirability index, SCORE) as floats, as in its
-JSON; a simulation's frame is :func:`exactodds.simulation.frames.simulation_frame` (the
-simulator comes after the figures in the pipeline).
+A simulation's frame is :func:`exactodds.simulation.frames.simulation_frame` and a study's
+:func:`exactodds.study.frames.study_frame` (both come after the figures in the pipeline: each
+builds on :func:`object_frame` here).
 
 pandas is imported here only: ``pip install 'exactodds[pandas]'``.
 """
@@ -23,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from exactodds.figures.analysis import Analysis
     from exactodds.figures.eor import EffectsOfRemoval
-    from exactodds.figures.study import StudyResult
 
 
 def require_pandas() -> Any:
@@ -84,25 +82,3 @@ def eor_frame(results: Sequence[EffectsOfRemoval]) -> Any:
 def object_frame(pd: Any, rows: Sequence[Sequence[Any]], cols: Sequence[str]) -> Any:
     """A DataFrame of ``rows`` whose every column keeps its Python objects (Fractions, ints)."""
     return pd.DataFrame({c: pd.Series([r[i] for r in rows], dtype=object) for i, c in enumerate(cols)})
-
-
-STUDY_COLUMNS = ("wager", "paytable", "level", "strategy", "rounds", "bets", "full_shoe_return", "mean_return",
-                 "expected_win_per_shoe", "realized_win_per_shoe", "average_advantage", "win_per_100_rounds",
-                 "realized_shoe_variance", "desirability_index", "score")
-
-
-def study_frame(r: StudyResult) -> Any:
-    """A study (:func:`exactodds.figures.study.run_study`) as a DataFrame: one row per wager and
-    strategy, :data:`STUDY_COLUMNS` -- the exact figures as Fractions (``average_advantage`` and
-    ``realized_shoe_variance`` ``None`` where undefined), ``desirability_index`` and ``score``
-    floats (statistics of the dealt shoes); ``win_per_100_rounds_float`` for display only.
-    ``attrs``: shoes, seed and rounds."""
-    pd = require_pandas()
-    rows = [(w.spec.wager, w.spec.paytable, w.level, s.strategy, s.rounds, s.bets, w.full_shoe_return, w.mean_return,
-             s.expected_win_per_shoe, s.realized_win_per_shoe, s.average_advantage, s.win_per_100_rounds,
-             s.realized_shoe_variance, s.desirability_index, s.score)
-            for w in r.wagers for s in w.strategies]
-    frame = object_frame(pd, rows, STUDY_COLUMNS)
-    frame["win_per_100_rounds_float"] = [float(x[11]) for x in rows]  # display only
-    frame.attrs.update({"shoes": r.spec.shoes, "seed": r.spec.seed, "rounds": r.rounds})
-    return frame
