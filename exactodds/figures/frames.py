@@ -19,9 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from exactodds.figures.analysis import Analysis
-    from exactodds.figures.eor import EffectsOfRemoval
+if TYPE_CHECKING:  # the shapes read, not the classes: analysis.to_frame calls this module
+    from exactodds.figures.priced import PricedWager, RemovalEffects
 
 
 def require_pandas() -> Any:
@@ -31,7 +30,7 @@ def require_pandas() -> Any:
     return require("pandas", "a DataFrame")
 
 
-def analysis_frame(a: Analysis) -> Any:
+def analysis_frame(a: PricedWager) -> Any:
     """The outcome table of ``a`` as a DataFrame (see the module docstring)."""
     pd = require_pandas()
     exact: dict[str, list[Any]] = {
@@ -54,7 +53,7 @@ def analysis_frame(a: Analysis) -> Any:
     return frame
 
 
-def catalogue_frame(analyses: Sequence[Analysis]) -> Any:
+def catalogue_frame(analyses: Sequence[PricedWager]) -> Any:
     """``analyze --all`` as a DataFrame: one row per wager and paytable, the same ``outcome``-free
     summary as its CSV (``wager``, ``paytable``, exact ``house_edge``, ``element_of_risk``,
     ``hit_frequency``, ``variance`` as Fractions; ``house_edge_float`` for display only)."""
@@ -68,7 +67,7 @@ def catalogue_frame(analyses: Sequence[Analysis]) -> Any:
     })
 
 
-def eor_frame(results: Sequence[EffectsOfRemoval]) -> Any:
+def eor_frame(results: Sequence[RemovalEffects]) -> Any:
     """Effects of removal (one or ``eor --all``'s many) as one DataFrame: ``wager``, ``paytable``,
     ``card``, ``copies``, exact ``return_after`` and ``effect`` (Fractions), ``effect_float`` for display."""
     pd = require_pandas()
