@@ -42,8 +42,9 @@ The stages live in their own modules, each importing only the ones before it:
 :mod:`~exactodds.study.pricing` (every round priced exactly, one chunk reduced),
 :mod:`~exactodds.study.aggregation` (chunks combined into the figures),
 :mod:`~exactodds.study.output` (plot, data form) and
-:mod:`~exactodds.study.run` (here, in processes or on a Dask cluster). This
-package re-exports their names.
+:mod:`~exactodds.study.run` (here, in processes or on a Dask cluster); a DataFrame in
+:mod:`~exactodds.study.frames`. This package re-exports their names but the frame's. It
+stands on its own floor, above the simulator whose shoe mode it deals (tests/test_imports.py).
 """
 
 from __future__ import annotations
