@@ -31,7 +31,7 @@ this machine's boot and PID namespace and ``<pid>`` the writing process: before 
 into a folder, temporaries of this naming left there by a process that no longer runs
 (a ``kill -9``, a power cut) are removed; those of a live process -- a concurrent run --
 never are. Temporaries from another machine or namespace, whose process cannot be
-checked, are removed once untouched for :data:`FOREIGN_STALE_SECONDS`.
+checked, are removed once untouched for :data:`~exactodds.io.names.FOREIGN_STALE_SECONDS`.
 
 Three ways to write:
 

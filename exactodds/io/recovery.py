@@ -1,7 +1,7 @@
 """Recovery of a set of outputs a killed process left half renamed, and the removal of stale
 temporaries (the "all or none, even across a kill" half of :mod:`exactodds.io.files`).
 
-A set's journal (``.exo-…​.set``) lists each output as a :class:`Step`; the writer makes it
+A set's journal (``.exo-….set``) lists each output as a :class:`Step`; the writer makes it
 before any rename (:class:`exactodds.io.files.Journal`), and the next run writing into that
 folder, finding the writer gone, rolls the set back here (:func:`clean_stale_temporaries`).
 """
