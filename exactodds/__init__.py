@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.2.0"
+from exactodds.version import __version__
 
 __all__ = ["Analysis", "Shoe", "__version__", "analyze", "get_wager", "parse_card"]
 

@@ -427,7 +427,7 @@ def study() -> None:
     run in full as a user runs it (wall time from the call to the result, pool start-up and
     loading included), and 10^6 shoes extrapolated from it."""
     try:
-        from exactodds.figures.study import bench_study
+        from exactodds.study import bench_study
     except ImportError:
         return
     f = bench_study()

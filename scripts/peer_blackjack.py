@@ -70,7 +70,7 @@ sys.path.insert(0, str(ROOT))
 
 from exactodds.cli.app import fail  # noqa: E402
 from exactodds.errors import InputError  # noqa: E402
-from exactodds.report.files import write_atomic  # noqa: E402
+from exactodds.io.files import write_atomic  # noqa: E402
 
 REPO = "possibly-wrong/blackjack"
 PROGRAM = "strategy (Blackjack Basic Strategy Calculator, src/strategy.cpp)"

@@ -344,7 +344,7 @@ def _serve(srv: socket.socket, accepted: list[socket.socket], banner: bytes | No
 @pytest.mark.parametrize("banner", [None, b"SSH-2.0-OpenSSH_9.6\r\n", b"HTTP/1.1 400 Bad Request\r\n\r\n"])
 def test_a_scheduler_that_is_not_dask_is_one_line(banner: bytes | None, listener: Any,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    import exactodds.figures.study.run as study
+    import exactodds.study.run as study
 
     srv, accepted = listener
     _serve(srv, accepted, banner)
@@ -364,7 +364,7 @@ def test_a_closed_port_is_one_line() -> None:
 
 
 def test_study_probe_refuses_before_dask() -> None:
-    from exactodds.figures.study import probe_scheduler
+    from exactodds.study import probe_scheduler
 
     with pytest.raises(InputError, match="tls"):
         probe_scheduler("tls://127.0.0.1:1")

@@ -223,7 +223,7 @@ def test_cold_start_imports_no_simulation_numpy() -> None:
     imported = {line.rsplit("|", 1)[-1].strip() for line in r.stderr.splitlines() if "|" in line}
     heavy = {"numba", "sympy", "scipy", "matplotlib", "dask", "distributed", "pydantic"}
     assert not {m for m in imported if m.split(".")[0] in heavy or m.startswith("exactodds.simulation")
-                or m.startswith("exactodds.figures.study")}
+                or m.startswith("exactodds.study")}
 
 
 # -- 3. huge numbers and files ----------------------------------------------------------------------------
@@ -472,7 +472,7 @@ def test_shell_completion_keeps_the_error_contract(monkeypatch: pytest.MonkeyPat
 
 def test_progress_is_the_shared_rich_bar() -> None:
     from exactodds.cli import certify as cli_certify
-    from exactodds.report import progress
+    from exactodds.io import progress
 
     assert vars(cli_certify)["stderr_progress"] is progress.stderr_progress
     assert "def stderr_progress" not in Path(cli_certify.__file__).read_text(encoding="utf-8")

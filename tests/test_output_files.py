@@ -1,4 +1,4 @@
-"""Writing outputs (exactodds/report/files.py and ``--output``): atomic for regular files,
+"""Writing outputs (exactodds/io/ and ``--output``): atomic for regular files,
 direct for devices and FIFOs (never replaced), one-line errors for every failure of the
 file system, nothing left behind, stale temporaries of dead runs cleaned.
 
@@ -31,9 +31,8 @@ from typer.testing import CliRunner, Result
 
 from exactodds.cli.app import app
 from exactodds.errors import InputError
-from exactodds.report import files
-from exactodds.report.files import (
-    FOREIGN_STALE_SECONDS,
+from exactodds.io import files
+from exactodds.io.files import (
     atomic_writer,
     check_writable,
     clean_stale_temporaries,
@@ -42,6 +41,7 @@ from exactodds.report.files import (
     write_all,
     write_atomic,
 )
+from exactodds.io.names import FOREIGN_STALE_SECONDS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -448,7 +448,7 @@ def test_any_text_and_name_round_trip(tmp_path_factory: pytest.TempPathFactory, 
 # -- stale temporaries --------------------------------------------------------------------------
 HOLDER = """
 import sys, time
-from exactodds.report.files import atomic_writer
+from exactodds.io.files import atomic_writer
 with atomic_writer(sys.argv[1]) as fh:
     fh.write("x" * 100_000)
     fh.flush()

@@ -19,7 +19,7 @@ from typing import IO, Any
 import pytest
 
 from exactodds.errors import InputError
-from exactodds.report.files import check_writable, stream_fd, write_all
+from exactodds.io.files import check_writable, stream_fd, write_all
 
 ROOT = Path(__file__).resolve().parents[1]
 

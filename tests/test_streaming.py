@@ -26,7 +26,7 @@ from conftest import run_simulation_cli
 
 from exactodds.errors import InputError
 from exactodds.game.cards import FACES, Shoe
-from exactodds.report.files import all_or_none
+from exactodds.io.files import all_or_none
 from exactodds.simulation import crosscheck, handlog, logparse, textread
 from exactodds.simulation import simulate as simmod
 from exactodds.simulation.crosscheck import crosscheck_log

@@ -34,7 +34,10 @@ from exactodds.cli.app import app
 from exactodds.errors import InputError
 from exactodds.figures.analysis import analyze
 from exactodds.figures.eor import exact_net
-from exactodds.figures.study import (
+from exactodds.game.cards import FACES, RANKS, Card, Shoe
+from exactodds.game.rules import next_hand
+from exactodds.inputs import parse_number
+from exactodds.study import (
     LIMB,
     TC_GRID,
     _join,
@@ -49,9 +52,6 @@ from exactodds.figures.study import (
     study_chunk,
     study_json,
 )
-from exactodds.game.cards import FACES, RANKS, Card, Shoe
-from exactodds.game.rules import next_hand
-from exactodds.inputs import parse_number
 
 runner = CliRunner()
 
@@ -462,7 +462,7 @@ def test_plot_is_written(name: str, magic: bytes, tmp_path: Path) -> None:
 
 
 def test_matplotlib_and_dask_load_only_when_asked() -> None:
-    code = ("import sys; from exactodds.figures.study import run_study; "
+    code = ("import sys; from exactodds.study import run_study; "
             "run_study(['tie'], shoes=1, seed=1, tags='A=1'); "
             "print(any(m.startswith(('matplotlib', 'dask', 'distributed')) for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -500,7 +500,7 @@ def test_scheduler_addresses() -> None:
 
 
 def test_bench_study_reports_rates() -> None:
-    from exactodds.figures.study import bench_study
+    from exactodds.study import bench_study
 
     figures = bench_study(shoes=4, workers=1, other_shoes=1)
     start_up = figures.pop("core_worker_start_up_cpu_seconds")
@@ -514,9 +514,9 @@ def test_bench_study_reports_rates() -> None:
 
 
 def test_a_trace_that_cannot_be_finished_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A full disk while the trace streams (report.files' raw write fails): one input error,
+    """A full disk while the trace streams (io.files' raw write fails): one input error,
     and neither the trace nor its temporary is left."""
-    import exactodds.report.files as files
+    import exactodds.io.files as files
 
     def full(self: object, data: object) -> int:
         raise OSError(28, "No space left on device")
@@ -530,7 +530,7 @@ def test_a_trace_that_cannot_be_finished_leaves_nothing(tmp_path: Path, monkeypa
 def test_the_command_line_starts_without_the_study_libraries() -> None:
     code = ("import sys; import exactodds.cli.app; "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'scipy', 'matplotlib', 'dask', 'distributed'}) "
-            "+ [m for m in sys.modules if m == 'exactodds.figures.study'])")
+            "+ [m for m in sys.modules if m == 'exactodds.study'])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -541,7 +541,7 @@ def test_cards_before_each_round_and_composition_by_plain_sums(rounds: list[int]
     """The composition before each round (dealing stage), against the definition summed
     round by round: the cards removed by the same shoe's earlier rounds, and the shoe less
     its burn less those."""
-    from exactodds.figures.study.dealing import _before_and_left
+    from exactodds.study.dealing import _before_and_left
 
     rng = np.random.default_rng(seed)
     shoe = np.repeat(np.arange(len(rounds)), rounds)
@@ -558,7 +558,7 @@ def test_cards_before_each_round_and_composition_by_plain_sums(rounds: list[int]
 @settings(max_examples=15, deadline=None)
 @given(st.integers(1, 3), st.integers(14, 26), st.integers(0, 2**32 - 1), st.integers(0, 1000))
 def test_compiled_dealing_bookkeeping_equals_the_numpy_path(decks: int, cover: int, seed: int, first: int) -> None:
-    """The compiled per-round bookkeeping (figures/study/kernel.py) gives the numpy path's
+    """The compiled per-round bookkeeping (study/kernel.py) gives the numpy path's
     positions, cards dealt before and compositions, array for array; and the composition is
     the deck below the round's first card (the definition)."""
     pytest.importorskip("numba")
@@ -582,7 +582,7 @@ def test_compiled_dealing_bookkeeping_equals_the_numpy_path(decks: int, cover: i
 def test_group_sums_compiled_and_sorted_equal_plain_sums(rows: list[tuple[int, int, int]], flat: bool) -> None:
     """:func:`group_sum` by the compiled one-pass kernel and by the sort, against Python sums per key."""
     pytest.importorskip("numba")
-    from exactodds.figures.study.pricing import group_sum
+    from exactodds.study.pricing import group_sum
 
     keys = np.array([r[0] for r in rows], np.int64)
     values = np.array([r[1] for r in rows] if flat else [r[1:] for r in rows], np.int64)
@@ -606,8 +606,8 @@ def test_compiled_dealer_equals_the_simulators_numpy_dealer(decks: int, covers: 
     dealer does (§ 629a.5(f) burn, § 629a.9(d) cover card): shoes, rounds, coup codes and faces
     equal, dtypes too, with one cover or one per shoe."""
     pytest.importorskip("numba")
-    from exactodds.figures.study.dealing import shuffled_shoes
     from exactodds.simulation.simulate import code_table, deal_shoes
+    from exactodds.study.dealing import shuffled_shoes
 
     deck = shuffled_shoes(Shoe.standard(decks).counts, seed, 0, len(covers))
     for cover in (covers[0], np.array(covers, np.int64)):
@@ -623,12 +623,12 @@ def test_compiled_dealer_equals_the_simulators_numpy_dealer(decks: int, covers: 
        st.integers(0, 2**200)), st.one_of(st.integers(0, 10**6), st.integers(2**32 - 3, 2**40)),
        st.integers(1, 4))
 def test_compiled_shuffle_equals_numpys_generators(counts: list[int], seed: int, first: int, shoes: int) -> None:
-    """The compiled shuffle (figures/study/kernel.py) deals the very shoes numpy's
+    """The compiled shuffle (study/kernel.py) deals the very shoes numpy's
     ``default_rng([seed, i]).shuffle`` deals, for any shoe (empty and one-card ones too), seeds of
     one to seven 32-bit words and shoe numbers of one and two words -- and without the numpy
     check inside :func:`shuffled_shoes`, which would hide a difference."""
     pytest.importorskip("numba")
-    from exactodds.figures.study.kernel import shuffled
+    from exactodds.study.kernel import shuffled
 
     faces = np.repeat(np.arange(52, dtype=np.uint8), counts)
     got = shuffled(faces, seed, first, first + shoes)
@@ -644,11 +644,11 @@ def test_compiled_shuffle_equals_numpys_generators(counts: list[int], seed: int,
                 min_size=1, max_size=80), st.booleans())
 def test_family_aggregates_in_one_compiled_pass_equal_plain_sums(rows: list[tuple[int, int, int, int, int, int]],
                                                                   with_shoe: bool) -> None:
-    """One family's aggregates (figures/study/pricing._family) by the compiled one-pass kernel
+    """One family's aggregates (study/pricing._family) by the compiled one-pass kernel
     and by the numpy path, both against plain Python sums: rounds per bin, limb sums per
     (cards left, bin), and per threshold candidate Σ and Σ² over shoes of the wins in bins above it."""
     pytest.importorskip("numba")
-    from exactodds.figures.study.pricing import _family
+    from exactodds.study.pricing import _family
 
     k, shoes = 5, 6
     bins = np.array([r[0] for r in rows], np.intp)
@@ -698,7 +698,7 @@ def test_per_process_plans_are_rebuilt_when_the_catalogue_changes(monkeypatch: p
     import copy
 
     from exactodds.catalogue import CATALOGUE
-    from exactodds.figures.study.pricing import _plans
+    from exactodds.study.pricing import _plans
 
     spec = build_spec(["tie", "dragon-7"], 2, 1, Shoe.standard(8), 14, "perfect", "A=0", 0, None, None, 2,
                       False, False)

@@ -300,12 +300,12 @@ def test_dataframes_for_study_and_simulate_are_exact() -> None:
     simulation's observed return recomputed here from its counts and the paytable's nets."""
     pytest.importorskip("pandas")
     from exactodds import analyze
-    from exactodds.figures.frames import study_frame
-    from exactodds.figures.study import run_study
     from exactodds.game.cards import Shoe
     from exactodds.simulation.frames import simulation_frame
     from exactodds.simulation.settle import RoundSettler, simulated_pairs
     from exactodds.simulation.simulate import simulate
+    from exactodds.study import run_study
+    from exactodds.study.frames import study_frame
 
     r = run_study(["banker", "tie"], shoes=3, seed=2, tags="A=0")
     f = study_frame(r)

@@ -21,8 +21,8 @@ from exactodds.cli import app as cli
 from exactodds.cli.tables import register
 from exactodds.errors import InputError
 from exactodds.game.cards import falling_factorial
+from exactodds.io.files import is_temporary_name
 from exactodds.report import tables as tables_mod
-from exactodds.report.files import is_temporary_name
 from exactodds.report.spreadsheet import decimal_cell
 from exactodds.report.tables import (
     DEFAULT_DECKS,

@@ -35,7 +35,8 @@ from exactodds.errors import InputError
 from exactodds.figures.certify import SCHEMA, Verdict, certify, fingerprint
 from exactodds.figures.progressive import Linear
 from exactodds.game.cards import Shoe
-from exactodds.report import files as outputs
+from exactodds.io import files as outputs
+from exactodds.io.names import TEMP_NAME
 from exactodds.report import template as templates
 from exactodds.report.certify import CSV_COLUMNS, render_report, verify_page
 from exactodds.report.html import embedded_json, render_html
@@ -407,7 +408,7 @@ def test_an_error_between_renames_rolls_the_set_back(tmp_path: Path, monkeypatch
     renamed: list[str] = []
 
     def failing(src: Any, dst: Any) -> None:
-        if outputs.TEMP_NAME.match(os.path.basename(src)) and not str(dst).endswith(".set"):
+        if TEMP_NAME.match(os.path.basename(src)) and not str(dst).endswith(".set"):
             if len(renamed) == 2:
                 raise OSError(28, "No space left on device")
             renamed.append(str(dst))
@@ -436,12 +437,13 @@ def test_a_failing_backup_is_one_line_and_changes_nothing(tmp_path: Path, monkey
 
 KILL = """
 import os, sys
-from exactodds.report import files
+from exactodds.io import files
+from exactodds.io.names import TEMP_NAME
 real = os.replace
 done = []
 def replace(src, dst):
     real(src, dst)
-    if files.TEMP_NAME.match(os.path.basename(src)) and not str(dst).endswith(".set"):
+    if TEMP_NAME.match(os.path.basename(src)) and not str(dst).endswith(".set"):
         done.append(dst)
         if len(done) == int(sys.argv[2]):
             os._exit(9)  # killed between two renames: no handler runs

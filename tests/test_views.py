@@ -77,10 +77,9 @@ def _imports(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("path", sorted((PACKAGE / "figures").glob("*.py")), ids=lambda p: p.name)
 def test_figures_hold_no_text_formatting(path: Path) -> None:
-    """Rendering lives in report/: a figure neither tabulates nor calls a renderer (the study
-    writes its trace and plot through report.files; an analysis converts to a frame lazily)."""
-    allowed = {"exactodds.report.files"}  # DataFrames live in figures/frames.py: no reach-up
-    bad = {m for m in _imports(path) if m == "tabulate" or (m.startswith("exactodds.report") and m not in allowed)}
+    """Rendering lives in report/: a figure neither tabulates nor calls a renderer (files are
+    written through the io floor; an analysis converts to a frame lazily)."""
+    bad = {m for m in _imports(path) if m == "tabulate" or m == "exactodds.report" or m.startswith("exactodds.report.")}
     assert not bad
 
 
@@ -121,100 +120,4 @@ def test_analyze_json_has_decimals_and_validates() -> None:
     assert all("probability_decimal" in o and "pays_decimal" in o for o in doc["outcomes"])
 
 
-# -- the direction of imports (issue 19 item 6) ------------------------------------------
-LAYERS = (("errors", "exact", "inputs", "extras"), ("game",), ("engine",), ("catalogue",),
-          ("figures", "paigow", "spanish21", "blackjack", "games"), ("simulation",), ("report",), ("cli",))
-"""The pipeline's packages, lowest first: a module imports from its own layer or lower ones
-(the root package ``exactodds`` only for ``__version__``, and its lazy public names)."""
-
-KNOWN_REACH_UPS = {
-    ("figures.study", "simulation"): "the study deals shoes by the simulator's shoe mode",
-    ("simulation", "report"): "the simulator and crosscheck draw their progress bar from report.progress, "
-                              "and the counts file neutralises its cells by report.views.spreadsheet_cell",
-    ("figures", "report"): "the study writes its trace and plot through report.files (see above)",
-}
-"""Reach-ups that remain, each with its reason: the list may only shrink (the test below
-fails when one is gone, so that it is struck off)."""
-
-
-def _runtime_imports(path: Path) -> set[str]:
-    """``exactodds.*`` modules ``path`` imports at run time, anywhere in it (function-level
-    imports included, ``if TYPE_CHECKING:`` blocks left out), relative imports resolved."""
-    module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    names: set[str] = set()
-
-    def visit(node: ast.AST) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
-                for stmt in child.orelse:
-                    visit(stmt)
-                continue
-            if isinstance(child, ast.ImportFrom):
-                base = ".".join(package.split(".")[:len(package.split(".")) - child.level + 1]) if child.level else ""
-                name = ".".join(x for x in (base, child.module or "") if x)
-                names.update([name, *(f"{name}.{a.name}" for a in child.names)])
-            elif isinstance(child, ast.Import):
-                names.update(a.name for a in child.names)
-            visit(child)
-
-    visit(ast.parse(path.read_text()))
-    return {n for n in names if n.startswith("exactodds.") or n == "exactodds"}
-
-
-def _module(path: Path) -> str:
-    return ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
-
-
-def _layer(module: str) -> int | None:
-    top = module.split(".")[1] if "." in module else ""
-    return next((i for i, group in enumerate(LAYERS) if top in group), None)
-
-
-def _reach_ups() -> dict[tuple[str, str], set[str]]:
-    """Every import of a higher layer, keyed by the known reach-up it falls under (or by
-    ``(importer, imported)`` if it falls under none)."""
-    found: dict[tuple[str, str], set[str]] = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        module = _module(path)
-        mine = _layer(module)
-        for name in _runtime_imports(path):
-            theirs = _layer(name)
-            if mine is None or theirs is None or theirs <= mine:
-                continue
-            importer, imported = module.removeprefix("exactodds."), name.removeprefix("exactodds.")
-            key = next((k for k in KNOWN_REACH_UPS if importer.startswith(k[0]) and imported.startswith(k[1])),
-                       (importer, imported))
-            found.setdefault(key, set()).add(f"{importer} -> {imported}")
-    return found
-
-
-def test_imports_point_down_the_pipeline() -> None:
-    """game → engine → catalogue → figures → simulation → report → cli: no module imports
-    a later stage, but for the reach-ups listed (with their reasons), and each of those
-    still exists (a fixed one is struck off the list)."""
-    found = _reach_ups()
-    assert set(found) - set(KNOWN_REACH_UPS) == set(), {k: v for k, v in found.items() if k not in KNOWN_REACH_UPS}
-    assert set(KNOWN_REACH_UPS) <= set(found), set(KNOWN_REACH_UPS) - set(found)
-
-
-def test_no_module_imports_itself_in_a_circle() -> None:
-    """No cycle of run-time imports between modules (type-only imports aside): e.g. the
-    engine's old circle deal_faces → level → pricing → kernel → deal_faces, paigow's
-    analysis ↔ cache, cli's app ↔ design."""
-    modules = {_module(p): p for p in PACKAGE.rglob("*.py")}
-    graph = {m: {n for n in _runtime_imports(p) if n in modules and n != m} - {"exactodds"}
-             for m, p in modules.items()}
-    state: dict[str, int] = {}                       # 1 on the current path, 2 done
-
-    def walk(m: str, path: list[str]) -> None:
-        state[m] = 1
-        for n in sorted(graph[m]):
-            assert state.get(n) != 1, " -> ".join([*path[path.index(n):], n]) if n in path else n
-            if n not in state:
-                walk(n, [*path, n])
-        state[m] = 2
-
-    for m in sorted(graph):
-        if m not in state:
-            walk(m, [m])
+# The direction of imports (issue 19 item 6, issue 29 item 4): tests/test_imports.py.

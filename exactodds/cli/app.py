@@ -18,12 +18,13 @@ import typer
 from click import exceptions as _cx  # typer < 0.20 (pyproject.toml) is built on click
 from typer.core import TyperGroup
 
-from exactodds import __version__
 from exactodds.cli.options import (
     DecksOpt,
     Format,
     FormatOpt,
     OutputOpt,
+    RemoveOpt,
+    ShoeOpt,
     emit,
     format_by_ending,
     parse_meters,
@@ -32,7 +33,7 @@ from exactodds.cli.options import (
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.extras import missing_extra_message
-from exactodds.game.shoespec import RemoveOpt, ShoeOpt
+from exactodds.version import __version__
 
 EXIT_INPUT = 2
 

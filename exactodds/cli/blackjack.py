@@ -14,8 +14,7 @@ from typing import Annotated
 import typer
 
 from exactodds.blackjack.rules import Rules
-from exactodds.cli.options import Format, FormatOpt, OutputOpt, emit, with_spanish21_rules
-from exactodds.game.shoespec import RemoveOpt, ShoeOpt
+from exactodds.cli.options import Format, FormatOpt, OutputOpt, RemoveOpt, ShoeOpt, emit, with_spanish21_rules
 
 BasicOpt = Annotated[bool, typer.Option("--basic/--no-basic", help="Also the basic-strategy chart and its return.")]
 ContributionsOpt = Annotated[bool, typer.Option("--contributions", help="House edge with each rule changed (slow).")]
@@ -54,7 +53,7 @@ def run(preset: str, decks: int | None, shoe: str | None, remove: str | None, te
     from exactodds.blackjack.shoe import SpanishShoe
     from exactodds.errors import InputError
     from exactodds.game.shoespec import resolve_shoe
-    from exactodds.report.files import check_writable, write_all
+    from exactodds.io.files import check_writable, write_all
     from exactodds.report.spanish21 import chart_html, render_spanish21
     from exactodds.spanish21.figures import spanish21_analysis
 
@@ -76,7 +75,7 @@ def run(preset: str, decks: int | None, shoe: str | None, remove: str | None, te
         if check_writable(output or "-") == chart:
             raise InputError(f"--html and --output name the same file {html!r} (no --output is standard "
                              "output); the chart and the report each need their own")
-    from exactodds.report.progress import stderr_progress
+    from exactodds.io.progress import stderr_progress
 
     with stderr_progress("blackjack") as progress:
         a = spanish21_analysis(cards, rules, counted, basic=basic or html is not None, contributions=contributions,

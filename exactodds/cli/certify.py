@@ -9,7 +9,7 @@ written). ``verify`` exits 0 when a report holds (and, for an HTML page, the pag
 rendering byte for byte), 1 when it does not (forged or tampered content included), 2 when
 it cannot be read (not JSON, not a report, too large), 3 when the report holds but its page
 could not be checked (:attr:`exactodds.figures.certify.Verdict.exit_code`). Long runs show a rich progress bar on stderr
-(:func:`exactodds.report.progress.stderr_progress`), only when stderr is a terminal.
+(:func:`exactodds.io.progress.stderr_progress`), only when stderr is a terminal.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ from exactodds.cli.options import (
     FormatOpt,
     OutputOpt,
     PaytableOpt,
+    RemoveOpt,
+    ShoeOpt,
     emit,
     parse_meters,
     wager_and_paytable,
@@ -37,8 +39,8 @@ from exactodds.cli.options import (
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.extras import require
-from exactodds.game.shoespec import DEFAULT_DECKS, RemoveOpt, ShoeOpt, resolve_shoe
-from exactodds.report.progress import stderr_progress
+from exactodds.game.shoespec import DEFAULT_DECKS, resolve_shoe
+from exactodds.io.progress import stderr_progress
 
 COMMISSION_RULES = ("midibaccarat", "baccarat", "minibaccarat")
 """The keys of :data:`exactodds.figures.commission.RULES` (a test holds them equal), named here so
@@ -154,9 +156,9 @@ def _needs_nothing_missing(plan: list[tuple[str, str]]) -> list[tuple[str, str]]
 def write_views(doc: dict[str, object], plan: list[tuple[str, str]], template: Path | None,
                 digits: int = 6) -> None:
     """Render every view of ``plan`` from the one report and write them all or none
-    (:func:`exactodds.report.files.write_all`); a lone ``-`` goes to standard output."""
+    (:func:`exactodds.io.files.write_all`); a lone ``-`` goes to standard output."""
+    from exactodds.io.files import write_all
     from exactodds.report.certify import render_reports
-    from exactodds.report.files import write_all
 
     items = render_reports(doc, plan, template, digits)
     if len(items) == 1 and items[0][0] == "-":

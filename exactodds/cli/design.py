@@ -16,9 +16,8 @@ NO_SOLUTION = 1
 
 def register(app: typer.Typer) -> None:
     """Add the ``design`` command to ``app``."""
-    from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, PaytableOpt, emit
+    from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, PaytableOpt, RemoveOpt, ShoeOpt, emit
     from exactodds.cli.wagerfiles import with_wager_files
-    from exactodds.game.shoespec import RemoveOpt, ShoeOpt
 
     @app.command("design")
     @with_wager_files
@@ -57,8 +56,8 @@ def register(app: typer.Typer) -> None:
         from exactodds.figures.analysis import analyze
         from exactodds.game.shoespec import resolve_shoe
         from exactodds.inputs import parse_number
+        from exactodds.io.files import check_writable, write_all
         from exactodds.report import design as views
-        from exactodds.report.files import check_writable, write_all
 
         meters = parse_meters(meter or [])
         shoe = resolve_shoe(decks, shoe_spec, remove)

@@ -7,8 +7,7 @@ import typer
 
 def register(app: typer.Typer) -> None:
     """Add the ``midhand`` command to ``app``."""
-    from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, emit
-    from exactodds.game.shoespec import RemoveOpt, ShoeOpt
+    from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, RemoveOpt, ShoeOpt, emit
 
     @app.command("midhand")
     def midhand_command(decks: DecksOpt = 8, shoe_spec: ShoeOpt = None, remove: RemoveOpt = None,

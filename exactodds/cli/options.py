@@ -32,7 +32,7 @@ from click.core import ParameterSource
 
 from exactodds.errors import InputError
 from exactodds.inputs import parse_number, shown
-from exactodds.report.files import STDOUT, write_atomic
+from exactodds.io.files import STDOUT, write_atomic
 
 if TYPE_CHECKING:
     from exactodds.blackjack.rules import Rules
@@ -55,6 +55,26 @@ OutputOpt = Annotated[
                  help="Write to this file instead of stdout ('-' is stdout): a regular file is replaced "
                       "atomically, a device or FIFO written directly."),
 ]
+ShoeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--shoe", "-s",
+        help="Shoe composition instead of --decks: a spec such as 'decks=6', 'KS=8,9H=7,...' "
+        "(face counts) or 'A=32,K=30,...' (rank counts), or a .json / .csv file "
+        "(see docs/certification.md).",
+    ),
+]
+"""Typer option declaration for ``--shoe`` (reuse it in any command; the parsing is game.shoespec's)."""
+
+RemoveOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--remove", "-r",
+        help="Cards to take out of the shoe, e.g. '9,9,KS,5' or '3*9'; a rank without a suit "
+        "takes the suit with the most copies left (ties S,H,D,C).",
+    ),
+]
+"""Typer option declaration for ``--remove`` (reuse it in any command; the parsing is game.shoespec's)."""
 PaytableOpt = Annotated[str | None, typer.Option("--paytable", "-p", help="Paytable id (default: the catalogue's).")]
 SeedHelp = "Random seed, 0 to 2**63-1 (same seed, same result)."
 WorkersHelp = "Local worker processes (the result does not depend on it)."
@@ -108,7 +128,7 @@ def format_by_ending(cmd: click.Command) -> None:
 
 def emit(text: str, output: str | None) -> None:
     """Print the whole result at once (no ``--output``, or ``--output -``), or write it to
-    ``output`` by the rules of :mod:`exactodds.report.files` (atomically for a regular file;
+    ``output`` by the rules of :mod:`exactodds.io.files` (atomically for a regular file;
     every failure a one-line input error)."""
     if output is None or output == STDOUT:
         sys.stdout.write(text)

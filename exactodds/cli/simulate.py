@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from exactodds.cli.games import with_game_options
-from exactodds.cli.options import Format, FormatOpt, WorkersHelp, emit, wager_and_paytable
+from exactodds.cli.options import Format, FormatOpt, RemoveOpt, ShoeOpt, WorkersHelp, emit, wager_and_paytable
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
-from exactodds.game.shoespec import RemoveOpt, ShoeOpt, resolve_shoe
+from exactodds.game.shoespec import resolve_shoe
+from exactodds.io.files import check_writable
+from exactodds.io.progress import Progress, stderr_progress
 from exactodds.parallel import check_workers
-from exactodds.report.files import check_writable
-from exactodds.report.progress import Progress, stderr_progress
 
 if TYPE_CHECKING:
     from exactodds.game.cards import Shoe
@@ -137,7 +137,7 @@ def _simulate_game(games: list[tuple[str, dict[str, object]]], rounds: int, seed
     """``simulate --game GAME``: :func:`exactodds.simulation.games.simulate_game`, rendered in
     the chosen format, to standard output or atomically to ``output``."""
     from exactodds.games.registry import get_game
-    from exactodds.report.files import all_or_none
+    from exactodds.io.files import all_or_none
     from exactodds.report.simulation import game_simulation_view
     from exactodds.report.views import render_view
     from exactodds.simulation.games import simulate_game
@@ -271,7 +271,7 @@ class _SimulationRun:
 def _simulate_to_files(run: _SimulationRun, log: str | None, counts: str | None, output: str | None) -> str:
     """Run the simulation, the hand log streamed to ``log`` batch by batch; write the counts
     and the report; every file named is written, or none is. Returns the report."""
-    from exactodds.report.files import all_or_none
+    from exactodds.io.files import all_or_none
     from exactodds.report.simulation import simulation_view
     from exactodds.report.views import render_view
     from exactodds.simulation.handlog import (

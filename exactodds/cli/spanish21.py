@@ -14,8 +14,7 @@ import typer
 
 from exactodds.blackjack.rules import Rules
 from exactodds.cli.blackjack import BasicOpt, ChartHtmlOpt, ContributionsOpt
-from exactodds.cli.options import Format, FormatOpt, OutputOpt, with_spanish21_rules
-from exactodds.game.shoespec import RemoveOpt, ShoeOpt
+from exactodds.cli.options import Format, FormatOpt, OutputOpt, RemoveOpt, ShoeOpt, with_spanish21_rules
 
 
 def spanish21_command(

@@ -1,6 +1,6 @@
 """The ``study`` command: counting vulnerability of wagers over many dealt shoes.
 
-A thin layer over :func:`exactodds.figures.study.run_study`: parse, check every output
+A thin layer over :func:`exactodds.study.run_study`: parse, check every output
 path before any work, run (here, in processes or on a Dask cluster), render, emit.
 Bad input is an :class:`~exactodds.errors.InputError` (one stderr line, exit 2,
 nothing written).
@@ -18,8 +18,8 @@ from exactodds.cli.options import DecksOpt, Format, FormatOpt, OutputOpt, emit
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
 from exactodds.game.shoespec import resolve_shoe
-from exactodds.report.files import check_writable
-from exactodds.report.progress import stderr_progress
+from exactodds.io.files import check_writable
+from exactodds.io.progress import stderr_progress
 
 
 class StrategyOpt(str, Enum):
@@ -61,8 +61,8 @@ def study_command(
     output: OutputOpt = None,
 ) -> None:
     """Exact return of every round of many dealt shoes: can perfect play or a count beat the wagers?"""
-    from exactodds.figures.study import CHUNK_SHOES, plot_format, run_study
     from exactodds.report.figure_views import render_study
+    from exactodds.study import CHUNK_SHOES, plot_format, run_study
 
     named = [p for p in (output, trace, plot) if p]
     if len({Path(p).resolve() for p in named}) != len(named):

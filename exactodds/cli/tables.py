@@ -18,7 +18,7 @@ import typer
 
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
-from exactodds.report.files import STDOUT
+from exactodds.io.files import STDOUT
 
 DEFAULT_DECKS = (6, 7, 8)
 """The deck counts of the committed ``tables/`` (:data:`exactodds.report.tables.DEFAULT_DECKS`)."""
@@ -57,7 +57,7 @@ def tables_command(decks: DecksListOpt = None, output: OutputDirOpt = None, out:
                    prune: PruneOpt = False) -> None:
     """Write every wager × paytable × deck count as Markdown and JSON, with an index."""
     folder = output_folder(output, out)
-    from exactodds.report.progress import stderr_progress
+    from exactodds.io.progress import stderr_progress
     from exactodds.report.tables import summary_line, write_tables
 
     with stderr_progress("tables") as progress:

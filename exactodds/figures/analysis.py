@@ -17,7 +17,6 @@ from math import lcm
 from operator import mul
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from exactodds import __version__
 from exactodds.catalogue import get_wager
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.errors import InputError
@@ -25,6 +24,7 @@ from exactodds.exact import Sqrt, percent, ratio, reduced
 from exactodds.figures.settlement import ShoeTallies, outcomes, register_moments, scaled_nets, shoe_tallies
 from exactodds.game.cards import Shoe
 from exactodds.game.protocol import Outcome, OutcomeTable
+from exactodds.version import __version__
 
 VOID = "Round void: shoe ran out (§ 629a.13(e))"
 """The row for rounds a short shoe cannot finish; every wager pushes on them."""

@@ -48,7 +48,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from exactodds import __version__
 from exactodds.catalogue import CATALOGUE, get_wager
 from exactodds.catalogue.model import Paytable, Wager
 from exactodds.errors import InputError
@@ -78,6 +77,7 @@ from exactodds.game.shoespec import (
     shoe_spec,
 )
 from exactodds.inputs import json_error, load_json, shown
+from exactodds.version import __version__
 
 if TYPE_CHECKING:
     from exactodds.blackjack.rules import Rules as SpanishRules

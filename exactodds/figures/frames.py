@@ -7,10 +7,9 @@ comparisons on them stay exact. ``probability_float`` and ``return_float`` are f
 *for display only* (sorting, plotting); never compute a figure from them. The frame's
 ``attrs`` hold the summary (``return``, ``house_edge``, … as Fractions).
 
-:func:`study_frame` does the same for a study (one row per wager and strategy): exact
-figures as Fractions, observed statistics (desirability index, SCORE) as floats, as in its
-JSON; a simulation's frame is :func:`exactodds.simulation.frames.simulation_frame` (the
-simulator comes after the figures in the pipeline).
+A simulation's frame is :func:`exactodds.simulation.frames.simulation_frame` and a study's
+:func:`exactodds.study.frames.study_frame` (both come after the figures in the pipeline: each
+builds on :func:`object_frame` here).
 
 pandas is imported here only: ``pip install 'exactodds[pandas]'``.
 """
@@ -20,10 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from exactodds.figures.analysis import Analysis
-    from exactodds.figures.eor import EffectsOfRemoval
-    from exactodds.figures.study import StudyResult
+if TYPE_CHECKING:  # the shapes read, not the classes: analysis.to_frame calls this module
+    from exactodds.figures.priced import PricedWager, RemovalEffects
 
 
 def require_pandas() -> Any:
@@ -33,7 +30,7 @@ def require_pandas() -> Any:
     return require("pandas", "a DataFrame")
 
 
-def analysis_frame(a: Analysis) -> Any:
+def analysis_frame(a: PricedWager) -> Any:
     """The outcome table of ``a`` as a DataFrame (see the module docstring)."""
     pd = require_pandas()
     exact: dict[str, list[Any]] = {
@@ -56,7 +53,7 @@ def analysis_frame(a: Analysis) -> Any:
     return frame
 
 
-def catalogue_frame(analyses: Sequence[Analysis]) -> Any:
+def catalogue_frame(analyses: Sequence[PricedWager]) -> Any:
     """``analyze --all`` as a DataFrame: one row per wager and paytable, the same ``outcome``-free
     summary as its CSV (``wager``, ``paytable``, exact ``house_edge``, ``element_of_risk``,
     ``hit_frequency``, ``variance`` as Fractions; ``house_edge_float`` for display only)."""
@@ -70,7 +67,7 @@ def catalogue_frame(analyses: Sequence[Analysis]) -> Any:
     })
 
 
-def eor_frame(results: Sequence[EffectsOfRemoval]) -> Any:
+def eor_frame(results: Sequence[RemovalEffects]) -> Any:
     """Effects of removal (one or ``eor --all``'s many) as one DataFrame: ``wager``, ``paytable``,
     ``card``, ``copies``, exact ``return_after`` and ``effect`` (Fractions), ``effect_float`` for display."""
     pd = require_pandas()
@@ -84,25 +81,3 @@ def eor_frame(results: Sequence[EffectsOfRemoval]) -> Any:
 def object_frame(pd: Any, rows: Sequence[Sequence[Any]], cols: Sequence[str]) -> Any:
     """A DataFrame of ``rows`` whose every column keeps its Python objects (Fractions, ints)."""
     return pd.DataFrame({c: pd.Series([r[i] for r in rows], dtype=object) for i, c in enumerate(cols)})
-
-
-STUDY_COLUMNS = ("wager", "paytable", "level", "strategy", "rounds", "bets", "full_shoe_return", "mean_return",
-                 "expected_win_per_shoe", "realized_win_per_shoe", "average_advantage", "win_per_100_rounds",
-                 "realized_shoe_variance", "desirability_index", "score")
-
-
-def study_frame(r: StudyResult) -> Any:
-    """A study (:func:`exactodds.figures.study.run_study`) as a DataFrame: one row per wager and
-    strategy, :data:`STUDY_COLUMNS` -- the exact figures as Fractions (``average_advantage`` and
-    ``realized_shoe_variance`` ``None`` where undefined), ``desirability_index`` and ``score``
-    floats (statistics of the dealt shoes); ``win_per_100_rounds_float`` for display only.
-    ``attrs``: shoes, seed and rounds."""
-    pd = require_pandas()
-    rows = [(w.spec.wager, w.spec.paytable, w.level, s.strategy, s.rounds, s.bets, w.full_shoe_return, w.mean_return,
-             s.expected_win_per_shoe, s.realized_win_per_shoe, s.average_advantage, s.win_per_100_rounds,
-             s.realized_shoe_variance, s.desirability_index, s.score)
-            for w in r.wagers for s in w.strategies]
-    frame = object_frame(pd, rows, STUDY_COLUMNS)
-    frame["win_per_100_rounds_float"] = [float(x[11]) for x in rows]  # display only
-    frame.attrs.update({"shoes": r.spec.shoes, "seed": r.spec.seed, "rounds": r.rounds})
-    return frame

@@ -40,8 +40,8 @@ from exactodds.catalogue.model import Meter
 from exactodds.errors import InputError
 from exactodds.exact import ratio
 
-if TYPE_CHECKING:  # analysis_json calls this module: the dependency points one way
-    from exactodds.figures.analysis import Analysis
+if TYPE_CHECKING:  # analysis_json calls this module: it reads the shape, not the class
+    from exactodds.figures.priced import PricedWager
 
 _VARIABLE = r"[A-Za-z_][A-Za-z0-9_]*"
 _TERM = re.compile(rf"\s*([+-])?\s*([0-9]+)/([0-9]+)(?:\*({_VARIABLE}))?\s*", re.ASCII)
@@ -203,7 +203,7 @@ def _sum(xs: Iterable[Linear]) -> Linear:
     return out
 
 
-def progressive_figures(a: Analysis) -> ProgressiveFigures:
+def progressive_figures(a: PricedWager) -> ProgressiveFigures:
     """Expression, return at reset, break-even meters and long-run return of ``a``."""
     table = a.paytable
     stake = table.stake or Fraction(1)
@@ -247,7 +247,7 @@ LONG_RUN_FORMULA = ("long-run return = return with each house-funded meter at it
                     "(every contribution is eventually paid out; renewal-reward over jackpot cycles)")
 
 
-def progressive_json(a: Analysis) -> dict[str, Any]:
+def progressive_json(a: PricedWager) -> dict[str, Any]:
     """Additive keys of the JSON contract for a progressive analysis."""
     f = progressive_figures(a)
     out: dict[str, Any] = {

@@ -50,9 +50,7 @@ import io
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, Final
-
-import typer
+from typing import Any, Final
 
 from exactodds.errors import InputError
 from exactodds.game.cards import (
@@ -82,27 +80,6 @@ RANK_REMOVAL_READING: Final = (
     "copies left, ties broken in the order spades, hearts, diamonds, clubs; removals are "
     "applied one at a time, left to right."
 )
-
-ShoeOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--shoe", "-s",
-        help="Shoe composition instead of --decks: a spec such as 'decks=6', 'KS=8,9H=7,...' "
-        "(face counts) or 'A=32,K=30,...' (rank counts), or a .json / .csv file "
-        "(see docs/certification.md).",
-    ),
-]
-"""Typer option declaration for ``--shoe`` (reuse it in any command)."""
-
-RemoveOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--remove", "-r",
-        help="Cards to take out of the shoe, e.g. '9,9,KS,5' or '3*9'; a rank without a suit "
-        "takes the suit with the most copies left (ties S,H,D,C).",
-    ),
-]
-"""Typer option declaration for ``--remove`` (reuse it in any command)."""
 
 
 # -- small readers -----------------------------------------------------------------------
@@ -363,7 +340,7 @@ def shoe_from_spec(doc: Mapping[str, Any]) -> Shoe:
 
 
 __all__ = [
-    "RANK_REMOVAL_READING", "RANK_SPREAD_READING", "RemoveOpt", "ShoeOpt", "parse_removals",
+    "RANK_REMOVAL_READING", "RANK_SPREAD_READING", "parse_removals",
     "parse_shoe_spec", "rank_removal_card", "read_shoe_file", "remove_tokens", "resolve_shoe",
     "shoe_from_spec", "shoe_spec", "spread_ranks",
 ]

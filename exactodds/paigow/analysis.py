@@ -43,9 +43,9 @@ from typing import Any, Final, Literal
 import numpy as np
 import numpy.typing as npt
 
-from exactodds import __version__
 from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
+from exactodds.version import __version__
 
 from .hands import READING_COMPARE, READING_GEE_JOON, READING_ZERO, settings
 from .house_way import (

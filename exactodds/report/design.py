@@ -9,11 +9,11 @@ import io
 from fractions import Fraction
 from typing import Any
 
-from exactodds import __version__
 from exactodds.exact import decimal, percent, ratio
 from exactodds.figures.analysis import Analysis
 from exactodds.figures.design import Solution, SweepRow, Unknown, all_unknowns, linear_terms, return_expression
 from exactodds.report.views import Pairs, Table, View, render_view
+from exactodds.version import __version__
 
 
 def dec15(x: Fraction) -> str:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from exactodds.figures.commission import CommissionAnalysis
     from exactodds.figures.eor import EffectsOfRemoval, Skipped
     from exactodds.figures.ride import RideAnalysis
-    from exactodds.figures.study import StudyResult
+    from exactodds.study import StudyResult
 
 
 # -- effects of removal ---------------------------------------------------------------------------
@@ -249,8 +249,8 @@ def _industry_rows(r: StudyResult) -> list[list[str]]:
 
 
 def _study_blocks(r: StudyResult) -> list[Block]:
-    from exactodds.figures.study import TRACE_RANKS
     from exactodds.game.cards import Shoe
+    from exactodds.study import TRACE_RANKS
 
     spec = r.spec
     head = (f"Counting study: {spec.shoes:,} shoes ({Shoe(spec.counts).describe()}, cover {spec.cover}), "
@@ -270,8 +270,8 @@ def _study_blocks(r: StudyResult) -> list[Block]:
 
 
 def study_view(r: StudyResult) -> View:
-    """The study: :func:`exactodds.figures.study.study_json`, the summary, CSV per wager and strategy."""
-    from exactodds.figures.study import study_json
+    """The study: :func:`exactodds.study.study_json`, the summary, CSV per wager and strategy."""
+    from exactodds.study import study_json
 
     return View(lambda: study_json(r), lambda: _study_blocks(r), lambda: _study_csv(r))
 

@@ -11,11 +11,11 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from exactodds import __version__
 from exactodds.catalogue.model import Wager
 from exactodds.exact import decimal, percent, ratio
 from exactodds.figures.analysis import Analysis, analysis_json
 from exactodds.report.views import Block, Choice, Heading, Pairs, Table, View, render_view, sections_csv
+from exactodds.version import __version__
 
 FORMATS = ("table", "json", "csv", "markdown")
 PROBABILITY_PLACES = 12

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from exactodds import __version__
 from exactodds.exact import decimal, ratio
 from exactodds.figures.midhand import WINNERS, MidhandRow
 from exactodds.game.cards import Shoe
 from exactodds.report.design import dec15
 from exactodds.report.views import Block, Heading, Table, View
+from exactodds.version import __version__
 
 UNIVERSE = ("Counts are ordered sequences of the round's six card positions (fewer for a shorter shoe) "
             "from the shoe, by the state the first cards show: Player's two cards (positions 1 and 3), "

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from exactodds import __version__
 from exactodds.report.simulation import _family_json, _short, p_text, tidy_rows
 from exactodds.report.views import Block, Table, View, render_view
+from exactodds.version import __version__
 
 if TYPE_CHECKING:
     from exactodds.simulation.shufflecheck import ShuffleCheck

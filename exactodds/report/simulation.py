@@ -11,9 +11,9 @@ import re
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final
 
-from exactodds import __version__
 from exactodds.exact import decimal, percent, ratio, sqrt_decimal
 from exactodds.report.views import Block, Table, View, render_view
+from exactodds.version import __version__
 
 if TYPE_CHECKING:
     from exactodds.simulation.crosscheck import CrossCheck, Section

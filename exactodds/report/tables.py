@@ -40,9 +40,9 @@ from exactodds.errors import InputError
 from exactodds.exact import percent
 from exactodds.figures.analysis import Analysis, analyze
 from exactodds.game.cards import MAX_CARDS, Shoe
-from exactodds.report.files import check_folder, folder_lock, output_error, write_all
+from exactodds.io.files import check_folder, folder_lock, output_error, write_all
+from exactodds.io.progress import Progress
 from exactodds.report.formats import render_analysis, render_markdown
-from exactodds.report.progress import Progress
 from exactodds.report.views import human, markdown_text
 
 DEFAULT_DECKS: Final = (6, 7, 8)
@@ -480,9 +480,9 @@ def write_tables(out_dir: str | os.PathLike[str], decks: Sequence[int] = DEFAULT
       it, so runs for different deck counts into one folder add up.
     * Symbolic links are never followed: ``out_dir`` or a deck folder that is a link (or not
       a folder) is an :class:`InputError`; so is a link at a path to be written.
-    * Runs on one folder take turns (:func:`~exactodds.report.files.folder_lock`) from
+    * Runs on one folder take turns (:func:`~exactodds.io.files.folder_lock`) from
       reading the manifest to writing it, so concurrent runs cannot corrupt each other.
-    * Writing is all or none (:func:`~exactodds.report.files.write_all`); on any error the
+    * Writing is all or none (:func:`~exactodds.io.files.write_all`); on any error the
       folders this run created are removed again, and nothing is left behind.
     """
     wanted = normalize_decks(decks)

@@ -40,6 +40,7 @@ from typing import Any, Final
 from tabulate import tabulate
 
 from exactodds.errors import InputError
+from exactodds.io.cells import spreadsheet_cell
 
 TEXT_FORMATS: Final = ("table", "markdown")
 
@@ -142,30 +143,6 @@ def json_with_decimals(doc: Any) -> Any:
                 and f"{k}_decimal" not in doc):
             out[f"{k}_decimal"] = significant(Fraction(v), 15)
     return out
-
-
-FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
-"""A text cell starting with one of these is read as a formula by spreadsheet tools."""
-
-_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?:/\d+)?")
-
-
-def spreadsheet_cell(value: Any) -> Any:
-    """A cell a spreadsheet cannot run: text starting with ``= + - @``, tab or CR gets a
-    leading ``'`` (OWASP's CSV-injection advice, which Excel and LibreOffice honour), unless
-    it is a plain number or exact ``p/q`` such as ``-1/8`` (data, not a formula). A carriage
-    return inside text becomes ``\\n``, so the writer quotes the cell and the table stays tidy.
-
-    >>> print(spreadsheet_cell('=HYPERLINK("http://evil.example/","click")'))
-    '=HYPERLINK("http://evil.example/","click")
-    >>> spreadsheet_cell("-1/8"), spreadsheet_cell("-0.125"), spreadsheet_cell(-3), spreadsheet_cell("@x")
-    ('-1/8', '-0.125', -3, "'@x")
-    """
-    if not isinstance(value, str):
-        return value
-    if value.startswith(FORMULA_START) and not _NUMBER.fullmatch(value):
-        value = "'" + value
-    return value.replace("\r\n", "\n").replace("\r", "\n")  # quoted by the writer (its line end is \n)
 
 
 _FRACTION = re.compile(r"-?\d+/0*[1-9]\d*")
@@ -409,7 +386,7 @@ def _names_a_file(path: str) -> bool:
     import os
     import stat
 
-    from exactodds.report.files import STDOUT, stream_fd
+    from exactodds.io.files import STDOUT, stream_fd
 
     if path == STDOUT or stream_fd(path) is not None:
         return False

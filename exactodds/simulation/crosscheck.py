@@ -45,7 +45,7 @@ from exactodds.engine.levels import COUP
 from exactodds.errors import InputError
 from exactodds.game.cards import Shoe
 from exactodds.game.rules import Coup
-from exactodds.report.progress import Progress
+from exactodds.io.progress import Progress
 from exactodds.simulation import engine_link
 from exactodds.simulation.audit import Audit, Auditor, Violation, audit_log, audit_round
 from exactodds.simulation.fit import (

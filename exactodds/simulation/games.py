@@ -15,10 +15,10 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any, Final
 
-from exactodds import __version__
 from exactodds.errors import InputError
 from exactodds.exact import ratio, significant, sqrt_fraction
 from exactodds.game.protocol import Game
+from exactodds.version import __version__
 
 Z_LIMIT: Final = 4
 """|z| at most this: the sample agrees with the exact return."""

@@ -302,7 +302,7 @@ def render_counts(families: Mapping[tuple[str, str], Mapping[str, int]],
     neutraliser of the project's CSVs: an outcome a wager file names ``=HYPERLINK(...)`` is
     written ``'=HYPERLINK(...)``, never run by a spreadsheet (issue 25); the reader
     (:func:`_read_counts`) takes the quote off again."""
-    from exactodds.report.views import spreadsheet_cell
+    from exactodds.io.cells import spreadsheet_cell
 
     out = io.StringIO()
     if meta:
@@ -319,7 +319,7 @@ def _unneutralised(cell: str) -> str:
     """A cell :func:`exactodds.report.views.spreadsheet_cell` wrote, as it was: ``'=x`` is ``=x``
     (a name that itself starts with ``'`` and a formula character is read the same way, which
     is what a spreadsheet shows too)."""
-    from exactodds.report.views import FORMULA_START
+    from exactodds.io.cells import FORMULA_START
 
     return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_START) else cell
 

@@ -24,7 +24,7 @@ import numpy.typing as npt
 from exactodds.errors import InputError
 from exactodds.game.cardcode import ABSENT, CODE_RANK, CODE_SUIT, RANK_ONLY, VALID, code_text, parse_code
 from exactodds.game.cards import POINT_VALUE, RANKS, SUITS
-from exactodds.report.progress import Progress
+from exactodds.io.progress import Progress
 from exactodds.simulation.textread import Lines, at_line, split_cells, text_lines, whole_number
 
 MAX_HAND_CARDS: Final = 10

@@ -62,7 +62,7 @@ import numpy.typing as npt
 from exactodds.errors import InputError
 from exactodds.game.cardcode import RANK_ONLY, parse_code
 from exactodds.game.cards import FACES, RANKS, Shoe
-from exactodds.report.progress import Progress
+from exactodds.io.progress import Progress
 from exactodds.simulation.fit import DEFAULT_ALPHA, holm
 from exactodds.simulation.shoetests import MIN_PAIRS
 from exactodds.simulation.shufflelaws import (

@@ -49,8 +49,8 @@ from exactodds.game import rules
 from exactodds.game.cardcode import CODE_VALUE
 from exactodds.game.cards import FACES, Shoe
 from exactodds.game.rules import Coup
+from exactodds.io.progress import Progress
 from exactodds.parallel import check_workers, ordered_map
-from exactodds.report.progress import Progress
 
 if TYPE_CHECKING:
     from exactodds.simulation.settle import RoundSettler

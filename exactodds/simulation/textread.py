@@ -17,7 +17,7 @@ from typing import BinaryIO, Final
 import numpy as np
 
 from exactodds.errors import InputError
-from exactodds.report.progress import Progress
+from exactodds.io.progress import Progress
 
 MAX_LINE: Final = 1 << 16
 """Longest line read (bytes): a hand-log line has well under 100; longer is not a log."""

@@ -59,7 +59,7 @@ def shuffled_shoes(counts: Sequence[int], seed: int, start: int, stop: int,
     is what ``permutation`` does to its copy).
 
     With numba (``compiled``: force either path), the same generators and shuffles in
-    compiled code (:func:`exactodds.figures.study.kernel.shuffled`: building numpy's three
+    compiled code (:func:`exactodds.study.kernel.shuffled`: building numpy's three
     objects per shoe cost ~25 µs, four times the shuffle), held to numpy here: the chunk's
     first shoe is shuffled by numpy too, and a difference (a numpy whose generators changed)
     sends the whole chunk through numpy. The same shoes either way.
@@ -117,10 +117,10 @@ def _before_and_left(removed: npt.NDArray[np.int64], shoe: npt.NDArray[np.int64]
 
 
 def _compiled() -> Any:
-    """The compiled bookkeeping (:mod:`exactodds.figures.study.kernel`), or None
+    """The compiled bookkeeping (:mod:`exactodds.study.kernel`), or None
     without numba (the optional ``fast`` extra)."""
     try:
-        import exactodds.figures.study.kernel as kernel
+        import exactodds.study.kernel as kernel
     except ImportError:
         return None
     return kernel
@@ -129,7 +129,7 @@ def _compiled() -> Any:
 def _bookkeeping(deck: npt.NDArray[np.uint8], shoe: npt.NDArray[np.int64], faces: npt.NDArray[np.uint8],
                  used: npt.NDArray[np.int64], counts: npt.NDArray[np.int64], burn: npt.NDArray[np.int64],
                  ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The numpy path of :func:`exactodds.figures.study.kernel.bookkeeping`: per round,
+    """The numpy path of :func:`exactodds.study.kernel.bookkeeping`: per round,
     the position of its first card and the composition before it (bincounts of the dealt
     and burned cards, cumulative sums per shoe)."""
     position = burn[shoe] + _segment_before(used, shoe)

@@ -14,11 +14,11 @@ import numpy.typing as npt
 
 from exactodds.exact import decimal, ratio, sqrt_decimal
 from exactodds.figures.settlement import settlement
-from exactodds.figures.study.pricing import FamilyPart
+from exactodds.game.cards import falling_factorial
+from exactodds.study.pricing import FamilyPart
 
 # -- combining chunks ------------------------------------------------------------------------------
-from exactodds.figures.study.spec import BUCKET_LOW, FIXED_BITS, StudySpec, WagerSpec, _join, _Priced, _priced
-from exactodds.game.cards import falling_factorial
+from exactodds.study.spec import BUCKET_LOW, FIXED_BITS, StudySpec, WagerSpec, _join, _Priced, _priced
 
 
 @dataclass
@@ -180,7 +180,7 @@ class StudyResult:
     plot_data: dict[str, tuple[npt.NDArray[np.int64] | None, list[Any]]] = field(default_factory=dict, repr=False)
     warm_cpu_seconds: float = 0.0
     """The part of :attr:`worker_cpu_seconds` spent on chunks run by an already started
-    process (:attr:`~exactodds.figures.study.pricing.ChunkResult.warm`)."""
+    process (:attr:`~exactodds.study.pricing.ChunkResult.warm`)."""
     warm_shoes: int = 0
     """Shoes of those chunks."""
     warm_pricing_cpu_seconds: float = 0.0

@@ -31,7 +31,7 @@ this machine's boot and PID namespace and ``<pid>`` the writing process: before 
 into a folder, temporaries of this naming left there by a process that no longer runs
 (a ``kill -9``, a power cut) are removed; those of a live process -- a concurrent run --
 never are. Temporaries from another machine or namespace, whose process cannot be
-checked, are removed once untouched for :data:`FOREIGN_STALE_SECONDS`.
+checked, are removed once untouched for :data:`~exactodds.io.names.FOREIGN_STALE_SECONDS`.
 
 Three ways to write:
 
@@ -77,291 +77,44 @@ exactodds.errors.InputError: cannot write '...': is a directory
 from __future__ import annotations
 
 import errno
-import functools
 import io
 import os
 import re
-import secrets
 import stat
 import sys
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal, TextIO
 
 from exactodds.errors import InputError
+from exactodds.io.names import (
+    NEW_FILE_MODE,
+    STDOUT,
+    Content,
+    PathArg,
+    Writer,
+    is_temporary_name,
+    output_error,
+    temporary_name,
+)
+from exactodds.io.recovery import Step, clean_stale_temporaries, fsync_folder, keep_backup, roll_back
 
-STDOUT: Final = "-"
-"""The output path meaning standard output."""
-
-NEW_FILE_MODE: Final = 0o644
-"""Permission bits of a newly created output (reports are meant to be shared)."""
-
-FOREIGN_STALE_SECONDS: Final = 24 * 3600
-"""Age after which a temporary of another machine or PID namespace is removed."""
-
-TEMP_NAME: Final = re.compile(r"^\.exo-([0-9a-f]{6})-([1-9][0-9]{0,9})-[0-9a-f]{8}\.tmp$")
-"""Our temporary names: ``.exo-<tag>-<pid>-<random>.tmp``; nothing else is ever cleaned."""
-MARKER_NAME: Final = re.compile(r"^\.exo-([0-9a-f]{6})-([1-9][0-9]{0,9})-[0-9a-f]{8}\.set$")
-"""The journal of a set of outputs being renamed (see the module docstring)."""
-BACKUP_NAME: Final = re.compile(r"^\.exo-([0-9a-f]{6})-([1-9][0-9]{0,9})-[0-9a-f]{8}\.old$")
-"""A backup of a file a set of outputs replaces, kept until the set is committed."""
-MAX_MARKER_BYTES: Final = 1024 * 1024
-
-Writer = Callable[[TextIO], None]
-"""Writes an output's text into the file it is given (for :func:`write_all`)."""
-Content = str | bytes | Writer
-PathArg = str | os.PathLike[str]
-
-_REASONS: Final = {
-    errno.EACCES: "permission denied",
-    errno.EPERM: "permission denied",
-    errno.EROFS: "read-only file system",
-    errno.ENOSPC: "no space left on device",
-    errno.EDQUOT: "disk quota exceeded",
-    errno.ENAMETOOLONG: "file name too long",
-    errno.EISDIR: "is a directory",
-    errno.ENOENT: "no such file or folder",
-    errno.ENOTDIR: "a part of the path is not a folder",
-    errno.EFBIG: "file too large",
-    errno.EPIPE: "broken pipe (the reader went away)",
-    errno.ELOOP: "too many levels of symbolic links",
-    errno.EIO: "input/output error",
-}
-
-
-def output_error(exc: OSError, path: PathArg) -> InputError:
-    """The one-line :class:`InputError` for an operating-system failure writing ``path``.
-
-    >>> str(output_error(OSError(errno.ENOSPC, "No space left on device"), "out.txt"))
-    "cannot write 'out.txt': no space left on device"
-    """
-    reason = _REASONS.get(exc.errno or 0)
-    if reason is None:
-        text = exc.strerror or str(exc) or type(exc).__name__
-        reason = text[:1].lower() + text[1:]
-    return InputError(f"cannot write {os.fspath(path)!r}: {reason}")
-
-
-# -- temporary names ----------------------------------------------------------------------------
-@functools.cache
-def _host_tag() -> str:
-    """Six hex digits naming this boot of this machine and this PID namespace: a process id
-    in a temporary name can be checked only where this tag is the same."""
-    parts = []
-    try:
-        parts.append(Path("/proc/sys/kernel/random/boot_id").read_text().strip())
-    except OSError:
-        parts.append(os.uname().nodename if hasattr(os, "uname") else "")
-    try:
-        parts.append(str(os.stat("/proc/self/ns/pid").st_ino))
-    except OSError:
-        parts.append("")
-    import hashlib
-
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:6]
-
-
-def temporary_name(ending: str = ".tmp") -> str:
-    """A fresh temporary name for this process (bounded length, hidden, ``.tmp``; ``.set`` and
-    ``.old`` for a journal and a backup)."""
-    return f".exo-{_host_tag()}-{os.getpid()}-{secrets.token_hex(4)}{ending}"
-
-
-def is_temporary_name(name: str) -> bool:
-    """Whether ``name`` is one of our temporary names (the only files ever cleaned)."""
-    return TEMP_NAME.match(name) is not None
-
-
-def _pid_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # EPERM: it runs, as another user
-        return True
-    return True
-
-
-def clean_stale_temporaries(folder: PathArg, *, now: float | None = None) -> list[str]:
-    """Remove our temporaries in ``folder`` whose writer is gone; return their names.
-
-    Only regular files named like :data:`TEMP_NAME` are considered. One whose tag is this
-    machine's and namespace's is removed when its process no longer runs (never one of a
-    live process: a concurrent run's file stays); one from elsewhere when untouched for
-    :data:`FOREIGN_STALE_SECONDS`. Best effort: an unreadable folder or an undeletable
-    file is skipped silently (writing will report the real problem, if any).
-    """
-    removed: list[str] = []
-    now = time.time() if now is None else now
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return removed
-    for entry in entries:  # first roll back any set a dead process left half renamed
-        m = MARKER_NAME.match(entry.name)
-        if m is not None and _writer_gone(m, entry, now):
-            _recover(Path(entry.path))
-    for entry in entries:
-        m = TEMP_NAME.match(entry.name)
-        backup = BACKUP_NAME.match(entry.name)
-        if backup is not None:  # an orphan only after a kill between commit and clean-up: kept a day
-            try:
-                st = entry.stat(follow_symlinks=False)
-                if stat.S_ISREG(st.st_mode) and now - st.st_mtime > FOREIGN_STALE_SECONDS:
-                    os.unlink(entry.path)
-                    removed.append(entry.name)
-            except OSError:
-                pass
-            continue
-        if m is None:
-            continue
-        try:
-            st = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        if not stat.S_ISREG(st.st_mode):
-            continue
-        if m[1] == _host_tag():
-            stale = not _pid_alive(int(m[2]))
-        else:
-            stale = now - st.st_mtime > FOREIGN_STALE_SECONDS
-        if stale:
-            try:
-                os.unlink(entry.path)
-            except OSError:
-                continue
-            removed.append(entry.name)
-    return removed
-
-
-def _writer_gone(m: re.Match[str], entry: os.DirEntry[str], now: float) -> bool:
-    """Whether the process that wrote the file named ``m`` no longer runs (this machine's), or
-    the file is older than :data:`FOREIGN_STALE_SECONDS` (another machine's)."""
-    try:
-        st = entry.stat(follow_symlinks=False)
-    except OSError:
-        return False
-    if not stat.S_ISREG(st.st_mode):
-        return False
-    if m[1] == _host_tag():
-        return not _pid_alive(int(m[2]))
-    return now - st.st_mtime > FOREIGN_STALE_SECONDS
+__all__ = ["STDOUT", "Content", "Output", "PathArg", "Writer", "all_or_none", "atomic_writer", "check_folder",
+           "check_writable", "clean_stale_temporaries", "folder_lock", "is_temporary_name", "output_error",
+           "stream_fd", "temporary_name", "write_all", "write_atomic"]
 
 
 # -- the journal of a set of outputs -------------------------------------------------------------
-@dataclass(frozen=True)
-class _Step:
-    """One output of a set: its final path, its temporary (device and inode: renamed or not)
-    and the backup of the file it replaces (None: there was none)."""
-
-    final: str
-    temp: str
-    dev: int
-    ino: int
-    backup: str | None
-
-    def as_json(self) -> dict[str, object]:
-        return {"final": self.final, "temp": self.temp, "dev": self.dev, "ino": self.ino, "backup": self.backup}
-
-
-def _fsync_folder(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _roll_back(steps: Sequence[_Step]) -> None:
-    """Give every output of a set its old content back (or remove it, if it was new), wherever
-    the renames stopped; remove every temporary and backup. Best effort, idempotent."""
-    for step in steps:
-        try:
-            st: os.stat_result | None = os.lstat(step.final)
-        except OSError:
-            st = None
-        renamed = st is not None and (st.st_dev, st.st_ino) == (step.dev, step.ino)
-        try:
-            if renamed:
-                if step.backup is None:
-                    os.unlink(step.final)
-                elif os.path.lexists(step.backup):
-                    os.replace(step.backup, step.final)
-            elif step.backup is not None and os.path.lexists(step.backup):
-                os.unlink(step.backup)
-            if os.path.lexists(step.temp):
-                os.unlink(step.temp)
-        except OSError:
-            continue
-
-
-def _step_of(item: object) -> _Step | None:
-    """A journal entry as read back, or None unless it names only our names beside its output."""
-    if not isinstance(item, dict) or set(item) != {"final", "temp", "dev", "ino", "backup"}:
-        return None
-    final, temp, backup = item["final"], item["temp"], item["backup"]
-    if not (isinstance(final, str) and isinstance(temp, str) and isinstance(item["dev"], int)
-            and isinstance(item["ino"], int) and (backup is None or isinstance(backup, str))):
-        return None
-    folder = os.path.dirname(final)
-    if not os.path.isabs(final) or os.path.dirname(temp) != folder or not TEMP_NAME.match(os.path.basename(temp)):
-        return None
-    if backup is not None and (os.path.dirname(backup) != folder or not BACKUP_NAME.match(os.path.basename(backup))):
-        return None
-    return _Step(final, temp, item["dev"], item["ino"], backup)
-
-
-def _recover(marker: Path) -> bool:
-    """Roll back the set a dead process left in ``marker``, then remove the marker; False (and
-    nothing touched) when the marker is not this user's or not one of ours."""
-    import json
-
-    try:
-        fd = os.open(marker, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
-        return False
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or (hasattr(os, "geteuid") and st.st_uid != os.geteuid()) \
-                or st.st_mode & 0o022 or st.st_size > MAX_MARKER_BYTES:
-            return False
-        with os.fdopen(os.dup(fd), "rb") as fh:
-            raw = fh.read(MAX_MARKER_BYTES + 1)
-    finally:
-        os.close(fd)
-    try:
-        items = json.loads(raw.decode("utf-8"))["outputs"]
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
-        return False
-    steps = [_step_of(item) for item in items] if isinstance(items, list) else [None]
-    if any(step is None for step in steps):
-        return False
-    _roll_back([step for step in steps if step is not None])
-    try:
-        os.unlink(marker)
-    except OSError:
-        pass
-    return True
-
-
-class _Journal:
+class Journal:
     """The renames of a set of two or more outputs, all or none (see the module docstring)."""
 
     def __init__(self, ops: Sequence[_Open], durable: bool) -> None:
         self.ops = [op for op in ops if op.tmp is not None]
         self.durable = durable
         self.marker: Path | None = None
-        self.steps: list[_Step] = []
+        self.steps: list[Step] = []
 
     def commit(self) -> None:
         """Rename every temporary over its final name; on any failure, roll back."""
@@ -373,11 +126,11 @@ class _Journal:
             self._begin()
             for step in self.steps:
                 if step.backup is not None:
-                    _backup(step.final, step.backup)
+                    keep_backup(step.final, step.backup)
             for op in self.ops:
                 op.commit()
         except BaseException as exc:
-            _roll_back(self.steps)
+            roll_back(self.steps)
             for op in self.ops:
                 op.tmp = None  # gone: renamed and rolled back, or removed
             self._end()
@@ -386,7 +139,7 @@ class _Journal:
             raise
         if self.durable:
             for folder in {Path(step.final).parent for step in self.steps}:
-                _fsync_folder(folder)
+                fsync_folder(folder)
         self._end()  # the commit point
         for step in self.steps:
             if step.backup is not None:
@@ -405,7 +158,7 @@ class _Journal:
             backup = None
             if os.path.lexists(final):
                 backup = str(final.parent.absolute() / temporary_name(".old"))
-            self.steps.append(_Step(str(final.absolute()), str(op.tmp.absolute()), st.st_dev, st.st_ino, backup))
+            self.steps.append(Step(str(final.absolute()), str(op.tmp.absolute()), st.st_dev, st.st_ino, backup))
         folder = self.ops[0].target.path.parent
         marker = folder / temporary_name(".set")
         text = json.dumps({"outputs": [step.as_json() for step in self.steps]}, ensure_ascii=False)
@@ -419,7 +172,7 @@ class _Journal:
             raise
         self.marker = marker
         if self.durable:
-            _fsync_folder(folder)
+            fsync_folder(folder)
 
     def _end(self) -> None:
         if self.marker is not None:
@@ -428,18 +181,8 @@ class _Journal:
             except OSError:
                 pass
             if self.durable:
-                _fsync_folder(self.marker.parent)
+                fsync_folder(self.marker.parent)
             self.marker = None
-
-
-def _backup(final: str, backup: str) -> None:
-    """``backup``: the file at ``final`` as it is (a hard link; a copy where links are not made)."""
-    try:
-        os.link(final, backup)
-    except OSError:
-        import shutil
-
-        shutil.copy2(final, backup)
 
 
 # -- targets ------------------------------------------------------------------------------------
@@ -788,7 +531,7 @@ def write_all(items: Sequence[tuple[PathArg, Content]], *, durable: bool = True)
             staged.append(op)
             op.put(items[i][1])
             op.finish()
-        _Journal(staged, durable).commit()
+        Journal(staged, durable).commit()
     except BaseException:
         for op in staged:
             op.discard()
@@ -853,7 +596,7 @@ def all_or_none(paths: Sequence[PathArg], *, durable: bool = True) -> Iterator[l
         yield [Output(op) for op in ops]
         for op in ops:
             op.finish()
-        _Journal(ops, durable).commit()
+        Journal(ops, durable).commit()
     except BaseException:
         for op in ops:
             op.discard()
@@ -885,3 +628,4 @@ def folder_lock(folder: PathArg) -> Iterator[int]:
         yield fd
     finally:
         os.close(fd)
+

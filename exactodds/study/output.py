@@ -8,14 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from exactodds import __version__
 from exactodds.exact import decimal, percent, ratio
-from exactodds.figures.study.aggregation import Interval, StrategyResult, StudyResult
+from exactodds.game.cards import Shoe
+from exactodds.io.files import write_atomic
+from exactodds.study.aggregation import Interval, StrategyResult, StudyResult
 
 # -- plot -----------------------------------------------------------------------------------------------
-from exactodds.figures.study.spec import HIST_PER_UNIT, PLOT_SAMPLE_SHOES, TRACE_RANKS
-from exactodds.game.cards import Shoe
-from exactodds.report.files import write_atomic
+from exactodds.study.spec import HIST_PER_UNIT, PLOT_SAMPLE_SHOES, TRACE_RANKS
+from exactodds.version import __version__
 
 
 def plot_format(path: str) -> str:

@@ -20,10 +20,15 @@ from exactodds.engine.level import Level
 from exactodds.engine.levels import COUP
 from exactodds.exact import decimal, ratio, significant
 from exactodds.figures.settlement import settlement
-from exactodds.figures.study.dealing import Dealt, deal_chunk, running_counts
+from exactodds.game.cards import RANKS, falling_factorial
+from exactodds.simulation.simulate import (
+    NCODES,
+    decode,
+)
+from exactodds.study.dealing import Dealt, deal_chunk, running_counts
 
 # -- one chunk of shoes -------------------------------------------------------------------------
-from exactodds.figures.study.spec import (
+from exactodds.study.spec import (
     _KERNEL_BATCH,
     _NUMPY_BATCH,
     BUCKET_HIGH,
@@ -38,11 +43,6 @@ from exactodds.figures.study.spec import (
     _Priced,
     _priced,
     _split,
-)
-from exactodds.game.cards import RANKS, falling_factorial
-from exactodds.simulation.simulate import (
-    NCODES,
-    decode,
 )
 
 
@@ -172,7 +172,7 @@ def group_sum(keys: npt.NDArray[np.int64], values: npt.NDArray[np.int64], compil
     """
     low, high = (int(keys.min()), int(keys.max())) if keys.size else (0, -1)
     if compiled is not False and keys.size and 0 <= low and high < DENSE_KEYS and values.ndim in (1, 2):
-        from exactodds.figures.study.dealing import _compiled
+        from exactodds.study.dealing import _compiled
 
         kernel = _compiled()
         if compiled and kernel is None:
@@ -200,7 +200,7 @@ def _family(bins: npt.NDArray[np.intp], k: int, cards: npt.NDArray[np.int64], li
     either path; both give the same aggregates)."""
     if shoe is not None:
         assert net is not None and fixed is not None
-    from exactodds.figures.study.dealing import _compiled
+    from exactodds.study.dealing import _compiled
 
     kernel = _compiled() if compiled is not False else None
     if compiled and kernel is None:

@@ -3,7 +3,7 @@
 
 :func:`bookkeeping` is, for a chunk dealt by the simulator's dealer
 (:func:`exactodds.simulation.simulate.deal_shoes`), the same two arrays the numpy path of
-:func:`exactodds.figures.study.dealing.deal_chunk` derives with bincounts and cumulative
+:func:`exactodds.study.dealing.deal_chunk` derives with bincounts and cumulative
 sums: the position of every round's first card and the composition before the round
 (the shoe less its burn, § 629a.5(f), less the cards dealt in the shoe's earlier rounds).
 One pass over the rounds, each array written once: the numpy path's
@@ -12,7 +12,7 @@ additions and subtractions of card counts only (int64: a count is at most the sh
 cards). Imported only where the study deals, and only when numba is installed; the tests
 hold it equal to the numpy path.
 
-:func:`dense_group_sum` is :func:`exactodds.figures.study.pricing.group_sum` for keys below a
+:func:`dense_group_sum` is :func:`exactodds.study.pricing.group_sum` for keys below a
 small bound (cards left × bins, shoe × bins): one pass adding each row into its key's sums
 instead of a sort and a gather; the same int64 additions (in another order: two's-complement
 addition is associative, so the sums are the same); :func:`family_sums` does one family's
@@ -280,7 +280,7 @@ def family_sums(bins: npt.NDArray[np.intp], k: int, cards: npt.NDArray[np.int64]
                 net: npt.NDArray[np.int64] | None = None, fixed: npt.NDArray[np.int64] | None = None,
                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
                            npt.NDArray[np.int64] | None, npt.NDArray[np.int64] | None]:
-    """One family's aggregates in one pass (what :func:`exactodds.figures.study.pricing._family`
+    """One family's aggregates in one pass (what :func:`exactodds.study.pricing._family`
     otherwise gets from a bincount and three group sums): the rounds per bin, the distinct
     keys ``cards × k + bin`` (ascending) with the limb sums per key, and (with ``shoe``) the
     ``(shoes, k)`` sums of ``net`` and ``fixed`` per shoe and bin. The same int64 additions

@@ -14,12 +14,17 @@ from typing import Any, Final
 
 from exactodds.catalogue import get_wager
 from exactodds.errors import InputError
-from exactodds.figures.study.aggregation import StudyResult, _FamilyTotal, _finish_wager, _WagerTotal
-from exactodds.figures.study.output import plot_format, write_plot
-from exactodds.figures.study.pricing import ChunkResult, study_chunk, trace_header
+from exactodds.game.cards import Shoe
+from exactodds.inputs import shown
+from exactodds.io.files import atomic_writer, check_writable
+from exactodds.parallel import check_workers as check_local_workers
+from exactodds.parallel import ordered_map
+from exactodds.study.aggregation import StudyResult, _FamilyTotal, _finish_wager, _WagerTotal
+from exactodds.study.output import plot_format, write_plot
+from exactodds.study.pricing import ChunkResult, study_chunk, trace_header
 
 # -- running chunks: here, in processes, or on a Dask cluster ------------------------------------------
-from exactodds.figures.study.spec import (
+from exactodds.study.spec import (
     BUCKET_HIGH,
     BUCKET_LOW,
     CHUNK_SHOES,
@@ -29,11 +34,6 @@ from exactodds.figures.study.spec import (
     _priced,
     build_spec,
 )
-from exactodds.game.cards import Shoe
-from exactodds.inputs import shown
-from exactodds.parallel import check_workers as check_local_workers
-from exactodds.parallel import ordered_map
-from exactodds.report.files import atomic_writer, check_writable
 
 
 def _chunks(spec: StudySpec, workers: int, scheduler: str | None) -> Generator[ChunkResult, None, None]:
@@ -182,7 +182,7 @@ def run_spec(spec: StudySpec, workers: int = 1, scheduler: str | None = None, tr
     warm_shoes = 0
     with ExitStack() as stack:
         trace = None
-        if trace_path and spec.trace:  # streamed to a temporary, renamed when the study ends (report.files)
+        if trace_path and spec.trace:  # streamed to a temporary, renamed when the study ends (io.files)
             trace = stack.enter_context(atomic_writer(trace_path))
             trace.write(trace_header(spec.wagers))
         with closing(_chunks(spec, workers, scheduler)) as chunks:

@@ -37,37 +37,39 @@ chunks per worker are in flight, and the trace is streamed to its file.
 ('perfect', True, True)
 
 The stages live in their own modules, each importing only the ones before it:
-:mod:`~exactodds.figures.study.spec` (limits, wagers, tags, triggers: a ``StudySpec``),
-:mod:`~exactodds.figures.study.dealing` (shoes dealt round by round, running counts),
-:mod:`~exactodds.figures.study.pricing` (every round priced exactly, one chunk reduced),
-:mod:`~exactodds.figures.study.aggregation` (chunks combined into the figures),
-:mod:`~exactodds.figures.study.output` (plot, data form) and
-:mod:`~exactodds.figures.study.run` (here, in processes or on a Dask cluster). This
-package re-exports their names.
+:mod:`~exactodds.study.spec` (limits, wagers, tags, triggers: a ``StudySpec``),
+:mod:`~exactodds.study.dealing` (shoes dealt round by round, running counts),
+:mod:`~exactodds.study.pricing` (every round priced exactly, one chunk reduced),
+:mod:`~exactodds.study.aggregation` (chunks combined into the figures),
+:mod:`~exactodds.study.output` (plot, data form) and
+:mod:`~exactodds.study.run` (here, in processes or on a Dask cluster); a DataFrame in
+:mod:`~exactodds.study.frames`. This package re-exports their names but the frame's. It
+stands on its own floor, above the simulator whose shoe mode it deals (tests/test_imports.py).
 """
 
 from __future__ import annotations
 
-from exactodds.figures.study.aggregation import (
+from exactodds.parallel import MAX_WORKERS, WORKERS_PER_CPU, max_workers  # one --workers for every command
+from exactodds.study.aggregation import (
     Bucket,
     Interval,
     StrategyResult,
     StudyResult,
     WagerResult,
 )
-from exactodds.figures.study.dealing import (
+from exactodds.study.dealing import (
     Dealt,
     deal_chunk,
     running_counts,
     shuffled_shoes,
 )
-from exactodds.figures.study.output import (
+from exactodds.study.output import (
     plot_format,
     strategy_json,
     study_json,
     write_plot,
 )
-from exactodds.figures.study.pricing import (
+from exactodds.study.pricing import (
     ChunkResult,
     FamilyPart,
     WagerPart,
@@ -75,7 +77,7 @@ from exactodds.figures.study.pricing import (
     study_chunk,
     trace_header,
 )
-from exactodds.figures.study.run import (
+from exactodds.study.run import (
     MAX_HANDSHAKE,
     bench_study,
     check_scheduler,
@@ -84,7 +86,7 @@ from exactodds.figures.study.run import (
     run_spec,
     run_study,
 )
-from exactodds.figures.study.spec import (
+from exactodds.study.spec import (
     BUCKET_HIGH,
     BUCKET_LOW,
     CHUNK_SHOES,
@@ -114,7 +116,6 @@ from exactodds.figures.study.spec import (
     parse_trigger,
     parse_wager_spec,
 )
-from exactodds.parallel import MAX_WORKERS, WORKERS_PER_CPU, max_workers  # one --workers for every command
 
 __all__ = [
     "BUCKET_HIGH",
