@@ -799,11 +799,12 @@ def test_every_view_states_the_reading(fmt: str, reading: str) -> None:
 
 
 def test_tables_give_both_readings() -> None:
-    from exactodds.report.tables import PAIGOW_STEMS, paigow_files
+    from exactodds.paigow.views import STEMS
+    from exactodds.report.tables import game_files
 
-    assert set(PAIGOW_STEMS) == set(READINGS)
-    files = paigow_files()
-    for rid, stem in PAIGOW_STEMS.items():
+    assert set(STEMS) == set(READINGS)
+    files = game_files()
+    for rid, stem in STEMS.items():
         doc = json.loads(files[f"{stem}.json"])
         assert doc["house_way_reading"] == rid
         edge = Fraction(doc["strategies"][0]["house_edge"])
