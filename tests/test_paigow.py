@@ -16,7 +16,7 @@ from fractions import Fraction
 from itertools import combinations, permutations
 from math import comb
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -637,157 +637,32 @@ def test_the_game_workbook_is_live(pg_certificate: dict[str, Any]) -> None:
 
 
 # -- the live par sheet recalculated by LibreOffice (issue 26 item 5) ------------------------------
-RECALC_ALWAYS: Final = """<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" \
-xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse">\
-<value>0</value></prop></item>
-</oor:items>
-"""
-"""A LibreOffice user profile's setting: recalculate every formula of an XLSX file on load
-(its default is to keep the values stored in the file)."""
-SENTINEL: Final = "-7777777"
-"""The value every formula's stored result is replaced by before LibreOffice reads the file."""
-
-
-def _poisoned(data: bytes) -> bytes:
-    """The workbook with every formula's stored result replaced by :data:`SENTINEL`, so that a value
-    read back after LibreOffice is its own recalculation, never what the renderer stored."""
-    import io
-    import re
-    import zipfile
-
-    out = io.BytesIO()
-    n = 0
-    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for info in src.infolist():
-            body = src.read(info)
-            if info.filename.startswith("xl/worksheets/sheet"):
-                text, k = re.subn(r"(<f>[^<]*</f>)<v>[^<]*</v>", rf"\g<1><v>{SENTINEL}</v>", body.decode("utf-8"))
-                body, n = text.encode("utf-8"), n + k
-            dst.writestr(info, body)
-    assert n > 0, "no stored formula result to replace"
-    return out.getvalue()
-
-
-def _recalculated(office: str, books: dict[str, bytes], tmp: Path) -> dict[str, Any]:
-    """Each workbook (name -> bytes) converted by one headless LibreOffice run whose own
-    profile recalculates on load (:data:`RECALC_ALWAYS`), read back with its values."""
-    import subprocess
-
-    import openpyxl
-
-    profile = tmp / "profile"
-    (profile / "user").mkdir(parents=True)
-    (profile / "user" / "registrymodifications.xcu").write_text(RECALC_ALWAYS)
-    (tmp / "in").mkdir()
-    for name, data in books.items():
-        (tmp / "in" / name).write_bytes(data)
-    r = subprocess.run([office, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--calc",
-                        "--convert-to", "xlsx", "--outdir", str(tmp / "out"),
-                        *(str(tmp / "in" / name) for name in books)], capture_output=True, text=True, timeout=180)
-    assert r.returncode == 0, r.stderr
-    return {name: openpyxl.load_workbook(tmp / "out" / name, data_only=True) for name in books}
-
-
-def _sqrt(x: Fraction) -> Fraction:
-    """√x to 30 decimal places (integer square root: no float)."""
-    from math import isqrt
-
-    scale = 10 ** 30
-    return Fraction(isqrt(x.numerator * scale * scale // x.denominator), scale)
-
-
-def _expected_cells(ws: Any, tables: list[Any]) -> dict[tuple[int, int], Fraction]:
-    """Every live cell of a game sheet (``ws``, formulas) with the exact value it must compute,
-    from the engine's outcome table of each strategy (``tables``, in the sheet's order):
-    probability and contribution of each outcome, the totals, return, house edge, hit
-    frequency, variance and √variance (:func:`exactodds.report.workbook._live_table`)."""
-    starts = [r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "Outcome" and ws.cell(r, 2).value == "Pays"]
-    assert len(starts) == len(tables)
-    out: dict[tuple[int, int], Fraction] = {}
-    for start, t in zip(starts, tables):
-        for i, o in enumerate(t.outcomes, start + 1):
-            assert ws.cell(i, 1).value == o.name
-            out[(i, 6)], out[(i, 8)] = t.probability(o), o.net * t.probability(o)
-        total = start + len(t.outcomes) + 1
-        assert ws.cell(total, 1).value == "Total"
-        out[(total, 4)], out[(total, 6)], out[(total, 8)] = Fraction(t.total), Fraction(1), t.return_
-        figures = {"Return": t.return_, "House edge": t.house_edge, "Hit frequency": t.hit_frequency,
-                   "Variance": t.variance, "Standard deviation (√variance)": _sqrt(t.variance)}
-        for r in range(total + 1, total + 2 + len(figures)):
-            if ws.cell(r, 1).value in figures:
-                out[(r, 2)] = figures[ws.cell(r, 1).value]
-        assert sum(1 for r in range(total + 1, total + 2 + len(figures)) if (r, 2) in out) == len(figures)
-    return out
-
-
-def _formula_cells(book: Any) -> dict[str, set[tuple[int, int]]]:
-    """Every formula cell of a workbook (read with its formulas), by sheet."""
-    return {ws.title: {(c.row, c.column) for row in ws.iter_rows() for c in row
-                       if isinstance(c.value, str) and c.value.startswith("=")} for ws in book.worksheets}
-
-
-def _close(got: Any, want: Fraction) -> bool:
-    """``got`` (a spreadsheet's double) within 1e-12 of ``want``, relatively (absolutely for 0)."""
-    if not isinstance(got, int | float) or isinstance(got, bool):
-        return False
-    return abs(Fraction(got) - want) <= Fraction(1, 10**12) * max(abs(want), Fraction(1, 1000))
-
-
 def test_libreoffice_recalculates_the_live_par_sheet(pg_certificate: dict[str, Any], tmp_path: Path) -> None:
-    """The XLSX par sheet as LibreOffice computes it (issue 26 item 5): one headless conversion,
-    recalculating on load, of (1) the certified workbook with every stored formula result
-    replaced by a sentinel, and (2) the same workbook with the win's pay changed in each
-    strategy's table (house way: 1 to 1, no vigorish; optimal: 9 to 10). Every formula cell of
-    every sheet is checked against the exact figure (to 1e-12 relative): the certified table's
-    in (1), and in (2) the engine's table (the game's outcome counts) settled at the new pay --
-    so changing a pay cell moves the house edge, hit frequency and variance to the exact figures
-    of that pay. Skipped where LibreOffice is not installed (Debian: libreoffice-calc, .ci/run)."""
+    """The XLSX par sheet as LibreOffice computes it (:func:`live_workbook.check_recalculation`):
+    every formula cell of the certified workbook, recalculated, equals the exact figure of the
+    engine's table (to 1e-12 relative), and with the win's pay changed in each strategy's table
+    (house way: 1 to 1, no vigorish; optimal: 9 to 10) the house edge, hit frequency, variance and
+    every other live cell move to the engine's exact figures at that pay. Skipped without LibreOffice."""
     import dataclasses
-    import io
-    import shutil
 
-    openpyxl = pytest.importorskip("openpyxl")
-    from exactodds.game.protocol import OutcomeTable
+    pytest.importorskip("openpyxl")
+    import live_workbook
+
     from exactodds.games.registry import get_game
     from exactodds.report.workbook import render_xlsx
 
-    office = shutil.which("soffice") or shutil.which("libreoffice")
-    if office is None:
-        pytest.skip("LibreOffice (soffice) is not installed (Debian: libreoffice-calc): the live XLSX par sheet "
-                    "is not recalculated")
-    doc = pg_certificate
-    [entry] = doc["games"]
+    live_workbook.office()
+    [entry] = pg_certificate["games"]
     game = get_game(entry["game"])
     rules = game.rules({r["field"]: r["value"] for r in entry["rules"]})
     tables = [game.outcome_table(rules, st["strategy"]) for st in entry["strategies"]]
     assert [t.to_json() for t in tables] == [st["outcome_table"] for st in entry["strategies"]]  # engine = certificate
     new_pay = {"house-way": Fraction(1), "optimal": Fraction(9, 10)}
-    changed = [OutcomeTable(tuple(dataclasses.replace(o, net=new_pay[t.strategy]) if o.name == "win" else o
-                                  for o in t.outcomes), t.total, t.strategy, t.universe) for t in tables]
-    assert all(c.house_edge != t.house_edge for c, t in zip(changed, tables))
-
-    data = render_xlsx(doc)
-    book = openpyxl.load_workbook(io.BytesIO(data))
-    formulas = _formula_cells(book)
-    sheet = next(ws.title for ws in book.worksheets if ws.cell(1, 1).value == entry["title"])
-    ws = book[sheet]
-    want = _expected_cells(ws, tables)
-    assert formulas == {**{name: set() for name in formulas}, sheet: set(want)}  # every formula is checked
-    want_changed = _expected_cells(ws, changed)
-    for start in (r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "win"):
-        strategy = tables[sum(1 for r in range(1, start) if ws.cell(r, 1).value == "win")].strategy
-        ws.cell(start, 2).value = float(new_pay[strategy])  # what a designer types
-    edited = io.BytesIO()
-    book.save(edited)
-
-    got = _recalculated(office, {"certified.xlsx": _poisoned(data), "pay.xlsx": edited.getvalue()}, tmp_path)
-    for name, expected in (("certified.xlsx", want), ("pay.xlsx", want_changed)):
-        values = got[name][sheet]
-        bad = {f"{values.cell(r, c).coordinate} ({ws.cell(r, 1).value})": (values.cell(r, c).value, float(x))
-               for (r, c), x in expected.items() if not _close(values.cell(r, c).value, x)}
-        assert not bad, f"{name}: recalculated value, exact figure: {bad}"
+    changed = [dataclasses.replace(t, outcomes=tuple(dataclasses.replace(o, net=new_pay[t.strategy])
+                                                     if o.name == "win" else o for o in t.outcomes)) for t in tables]
+    checked = live_workbook.check_recalculation(render_xlsx(pg_certificate), {entry["title"]: (tables, changed)},
+                                                tmp_path)
+    assert checked == 2 * 2 * (2 * 3 + 3 + 5)  # 2 workbooks, 2 strategies: 3 outcomes, the totals, 5 figures
 
 
 def test_certify_game_paigow_on_the_command_line(tmp_path: Path) -> None:

@@ -4,7 +4,11 @@ A view of the JSON report, like the others: nothing is recomputed. One ``Summary
 (a row per wager-paytable: the par-sheet figures, the player-advantage flag, the
 fingerprint), one sheet per wager-paytable (outcomes, par sheet, confidence ranges,
 effects of removal, sensitivity), one per game entry (:func:`_game_sheet`, the same for every
-game of the seam) and one for Spanish 21. Every exact value
+game of the seam) and one for Spanish 21. Every outcome table but a progressive's is live
+(:func:`_live_table`, the same for a wager-paytable and a game entry): pays and counts are
+cells, and probabilities, contributions, return, house edge, hit frequency, variance and σ
+formulas over them, so a designer who changes a pay sees the edge move (a progressive's pays
+depend on its meters: its figures are values at the priced meters). Every exact value
 is two cells: a number a spreadsheet computes with (the decimal with 15 significant
 digits, :func:`exactodds.exact.significant`, read as a double) and, beside it, the exact
 ``p/q`` as text. A count with more digits than Excel keeps (15; a shoe's combinations have
@@ -166,19 +170,22 @@ def _entry_sheet(sh: _Sheet, x: dict[str, Any]) -> None:
     if x["player_advantage"]:
         sh.line(["PLAYER ADVANTAGE", "this paytable's return is above 0: it favours the player"], bold=True)
     sh.heading("Outcomes")
-    sh.line(["Outcome", "Pays", "Pays (exact)", "Combinations", "Combinations (exact, text)", "Probability",
-             "Probability (exact)", "Return", "Return (exact)"], bold=True)
-    for o in a["outcomes"]:
-        sh.line([o["outcome"], *_ex(o["pays"], "pays"), *_count(o["count"]), *_ex(o["probability"]),
-                 *_ex(o["return"])])
-    sh.line(["Total", None, None, *_count(a["total"])], bold=True)
-    sh.heading("Figures")
-    sh.line(["Figure", "Value", "Exact"], bold=True)
-    for key, label in (("return", "Return"), ("house_edge", "House edge"), ("variance", "Variance"),
-                       ("element_of_risk", "Element of risk")):
-        v = a.get(key)
-        if isinstance(v, str) and "/" in v and "*" not in v and "M_" not in v:
-            sh.line([label, *_ex(v, "fixed" if key == "variance" else "pct")])
+    if "meters" not in a:  # the outcome table live, as every game entry's (:func:`_live_table`)
+        _live_table(sh, a, "Combinations")
+    else:  # a progressive: pays and return depend on the meters; the figures at the priced meters, as values
+        sh.line(["Outcome", "Pays", "Pays (exact)", "Combinations", "Combinations (exact, text)", "Probability",
+                 "Probability (exact)", "Return", "Return (exact)"], bold=True)
+        for o in a["outcomes"]:
+            sh.line([o["outcome"], *_ex(o["pays"], "pays"), *_count(o["count"]), *_ex(o["probability"]),
+                     *_ex(o["return"])])
+        sh.line(["Total", None, None, *_count(a["total"])], bold=True)
+        sh.heading("Figures")
+        sh.line(["Figure", "Value", "Exact"], bold=True)
+        for key, label in (("return", "Return"), ("house_edge", "House edge"), ("variance", "Variance"),
+                           ("element_of_risk", "Element of risk")):
+            v = a.get(key)
+            if isinstance(v, str) and "/" in v and "*" not in v and "M_" not in v:
+                sh.line([label, *_ex(v, "fixed" if key == "variance" else "pct")])
     sh.heading("Par sheet")
     sh.line(["Figure", "Value", "Exact"], bold=True)
     sh.line(["Hit frequency", *_ex(ps["hit_frequency"])])
@@ -246,19 +253,27 @@ def _game_sheet(sh: _Sheet, g: dict[str, Any]) -> None:
     sh.line(["Every check of the mathematics holds", g["verification"]["all_hold"]])
 
 
-def _live_table(sh: _Sheet, t: dict[str, Any]) -> None:
+def _live_count(n: int) -> list[Any]:
+    """A count a formula reads: always a number (beyond a double's exact integers, 2**53, the
+    nearest double), with the exact integer as text beside it where Excel would not keep it."""
+    return [n if abs(n) < 2**53 else ("n", float(n), "count"), str(n) if len(str(abs(n))) > EXCEL_DIGITS else None]
+
+
+def _live_table(sh: _Sheet, t: dict[str, Any], count: str = "Count") -> None:
     """An outcome table whose figures are live: the pays (column B) and counts (D) are cells, and
-    the probabilities, contributions, total, return, house edge, hit frequency and variance are
+    the probabilities, contributions, total, return, house edge, hit frequency, variance and σ are
     formulas over them, so a designer who changes a pay or a count sees the edge move; the exact
-    ``p/q`` of the report stays beside each as text (it does not move: it is what was certified)."""
-    sh.line(["Outcome", "Pays", "Pays (exact)", "Count", "Count (exact, text)", "Probability",
+    ``p/q`` of the report stays beside each as text (it does not move: it is what was certified).
+    ``t`` is a game entry's outcome table or a (non-progressive) wager's analysis, which have the
+    same members; ``count`` names the count column (baccarat: "Combinations")."""
+    sh.line(["Outcome", "Pays", "Pays (exact)", count, f"{count} (exact, text)", "Probability",
              "Probability (exact)", "Return", "Return (exact)"], bold=True)
     first = sh.row + 1                                  # A1 row numbers: the outcomes' first and last rows
     last = first + len(t["outcomes"]) - 1
     total = last + 1
     for o in t["outcomes"]:
         r = sh.row + 1
-        sh.line([o["outcome"], *_ex(o["pays"], "pays"), *_count(o["count"]),
+        sh.line([o["outcome"], *_ex(o["pays"], "pays"), *_live_count(o["count"]),
                  ("formula", f"=D{r}/D{total}", "pct", o["probability"]), o["probability"],
                  ("formula", f"=B{r}*F{r}", "pct", o["return"]), o["return"]])
     sh.line(["Total", None, None, ("formula", f"=SUM(D{first}:D{last})", "count", str(t["total"])),
