@@ -614,7 +614,8 @@ def test_the_game_workbook_is_live(pg_certificate: dict[str, Any]) -> None:
     """The game sheet of the XLSX view is live: pays and counts are cells, and the probability,
     contribution, return, house edge and variance cells are formulas over them whose stored
     values equal the exact figures (LibreOffice recalculating them:
-    :func:`test_libreoffice_recalculates_the_live_par_sheet`)."""
+    :func:`test_libreoffice_recalculates_the_live_par_sheet`); each strategy has the whole par
+    sheet a wager-paytable's sheet has (1 in N, cycle, maximum payout, definition)."""
     import io
 
     openpyxl = pytest.importorskip("openpyxl")
@@ -634,6 +635,12 @@ def test_the_game_workbook_is_live(pg_certificate: dict[str, Any]) -> None:
         assert abs(Fraction(str(values.cell(rows[label], 2).value)) - Fraction(t[key])) < Fraction(1, 10**12)
         assert ws.cell(rows[label], 3).value == t[key]  # the exact p/q beside it
     assert ws.cell(rows["Standard deviation (√variance)"], 2).value == f"=SQRT(B{rows['Variance']})"
+    ps = doc["games"][0]["strategies"][-1]["par_sheet"]  # the whole par sheet, as a wager-paytable's sheet has it
+    assert ws.cell(rows["Cycle (deals)"], 2).value == ps["cycle"] == t["total"]
+    assert ws.cell(rows["Maximum win per unit"], 3).value == ps["maximum_payout"]["win_per_unit"] == "19/20"
+    assert abs(Fraction(str(ws.cell(rows["Hit: 1 in N"], 2).value)) - Fraction(ps["hit_one_in"])) < Fraction(1, 10**9)
+    advantage = doc["games"][0]["strategies"][-1]["player_advantage"]
+    assert ws.cell(rows["Player advantage"], 2).value == ("yes" if advantage else "no") and ps["definition"] in rows
 
 
 # -- the live par sheet recalculated by LibreOffice (issue 26 item 5) ------------------------------

@@ -161,6 +161,33 @@ def _sheet_name(text: str, used: set[str]) -> str:
     return name
 
 
+def _par_sheet_lines(sh: _Sheet, ps: dict[str, Any], advantage: bool, cycle: str) -> None:
+    """The par sheet (:func:`exactodds.figures.parsheet.par_sheet`), the same for a wager-paytable
+    and for each strategy of a game entry: hit frequency, 1 in N, σ, volatility index, the cycle
+    (the universe: ``cycle`` names its elements), maximum payout, player advantage, the definition
+    and the confidence ranges."""
+    sh.heading("Par sheet")
+    sh.line(["Figure", "Value", "Exact"], bold=True)
+    sh.line(["Hit frequency", *_ex(ps["hit_frequency"])])
+    sh.line(["Hit: 1 in N", ("exact", ps["hit_one_in"], "fixed")])
+    sh.line(["Standard deviation (per unit)", ("exact", ps["standard_deviation"], "fixed")])
+    sh.line(["Volatility index 90 % (z·σ)", ("exact", ps["volatility_index"]["90"], "fixed")])
+    sh.line(["Volatility index 95 % (z·σ)", ("exact", ps["volatility_index"]["95"], "fixed")])
+    sh.line(["Volatility index 99 % (z·σ)", ("exact", ps["volatility_index"]["99"], "fixed")])
+    sh.line([f"Cycle ({cycle})", *_count(ps["cycle"])])
+    mp = ps["maximum_payout"]
+    if mp is not None:
+        sh.line(["Maximum win per unit", *_ex(mp["win_per_unit"], "pays"), mp["outcome"]])
+        sh.line(["Maximum paid per round per unit", *_ex(mp["paid_per_round_per_unit"], "pays")])
+    sh.line(["Player advantage", advantage])
+    sh.line([ps["definition"]])
+    sh.heading("Confidence ranges of the player's result (units)")
+    sh.line(["Rounds", "Expected", "Expected (exact)", "90 % low", "90 % high", "95 % low", "95 % high"], bold=True)
+    for c in ps["confidence_ranges"]:
+        sh.line([c["rounds"], *_ex(c["expected_result"], "units"),
+                 *(("exact", v, "units") for v in (*c["result_90"], *c["result_95"]))])
+
+
 def _entry_sheet(sh: _Sheet, x: dict[str, Any]) -> None:
     a, ps = x["analysis"], x["par_sheet"]
     sh.line([f"{a['name']} -- paytable {x['paytable']}"], bold=True)
@@ -186,26 +213,7 @@ def _entry_sheet(sh: _Sheet, x: dict[str, Any]) -> None:
             v = a.get(key)
             if isinstance(v, str) and "/" in v and "*" not in v and "M_" not in v:
                 sh.line([label, *_ex(v, "fixed" if key == "variance" else "pct")])
-    sh.heading("Par sheet")
-    sh.line(["Figure", "Value", "Exact"], bold=True)
-    sh.line(["Hit frequency", *_ex(ps["hit_frequency"])])
-    sh.line(["Hit: 1 in N", ("exact", ps["hit_one_in"], "fixed")])
-    sh.line(["Standard deviation (per unit)", ("exact", ps["standard_deviation"], "fixed")])
-    sh.line(["Volatility index 90 % (z·σ)", ("exact", ps["volatility_index"]["90"], "fixed")])
-    sh.line(["Volatility index 95 % (z·σ)", ("exact", ps["volatility_index"]["95"], "fixed")])
-    sh.line(["Volatility index 99 % (z·σ)", ("exact", ps["volatility_index"]["99"], "fixed")])
-    sh.line(["Cycle (card sequences)", *_count(ps["cycle"])])
-    mp = ps["maximum_payout"]
-    if mp is not None:
-        sh.line(["Maximum win per unit", *_ex(mp["win_per_unit"], "pays"), mp["outcome"]])
-        sh.line(["Maximum paid per round per unit", *_ex(mp["paid_per_round_per_unit"], "pays")])
-    sh.line(["Player advantage", x["player_advantage"]])
-    sh.line([ps["definition"]])
-    sh.heading("Confidence ranges of the player's result (units)")
-    sh.line(["Rounds", "Expected", "Expected (exact)", "90 % low", "90 % high", "95 % low", "95 % high"], bold=True)
-    for c in ps["confidence_ranges"]:
-        sh.line([c["rounds"], *_ex(c["expected_result"], "units"),
-                 *(("exact", v, "units") for v in (*c["result_90"], *c["result_95"]))])
+    _par_sheet_lines(sh, ps, x["player_advantage"], "card sequences")
     e = x["effects_of_removal"]
     if "skipped" not in e:
         sh.heading("Effects of removal")
@@ -237,14 +245,7 @@ def _game_sheet(sh: _Sheet, g: dict[str, Any]) -> None:
         t, ps = st["outcome_table"], st["par_sheet"]
         sh.heading(f"Player strategy: {st['strategy']}")
         _live_table(sh, t)
-        sh.line(["Volatility index 90 % (z·σ)", ("exact", ps["volatility_index"]["90"], "fixed")])
-        sh.line(["Volatility index 95 % (z·σ)", ("exact", ps["volatility_index"]["95"], "fixed")])
-        sh.line(["Volatility index 99 % (z·σ)", ("exact", ps["volatility_index"]["99"], "fixed")])
-        sh.line(["Player advantage", st["player_advantage"]])
-        sh.line(["Rounds", "Expected", "Expected (exact)", "90 % low", "90 % high", "95 % low", "95 % high"], bold=True)
-        for c in ps["confidence_ranges"]:
-            sh.line([c["rounds"], *_ex(c["expected_result"], "units"),
-                     *(("exact", v, "units") for v in (*c["result_90"], *c["result_95"]))])
+        _par_sheet_lines(sh, ps, st["player_advantage"], "deals" if t["basis"] == "counts" else "elements")
     for sc in g["schedules"]:
         sh.heading(f"{sc['title']} ({sc['cite']})")
         sh.line(list(sc["columns"]), bold=True)
