@@ -643,6 +643,44 @@ def test_the_game_workbook_is_live(pg_certificate: dict[str, Any]) -> None:
     assert ws.cell(rows["Player advantage"], 2).value == ("yes" if advantage else "no") and ps["definition"] in rows
 
 
+def test_every_view_renders_a_strategy_as_a_wager_paytable(pg_certificate: dict[str, Any]) -> None:
+    """One entry shape in the views (issue 26 item 2): each player strategy of a game entry is
+    rendered by the outcome table, figures and par sheet a wager-paytable is rendered by -- the
+    CSV's ``summary``, ``outcome`` and ``confidence_range`` rows, the HTML's outcome table (exact
+    probability, 1 in N) and figures table, the Markdown's table and figure lines -- each figure
+    equal to the certificate's."""
+    import csv
+    import io
+    import re
+
+    from exactodds.figures.certify import certify
+    from exactodds.game.cards import Shoe
+    from exactodds.report.certify import render_report
+
+    doc = pg_certificate
+    g = doc["games"][0]
+    rows = list(csv.DictReader(io.StringIO(str(render_report(doc, "csv")))))
+    for strat in g["strategies"]:
+        t, ps = strat["outcome_table"], strat["par_sheet"]
+        mine = [r for r in rows if r["wager"] == g["game"] and r["paytable"] == strat["strategy"]]
+        assert [r["table"] for r in mine] == (["summary"] + ["outcome"] * len(t["outcomes"])
+                                               + ["confidence_range"] * len(ps["confidence_ranges"]))
+        assert mine[0]["house_edge"] == t["house_edge"] and mine[0]["standard_deviation"] == ps["standard_deviation"]
+        assert mine[0]["count"] == str(t["total"]) and mine[0]["cycle"] == str(ps["cycle"])
+        assert [int(r["count"]) for r in mine[1:1 + len(t["outcomes"])]] == [o["count"] for o in t["outcomes"]]
+        assert [r["result_95_low"] for r in mine[-len(ps["confidence_ranges"]):]] == [
+            c["result_95"][0] for c in ps["confidence_ranges"]]
+    baccarat = certify(["tie"], "8to1", Shoe.standard(1), sensitivity_decks=(1,), effects_of_removal=False)
+    header = re.compile(r'<table class="outcomes"><thead>.*?</thead>')
+    html, theirs = str(render_report(doc, "html")), str(render_report(baccarat, "html"))
+    assert [h.replace(">Count<", ">Combinations<") for h in header.findall(html)] == header.findall(theirs) * 2
+    assert html.count('<table class="figures">') == len(g["strategies"]) and 'class="figures"' in theirs
+    md = str(render_report(doc, "markdown"))
+    for strat in g["strategies"]:
+        t = strat["outcome_table"]
+        assert f"- House edge: {t['house_edge']} (" in md and f"- Standard deviation: {t['std_dev']}" in md
+
+
 # -- the live par sheet recalculated by LibreOffice (issue 26 item 5) ------------------------------
 def test_libreoffice_recalculates_the_live_par_sheet(pg_certificate: dict[str, Any], tmp_path: Path) -> None:
     """The XLSX par sheet as LibreOffice computes it (:func:`live_workbook.check_recalculation`):

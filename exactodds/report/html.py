@@ -302,9 +302,11 @@ def meter_chart(a: dict[str, Any], meter: dict[str, Any]) -> str:
 
 # -- sections ----------------------------------------------------------------------------------
 
-def _outcomes(a: dict[str, Any], base: str) -> str:
-    rows = [('<table class="outcomes"><thead><tr><th>Outcome</th><th>Pays</th><th class="num">Combinations</th>'
-            '<th>Probability (exact)</th><th class="num">Probability</th><th class="num">1 in N</th>'
+def _outcomes(a: dict[str, Any], base: str, count: str = "Combinations") -> str:
+    """An outcome table, the same for a wager-paytable (``a`` its analysis) and for each player
+    strategy of a game entry (its outcome table; ``count`` names the count column)."""
+    rows = [('<table class="outcomes"><thead><tr><th>Outcome</th><th>Pays</th>'
+            f'<th class="num">{_e(count)}</th><th>Probability (exact)</th><th class="num">Probability</th><th class="num">1 in N</th>'
             '<th>Return (exact)</th></tr></thead><tbody>')]
     for i, o in enumerate(a["outcomes"]):
         p = f"{base}/outcomes/{i}"
@@ -324,6 +326,8 @@ FIGURES: Final = (("return", "Return"), ("house_edge", "House edge"), ("hit_freq
 
 
 def _figures(a: dict[str, Any], base: str) -> str:
+    """The figures of an outcome table (:func:`_outcomes`), exact and in decimals, with a
+    progressive's figures in its meters."""
     rows = [('<table class="figures"><thead><tr><th>Figure</th><th>Exact</th><th class="num">Decimal</th></tr>'
             '</thead><tbody>')]
     for key, label in FIGURES:
@@ -725,25 +729,8 @@ def _game(g: dict[str, Any], i: int) -> str:
     for j, st in enumerate(g["strategies"]):
         t, p = st["outcome_table"], f"{base}/strategies/{j}/outcome_table"
         out.append(f'<h3>Player strategy: {_e(st["strategy"])}</h3><p class="sub">Universe: {_e(t["universe"])} '
-                   f'({_e(t["basis"])})</p><table class="outcomes"><thead><tr><th>Outcome</th><th>Pays</th>'
-                   '<th class="num">Count</th><th class="num">Probability</th><th class="num">Return</th></tr></thead>'
-                   '<tbody>')
-        for k, o in enumerate(t["outcomes"]):
-            q = f"{p}/outcomes/{k}"
-            out.append(f'<tr><td>{_e(o["outcome"])}</td><td>{_e(o["pays_text"])}</td>'
-                       f'<td class="num">{_count(q + "/count", o["count"])}</td>'
-                       f'<td class="num">{_pct(q + "/probability", o["probability"])}</td>'
-                       f'<td class="num">{_pct(q + "/return", o["return"])}</td></tr>')
-        out.append(f'<tr><td>Total</td><td></td><td class="num">{_count(p + "/total", t["total"])}</td><td></td>'
-                   f'<td class="num">{_pct(p + "/return", t["return"])}</td></tr></tbody></table>'
-                   '<table class="figures"><tbody>')
-        for key, label in (("return", "Return to the player"), ("house_edge", "House edge"),
-                           ("hit_frequency", "Hit frequency"), ("element_of_risk", "Element of risk")):
-            out.append(f'<tr><td>{label}</td><td>{_ratio(p + "/" + key, t[key])}</td>'
-                       f'<td class="num">{_pct(p + "/" + key, t[key])}</td></tr>')
-        out.append(f'<tr><td>Variance</td><td>{_ratio(p + "/variance", t["variance"])}</td><td></td></tr>'
-                   f'<tr><td>Standard deviation</td><td></td>'
-                   f'<td class="num">{_fig(p + "/std_dev", t["std_dev"], "sig")}</td></tr></tbody></table>')
+                   f'({_e(t["basis"])})</p>')
+        out += [_outcomes(t, p, "Count"), _figures(t, p)]
         out.append(_par_sheet(st["par_sheet"], f"{base}/strategies/{j}/par_sheet", st["player_advantage"],
                               "Cycle (equally likely deals)"))
     for sc in g["schedules"]:
