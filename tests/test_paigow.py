@@ -647,12 +647,14 @@ def test_every_view_renders_a_strategy_as_a_wager_paytable(pg_certificate: dict[
     """One entry shape in the views (issue 26 item 2): each player strategy of a game entry is
     rendered by the outcome table, figures and par sheet a wager-paytable is rendered by -- the
     CSV's ``summary``, ``outcome`` and ``confidence_range`` rows, the HTML's outcome table (exact
-    probability, 1 in N) and figures table, the Markdown's table and figure lines -- each figure
-    equal to the certificate's."""
+    probability, 1 in N) and figures table, the Markdown's table and figure lines, a row of every
+    view's summary table (Markdown, terminal, HTML, XLSX) -- each figure equal to the certificate's."""
     import csv
     import io
     import re
 
+    openpyxl = pytest.importorskip("openpyxl")
+    from exactodds.exact import percent
     from exactodds.figures.certify import certify
     from exactodds.game.cards import Shoe
     from exactodds.report.certify import render_report
@@ -675,10 +677,20 @@ def test_every_view_renders_a_strategy_as_a_wager_paytable(pg_certificate: dict[
     html, theirs = str(render_report(doc, "html")), str(render_report(baccarat, "html"))
     assert [h.replace(">Count<", ">Combinations<") for h in header.findall(html)] == header.findall(theirs) * 2
     assert html.count('<table class="figures">') == len(g["strategies"]) and 'class="figures"' in theirs
-    md = str(render_report(doc, "markdown"))
+    md, terminal = str(render_report(doc, "markdown")), str(render_report(doc, "table"))
+    book = openpyxl.load_workbook(io.BytesIO(render_report(doc, "xlsx")))  # type: ignore[arg-type]
+    summary = [[c.value for c in row] for row in book["Summary"].iter_rows()]
+    assert "No baccarat wager" not in md + html + terminal  # the summary table lists the strategies instead
     for strat in g["strategies"]:
         t = strat["outcome_table"]
         assert f"- House edge: {t['house_edge']} (" in md and f"- Standard deviation: {t['std_dev']}" in md
+        edge = percent(Fraction(t["house_edge"]), 4)
+        assert re.search(rf"\| {re.escape(g['title'])} -- {strat['strategy']} +\| {edge} +\|", md)  # summary row
+        assert re.search(rf"^{strat['strategy']} ", terminal, re.M) and f"  {edge}  " in terminal
+        assert f'<a href="#g-{g["game"]}">{g["title"]} — {strat["strategy"]}</a>' in html
+        [row] = [r for r in summary if r[:2] == [g["game"], strat["strategy"]]]
+        assert row[2] == g["title"] and row[4] == t["house_edge"] and row[-2:] == [
+            "yes" if strat["player_advantage"] else "no", "yes"]
 
 
 # -- the live par sheet recalculated by LibreOffice (issue 26 item 5) ------------------------------

@@ -18,7 +18,7 @@ from exactodds.exact import decimal, parse_ratio, percent, ratio, significant
 from exactodds.figures.certify import Verdict
 from exactodds.figures.progressive import Linear
 from exactodds.report.figure_views import EOR_HEADERS
-from exactodds.report.html import DEFAULT_DIGITS, no_entries_line, ordered
+from exactodds.report.html import DEFAULT_DIGITS, no_entries_line, ordered, summary_rows
 from exactodds.report.views import Block, Pairs, Table, View, render_view
 
 
@@ -44,8 +44,8 @@ def _document_lines(doc: dict[str, Any]) -> list[Block]:
 
 
 def _summary(doc: dict[str, Any], short: bool = False) -> Block:
-    """The summary table of the paytables, or :func:`no_entries_line` when there are none."""
-    return _summary_table(doc, short) if doc["entries"] else no_entries_line(doc)
+    """The summary table of the paytables and game strategies, or :func:`no_entries_line` when there are none."""
+    return _summary_table(doc, short) if summary_rows(doc) else no_entries_line(doc)
 
 
 def _summary_table(doc: dict[str, Any], short: bool = False) -> Table:
@@ -55,13 +55,13 @@ def _summary_table(doc: dict[str, Any], short: bool = False) -> Table:
         return "n/a" if x is None else significant(Fraction(x), 6) if short else x
 
     rows = []
-    for x in doc["entries"]:
-        a, ps = x["analysis"], x["par_sheet"]
+    for r in summary_rows(doc):  # the wager-paytables, then each game entry's strategies: one row shape
+        ps = r.par_sheet
         mp = ps["maximum_payout"]
-        rows.append([f"{a['name']} -- {x['paytable']}", _pct(a["house_edge"], 4), _pct(ps["hit_frequency"], 4),
+        rows.append([f"{r.name} -- {r.sub}", _pct(r.house_edge, 4), _pct(ps["hit_frequency"], 4),
                      num(ps["hit_one_in"]), num(ps["standard_deviation"]), num(ps["volatility_index"]["90"]),
                      num(ps["volatility_index"]["95"]), "n/a" if mp is None else mp["pays_text"],
-                     "YES" if x["player_advantage"] else "no", "yes" if x["verification"]["all_hold"] else "NO"])
+                     "YES" if r.player_advantage else "no", "yes" if r.all_hold else "NO"])
     if short:  # VI 90 % left out and the two flags made one, so that the table fits 100 columns
         rows = [[*r[:5], r[6], r[7], "FAIL" if r[9] == "NO" else "ADV." if r[8] == "YES" else "ok"] for r in rows]
         return Table(["Wager -- paytable", "House edge", "Hit freq.", "1 in N", "SD", "VI 95%", "Max. win", "Status"],
@@ -404,9 +404,6 @@ def _summary_blocks(doc: dict[str, Any]) -> list[Block]:
                                      f"not available for {s['no_second_method']})"),
              ("Every check holds", "yes" if s["all_checks_hold"] else "NO"),
              ("Player advantage", advantage)]
-    for g in doc.get("games", []):
-        pairs += [(f"{g['title']} house edge, {st['strategy']}", _pct(st["outcome_table"]["house_edge"], 4))
-                  for st in g["strategies"]]
     if "spanish21" in doc:
         from exactodds.report.spanish21 import changed_rules
 
@@ -417,7 +414,7 @@ def _summary_blocks(doc: dict[str, Any]) -> list[Block]:
             Pairs(pairs), "",
             _summary(doc, short=True), "",
             *(["Status: ok; ADV. = the wager favours the player; FAIL = a check of the mathematics fails."]
-              if doc["entries"] else []),
+              if summary_rows(doc) else []),
             "The whole report: -f markdown or -f html; the report 'exactodds verify' checks: -f json."]
 
 

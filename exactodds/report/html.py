@@ -39,6 +39,7 @@ import json
 import re
 from collections.abc import Sequence
 from contextvars import ContextVar
+from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
 from pathlib import Path
@@ -497,8 +498,14 @@ def _definition(doc: dict[str, Any], wager: str) -> str:
     return "".join(out)
 
 
-def _anchor(x: dict[str, Any]) -> str:
+def entry_anchor(x: dict[str, Any]) -> str:
+    """The id of a wager-paytable's section of the page."""
     return f'e-{x["wager"]}--{x["paytable"]}'
+
+
+def game_anchor(g: dict[str, Any]) -> str:
+    """The id of a game entry's section of the page."""
+    return f'g-{g["game"]}'
 
 
 def _entry(doc: dict[str, Any], i: int, x: dict[str, Any]) -> str:
@@ -506,7 +513,7 @@ def _entry(doc: dict[str, Any], i: int, x: dict[str, Any]) -> str:
     readings = "".join(f"<dt>{label}</dt><dd>{_e(text)}</dd>" for label, text in
                        (("Reading", x["readings"]["wager"]), ("Paytable note", x["readings"]["paytable"])) if text)
     return "".join([
-        f'<section class="entry" id="{_e(_anchor(x))}"><h2>{_e(a["name"])} — paytable {_e(x["paytable"])}</h2>',
+        f'<section class="entry" id="{_e(entry_anchor(x))}"><h2>{_e(a["name"])} — paytable {_e(x["paytable"])}</h2>',
         f'<p class="sub">wager <code>{_e(x["wager"])}</code>, level <code>{_e(x["level"])}</code></p>',
         (f'<dl class="meta"><dt>Wager</dt><dd>{_e(x["citations"]["wager"])}</dd><dt>Paytable</dt>'
         f'<dd>{_e(x["citations"]["paytable"])}</dd>{readings}</dl>'),
@@ -557,27 +564,62 @@ def no_entries_line(doc: dict[str, Any]) -> str:
     return f"No baccarat wager in this report: it certifies {games or 'nothing'} only."
 
 
+@dataclass(frozen=True)
+class SummaryRow:
+    """One row of every view's summary table, the same for a wager-paytable and for each player
+    strategy of a game entry: its ``name`` and ``sub`` (wager name and paytable id; game title and
+    strategy), ids (``wager`` and ``paytable``; game id and strategy, as in the CSV), the HTML
+    ``anchor`` of its section, its house edge and par sheet with their JSON paths, and its flags."""
+
+    name: str
+    sub: str
+    wager: str
+    paytable: str
+    anchor: str
+    house_edge: str
+    house_edge_path: str
+    par_sheet: dict[str, Any]
+    par_sheet_path: str
+    player_advantage: bool
+    all_hold: bool
+
+
+def summary_rows(doc: dict[str, Any]) -> list[SummaryRow]:
+    """Every row of the summary tables: the wager-paytables, then each game entry's strategies."""
+    out = [SummaryRow(x["analysis"]["name"], x["paytable"], x["wager"], x["paytable"], entry_anchor(x),
+                      x["analysis"]["house_edge"], f"entries/{i}/analysis/house_edge", x["par_sheet"],
+                      f"entries/{i}/par_sheet", x["player_advantage"], x["verification"]["all_hold"])
+           for i, x in enumerate(doc["entries"])]
+    out += [SummaryRow(g["title"], st["strategy"], g["game"], st["strategy"], game_anchor(g),
+                       st["outcome_table"]["house_edge"], f"games/{i}/strategies/{j}/outcome_table/house_edge",
+                       st["par_sheet"], f"games/{i}/strategies/{j}/par_sheet", st["player_advantage"],
+                       g["verification"]["all_hold"])
+            for i, g in enumerate(doc.get("games", [])) for j, st in enumerate(g["strategies"])]
+    return out
+
+
 def _summary(doc: dict[str, Any]) -> str:
-    if not doc["entries"]:
+    found = summary_rows(doc)
+    if not found:
         return f"<p>{_e(no_entries_line(doc))}</p>"
     rows = ['<table class="summary"><thead><tr><th>Wager — paytable</th><th class="num">House edge</th>'
             '<th class="num">Hit frequency</th><th class="num">1 in N</th><th class="num">σ</th>'
             '<th class="num">VI 90 %</th><th class="num">VI 95 %</th><th class="num">Max. win per unit</th>'
             '<th>Player advantage</th><th>Mathematics</th></tr></thead><tbody>']
-    for i, x in enumerate(doc["entries"]):
-        a, ps, base = x["analysis"], x["par_sheet"], f"entries/{i}"
+    for r in found:
+        ps, base = r.par_sheet, r.par_sheet_path
         mp = ps["maximum_payout"]
         rows.append(
-            f'<tr><td><a href="#{_e(_anchor(x))}">{_e(a["name"])} — {_e(x["paytable"])}</a></td>'
-            f'<td class="num">{_pct(base + "/analysis/house_edge", a["house_edge"])}</td>'
-            f'<td class="num">{_pct(base + "/par_sheet/hit_frequency", ps["hit_frequency"])}</td>'
-            f'<td class="num">{"" if ps["hit_one_in"] is None else _fig(base + "/par_sheet/hit_one_in", ps["hit_one_in"], "sig")}</td>'
-            f'<td class="num">{_fig(base + "/par_sheet/standard_deviation", ps["standard_deviation"], "sig")}</td>'
-            f'<td class="num">{_fig(base + "/par_sheet/volatility_index/90", ps["volatility_index"]["90"], "sig")}</td>'
-            f'<td class="num">{_fig(base + "/par_sheet/volatility_index/95", ps["volatility_index"]["95"], "sig")}</td>'
-            f'<td class="num">{"—" if mp is None else _fig(base + "/par_sheet/maximum_payout/pays_text", mp["pays_text"], "text")}</td>'
-            f'<td>{_badge(not x["player_advantage"], "no", "YES: favours the player")}</td>'
-            f'<td>{_badge(x["verification"]["all_hold"], "every check holds", "A CHECK FAILS")}</td></tr>')
+            f'<tr><td><a href="#{_e(r.anchor)}">{_e(r.name)} — {_e(r.sub)}</a></td>'
+            f'<td class="num">{_pct(r.house_edge_path, r.house_edge)}</td>'
+            f'<td class="num">{_pct(base + "/hit_frequency", ps["hit_frequency"])}</td>'
+            f'<td class="num">{"" if ps["hit_one_in"] is None else _fig(base + "/hit_one_in", ps["hit_one_in"], "sig")}</td>'
+            f'<td class="num">{_fig(base + "/standard_deviation", ps["standard_deviation"], "sig")}</td>'
+            f'<td class="num">{_fig(base + "/volatility_index/90", ps["volatility_index"]["90"], "sig")}</td>'
+            f'<td class="num">{_fig(base + "/volatility_index/95", ps["volatility_index"]["95"], "sig")}</td>'
+            f'<td class="num">{"—" if mp is None else _fig(base + "/maximum_payout/pays_text", mp["pays_text"], "text")}</td>'
+            f'<td>{_badge(not r.player_advantage, "no", "YES: favours the player")}</td>'
+            f'<td>{_badge(r.all_hold, "every check holds", "A CHECK FAILS")}</td></tr>')
     rows.append("</tbody></table>")
     return "".join(rows)
 
@@ -717,7 +759,7 @@ def _game(g: dict[str, Any], i: int) -> str:
     """A game entry (:func:`exactodds.figures.entry.game_entry`), whatever the game: one shape."""
     base = f"games/{i}"
     pa = g["player_advantage"]
-    out = [f'<section class="entry" id="g-{_e(g["game"])}"><h2>{_e(g["title"])}</h2>'
+    out = [f'<section class="entry" id="{_e(game_anchor(g))}"><h2>{_e(g["title"])}</h2>'
            f'<p class="cite">{_e(g["citation"])}</p><p>Deck: {_e(g["deck"]["description"])} '
            f'({_e(g["deck"]["title"])})</p>'
            f'<p class="{"advantage" if pa["strategies"] else "sub"}">{_e(pa["statement"])}.</p>'
@@ -824,12 +866,12 @@ def _render_html(doc: dict[str, Any], template_dir: str | Path | None, digits: i
     entries = []
     for i, x in enumerate(doc["entries"]):
         name = f'{x["analysis"]["name"]} — paytable {x["paytable"]}'
-        entries.append({"anchor": _anchor(x), "page": f"p{i}", "title": name,
+        entries.append({"anchor": entry_anchor(x), "page": f"p{i}", "title": name,
                         "header": name,
                         "badge": m(_badge(x["verification"]["second_method"]["agrees"], "second method agrees",
                                           "SECOND METHOD DISAGREES", "no second method")),
                         "body": m(_entry(doc, i, x))})
-    sections = [{"title": g["title"], "anchor": f'g-{g["game"]}', "body": m(_game(g, i))}
+    sections = [{"title": g["title"], "anchor": game_anchor(g), "body": m(_game(g, i))}
                 for i, g in enumerate(doc.get("games", []))]
     sections += [{"title": title, "anchor": anchor, "body": m(view(doc[name]))}
                  for name, (title, anchor, view) in SECTION_HTML.items() if name in doc]

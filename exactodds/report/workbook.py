@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from exactodds.exact import significant
-from exactodds.report.html import no_entries_line
+from exactodds.report.html import entry_anchor, game_anchor, no_entries_line, summary_rows
 
 SHEET_NAME: Final = re.compile(r"[\[\]:*?/\\]")
 
@@ -327,29 +327,29 @@ def render_xlsx(doc: dict[str, Any]) -> bytes:
     s = doc["summary"]
     summary.line(["Every check of the mathematics holds", s["all_checks_hold"]])
     summary.line(["Player advantage", ", ".join(s["player_advantage"]) or "none"])
-    summary.heading("Every certified wager-paytable")
-    if not doc["entries"]:
+    summary.heading("Every certified wager-paytable and game strategy")
+    found = summary_rows(doc)
+    if not found:
         summary.line([no_entries_line(doc)])
     else:
         summary.line(["Wager", "Paytable", "Sheet", "House edge", "House edge (exact)", "Hit frequency",
                       "Hit frequency (exact)", "Hit 1 in N", "Standard deviation", "VI 90 %", "VI 95 %",
                       "Max. win per unit", "Max. win (exact)", "Player advantage", "Every check holds"], bold=True)
         summary.freeze()  # the table's header row (and the wager column) stay in view
-    entry_sheets = []
-    for x in doc["entries"]:
-        name = _sheet_name(f"{x['wager']} {x['paytable']}", used)
-        entry_sheets.append((name, x))
-        ps = x["par_sheet"]
+    entry_sheets = [(_sheet_name(f"{x['wager']} {x['paytable']}", used), x) for x in doc["entries"]]
+    game_sheets = [(_sheet_name(g["title"], used), g) for g in doc.get("games", [])]
+    sheet_of = {**{entry_anchor(x): name for name, x in entry_sheets}, **{game_anchor(g): name for name, g in game_sheets}}
+    for r in found:  # one row shape: a wager-paytable, or a strategy of a game entry (its game id and strategy)
+        ps = r.par_sheet
         mp = ps["maximum_payout"]
-        summary.line([x["wager"], x["paytable"], name, *_ex(x["analysis"]["house_edge"]), *_ex(ps["hit_frequency"]),
+        summary.line([r.wager, r.paytable, sheet_of[r.anchor], *_ex(r.house_edge), *_ex(ps["hit_frequency"]),
                       ("exact", ps["hit_one_in"], "fixed"), ("exact", ps["standard_deviation"], "fixed"),
                       ("exact", ps["volatility_index"]["90"], "fixed"), ("exact", ps["volatility_index"]["95"], "fixed"),
-                      *_ex(None if mp is None else mp["win_per_unit"], "pays"), x["player_advantage"],
-                      x["verification"]["all_hold"]])
+                      *_ex(None if mp is None else mp["win_per_unit"], "pays"), r.player_advantage, r.all_hold])
     for name, x in entry_sheets:
         _entry_sheet(sheet(name), x)
-    for g in doc.get("games", []):
-        _game_sheet(sheet(_sheet_name(g["title"], used)), g)
+    for name, g in game_sheets:
+        _game_sheet(sheet(name), g)
     if "spanish21" in doc:
         sp = doc["spanish21"]
         ws = sheet(_sheet_name("Spanish 21", used))
