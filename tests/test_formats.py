@@ -469,3 +469,22 @@ def test_libreoffice_recalculates_the_wager_sheets(tmp_path: Path) -> None:
         live[f"{x['analysis']['name']} -- paytable {x['paytable']}"] = ([t], [changed])
     assert len(live) == sum(1 for x in doc["entries"] if x["wager"] != "harmony") >= 3
     assert live_workbook.check_recalculation(render_xlsx(doc), live, tmp_path) > 0
+
+
+def test_a_live_count_beyond_a_doubles_integers_is_a_number_with_its_exact_text() -> None:
+    """A live table's counts are numbers the formulas read, also beyond 2**53 (20 decks: 19-digit
+    counts), where the cell holds a double (to 1e-15) and the exact integer stands beside it as text."""
+    from fractions import Fraction
+
+    import openpyxl
+
+    doc = certify(["tie"], "8to1", Shoe.standard(20), sensitivity_decks=(20,), effects_of_removal=False)
+    ws = openpyxl.load_workbook(io.BytesIO(render_report(doc, "xlsx"))).worksheets[1]  # type: ignore[arg-type]
+    a = doc["entries"][0]["analysis"]
+    rows = {r[0].value: r for r in ws.iter_rows() if r[0].value in {o["outcome"] for o in a["outcomes"]}}
+    assert len(rows) == len(a["outcomes"]) and a["total"] >= 2**53
+    for o in a["outcomes"]:
+        count, text, p = rows[o["outcome"]][3], rows[o["outcome"]][4], rows[o["outcome"]][5]
+        assert isinstance(count.value, float | int) and text.value == str(o["count"]) and text.data_type == "s"
+        assert abs(Fraction(count.value) - o["count"]) <= Fraction(o["count"], 10**15)  # a double, as stored
+        assert str(p.value).startswith("=D")  # live: the probability a formula over the counts

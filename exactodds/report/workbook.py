@@ -255,8 +255,8 @@ def _game_sheet(sh: _Sheet, g: dict[str, Any]) -> None:
 
 
 def _live_count(n: int) -> list[Any]:
-    """A count a formula reads: always a number (beyond a double's exact integers, 2**53, the
-    nearest double), with the exact integer as text beside it where Excel would not keep it."""
+    """A count a formula reads: always a number (beyond a double's exact integers, 2**53, a double,
+    relative error below 1e-15), with the exact integer as text beside it where Excel would not keep it."""
     return [n if abs(n) < 2**53 else ("n", float(n), "count"), str(n) if len(str(abs(n))) > EXCEL_DIGITS else None]
 
 
