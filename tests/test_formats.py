@@ -455,14 +455,14 @@ def test_libreoffice_recalculates_the_wager_sheets(tmp_path: Path) -> None:
     from exactodds.report.workbook import render_xlsx
 
     live_workbook.office()
-    doc = certify(["tie", "dragon-7", "harmony"], None, Shoe.standard(8), sensitivity_decks=(8,),
+    doc = certify(["tie", "dragon-7", "harmony"], None, Shoe.standard(1), sensitivity_decks=(1,),
                   effects_of_removal=False)
     new_pay = {"Tie": Fraction(1), "Dragon 7": Fraction(-10)}  # added to the pay
     live = {}
     for x in doc["entries"]:
         if "meters" in x["analysis"]:
             continue
-        t = analyze(x["wager"], x["paytable"], Shoe.standard(8)).outcome_table()
+        t = analyze(x["wager"], x["paytable"], Shoe.standard(1)).outcome_table()
         assert [(o.name, o.count) for o in t.outcomes] == [(o["outcome"], o["count"]) for o in x["analysis"]["outcomes"]]
         changed = dataclasses.replace(t, outcomes=tuple(dataclasses.replace(o, net=o.net + new_pay.get(o.name, 0))
                                                         for o in t.outcomes))

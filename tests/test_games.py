@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -188,6 +189,12 @@ the registry and its command module alone."""
 def _mentions(path: Path, words: tuple[str, ...]) -> bool:
     """Whether ``path``'s code names one of ``words``: an import, a name or attribute, or a
     string that is not a docstring (comments and docstrings may describe a game)."""
+    return any(w in t for t in _code_texts(path) for w in words)
+
+
+@functools.cache
+def _code_texts(path: Path) -> tuple[str, ...]:
+    """The names and strings of ``path``'s code, lower-cased (:func:`_mentions`), parsed once."""
     import ast
 
     tree = ast.parse(path.read_text())
@@ -207,8 +214,7 @@ def _mentions(path: Path, words: tuple[str, ...]) -> bool:
             texts.append(n.arg)
         elif isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings:
             texts.append(n.value)
-    low = [t.lower() for t in texts]
-    return any(w in t for t in low for w in words)
+    return tuple(t.lower() for t in texts)
 
 
 def _names_of(game: type[Game]) -> tuple[tuple[str, ...], str]:
