@@ -329,14 +329,14 @@ class Game:
         ``seed``; None: the game has no simulator."""
         return None
 
+    def rules(self, values: Any = None) -> Any:
+        """The game's rules record from ``{field: value}`` (None: the rules as written)."""
+        return self.rules_type() if values is None else rules_from_values(self.rules_type, values)
+
     def tables(self) -> GameTables | None:
         """The files the game adds to ``tables/`` (None: none). Cheap: it names the files, which
         are rendered only when the tables are built."""
         return None
-
-    def rules(self, values: Any = None) -> Any:
-        """The game's rules record from ``{field: value}`` (None: the rules as written)."""
-        return self.rules_type() if values is None else rules_from_values(self.rules_type, values)
 
 
 __all__ = ["DECKS", "SPANISH_48", "STANDARD_52", "TILES_32", "Basis", "Deck", "Game", "GameTables", "Outcome",
