@@ -328,18 +328,18 @@ def removal_and_tables() -> None:
     report("effects of removal, whole catalogue, 8 decks", statistics.median(times), "s", "<= 2 s",
            statistics.median(times) <= 2, "median of 3")
     from exactodds.report import tables as tables_mod
-    from exactodds.report.tables import paigow_files
+    from exactodds.report.tables import game_files
 
     for level in LEVELS.values():
         level._cache.clear()
-    tables_mod.paigow_files = dict  # the baccarat tables alone; Pai Gow is measured next
+    tables_mod.game_files = dict  # the baccarat tables alone; the games' files (Pai Gow) are measured next
     t = time.process_time()
     files = tables_mod.build_tables((6, 7, 8))
     cpu = time.process_time() - t
-    tables_mod.paigow_files = paigow_files
+    tables_mod.game_files = game_files
     report(f"tables/ for 6, 7, 8 decks ({len(files)} files rendered in memory)", cpu, "s", "<= 2 s", cpu <= 2)
     t = time.process_time()
-    paigow_files()
+    game_files()
     cpu = time.process_time() - t
     report("Pai Gow, both strategies and the vigorish table (in tables/)", cpu, "s", "<= 60 s", cpu <= 60)
     from exactodds.figures import second_method as sm
@@ -459,7 +459,7 @@ def paigow_figures() -> None:
     """Pai Gow from the exact tables shipped in the package (issue 19 item 5): whole
     `paigow` processes, and the two tables/ files per reading from a cold in-process cache."""
     from exactodds.paigow.analysis import _arrays, hand_outcomes
-    from exactodds.report.tables import paigow_files
+    from exactodds.report.tables import game_files
 
     exe = [sys.executable, "-m", "exactodds"]
     for extra in ([], ["--reading", "high-hand-first"]):
@@ -471,7 +471,7 @@ def paigow_figures() -> None:
         hand_outcomes.cache_clear()
         _arrays.cache_clear()
         t = time.process_time()
-        paigow_files()
+        game_files()
         times.append(time.process_time() - t)
     cpu = statistics.median(times)
     report("Pai Gow files of tables/ (both readings), cold cache", cpu, "s", "< 1 s", cpu < 1, "median of 3")

@@ -348,7 +348,11 @@ def test_the_workbook_is_one_a_lab_can_hand_on() -> None:
     seen = 0
     for r in cells[outcome_header + 1: outcome_header + 1 + len(counts)]:
         n, text = r[3].value, r[4].value
-        assert r[3].number_format == "#,##0" and n == counts[r[0].value]
+        assert r[3].number_format == "#,##0"
+        if r[0].value == "Total":  # live: the sum of the counts above (LibreOffice recalculates it: test_live_workbook)
+            assert n == f"=SUM(D{r[3].row - len(counts) + 1}:D{r[3].row - 1})"
+        else:
+            assert n == counts[r[0].value]
         if counts[r[0].value] >= 10**15:  # beyond Excel's 15 digits: the exact integer as text
             assert text == str(counts[r[0].value]) and r[4].data_type == "s"
             seen += 1
@@ -432,3 +436,55 @@ def test_the_rule_picks_checks_or_refuses(stem: str, ending: str, given_fmt: str
         return
     assert got == (given_fmt or named or "table")
     assert named is None or got == named
+
+
+def test_libreoffice_recalculates_the_wager_sheets(tmp_path: Path) -> None:
+    """Each wager-paytable's sheet has the live outcome table of a game entry (issue 26 items 2, 5):
+    LibreOffice recalculates every formula cell of the workbook to the exact figure of the engine's
+    table (:func:`live_workbook.check_recalculation`), and with the Tie paid one unit more and the
+    Dragon 7 ten units less typed into their cells (every paytable), to the engine's exact figures
+    at those pays. A progressive's sheet (Harmony: pays in its meter) has no formula. Skipped
+    without LibreOffice."""
+    import dataclasses
+    from fractions import Fraction
+
+    pytest.importorskip("openpyxl")
+    import live_workbook
+
+    from exactodds.figures.analysis import analyze
+    from exactodds.report.workbook import render_xlsx
+
+    live_workbook.office()
+    doc = certify(["tie", "dragon-7", "harmony"], None, Shoe.standard(1), sensitivity_decks=(1,),
+                  effects_of_removal=False)
+    new_pay = {"Tie": Fraction(1), "Dragon 7": Fraction(-10)}  # added to the pay
+    live = {}
+    for x in doc["entries"]:
+        if "meters" in x["analysis"]:
+            continue
+        t = analyze(x["wager"], x["paytable"], Shoe.standard(1)).outcome_table()
+        assert [(o.name, o.count) for o in t.outcomes] == [(o["outcome"], o["count"]) for o in x["analysis"]["outcomes"]]
+        changed = dataclasses.replace(t, outcomes=tuple(dataclasses.replace(o, net=o.net + new_pay.get(o.name, 0))
+                                                        for o in t.outcomes))
+        live[f"{x['analysis']['name']} -- paytable {x['paytable']}"] = ([t], [changed])
+    assert len(live) == sum(1 for x in doc["entries"] if x["wager"] != "harmony") >= 3
+    assert live_workbook.check_recalculation(render_xlsx(doc), live, tmp_path) > 0
+
+
+def test_a_live_count_beyond_a_doubles_integers_is_a_number_with_its_exact_text() -> None:
+    """A live table's counts are numbers the formulas read, also beyond 2**53 (20 decks: 19-digit
+    counts), where the cell holds a double (to 1e-15) and the exact integer stands beside it as text."""
+    from fractions import Fraction
+
+    import openpyxl
+
+    doc = certify(["tie"], "8to1", Shoe.standard(20), sensitivity_decks=(20,), effects_of_removal=False)
+    ws = openpyxl.load_workbook(io.BytesIO(render_report(doc, "xlsx"))).worksheets[1]  # type: ignore[arg-type]
+    a = doc["entries"][0]["analysis"]
+    rows = {r[0].value: r for r in ws.iter_rows() if r[0].value in {o["outcome"] for o in a["outcomes"]}}
+    assert len(rows) == len(a["outcomes"]) and a["total"] >= 2**53
+    for o in a["outcomes"]:
+        count, text, p = rows[o["outcome"]][3], rows[o["outcome"]][4], rows[o["outcome"]][5]
+        assert isinstance(count.value, float | int) and text.value == str(o["count"]) and text.data_type == "s"
+        assert abs(Fraction(count.value) - o["count"]) <= Fraction(o["count"], 10**15)  # a double, as stored
+        assert str(p.value).startswith("=D")  # live: the probability a formula over the counts

@@ -613,12 +613,10 @@ def test_paigow_certificate_verifies_and_catches_a_forged_figure(pg_certificate:
 def test_the_game_workbook_is_live(pg_certificate: dict[str, Any]) -> None:
     """The game sheet of the XLSX view is live: pays and counts are cells, and the probability,
     contribution, return, house edge and variance cells are formulas over them whose stored
-    values equal the exact figures; where LibreOffice is installed it recalculates the workbook
-    with a pay changed, and the edge moves to the exact value of the new pay."""
+    values equal the exact figures (LibreOffice recalculating them:
+    :func:`test_libreoffice_recalculates_the_live_par_sheet`); each strategy has the whole par
+    sheet a wager-paytable's sheet has (1 in N, cycle, maximum payout, definition)."""
     import io
-    import shutil
-    import subprocess
-    import tempfile
 
     openpyxl = pytest.importorskip("openpyxl")
     from exactodds.report.workbook import render_xlsx
@@ -637,21 +635,91 @@ def test_the_game_workbook_is_live(pg_certificate: dict[str, Any]) -> None:
         assert abs(Fraction(str(values.cell(rows[label], 2).value)) - Fraction(t[key])) < Fraction(1, 10**12)
         assert ws.cell(rows[label], 3).value == t[key]  # the exact p/q beside it
     assert ws.cell(rows["Standard deviation (√variance)"], 2).value == f"=SQRT(B{rows['Variance']})"
-    office = shutil.which("soffice") or shutil.which("libreoffice")
-    if office is None:
-        pytest.skip("LibreOffice (soffice) not installed: the recalculation with a changed pay is not run")
-    with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / "in" / "pg.xlsx"
-        src.parent.mkdir()
-        book = openpyxl.load_workbook(io.BytesIO(data))
-        book["Pai Gow (tiles)"].cell(win, 2).value = 1  # wins paid 1 to 1, no vigorish
-        book.save(src)
-        subprocess.run([office, "--headless", "--calc", "--convert-to", "xlsx", "--outdir", str(Path(tmp) / "out"),
-                        str(src)], check=True, capture_output=True, timeout=120)
-        again = openpyxl.load_workbook(Path(tmp) / "out" / "pg.xlsx", data_only=True)["Pai Gow (tiles)"]
-        n = {o["outcome"]: o["count"] for o in t["outcomes"]}
-        even = Fraction(n["win"] - n["loss"], t["total"])
-        assert abs(Fraction(str(again.cell(rows["House edge"], 2).value)) + even) < Fraction(1, 10**12)
+    ps = doc["games"][0]["strategies"][-1]["par_sheet"]  # the whole par sheet, as a wager-paytable's sheet has it
+    assert ws.cell(rows["Cycle (deals)"], 2).value == ps["cycle"] == t["total"]
+    assert ws.cell(rows["Maximum win per unit"], 3).value == ps["maximum_payout"]["win_per_unit"] == "19/20"
+    assert abs(Fraction(str(ws.cell(rows["Hit: 1 in N"], 2).value)) - Fraction(ps["hit_one_in"])) < Fraction(1, 10**9)
+    advantage = doc["games"][0]["strategies"][-1]["player_advantage"]
+    assert ws.cell(rows["Player advantage"], 2).value == ("yes" if advantage else "no") and ps["definition"] in rows
+
+
+def test_every_view_renders_a_strategy_as_a_wager_paytable(pg_certificate: dict[str, Any]) -> None:
+    """One entry shape in the views (issue 26 item 2): each player strategy of a game entry is
+    rendered by the outcome table, figures and par sheet a wager-paytable is rendered by -- the
+    CSV's ``summary``, ``outcome`` and ``confidence_range`` rows, the HTML's outcome table (exact
+    probability, 1 in N) and figures table, the Markdown's table and figure lines, a row of every
+    view's summary table (Markdown, terminal, HTML, XLSX) -- each figure equal to the certificate's."""
+    import csv
+    import io
+    import re
+
+    openpyxl = pytest.importorskip("openpyxl")
+    from exactodds.exact import percent
+    from exactodds.figures.certify import certify
+    from exactodds.game.cards import Shoe
+    from exactodds.report.certify import render_report
+
+    doc = pg_certificate
+    g = doc["games"][0]
+    rows = list(csv.DictReader(io.StringIO(str(render_report(doc, "csv")))))
+    for strat in g["strategies"]:
+        t, ps = strat["outcome_table"], strat["par_sheet"]
+        mine = [r for r in rows if r["wager"] == g["game"] and r["paytable"] == strat["strategy"]]
+        assert [r["table"] for r in mine] == (["summary"] + ["outcome"] * len(t["outcomes"])
+                                               + ["confidence_range"] * len(ps["confidence_ranges"]))
+        assert mine[0]["house_edge"] == t["house_edge"] and mine[0]["standard_deviation"] == ps["standard_deviation"]
+        assert mine[0]["count"] == str(t["total"]) and mine[0]["cycle"] == str(ps["cycle"])
+        assert [int(r["count"]) for r in mine[1:1 + len(t["outcomes"])]] == [o["count"] for o in t["outcomes"]]
+        assert [r["result_95_low"] for r in mine[-len(ps["confidence_ranges"]):]] == [
+            c["result_95"][0] for c in ps["confidence_ranges"]]
+    baccarat = certify(["tie"], "8to1", Shoe.standard(1), sensitivity_decks=(1,), effects_of_removal=False)
+    header = re.compile(r'<table class="outcomes"><thead>.*?</thead>')
+    html, theirs = str(render_report(doc, "html")), str(render_report(baccarat, "html"))
+    assert [h.replace(">Count<", ">Combinations<") for h in header.findall(html)] == header.findall(theirs) * 2
+    assert html.count('<table class="figures">') == len(g["strategies"]) and 'class="figures"' in theirs
+    md, terminal = str(render_report(doc, "markdown")), str(render_report(doc, "table"))
+    book = openpyxl.load_workbook(io.BytesIO(render_report(doc, "xlsx")))  # type: ignore[arg-type]
+    summary = [[c.value for c in row] for row in book["Summary"].iter_rows()]
+    assert "No baccarat wager" not in md + html + terminal  # the summary table lists the strategies instead
+    for strat in g["strategies"]:
+        t = strat["outcome_table"]
+        assert f"- House edge: {t['house_edge']} (" in md and f"- Standard deviation: {t['std_dev']}" in md
+        edge = percent(Fraction(t["house_edge"]), 4)
+        assert re.search(rf"\| {re.escape(g['title'])} -- {strat['strategy']} +\| {edge} +\|", md)  # summary row
+        assert re.search(rf"^{strat['strategy']} ", terminal, re.M) and f"  {edge}  " in terminal
+        assert f'<a href="#g-{g["game"]}">{g["title"]} — {strat["strategy"]}</a>' in html
+        [row] = [r for r in summary if r[:2] == [g["game"], strat["strategy"]]]
+        assert row[2] == g["title"] and row[4] == t["house_edge"] and row[-2:] == [
+            "yes" if strat["player_advantage"] else "no", "yes"]
+
+
+# -- the live par sheet recalculated by LibreOffice (issue 26 item 5) ------------------------------
+def test_libreoffice_recalculates_the_live_par_sheet(pg_certificate: dict[str, Any], tmp_path: Path) -> None:
+    """The XLSX par sheet as LibreOffice computes it (:func:`live_workbook.check_recalculation`):
+    every formula cell of the certified workbook, recalculated, equals the exact figure of the
+    engine's table (to 1e-12 relative), and with the win's pay changed in each strategy's table
+    (house way: 1 to 1, no vigorish; optimal: 9 to 10) the house edge, hit frequency, variance and
+    every other live cell move to the engine's exact figures at that pay. Skipped without LibreOffice."""
+    import dataclasses
+
+    pytest.importorskip("openpyxl")
+    import live_workbook
+
+    from exactodds.games.registry import get_game
+    from exactodds.report.workbook import render_xlsx
+
+    live_workbook.office()
+    [entry] = pg_certificate["games"]
+    game = get_game(entry["game"])
+    rules = game.rules({r["field"]: r["value"] for r in entry["rules"]})
+    tables = [game.outcome_table(rules, st["strategy"]) for st in entry["strategies"]]
+    assert [t.to_json() for t in tables] == [st["outcome_table"] for st in entry["strategies"]]  # engine = certificate
+    new_pay = {"house-way": Fraction(1), "optimal": Fraction(9, 10)}
+    changed = [dataclasses.replace(t, outcomes=tuple(dataclasses.replace(o, net=new_pay[t.strategy])
+                                                     if o.name == "win" else o for o in t.outcomes)) for t in tables]
+    checked = live_workbook.check_recalculation(render_xlsx(pg_certificate), {entry["title"]: (tables, changed)},
+                                                tmp_path)
+    assert checked == 2 * 2 * (2 * 3 + 3 + 5)  # 2 workbooks, 2 strategies: 3 outcomes, the totals, 5 figures
 
 
 def test_certify_game_paigow_on_the_command_line(tmp_path: Path) -> None:
@@ -799,11 +867,12 @@ def test_every_view_states_the_reading(fmt: str, reading: str) -> None:
 
 
 def test_tables_give_both_readings() -> None:
-    from exactodds.report.tables import PAIGOW_STEMS, paigow_files
+    from exactodds.paigow.views import STEMS
+    from exactodds.report.tables import game_files
 
-    assert set(PAIGOW_STEMS) == set(READINGS)
-    files = paigow_files()
-    for rid, stem in PAIGOW_STEMS.items():
+    assert set(STEMS) == set(READINGS)
+    files = game_files()
+    for rid, stem in STEMS.items():
         doc = json.loads(files[f"{stem}.json"])
         assert doc["house_way_reading"] == rid
         edge = Fraction(doc["strategies"][0]["house_edge"])

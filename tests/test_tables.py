@@ -26,9 +26,9 @@ from exactodds.report import tables as tables_mod
 from exactodds.report.spreadsheet import decimal_cell
 from exactodds.report.tables import (
     DEFAULT_DECKS,
+    GAME_FILES,
     GENERATED_NOTE,
     MANIFEST,
-    PAIGOW_FILES,
     build_tables,
     generated_files,
     index_row_from_json,
@@ -79,7 +79,7 @@ def test_committed_tables_match_a_fresh_build(built: dict[str, str], tmp_path: P
 def test_every_wager_paytable_and_deck_count_has_both_twins(built: dict[str, str]) -> None:
     expected = {f"{d}-decks/{w.id}--{p.id}.{ext}" for d in DEFAULT_DECKS for w in CATALOGUE.values()
                 for p in w.paytables for ext in ("md", "json")}
-    assert set(built) == expected | {"README.md", *PAIGOW_FILES}
+    assert set(built) == expected | {"README.md", *GAME_FILES}
     index = built["README.md"]
     assert all(f"({rel})" in index for rel in expected)
 
@@ -88,7 +88,7 @@ def test_json_twins_are_exact_and_add_up(built: dict[str, str]) -> None:
     """Counts sum to the total, the total is the universe N(N-1)...(N-5) (baccarat wagers), and the exact
     return, recomputed from the counts and pays, is the one stated."""
     for rel, text in built.items():
-        if not rel.endswith(".json") or rel in PAIGOW_FILES:
+        if not rel.endswith(".json") or rel in GAME_FILES:
             continue
         doc = json.loads(text)
         decks = int(rel.split("-", 1)[0])
@@ -125,7 +125,7 @@ def test_deck_order_and_repeats_do_not_matter() -> None:
 # -- writing a folder: only what is ours, never through a link, runs add up --------------------
 def subset(built: dict[str, str], decks: Sequence[int], extra: dict[str, str] | None = None) -> dict[str, str]:
     """What ``build_tables(decks)`` returns, cut from the full build (plus ``extra`` tables)."""
-    files = {rel: t for rel, t in built.items() if rel != "README.md" and (rel in PAIGOW_FILES or int(rel.split("-")[0]) in decks)}
+    files = {rel: t for rel, t in built.items() if rel != "README.md" and (rel in GAME_FILES or int(rel.split("-")[0]) in decks)}
     files.update(extra or {})
     rows = [index_row_from_json(rel, t) for rel, t in files.items() if rel.endswith(".json")]
     files["README.md"] = render_index(r for r in rows if r is not None)
@@ -184,7 +184,7 @@ def test_write_tables_writes_the_tables_an_index_and_a_manifest(tmp_path: Path, 
     manifest = read_manifest(out)
     assert manifest is not None and set(manifest) == set(expected)
     assert all(manifest[rel] == hashlib.sha256((out / rel).read_bytes()).hexdigest() for rel in expected)
-    assert sorted(os.listdir(out)) == sorted([MANIFEST, "7-decks", "8-decks", "README.md", *PAIGOW_FILES])
+    assert sorted(os.listdir(out)) == sorted([MANIFEST, "7-decks", "8-decks", "README.md", *GAME_FILES])
     assert no_temporaries(out)
     again = write_tables(out, (8, 7))
     assert again.written == 0 and not again.removed
@@ -224,7 +224,7 @@ def test_stale_tables_are_removed_from_the_decks_asked_and_with_prune_from_all(
     assert "7-decks/retired--A.md" in (out / "README.md").read_text()
     report = write_tables(out, (8,), prune=True)
     # 7-deck tables and the retired pair (not the index, nor the deck-independent Pai Gow files)
-    assert len(report.removed) == len(subset(built, (7,))) - 1 - len(PAIGOW_FILES) + 2
+    assert len(report.removed) == len(subset(built, (7,))) - 1 - len(GAME_FILES) + 2
     assert sorted(os.listdir(out / "7-decks")) == ["q1--summary.md"]  # the user's file, so the folder stays
     assert set(generated_files(out)) == set(subset(built, (8,)))
     assert (out / "README.md").read_text() == subset(built, (8,))["README.md"]
@@ -367,7 +367,7 @@ def test_cli_tables_command(tmp_path: Path, built: dict[str, str], fake_build: d
     assert r.exit_code == 0, r.output
     assert r.stdout.count("\n") == 1 and "stale removed" in r.stdout and r.stderr == ""
     assert set(generated_files(tmp_path / "t")) == {rel for rel in built if rel.startswith("8-")} | {
-        "README.md", *PAIGOW_FILES}
+        "README.md", *GAME_FILES}
     r = runner.invoke(_app(), ["tables", "--decks", "0", "-o", str(tmp_path / "u")])
     assert_one_line_error(r, "--decks")
     assert not (tmp_path / "u").exists()
@@ -399,7 +399,7 @@ def test_progress_reaches_the_end() -> None:
     """The progress callback of a real build: every step counted, ending at done == total."""
     seen: list[tuple[int, int, str]] = []
     files = BUILD_TABLES((8,), lambda d, t, label: seen.append((d, t, label)))
-    assert files and seen[-1][0] == seen[-1][1] == 2 and [s[2] for s in seen[:2]] == ["8 decks", "Pai Gow"]
+    assert files and seen[-1][0] == seen[-1][1] == 2 and [s[2] for s in seen[:2]] == ["8 decks", "Pai Gow (tiles)"]
 
 
 # -- issue 18 re-audit: a planted manifest, two pairs with one file name -----------------------
@@ -452,7 +452,7 @@ def test_two_pairs_with_one_file_name_are_refused(tmp_path: Path, monkeypatch: p
 
     (tmp_path / "a.toml").write_text(wager("coll--y", "z"))
     (tmp_path / "b.toml").write_text(wager("coll", "y--z"))
-    monkeypatch.setattr(tables_mod, "paigow_files", lambda: {})
+    monkeypatch.setattr(tables_mod, "game_files", lambda: {})
     monkeypatch.setattr(tables_mod, "all_analyses", lambda decks: [
         a for a in BUILD_ALL(decks) if a.wager.id.startswith("coll")])
     out = tmp_path / "out"

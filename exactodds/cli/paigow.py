@@ -3,7 +3,7 @@
 A thin layer: :func:`exactodds.paigow.paigow_analysis` for both player strategies,
 :func:`~exactodds.paigow.vigorish_table` for the commission rounded by wager amount,
 :func:`~exactodds.paigow.strategy_table` for ``--strategy-table``, rendered by
-:func:`exactodds.report.formats.render_paigow`.
+:func:`exactodds.paigow.views.render_paigow`.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def paigow_command(
     from exactodds.paigow import STRATEGIES, paigow_analysis, vigorish_table
     from exactodds.paigow import strategy_table as table
     from exactodds.paigow.house_way import house_way_reading
-    from exactodds.report.formats import render_paigow
+    from exactodds.paigow.views import render_paigow
 
     hw = house_way_reading(reading)
     analyses = [paigow_analysis(s, house_way=hw) for s in STRATEGIES]

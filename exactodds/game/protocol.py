@@ -11,7 +11,7 @@ A game is a :class:`Game` subclass in the style of python-chess's ``chess/varian
 data (``id``, ``title``, ``citation``, ``deck``, ``rules_type``, ``strategies``) and a few
 hooks, of which one is required (:meth:`Game.outcome_table`) and the others optional
 (:meth:`Game.second_method`, :meth:`Game.readings`, :meth:`Game.schedules`,
-:meth:`Game.identities`, :meth:`Game.simulate`). Rules are frozen dataclasses whose fields carry their regulation
+:meth:`Game.identities`, :meth:`Game.simulate`, :meth:`Game.tables`). Rules are frozen dataclasses whose fields carry their regulation
 section, a name a person reads and the command-line flag that sets them (:func:`rule`), so a
 certificate prints the rules record without knowing the game (:func:`rules_record`).
 The registry of games is :data:`exactodds.games.registry.GAMES`.
@@ -28,7 +28,7 @@ The registry of games is :data:`exactodds.games.registry.GAMES`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -259,6 +259,29 @@ class Schedule:
                 "rows": [list(r) for r in self.rows]}
 
 
+@dataclass(frozen=True)
+class TableFile:
+    """A file a game adds to the generated ``tables/`` folder (``exactodds tables``,
+    :mod:`exactodds.report.tables`) beside the per-deck tables of the catalogue: its ``name``
+    at the folder's top (``.md`` or ``.json``), ``render`` making its text only when the tables
+    are built (Markdown without the generated note, which the build adds), and for a JSON file
+    the text it ``starts`` with -- the second proof, beside the manifest's hash, that a file
+    found there is one the build wrote."""
+
+    name: str
+    render: Callable[[], str]
+    starts: str = ""
+
+
+@dataclass(frozen=True)
+class GameTables:
+    """What a game adds to ``tables/``: its files and the paragraph of the folder's
+    ``README.md`` that links them (Markdown)."""
+
+    index: str
+    files: tuple[TableFile, ...]
+
+
 class Game:
     """A game of the regulations, as class data and hooks (see the module docstring).
 
@@ -310,6 +333,11 @@ class Game:
         """The game's rules record from ``{field: value}`` (None: the rules as written)."""
         return self.rules_type() if values is None else rules_from_values(self.rules_type, values)
 
+    def tables(self) -> GameTables | None:
+        """The files the game adds to ``tables/`` (None: none). Cheap: it names the files, which
+        are rendered only when the tables are built."""
+        return None
 
-__all__ = ["DECKS", "SPANISH_48", "STANDARD_52", "TILES_32", "Basis", "Deck", "Game", "Outcome", "OutcomeTable",
-           "RuleField", "Schedule", "rule", "rule_fields", "rules_from_values", "rules_record", "rules_values"]
+
+__all__ = ["DECKS", "SPANISH_48", "STANDARD_52", "TILES_32", "Basis", "Deck", "Game", "GameTables", "Outcome",
+           "OutcomeTable", "RuleField", "Schedule", "TableFile", "rule", "rule_fields", "rules_from_values", "rules_record", "rules_values"]

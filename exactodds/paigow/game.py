@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
-from exactodds.game.protocol import TILES_32, Game, Outcome, OutcomeTable, Schedule, rule
+from exactodds.game.protocol import TILES_32, Game, GameTables, Outcome, OutcomeTable, Schedule, rule
 from exactodds.lazy import LazyModule
 
 if TYPE_CHECKING:
@@ -115,6 +115,12 @@ class PaiGow(Game):
         return (("every strategy's universe is C(32,4)·C(28,4) deals", all(t.total == deals for t in tables.values())),
                 ("the optimal setting's return is at least the house way's",
                  tables["optimal"].return_ >= tables["house-way"].return_))
+
+    def tables(self) -> GameTables:
+        """A Markdown and a JSON file per house-way reading (:func:`.views.game_tables`)."""
+        from .views import game_tables
+
+        return game_tables()
 
     def simulate(self, rules: Any, strategy: str, rounds: int, seed: int) -> Sequence[int]:
         """Deal ``rounds`` rounds from the shuffled 32 tiles (player 4, dealer 4), set the

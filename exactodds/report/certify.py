@@ -18,7 +18,7 @@ from exactodds.exact import decimal, parse_ratio, percent, ratio, significant
 from exactodds.figures.certify import Verdict
 from exactodds.figures.progressive import Linear
 from exactodds.report.figure_views import EOR_HEADERS
-from exactodds.report.html import DEFAULT_DIGITS, no_entries_line, ordered
+from exactodds.report.html import DEFAULT_DIGITS, no_entries_line, ordered, summary_rows
 from exactodds.report.views import Block, Pairs, Table, View, render_view
 
 
@@ -44,8 +44,8 @@ def _document_lines(doc: dict[str, Any]) -> list[Block]:
 
 
 def _summary(doc: dict[str, Any], short: bool = False) -> Block:
-    """The summary table of the paytables, or :func:`no_entries_line` when there are none."""
-    return _summary_table(doc, short) if doc["entries"] else no_entries_line(doc)
+    """The summary table of the paytables and game strategies, or :func:`no_entries_line` when there are none."""
+    return _summary_table(doc, short) if summary_rows(doc) else no_entries_line(doc)
 
 
 def _summary_table(doc: dict[str, Any], short: bool = False) -> Table:
@@ -55,19 +55,47 @@ def _summary_table(doc: dict[str, Any], short: bool = False) -> Table:
         return "n/a" if x is None else significant(Fraction(x), 6) if short else x
 
     rows = []
-    for x in doc["entries"]:
-        a, ps = x["analysis"], x["par_sheet"]
+    for r in summary_rows(doc):  # the wager-paytables, then each game entry's strategies: one row shape
+        ps = r.par_sheet
         mp = ps["maximum_payout"]
-        rows.append([f"{a['name']} -- {x['paytable']}", _pct(a["house_edge"], 4), _pct(ps["hit_frequency"], 4),
+        rows.append([f"{r.name} -- {r.sub}", _pct(r.house_edge, 4), _pct(ps["hit_frequency"], 4),
                      num(ps["hit_one_in"]), num(ps["standard_deviation"]), num(ps["volatility_index"]["90"]),
                      num(ps["volatility_index"]["95"]), "n/a" if mp is None else mp["pays_text"],
-                     "YES" if x["player_advantage"] else "no", "yes" if x["verification"]["all_hold"] else "NO"])
+                     "YES" if r.player_advantage else "no", "yes" if r.all_hold else "NO"])
     if short:  # VI 90 % left out and the two flags made one, so that the table fits 100 columns
         rows = [[*r[:5], r[6], r[7], "FAIL" if r[9] == "NO" else "ADV." if r[8] == "YES" else "ok"] for r in rows]
         return Table(["Wager -- paytable", "House edge", "Hit freq.", "1 in N", "SD", "VI 95%", "Max. win", "Status"],
                      rows, wrap=SUMMARY_WRAP, whole_words=True)
     return Table(["Wager -- paytable", "House edge", "Hit frequency", "1 in N", "SD", "VI 90 %", "VI 95 %",
                   "Max. win per unit", "Player advantage", "Every check holds"], rows)
+
+
+def _outcome_table(t: dict[str, Any], count: str) -> Table:
+    """An outcome table, the same for a wager-paytable (``t`` its analysis) and for each player
+    strategy of a game entry (``t`` its outcome table): every outcome with its pays, ``count``
+    (combinations, deals), probability and return, and the total (the return summed over the
+    rows: a progressive's analysis states its return as a form in the meters)."""
+    rows = [[o["outcome"], o["pays_text"], f"{o['count']:,}", o["probability"], o["return"]] for o in t["outcomes"]]
+    summed = sum((parse_ratio(o["return"]) for o in t["outcomes"]), Fraction(0))
+    rows.append(["Total", "", f"{t['total']:,}", "1/1", ratio(summed)])
+    return Table(["Outcome", "Pays", count, "Probability", "Return"], rows)
+
+
+def _figure_lines(t: dict[str, Any]) -> list[Block]:
+    """The figures of an outcome table (:func:`_outcome_table`): return, house edge, hit frequency,
+    variance, element of risk, each exact with its decimal, and σ."""
+    out: list[Block] = []
+    for key, label in (("return", "Return"), ("house_edge", "House edge"), ("hit_frequency", "Hit frequency"),
+                       ("variance", "Variance"), ("element_of_risk", "Element of risk")):
+        v = t.get(key)
+        if key == "return" and "return_expression" in t:
+            text = f"{v} (linear in the meters M_..., in dollars)"
+        else:
+            text = "n/a" if v is None else (f"{v} ({decimal(parse_ratio(v), 10)})" if key == "variance"
+                                            else f"{v} ({_pct(v)})")
+        out.append(f"- {label}: {text}")
+    out.append(f"- Standard deviation: {t['std_dev']}")
+    return out
 
 
 def _par_sheet_blocks(ps: dict[str, Any], advantage: bool, cycle: str = "equally likely card sequences") -> list[Block]:
@@ -136,21 +164,7 @@ def _report_blocks(doc: dict[str, Any]) -> list[Block]:
             out.append(f"- Reading: {x['readings']['wager']}")
         if x["readings"]["paytable"]:
             out.append(f"- Paytable note: {x['readings']['paytable']}")
-        rows = [[o["outcome"], o["pays_text"], f"{o['count']:,}", o["probability"], o["return"]] for o in a["outcomes"]]
-        summed = sum((parse_ratio(o["return"]) for o in a["outcomes"]), Fraction(0))
-        rows.append(["Total", "", f"{a['total']:,}", "1/1", ratio(summed)])
-        out += ["", "### Outcomes", "",
-                Table(["Outcome", "Pays", "Combinations", "Probability", "Return"], rows), "", "### Figures", ""]
-        for key, label in (("return", "Return"), ("house_edge", "House edge"), ("hit_frequency", "Hit frequency"),
-                           ("variance", "Variance"), ("element_of_risk", "Element of risk")):
-            v = a.get(key)
-            if key == "return" and "return_expression" in a:
-                text = f"{v} (linear in the meters M_..., in dollars)"
-            else:
-                text = "n/a" if v is None else (f"{v} ({decimal(parse_ratio(v), 10)})" if key == "variance"
-                                                else f"{v} ({_pct(v)})")
-            out.append(f"- {label}: {text}")
-        out.append(f"- Standard deviation: {a['std_dev']}")
+        out += ["", "### Outcomes", "", _outcome_table(a, "Combinations"), "", "### Figures", "", *_figure_lines(a)]
         out += _par_sheet_blocks(x["par_sheet"], x["player_advantage"])
         if "return_expression" in a:
             priced = ", ".join(f"{k} ${v}" for k, v in a["priced_at"].items())
@@ -225,16 +239,8 @@ def _game_blocks(g: dict[str, Any]) -> list[Block]:
     out += ["### Readings", "", *(f"- {r}" for r in g["readings"])]
     for st in g["strategies"]:
         t = st["outcome_table"]
-        rows = [[o["outcome"], o["pays_text"], f"{o['count']:,}", o["probability"], o["return"]] for o in t["outcomes"]]
-        rows.append(["Total", "", f"{t['total']:,}", "1/1", t["return"]])
         out += ["", f"### Player strategy: {st['strategy']}", "", f"Universe: {t['universe']} ({t['basis']}).", "",
-                Table(["Outcome", "Pays", "Count", "Probability", "Return"], rows), ""]
-        for key, label in (("return", "Return"), ("house_edge", "House edge"), ("hit_frequency", "Hit frequency"),
-                           ("variance", "Variance"), ("element_of_risk", "Element of risk")):
-            v = t[key]
-            out.append(f"- {label}: " + ("n/a" if v is None else f"{v} ({decimal(parse_ratio(v), 10)})"
-                                          if key == "variance" else f"{v} ({_pct(v)})"))
-        out.append(f"- Standard deviation: {t['std_dev']}")
+                _outcome_table(t, "Count"), "", *_figure_lines(t)]
         out += _par_sheet_blocks(st["par_sheet"], st["player_advantage"], "equally likely deals")
     for sc in g["schedules"]:
         out += ["", f"### {sc['title']} ({sc['cite']})", "", Table(sc["columns"], sc["rows"])]
@@ -310,31 +316,39 @@ def _exact(name: str, x: str | None, probability: bool = False) -> dict[str, Any
     return out
 
 
+def _table_csv(key: dict[str, str], item: str, t: dict[str, Any], ps: dict[str, Any], advantage: bool,
+               count: int | None = None) -> list[list[Any]]:
+    """One outcome table with its par sheet, the same for a wager-paytable (``t`` its analysis) and
+    for each player strategy of a game entry (``t`` its outcome table; ``count`` its universe): a
+    ``summary`` row (par-sheet figures), the ``outcome`` rows and the ``confidence_range`` rows."""
+    mp = ps["maximum_payout"]
+    rows = [_csv_row(table="summary", **key, item=item, **({} if count is None else {"count": count}),
+                     **_exact("return", t["return"]), **_exact("house_edge", t["house_edge"]),
+                     **_exact("hit_frequency", ps["hit_frequency"]), hit_frequency_one_in=ps["hit_one_in"] or "",
+                     standard_deviation=ps["standard_deviation"], volatility_index_90=ps["volatility_index"]["90"],
+                     volatility_index_95=ps["volatility_index"]["95"], volatility_index_99=ps["volatility_index"]["99"],
+                     **_exact("maximum_win_per_unit", None if mp is None else mp["win_per_unit"]),
+                     cycle=ps["cycle"], player_advantage="yes" if advantage else "no")]
+    rows += [_csv_row(table="outcome", **key, item=o["outcome"], **_exact("pays", o["pays"]), count=o["count"],
+                      **_exact("probability", o["probability"], True), **_exact("return", o["return"]))
+             for o in t["outcomes"]]
+    rows += [_csv_row(table="confidence_range", **key, item=f"{c['rounds']} rounds", rounds=c["rounds"],
+                      **_exact("expected_result", c["expected_result"]),
+                      result_90_low=c["result_90"][0], result_90_high=c["result_90"][1],
+                      result_95_low=c["result_95"][0], result_95_high=c["result_95"][1])
+             for c in ps["confidence_ranges"]]
+    return rows
+
+
 def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
     """The report's tables as one CSV with one column per concept (:data:`CSV_COLUMNS`):
     a ``summary`` row per paytable (par-sheet figures), its outcome rows, its confidence
-    ranges, effects of removal and sensitivity, then the game sections."""
+    ranges, effects of removal and sensitivity; then the same rows (:func:`_table_csv`) for
+    each player strategy of each game entry; then the game sections."""
     rows: list[list[Any]] = [list(CSV_COLUMNS)]
     for x in doc["entries"]:
-        a, ps = x["analysis"], x["par_sheet"]
-        mp = ps["maximum_payout"]
         key = {"wager": x["wager"], "paytable": x["paytable"]}
-        rows.append(_csv_row(table="summary", **key, item=a["name"], **_exact("return", a["return"]),
-                             **_exact("house_edge", a["house_edge"]), **_exact("hit_frequency", ps["hit_frequency"]),
-                             hit_frequency_one_in=ps["hit_one_in"] or "", standard_deviation=ps["standard_deviation"],
-                             volatility_index_90=ps["volatility_index"]["90"],
-                             volatility_index_95=ps["volatility_index"]["95"],
-                             volatility_index_99=ps["volatility_index"]["99"],
-                             **_exact("maximum_win_per_unit", None if mp is None else mp["win_per_unit"]),
-                             cycle=ps["cycle"], player_advantage="yes" if x["player_advantage"] else "no"))
-        for o in a["outcomes"]:
-            rows.append(_csv_row(table="outcome", **key, item=o["outcome"], **_exact("pays", o["pays"]), count=o["count"],
-                                 **_exact("probability", o["probability"], True), **_exact("return", o["return"])))
-        for c in ps["confidence_ranges"]:
-            rows.append(_csv_row(table="confidence_range", **key, item=f"{c['rounds']} rounds", rounds=c["rounds"],
-                                 **_exact("expected_result", c["expected_result"]),
-                                 result_90_low=c["result_90"][0], result_90_high=c["result_90"][1],
-                                 result_95_low=c["result_95"][0], result_95_high=c["result_95"][1]))
+        rows += _table_csv(key, x["analysis"]["name"], x["analysis"], x["par_sheet"], x["player_advantage"])
         e = x["effects_of_removal"]
         for r in [*e.get("ranks", []), *e.get("faces", [])]:
             rows.append(_csv_row(table="effect_of_removal", **key, item=r["card"], copies=r["copies"],
@@ -343,25 +357,11 @@ def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
         for d in x["sensitivity"]:
             rows.append(_csv_row(table="sensitivity", **key, item=f"{d['decks']} decks", decks=d["decks"],
                                  **_exact("house_edge", d["house_edge"]), **_exact("hit_frequency", d["hit_frequency"])))
-    for g in doc.get("games", []):  # every game entry alike: a summary row per strategy, then its outcomes
+    for g in doc.get("games", []):  # every game entry alike, each strategy as a wager-paytable
         for st in g["strategies"]:
-            t, ps = st["outcome_table"], st["par_sheet"]
-            mp = ps["maximum_payout"]
-            key = {"wager": g["game"], "paytable": st["strategy"]}
-            rows.append(_csv_row(table="game_summary", **key, item=g["title"], count=t["total"],
-                                 **_exact("return", t["return"]), **_exact("house_edge", t["house_edge"]),
-                                 **_exact("hit_frequency", ps["hit_frequency"]),
-                                 hit_frequency_one_in=ps["hit_one_in"] or "",
-                                 standard_deviation=ps["standard_deviation"],
-                                 volatility_index_90=ps["volatility_index"]["90"],
-                                 volatility_index_95=ps["volatility_index"]["95"],
-                                 volatility_index_99=ps["volatility_index"]["99"],
-                                 **_exact("maximum_win_per_unit", None if mp is None else mp["win_per_unit"]),
-                                 cycle=ps["cycle"], player_advantage="yes" if st["player_advantage"] else "no"))
-            for o in t["outcomes"]:
-                rows.append(_csv_row(table="game_outcome", **key, item=o["outcome"], **_exact("pays", o["pays"]),
-                                     count=o["count"], **_exact("probability", o["probability"], True),
-                                     **_exact("return", o["return"])))
+            t = st["outcome_table"]
+            rows += _table_csv({"wager": g["game"], "paytable": st["strategy"]}, g["title"], t, st["par_sheet"],
+                               st["player_advantage"], t["total"])
     if "spanish21" in doc:
         sp = doc["spanish21"]
         plays = [("composition-dependent play", sp["expected_return"], sp["house_edge"]),
@@ -404,9 +404,6 @@ def _summary_blocks(doc: dict[str, Any]) -> list[Block]:
                                      f"not available for {s['no_second_method']})"),
              ("Every check holds", "yes" if s["all_checks_hold"] else "NO"),
              ("Player advantage", advantage)]
-    for g in doc.get("games", []):
-        pairs += [(f"{g['title']} house edge, {st['strategy']}", _pct(st["outcome_table"]["house_edge"], 4))
-                  for st in g["strategies"]]
     if "spanish21" in doc:
         from exactodds.report.spanish21 import changed_rules
 
@@ -417,7 +414,7 @@ def _summary_blocks(doc: dict[str, Any]) -> list[Block]:
             Pairs(pairs), "",
             _summary(doc, short=True), "",
             *(["Status: ok; ADV. = the wager favours the player; FAIL = a check of the mathematics fails."]
-              if doc["entries"] else []),
+              if summary_rows(doc) else []),
             "The whole report: -f markdown or -f html; the report 'exactodds verify' checks: -f json."]
 
 

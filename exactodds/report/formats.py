@@ -1,4 +1,4 @@
-"""Views of analyses, the catalogue, the wager list and Pai Gow, rendered by the one dispatch
+"""Views of analyses, the catalogue and the wager list, rendered by the one dispatch
 (:func:`exactodds.report.views.render_view`) as tables, JSON, CSV and Markdown.
 
 Machine-readable output keeps integers as integers and every exact value as a
@@ -14,7 +14,7 @@ from typing import Any, Final
 from exactodds.catalogue.model import Wager
 from exactodds.exact import decimal, percent, ratio
 from exactodds.figures.analysis import Analysis, analysis_json
-from exactodds.report.views import Block, Choice, Heading, Pairs, Table, View, render_view, sections_csv
+from exactodds.report.views import Block, Choice, Heading, Pairs, Table, View, render_view
 from exactodds.version import __version__
 
 FORMATS = ("table", "json", "csv", "markdown")
@@ -256,40 +256,3 @@ def wager_list_view(wagers: Iterable[Wager[Any]]) -> View:
 def render_wager_list(wagers: Iterable[Wager[Any]], fmt: str) -> str:
     """Every wager id with its paytables and citation."""
     return render_view(wager_list_view(wagers), fmt)
-
-
-# -- Pai Gow (ch. 535) ------------------------------------------------------------------------
-def render_paigow(analyses: Sequence[Any], vigorish_rows: Sequence[Any], fmt: str,
-                  strategy_rows: Sequence[Any] | None = None) -> str:
-    """Pai Gow figures (and the strategy table, if given) in the chosen format."""
-    from exactodds.paigow import STRATEGY_HEADERS, VIGORISH_HEADERS, paigow_json, paigow_summary_rows, to_rows
-    from exactodds.report.spreadsheet import decimal_cell
-
-    def csv_rows() -> list[list[Any]]:  # the strategies' figures, then the returns by wager amount (§ 535.10(k))
-        if strategy_rows is not None:
-            return [list(STRATEGY_HEADERS), *map(list, to_rows(strategy_rows))]
-        vigorish = ["amount", "vigorish", "net_win", "return_house_way", "return_optimal", "cite"]
-        return sections_csv([
-            ("strategy", ["strategy", "house_way_reading", "wins", "ties", "losses", "universe", "p_win", "p_tie",
-                          "p_loss", "return_vigorish", "return_vigorish_decimal", "house_edge", "house_edge_decimal"],
-             [[a.strategy, a.house_way_reading, a.wins, a.ties, a.losses, a.universe, ratio(a.p_win),
-               ratio(a.p_tie), ratio(a.p_loss), ratio(a.return_vigorish), decimal_cell(a.return_vigorish),
-               ratio(a.house_edge), decimal_cell(a.house_edge)] for a in analyses]),
-            ("vigorish_by_amount", vigorish,
-             [[r[k] for k in vigorish] for r in paigow_json(analyses, vigorish_rows)["vigorish_by_amount"]])])
-
-    def text() -> list[Block]:
-        ids = ", ".join(sorted({a.house_way_reading for a in analyses}))
-        parts: list[Block] = [Heading("Pai Gow (tiles) against the house way of 58 Pa. Code § 535.10(d), "
-                                      f"reading {ids}", 2), ""]
-        if strategy_rows is not None:
-            return [*parts, f"Reading: {analyses[0].reading}" if analyses else "", "",
-                    Table(list(STRATEGY_HEADERS), to_rows(strategy_rows))]
-        for a in analyses:
-            parts += [Heading(f"Player strategy: {a.strategy}", 3), "",
-                      Table(["figure", "value"], paigow_summary_rows(a), plain=True), "",
-                      f"Reading: {a.reading}", ""]
-        return [*parts, Heading("Return by wager amount, vigorish rounded up to 25¢ (§ 535.10(k))", 3), "",
-                Table(list(VIGORISH_HEADERS), to_rows(vigorish_rows))]
-
-    return render_view(View(lambda: paigow_json(analyses, vigorish_rows, strategy_rows), text, csv_rows), fmt)

@@ -39,6 +39,7 @@ import json
 import re
 from collections.abc import Sequence
 from contextvars import ContextVar
+from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
 from pathlib import Path
@@ -302,9 +303,11 @@ def meter_chart(a: dict[str, Any], meter: dict[str, Any]) -> str:
 
 # -- sections ----------------------------------------------------------------------------------
 
-def _outcomes(a: dict[str, Any], base: str) -> str:
-    rows = [('<table class="outcomes"><thead><tr><th>Outcome</th><th>Pays</th><th class="num">Combinations</th>'
-            '<th>Probability (exact)</th><th class="num">Probability</th><th class="num">1 in N</th>'
+def _outcomes(a: dict[str, Any], base: str, count: str = "Combinations") -> str:
+    """An outcome table, the same for a wager-paytable (``a`` its analysis) and for each player
+    strategy of a game entry (its outcome table; ``count`` names the count column)."""
+    rows = [('<table class="outcomes"><thead><tr><th>Outcome</th><th>Pays</th>'
+            f'<th class="num">{_e(count)}</th><th>Probability (exact)</th><th class="num">Probability</th><th class="num">1 in N</th>'
             '<th>Return (exact)</th></tr></thead><tbody>')]
     for i, o in enumerate(a["outcomes"]):
         p = f"{base}/outcomes/{i}"
@@ -324,6 +327,8 @@ FIGURES: Final = (("return", "Return"), ("house_edge", "House edge"), ("hit_freq
 
 
 def _figures(a: dict[str, Any], base: str) -> str:
+    """The figures of an outcome table (:func:`_outcomes`), exact and in decimals, with a
+    progressive's figures in its meters."""
     rows = [('<table class="figures"><thead><tr><th>Figure</th><th>Exact</th><th class="num">Decimal</th></tr>'
             '</thead><tbody>')]
     for key, label in FIGURES:
@@ -493,8 +498,14 @@ def _definition(doc: dict[str, Any], wager: str) -> str:
     return "".join(out)
 
 
-def _anchor(x: dict[str, Any]) -> str:
+def entry_anchor(x: dict[str, Any]) -> str:
+    """The id of a wager-paytable's section of the page."""
     return f'e-{x["wager"]}--{x["paytable"]}'
+
+
+def game_anchor(g: dict[str, Any]) -> str:
+    """The id of a game entry's section of the page."""
+    return f'g-{g["game"]}'
 
 
 def _entry(doc: dict[str, Any], i: int, x: dict[str, Any]) -> str:
@@ -502,7 +513,7 @@ def _entry(doc: dict[str, Any], i: int, x: dict[str, Any]) -> str:
     readings = "".join(f"<dt>{label}</dt><dd>{_e(text)}</dd>" for label, text in
                        (("Reading", x["readings"]["wager"]), ("Paytable note", x["readings"]["paytable"])) if text)
     return "".join([
-        f'<section class="entry" id="{_e(_anchor(x))}"><h2>{_e(a["name"])} — paytable {_e(x["paytable"])}</h2>',
+        f'<section class="entry" id="{_e(entry_anchor(x))}"><h2>{_e(a["name"])} — paytable {_e(x["paytable"])}</h2>',
         f'<p class="sub">wager <code>{_e(x["wager"])}</code>, level <code>{_e(x["level"])}</code></p>',
         (f'<dl class="meta"><dt>Wager</dt><dd>{_e(x["citations"]["wager"])}</dd><dt>Paytable</dt>'
         f'<dd>{_e(x["citations"]["paytable"])}</dd>{readings}</dl>'),
@@ -553,27 +564,62 @@ def no_entries_line(doc: dict[str, Any]) -> str:
     return f"No baccarat wager in this report: it certifies {games or 'nothing'} only."
 
 
+@dataclass(frozen=True)
+class SummaryRow:
+    """One row of every view's summary table, the same for a wager-paytable and for each player
+    strategy of a game entry: its ``name`` and ``sub`` (wager name and paytable id; game title and
+    strategy), ids (``wager`` and ``paytable``; game id and strategy, as in the CSV), the HTML
+    ``anchor`` of its section, its house edge and par sheet with their JSON paths, and its flags."""
+
+    name: str
+    sub: str
+    wager: str
+    paytable: str
+    anchor: str
+    house_edge: str
+    house_edge_path: str
+    par_sheet: dict[str, Any]
+    par_sheet_path: str
+    player_advantage: bool
+    all_hold: bool
+
+
+def summary_rows(doc: dict[str, Any]) -> list[SummaryRow]:
+    """Every row of the summary tables: the wager-paytables, then each game entry's strategies."""
+    out = [SummaryRow(x["analysis"]["name"], x["paytable"], x["wager"], x["paytable"], entry_anchor(x),
+                      x["analysis"]["house_edge"], f"entries/{i}/analysis/house_edge", x["par_sheet"],
+                      f"entries/{i}/par_sheet", x["player_advantage"], x["verification"]["all_hold"])
+           for i, x in enumerate(doc["entries"])]
+    out += [SummaryRow(g["title"], st["strategy"], g["game"], st["strategy"], game_anchor(g),
+                       st["outcome_table"]["house_edge"], f"games/{i}/strategies/{j}/outcome_table/house_edge",
+                       st["par_sheet"], f"games/{i}/strategies/{j}/par_sheet", st["player_advantage"],
+                       g["verification"]["all_hold"])
+            for i, g in enumerate(doc.get("games", [])) for j, st in enumerate(g["strategies"])]
+    return out
+
+
 def _summary(doc: dict[str, Any]) -> str:
-    if not doc["entries"]:
+    found = summary_rows(doc)
+    if not found:
         return f"<p>{_e(no_entries_line(doc))}</p>"
     rows = ['<table class="summary"><thead><tr><th>Wager — paytable</th><th class="num">House edge</th>'
             '<th class="num">Hit frequency</th><th class="num">1 in N</th><th class="num">σ</th>'
             '<th class="num">VI 90 %</th><th class="num">VI 95 %</th><th class="num">Max. win per unit</th>'
             '<th>Player advantage</th><th>Mathematics</th></tr></thead><tbody>']
-    for i, x in enumerate(doc["entries"]):
-        a, ps, base = x["analysis"], x["par_sheet"], f"entries/{i}"
+    for r in found:
+        ps, base = r.par_sheet, r.par_sheet_path
         mp = ps["maximum_payout"]
         rows.append(
-            f'<tr><td><a href="#{_e(_anchor(x))}">{_e(a["name"])} — {_e(x["paytable"])}</a></td>'
-            f'<td class="num">{_pct(base + "/analysis/house_edge", a["house_edge"])}</td>'
-            f'<td class="num">{_pct(base + "/par_sheet/hit_frequency", ps["hit_frequency"])}</td>'
-            f'<td class="num">{"" if ps["hit_one_in"] is None else _fig(base + "/par_sheet/hit_one_in", ps["hit_one_in"], "sig")}</td>'
-            f'<td class="num">{_fig(base + "/par_sheet/standard_deviation", ps["standard_deviation"], "sig")}</td>'
-            f'<td class="num">{_fig(base + "/par_sheet/volatility_index/90", ps["volatility_index"]["90"], "sig")}</td>'
-            f'<td class="num">{_fig(base + "/par_sheet/volatility_index/95", ps["volatility_index"]["95"], "sig")}</td>'
-            f'<td class="num">{"—" if mp is None else _fig(base + "/par_sheet/maximum_payout/pays_text", mp["pays_text"], "text")}</td>'
-            f'<td>{_badge(not x["player_advantage"], "no", "YES: favours the player")}</td>'
-            f'<td>{_badge(x["verification"]["all_hold"], "every check holds", "A CHECK FAILS")}</td></tr>')
+            f'<tr><td><a href="#{_e(r.anchor)}">{_e(r.name)} — {_e(r.sub)}</a></td>'
+            f'<td class="num">{_pct(r.house_edge_path, r.house_edge)}</td>'
+            f'<td class="num">{_pct(base + "/hit_frequency", ps["hit_frequency"])}</td>'
+            f'<td class="num">{"" if ps["hit_one_in"] is None else _fig(base + "/hit_one_in", ps["hit_one_in"], "sig")}</td>'
+            f'<td class="num">{_fig(base + "/standard_deviation", ps["standard_deviation"], "sig")}</td>'
+            f'<td class="num">{_fig(base + "/volatility_index/90", ps["volatility_index"]["90"], "sig")}</td>'
+            f'<td class="num">{_fig(base + "/volatility_index/95", ps["volatility_index"]["95"], "sig")}</td>'
+            f'<td class="num">{"—" if mp is None else _fig(base + "/maximum_payout/pays_text", mp["pays_text"], "text")}</td>'
+            f'<td>{_badge(not r.player_advantage, "no", "YES: favours the player")}</td>'
+            f'<td>{_badge(r.all_hold, "every check holds", "A CHECK FAILS")}</td></tr>')
     rows.append("</tbody></table>")
     return "".join(rows)
 
@@ -713,7 +759,7 @@ def _game(g: dict[str, Any], i: int) -> str:
     """A game entry (:func:`exactodds.figures.entry.game_entry`), whatever the game: one shape."""
     base = f"games/{i}"
     pa = g["player_advantage"]
-    out = [f'<section class="entry" id="g-{_e(g["game"])}"><h2>{_e(g["title"])}</h2>'
+    out = [f'<section class="entry" id="{_e(game_anchor(g))}"><h2>{_e(g["title"])}</h2>'
            f'<p class="cite">{_e(g["citation"])}</p><p>Deck: {_e(g["deck"]["description"])} '
            f'({_e(g["deck"]["title"])})</p>'
            f'<p class="{"advantage" if pa["strategies"] else "sub"}">{_e(pa["statement"])}.</p>'
@@ -725,25 +771,8 @@ def _game(g: dict[str, Any], i: int) -> str:
     for j, st in enumerate(g["strategies"]):
         t, p = st["outcome_table"], f"{base}/strategies/{j}/outcome_table"
         out.append(f'<h3>Player strategy: {_e(st["strategy"])}</h3><p class="sub">Universe: {_e(t["universe"])} '
-                   f'({_e(t["basis"])})</p><table class="outcomes"><thead><tr><th>Outcome</th><th>Pays</th>'
-                   '<th class="num">Count</th><th class="num">Probability</th><th class="num">Return</th></tr></thead>'
-                   '<tbody>')
-        for k, o in enumerate(t["outcomes"]):
-            q = f"{p}/outcomes/{k}"
-            out.append(f'<tr><td>{_e(o["outcome"])}</td><td>{_e(o["pays_text"])}</td>'
-                       f'<td class="num">{_count(q + "/count", o["count"])}</td>'
-                       f'<td class="num">{_pct(q + "/probability", o["probability"])}</td>'
-                       f'<td class="num">{_pct(q + "/return", o["return"])}</td></tr>')
-        out.append(f'<tr><td>Total</td><td></td><td class="num">{_count(p + "/total", t["total"])}</td><td></td>'
-                   f'<td class="num">{_pct(p + "/return", t["return"])}</td></tr></tbody></table>'
-                   '<table class="figures"><tbody>')
-        for key, label in (("return", "Return to the player"), ("house_edge", "House edge"),
-                           ("hit_frequency", "Hit frequency"), ("element_of_risk", "Element of risk")):
-            out.append(f'<tr><td>{label}</td><td>{_ratio(p + "/" + key, t[key])}</td>'
-                       f'<td class="num">{_pct(p + "/" + key, t[key])}</td></tr>')
-        out.append(f'<tr><td>Variance</td><td>{_ratio(p + "/variance", t["variance"])}</td><td></td></tr>'
-                   f'<tr><td>Standard deviation</td><td></td>'
-                   f'<td class="num">{_fig(p + "/std_dev", t["std_dev"], "sig")}</td></tr></tbody></table>')
+                   f'({_e(t["basis"])})</p>')
+        out += [_outcomes(t, p, "Count"), _figures(t, p)]
         out.append(_par_sheet(st["par_sheet"], f"{base}/strategies/{j}/par_sheet", st["player_advantage"],
                               "Cycle (equally likely deals)"))
     for sc in g["schedules"]:
@@ -837,12 +866,12 @@ def _render_html(doc: dict[str, Any], template_dir: str | Path | None, digits: i
     entries = []
     for i, x in enumerate(doc["entries"]):
         name = f'{x["analysis"]["name"]} — paytable {x["paytable"]}'
-        entries.append({"anchor": _anchor(x), "page": f"p{i}", "title": name,
+        entries.append({"anchor": entry_anchor(x), "page": f"p{i}", "title": name,
                         "header": name,
                         "badge": m(_badge(x["verification"]["second_method"]["agrees"], "second method agrees",
                                           "SECOND METHOD DISAGREES", "no second method")),
                         "body": m(_entry(doc, i, x))})
-    sections = [{"title": g["title"], "anchor": f'g-{g["game"]}', "body": m(_game(g, i))}
+    sections = [{"title": g["title"], "anchor": game_anchor(g), "body": m(_game(g, i))}
                 for i, g in enumerate(doc.get("games", []))]
     sections += [{"title": title, "anchor": anchor, "body": m(view(doc[name]))}
                  for name, (title, anchor, view) in SECTION_HTML.items() if name in doc]

@@ -4,7 +4,11 @@ A view of the JSON report, like the others: nothing is recomputed. One ``Summary
 (a row per wager-paytable: the par-sheet figures, the player-advantage flag, the
 fingerprint), one sheet per wager-paytable (outcomes, par sheet, confidence ranges,
 effects of removal, sensitivity), one per game entry (:func:`_game_sheet`, the same for every
-game of the seam) and one for Spanish 21. Every exact value
+game of the seam) and one for Spanish 21. Every outcome table but a progressive's is live
+(:func:`_live_table`, the same for a wager-paytable and a game entry): pays and counts are
+cells, and probabilities, contributions, return, house edge, hit frequency, variance and σ
+formulas over them, so a designer who changes a pay sees the edge move (a progressive's pays
+depend on its meters: its figures are values at the priced meters). Every exact value
 is two cells: a number a spreadsheet computes with (the decimal with 15 significant
 digits, :func:`exactodds.exact.significant`, read as a double) and, beside it, the exact
 ``p/q`` as text. A count with more digits than Excel keeps (15; a shoe's combinations have
@@ -29,7 +33,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from exactodds.exact import significant
-from exactodds.report.html import no_entries_line
+from exactodds.report.html import entry_anchor, game_anchor, no_entries_line, summary_rows
 
 SHEET_NAME: Final = re.compile(r"[\[\]:*?/\\]")
 
@@ -157,6 +161,33 @@ def _sheet_name(text: str, used: set[str]) -> str:
     return name
 
 
+def _par_sheet_lines(sh: _Sheet, ps: dict[str, Any], advantage: bool, cycle: str) -> None:
+    """The par sheet (:func:`exactodds.figures.parsheet.par_sheet`), the same for a wager-paytable
+    and for each strategy of a game entry: hit frequency, 1 in N, σ, volatility index, the cycle
+    (the universe: ``cycle`` names its elements), maximum payout, player advantage, the definition
+    and the confidence ranges."""
+    sh.heading("Par sheet")
+    sh.line(["Figure", "Value", "Exact"], bold=True)
+    sh.line(["Hit frequency", *_ex(ps["hit_frequency"])])
+    sh.line(["Hit: 1 in N", ("exact", ps["hit_one_in"], "fixed")])
+    sh.line(["Standard deviation (per unit)", ("exact", ps["standard_deviation"], "fixed")])
+    sh.line(["Volatility index 90 % (z·σ)", ("exact", ps["volatility_index"]["90"], "fixed")])
+    sh.line(["Volatility index 95 % (z·σ)", ("exact", ps["volatility_index"]["95"], "fixed")])
+    sh.line(["Volatility index 99 % (z·σ)", ("exact", ps["volatility_index"]["99"], "fixed")])
+    sh.line([f"Cycle ({cycle})", *_count(ps["cycle"])])
+    mp = ps["maximum_payout"]
+    if mp is not None:
+        sh.line(["Maximum win per unit", *_ex(mp["win_per_unit"], "pays"), mp["outcome"]])
+        sh.line(["Maximum paid per round per unit", *_ex(mp["paid_per_round_per_unit"], "pays")])
+    sh.line(["Player advantage", advantage])
+    sh.line([ps["definition"]])
+    sh.heading("Confidence ranges of the player's result (units)")
+    sh.line(["Rounds", "Expected", "Expected (exact)", "90 % low", "90 % high", "95 % low", "95 % high"], bold=True)
+    for c in ps["confidence_ranges"]:
+        sh.line([c["rounds"], *_ex(c["expected_result"], "units"),
+                 *(("exact", v, "units") for v in (*c["result_90"], *c["result_95"]))])
+
+
 def _entry_sheet(sh: _Sheet, x: dict[str, Any]) -> None:
     a, ps = x["analysis"], x["par_sheet"]
     sh.line([f"{a['name']} -- paytable {x['paytable']}"], bold=True)
@@ -166,39 +197,23 @@ def _entry_sheet(sh: _Sheet, x: dict[str, Any]) -> None:
     if x["player_advantage"]:
         sh.line(["PLAYER ADVANTAGE", "this paytable's return is above 0: it favours the player"], bold=True)
     sh.heading("Outcomes")
-    sh.line(["Outcome", "Pays", "Pays (exact)", "Combinations", "Combinations (exact, text)", "Probability",
-             "Probability (exact)", "Return", "Return (exact)"], bold=True)
-    for o in a["outcomes"]:
-        sh.line([o["outcome"], *_ex(o["pays"], "pays"), *_count(o["count"]), *_ex(o["probability"]),
-                 *_ex(o["return"])])
-    sh.line(["Total", None, None, *_count(a["total"])], bold=True)
-    sh.heading("Figures")
-    sh.line(["Figure", "Value", "Exact"], bold=True)
-    for key, label in (("return", "Return"), ("house_edge", "House edge"), ("variance", "Variance"),
-                       ("element_of_risk", "Element of risk")):
-        v = a.get(key)
-        if isinstance(v, str) and "/" in v and "*" not in v and "M_" not in v:
-            sh.line([label, *_ex(v, "fixed" if key == "variance" else "pct")])
-    sh.heading("Par sheet")
-    sh.line(["Figure", "Value", "Exact"], bold=True)
-    sh.line(["Hit frequency", *_ex(ps["hit_frequency"])])
-    sh.line(["Hit: 1 in N", ("exact", ps["hit_one_in"], "fixed")])
-    sh.line(["Standard deviation (per unit)", ("exact", ps["standard_deviation"], "fixed")])
-    sh.line(["Volatility index 90 % (z·σ)", ("exact", ps["volatility_index"]["90"], "fixed")])
-    sh.line(["Volatility index 95 % (z·σ)", ("exact", ps["volatility_index"]["95"], "fixed")])
-    sh.line(["Volatility index 99 % (z·σ)", ("exact", ps["volatility_index"]["99"], "fixed")])
-    sh.line(["Cycle (card sequences)", *_count(ps["cycle"])])
-    mp = ps["maximum_payout"]
-    if mp is not None:
-        sh.line(["Maximum win per unit", *_ex(mp["win_per_unit"], "pays"), mp["outcome"]])
-        sh.line(["Maximum paid per round per unit", *_ex(mp["paid_per_round_per_unit"], "pays")])
-    sh.line(["Player advantage", x["player_advantage"]])
-    sh.line([ps["definition"]])
-    sh.heading("Confidence ranges of the player's result (units)")
-    sh.line(["Rounds", "Expected", "Expected (exact)", "90 % low", "90 % high", "95 % low", "95 % high"], bold=True)
-    for c in ps["confidence_ranges"]:
-        sh.line([c["rounds"], *_ex(c["expected_result"], "units"),
-                 *(("exact", v, "units") for v in (*c["result_90"], *c["result_95"]))])
+    if "meters" not in a:  # the outcome table live, as every game entry's (:func:`_live_table`)
+        _live_table(sh, a, "Combinations")
+    else:  # a progressive: pays and return depend on the meters; the figures at the priced meters, as values
+        sh.line(["Outcome", "Pays", "Pays (exact)", "Combinations", "Combinations (exact, text)", "Probability",
+                 "Probability (exact)", "Return", "Return (exact)"], bold=True)
+        for o in a["outcomes"]:
+            sh.line([o["outcome"], *_ex(o["pays"], "pays"), *_count(o["count"]), *_ex(o["probability"]),
+                     *_ex(o["return"])])
+        sh.line(["Total", None, None, *_count(a["total"])], bold=True)
+        sh.heading("Figures")
+        sh.line(["Figure", "Value", "Exact"], bold=True)
+        for key, label in (("return", "Return"), ("house_edge", "House edge"), ("variance", "Variance"),
+                           ("element_of_risk", "Element of risk")):
+            v = a.get(key)
+            if isinstance(v, str) and "/" in v and "*" not in v and "M_" not in v:
+                sh.line([label, *_ex(v, "fixed" if key == "variance" else "pct")])
+    _par_sheet_lines(sh, ps, x["player_advantage"], "card sequences")
     e = x["effects_of_removal"]
     if "skipped" not in e:
         sh.heading("Effects of removal")
@@ -230,14 +245,7 @@ def _game_sheet(sh: _Sheet, g: dict[str, Any]) -> None:
         t, ps = st["outcome_table"], st["par_sheet"]
         sh.heading(f"Player strategy: {st['strategy']}")
         _live_table(sh, t)
-        sh.line(["Volatility index 90 % (z·σ)", ("exact", ps["volatility_index"]["90"], "fixed")])
-        sh.line(["Volatility index 95 % (z·σ)", ("exact", ps["volatility_index"]["95"], "fixed")])
-        sh.line(["Volatility index 99 % (z·σ)", ("exact", ps["volatility_index"]["99"], "fixed")])
-        sh.line(["Player advantage", st["player_advantage"]])
-        sh.line(["Rounds", "Expected", "Expected (exact)", "90 % low", "90 % high", "95 % low", "95 % high"], bold=True)
-        for c in ps["confidence_ranges"]:
-            sh.line([c["rounds"], *_ex(c["expected_result"], "units"),
-                     *(("exact", v, "units") for v in (*c["result_90"], *c["result_95"]))])
+        _par_sheet_lines(sh, ps, st["player_advantage"], "deals" if t["basis"] == "counts" else "elements")
     for sc in g["schedules"]:
         sh.heading(f"{sc['title']} ({sc['cite']})")
         sh.line(list(sc["columns"]), bold=True)
@@ -246,19 +254,27 @@ def _game_sheet(sh: _Sheet, g: dict[str, Any]) -> None:
     sh.line(["Every check of the mathematics holds", g["verification"]["all_hold"]])
 
 
-def _live_table(sh: _Sheet, t: dict[str, Any]) -> None:
+def _live_count(n: int) -> list[Any]:
+    """A count a formula reads: always a number (beyond a double's exact integers, 2**53, a double,
+    relative error below 1e-15), with the exact integer as text beside it where Excel would not keep it."""
+    return [n if abs(n) < 2**53 else ("n", float(n), "count"), str(n) if len(str(abs(n))) > EXCEL_DIGITS else None]
+
+
+def _live_table(sh: _Sheet, t: dict[str, Any], count: str = "Count") -> None:
     """An outcome table whose figures are live: the pays (column B) and counts (D) are cells, and
-    the probabilities, contributions, total, return, house edge, hit frequency and variance are
+    the probabilities, contributions, total, return, house edge, hit frequency, variance and σ are
     formulas over them, so a designer who changes a pay or a count sees the edge move; the exact
-    ``p/q`` of the report stays beside each as text (it does not move: it is what was certified)."""
-    sh.line(["Outcome", "Pays", "Pays (exact)", "Count", "Count (exact, text)", "Probability",
+    ``p/q`` of the report stays beside each as text (it does not move: it is what was certified).
+    ``t`` is a game entry's outcome table or a (non-progressive) wager's analysis, which have the
+    same members; ``count`` names the count column (baccarat: "Combinations")."""
+    sh.line(["Outcome", "Pays", "Pays (exact)", count, f"{count} (exact, text)", "Probability",
              "Probability (exact)", "Return", "Return (exact)"], bold=True)
     first = sh.row + 1                                  # A1 row numbers: the outcomes' first and last rows
     last = first + len(t["outcomes"]) - 1
     total = last + 1
     for o in t["outcomes"]:
         r = sh.row + 1
-        sh.line([o["outcome"], *_ex(o["pays"], "pays"), *_count(o["count"]),
+        sh.line([o["outcome"], *_ex(o["pays"], "pays"), *_live_count(o["count"]),
                  ("formula", f"=D{r}/D{total}", "pct", o["probability"]), o["probability"],
                  ("formula", f"=B{r}*F{r}", "pct", o["return"]), o["return"]])
     sh.line(["Total", None, None, ("formula", f"=SUM(D{first}:D{last})", "count", str(t["total"])),
@@ -311,29 +327,29 @@ def render_xlsx(doc: dict[str, Any]) -> bytes:
     s = doc["summary"]
     summary.line(["Every check of the mathematics holds", s["all_checks_hold"]])
     summary.line(["Player advantage", ", ".join(s["player_advantage"]) or "none"])
-    summary.heading("Every certified wager-paytable")
-    if not doc["entries"]:
+    summary.heading("Every certified wager-paytable and game strategy")
+    found = summary_rows(doc)
+    if not found:
         summary.line([no_entries_line(doc)])
     else:
         summary.line(["Wager", "Paytable", "Sheet", "House edge", "House edge (exact)", "Hit frequency",
                       "Hit frequency (exact)", "Hit 1 in N", "Standard deviation", "VI 90 %", "VI 95 %",
                       "Max. win per unit", "Max. win (exact)", "Player advantage", "Every check holds"], bold=True)
         summary.freeze()  # the table's header row (and the wager column) stay in view
-    entry_sheets = []
-    for x in doc["entries"]:
-        name = _sheet_name(f"{x['wager']} {x['paytable']}", used)
-        entry_sheets.append((name, x))
-        ps = x["par_sheet"]
+    entry_sheets = [(_sheet_name(f"{x['wager']} {x['paytable']}", used), x) for x in doc["entries"]]
+    game_sheets = [(_sheet_name(g["title"], used), g) for g in doc.get("games", [])]
+    sheet_of = {**{entry_anchor(x): name for name, x in entry_sheets}, **{game_anchor(g): name for name, g in game_sheets}}
+    for r in found:  # one row shape: a wager-paytable, or a strategy of a game entry (its game id and strategy)
+        ps = r.par_sheet
         mp = ps["maximum_payout"]
-        summary.line([x["wager"], x["paytable"], name, *_ex(x["analysis"]["house_edge"]), *_ex(ps["hit_frequency"]),
+        summary.line([r.wager, r.paytable, sheet_of[r.anchor], *_ex(r.house_edge), *_ex(ps["hit_frequency"]),
                       ("exact", ps["hit_one_in"], "fixed"), ("exact", ps["standard_deviation"], "fixed"),
                       ("exact", ps["volatility_index"]["90"], "fixed"), ("exact", ps["volatility_index"]["95"], "fixed"),
-                      *_ex(None if mp is None else mp["win_per_unit"], "pays"), x["player_advantage"],
-                      x["verification"]["all_hold"]])
+                      *_ex(None if mp is None else mp["win_per_unit"], "pays"), r.player_advantage, r.all_hold])
     for name, x in entry_sheets:
         _entry_sheet(sheet(name), x)
-    for g in doc.get("games", []):
-        _game_sheet(sheet(_sheet_name(g["title"], used)), g)
+    for name, g in game_sheets:
+        _game_sheet(sheet(name), g)
     if "spanish21" in doc:
         sp = doc["spanish21"]
         ws = sheet(_sheet_name("Spanish 21", used))
