@@ -34,7 +34,7 @@ from typer.testing import CliRunner
 from exactodds.catalogue import CATALOGUE, get_wager
 from exactodds.cli.app import app, parse_meters
 from exactodds.errors import InputError
-from exactodds.figures.analysis import meter_amounts
+from exactodds.figures.settlement import meter_amounts
 from exactodds.figures.commission import (
     RULES,
     commission_rate,
