@@ -229,6 +229,7 @@ def analysis_of(tally: Tally, i: int, meters: Mapping[str, Fraction] | None = No
     meter pays at the regulated resets, or at ``meters`` (name -> dollars) where given."""
     t = tally.plan.terms[i]
     counts = tally.outcome_counts(i)
+    amounts: dict[str, Fraction] | None
     if meters:  # amounts given: every meter pay priced at them
         pays, scaled, squares, den, amounts = t.at_meters(meters)
         moments = (sum(map(mul, counts, scaled)), sum(map(mul, counts, squares)), den)
@@ -249,11 +250,14 @@ def analyses(plan: Plan, shoe: Shoe) -> list[Analysis]:
     return [analysis_of(tally, i, shoe=shoe) for i in range(len(plan.terms))]
 
 
-def analyze_pairs(pairs: Sequence[tuple[Wager[Any], Paytable]], shoe: Shoe) -> list[Analysis]:
+def analyze_pairs(pairs: Sequence[tuple[Wager[Any], Paytable]], shoe: Shoe,
+                  plans: Mapping[Level, Plan] | None = None) -> list[Analysis]:
     """The analysis of each (wager, paytable) of ``pairs`` for ``shoe``, in order: one
-    compiled plan per level (:func:`~exactodds.figures.plan.compile_plans`), one tally of
-    the shoe per level."""
-    by_level = {level: iter(analyses(plan, shoe)) for level, plan in compile_plans(pairs).items()}
+    compiled plan per level (``plans``, as :func:`~exactodds.figures.plan.compile_plans`
+    makes them of these very pairs: a caller analysing several shoes compiles once), one
+    tally of the shoe per level."""
+    plans = compile_plans(pairs) if plans is None else plans
+    by_level = {level: iter(analyses(plan, shoe)) for level, plan in plans.items()}
     return [next(by_level[w.level]) for w, _ in pairs]
 
 

