@@ -92,24 +92,26 @@ class Analysis:
                  pays: tuple[Pay, ...], counts: tuple[int, ...], meter_amounts: Mapping[str, Fraction] | None = None,
                  meters_given: bool = False, moments: tuple[int, int, int] | None = None) -> None:
         """The fields as given; ``moments`` computed from the pays and counts unless given (a
-        compiled plan's pass takes them). The fields are stored in one update of the
-        instance's dict: the frozen dataclass's own ``__init__`` sets them one
-        ``object.__setattr__`` at a time, three times slower, and a sweep over shoes makes
-        one analysis per paytable per shoe."""
-        assert len(names) == len(pays) == len(counts) and sum(counts) == total, \
-            "outcome counts must add up to the universe"
+        compiled plan's pass takes them). The fields are stored key by key in the instance's
+        dict: the frozen dataclass's own ``__init__`` sets them one ``object.__setattr__`` at a
+        time, three times slower, and a sweep over shoes makes one analysis per paytable per
+        shoe. (That the counts add up to ``total`` is checked where they are tallied, and by
+        :meth:`of_rows`.)"""
         if moments is None:
             scaled, den = scaled_nets(pays)
             moments = (sum(map(mul, counts, scaled)), sum(n * x * x for n, x in zip(counts, scaled)), den)
-        vars(self).update(wager=wager, paytable=paytable, shoe=shoe, total=total, names=names, pays=pays,
-                          counts=counts, meter_amounts=meter_amounts, meters_given=meters_given, moments=moments)
+        d = vars(self)
+        d["wager"], d["paytable"], d["shoe"], d["total"], d["names"] = wager, paytable, shoe, total, names
+        d["pays"], d["counts"], d["meter_amounts"], d["meters_given"], d["moments"] = \
+            pays, counts, meter_amounts, meters_given, moments
 
     @classmethod
     def of_rows(cls, wager: Wager[Any], paytable: Paytable, shoe: Shoe, rows: Sequence[OutcomeRow],
                 meter_amounts: Mapping[str, Fraction] | None = None, meters_given: bool = False) -> Analysis:
         """The analysis whose outcome table is ``rows`` (each of the same universe)."""
         total = rows[0].total if rows else 0
-        assert all(r.total == total for r in rows), "rows of one universe"
+        assert all(r.total == total for r in rows) and sum(r.count for r in rows) == total, \
+            "outcome counts must add up to the universe"
         return cls(wager, paytable, shoe, total, tuple(r.name for r in rows), tuple(r.pay for r in rows),
                    tuple(r.count for r in rows), meter_amounts, meters_given)
 
@@ -227,7 +229,8 @@ def analysis_of(tally: Tally, i: int, meters: Mapping[str, Fraction] | None = No
     """The analysis of pair ``i`` of ``tally``'s plan for its shoe: the outcome counts and
     moments the tally holds (void rounds push: a row of their own, net 0), a progressive's
     meter pays at the regulated resets, or at ``meters`` (name -> dollars) where given."""
-    t = tally.plan.terms[i]
+    plan, flat = tally.plan, tally.flat
+    t = plan.terms[i]
     counts = tally.outcome_counts(i)
     amounts: dict[str, Fraction] | None
     if meters:  # amounts given: every meter pay priced at them
@@ -235,7 +238,11 @@ def analysis_of(tally: Tally, i: int, meters: Mapping[str, Fraction] | None = No
         moments = (sum(map(mul, counts, scaled)), sum(map(mul, counts, squares)), den)
     else:
         pays, amounts = t.pays, (dict(t.resets) if t.resets is not None else None)  # a copy per analysis
-        moments = (*tally.moments(i), t.den)
+        if flat is not None and tally.universe <= plan.limits[i]:  # from the pass (Tally.moments, inlined)
+            at = plan.packed.moments_at[i]
+            moments = (flat[at], flat[at + 1], t.den)
+        else:
+            moments = (*tally.moments(i), t.den)
     names, void = t.names, tally.void
     if void:
         names, pays, counts = (*names, VOID), (*pays, Pay.push()), (*counts, void)
@@ -295,31 +302,34 @@ class Session:
             self._plans.move_to_end(key)
         return hit
 
-    def tally(self, wager: Wager[Any], paytable: Paytable, shoe: Shoe) -> tuple[Tally, int]:
-        """The tally of ``shoe`` by the level's plan, and the pair's number in it (a pair new
-        to the level: the plan with it added, and the shoe tallied by that plan)."""
-        level = wager.level
+    def _grow(self, level: Level, pair: tuple[Wager[Any], Paytable]) -> Plan:
+        """The level's plan with ``pair`` added (the pairs asked at the level so far, at most
+        ``max_pairs``: past that, a plan of ``pair`` alone)."""
         plan = self._working.get(level)
-        i = plan.position.get((wager, paytable)) if plan is not None else None
-        if plan is None or i is None:
-            kept = tuple((t.wager, t.paytable) for t in plan.terms) \
-                if plan is not None and len(plan.terms) < self.max_pairs else ()
-            plan = self._working[level] = self.plan(level, (*kept, (wager, paytable)))
-            i = plan.position[wager, paytable]
-        last = self._last.get(level)
-        if last is None or last.plan is not plan or (last.shoe is not shoe and last.shoe != shoe):
-            last = self._last[level] = plan.tally(shoe)
-        return last, i
+        kept = tuple((t.wager, t.paytable) for t in plan.terms) \
+            if plan is not None and len(plan.terms) < self.max_pairs else ()
+        plan = self._working[level] = self.plan(level, (*kept, pair))
+        return plan
 
     def analyze(self, wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | str | int | None = None,
                 meters: Mapping[str, Fraction] | None = None) -> Analysis:
-        """:func:`analyze` through this session."""
+        """:func:`analyze` through this session: the pair's number in the level's plan (a
+        pair new to the level: the plan with it added), the shoe's tally by that plan (the
+        last one, if of this shoe and plan), the analysis read from it."""
         w = get_wager(wager) if isinstance(wager, str) else wager
         table = w.paytable(paytable)
         if type(shoe) is not Shoe:
             shoe = as_shoe(shoe)
-        tally, i = self.tally(w, table, shoe)
-        return analysis_of(tally, i, meters, shoe)
+        level = w.level
+        plan = self._working.get(level)
+        i = plan.position.get((w, table)) if plan is not None else None
+        if plan is None or i is None:
+            plan = self._grow(level, (w, table))
+            i = plan.position[w, table]
+        last = self._last.get(level)
+        if last is None or last.plan is not plan or (last.shoe is not shoe and last.shoe != shoe):
+            last = self._last[level] = plan.tally(shoe)
+        return analysis_of(last, i, meters, shoe)
 
     def clear(self) -> None:
         """Forget every plan and tally (a test that changes how a level prices a shoe)."""

@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from operator import mul
 from typing import TYPE_CHECKING, Any
@@ -56,9 +56,9 @@ class Packed:
     ``order[bounds[a]:bounds[a + 1]]``; then form ``k`` (written after the atoms, in
     order, so a form may read an earlier one) is ``Σ form_weight[e] × out[form_at[e]]``
     over ``form_ptr[k] <= e < form_ptr[k + 1]``: each split's outcomes (weights 1 over
-    its atoms), then each pair's two moments (its scaled nets and their squares over its
-    split's outcomes). ``outcome_at[s]``: where split ``s``'s outcomes start in the
-    pass's output; ``moments_at[i]``: where pair ``i``'s two moments are, or -1 (weights
+    its atoms, or the dealt rounds -- form 0, every atom -- less the other atoms where
+    fewer), then each pair's two moments (its scaled nets and their squares over its split's
+    outcomes). ``outcome_at[s]``: where split ``s``'s outcomes start in the pass's output; ``moments_at[i]``: where pair ``i``'s two moments are, or -1 (weights
     beyond int64)."""
 
     order: npt.NDArray[np.intp]
@@ -80,6 +80,9 @@ class Plan:
     terms: tuple[Terms, ...]
     splits: tuple[tuple[int, ...], ...]
     """The distinct outcome splits of the pairs, in order of first use."""
+    settled: tuple[int, ...]
+    """Per split: how many of its first outcomes settle some result (its largest index + 1;
+    a paytable naming more has those never settled: zero)."""
     split_of: tuple[int, ...]
     limits: tuple[int, ...]
     """Per pair: the largest universe for which its int64 moments are exact
@@ -99,14 +102,22 @@ class Plan:
         atom_of = atom_of.reshape(-1)
         order = np.argsort(atom_of, kind="stable").astype(np.intp)
         bounds = np.searchsorted(atom_of[order], np.arange(len(atoms) + 1)).astype(np.intp)
-        ptr, at, weight = [0], list[int](), list[int]()
+        whole = len(atoms)                                         # form 0: every atom, the dealt rounds
+        ptr, at, weight = [0, whole], list(range(whole)), [1] * whole
         outcome_at = []
-        for s, split in enumerate(self.splits):
-            outcome_at.append(len(atoms) + len(ptr) - 1)
-            for o in range(max(split) + 1):                       # outcome o of split s: the sum of its atoms
-                members = np.flatnonzero(atoms[:, s] == o).tolist()
-                at += members
-                weight += [1] * len(members)
+        for s in range(len(self.splits)):
+            outcome_at.append(whole + len(ptr) - 1)
+            of = atoms[:, s]
+            big = int(np.bincount(of).argmax())                  # the outcome of most atoms (a side bet's loss):
+            for o in range(self.settled[s]):                     # the dealt rounds less the other atoms, if fewer
+                members = np.flatnonzero(of == o).tolist()
+                if o == big and 2 * (whole - len(members)) < len(members):
+                    others = np.flatnonzero(of != o).tolist()
+                    at += [whole, *others]
+                    weight += [1, *[-1] * len(others)]
+                else:
+                    at += members
+                    weight += [1] * len(members)
                 ptr.append(len(at))
         moments_at = []
         for t, s, limit in zip(self.terms, self.split_of, self.limits):
@@ -114,7 +125,7 @@ class Plan:
                 moments_at.append(-1)
                 continue
             moments_at.append(len(atoms) + len(ptr) - 1)
-            n = max(self.splits[s]) + 1                           # outcomes past it settle nothing: zero
+            n = self.settled[s]                                   # outcomes past it settle nothing: zero
             for row in (t.scaled, t.squares):
                 at += range(outcome_at[s], outcome_at[s] + n)
                 weight += row[:n]
@@ -155,7 +166,7 @@ def compile_plan(level: Level, pairs: Sequence[tuple[Wager[Any], Paytable]]) -> 
     number: dict[tuple[int, ...], int] = {}
     split_of = tuple(number.setdefault(t.split, len(number)) for t in terms)
     limits = tuple(INT64_MAX // max((1, *t.squares)) for t in terms)
-    return Plan(level, terms, tuple(number), split_of, limits)
+    return Plan(level, terms, tuple(number), tuple(max(s, default=-1) + 1 for s in number), split_of, limits)
 
 
 def compile_plans(pairs: Sequence[tuple[Wager[Any], Paytable]]) -> dict[Level, Plan]:
@@ -166,40 +177,45 @@ def compile_plans(pairs: Sequence[tuple[Wager[Any], Paytable]]) -> dict[Level, P
     return {level: compile_plan(level, members) for level, members in by_level.items()}
 
 
-@dataclass(frozen=True, eq=False)
 class Tally:
     """One shoe priced at a plan's level (``universe``, ``counts`` per result, ``void``
     rounds) and, where the compiled pass ran, its output ``flat``; each pair's outcome
-    counts and moments are read from it (else computed when first read, and kept)."""
+    counts and moments are read from it (else computed when first read, and kept). A
+    working object of one shoe (slots, made once per shoe and level)."""
 
-    plan: Plan
-    shoe: Shoe
-    universe: int
-    counts: Counts | list[int]
-    void: int
-    flat: list[int] | None
-    _by_split: dict[int, tuple[int, ...]] = field(default_factory=dict, repr=False)
+    __slots__ = ("plan", "shoe", "universe", "counts", "void", "flat", "by_split")
+
+    def __init__(self, plan: Plan, shoe: Shoe, universe: int, counts: Counts | list[int], void: int,
+                 flat: list[int] | None) -> None:
+        self.plan, self.shoe, self.universe, self.counts, self.void, self.flat = plan, shoe, universe, counts, void, flat
+        self.by_split: list[tuple[int, ...] | None] = [None] * len(plan.splits)
+        """Each split's outcome counts once read (:meth:`split_counts`; None before)."""
 
     def outcome_counts(self, i: int) -> tuple[int, ...]:
-        """Counts per outcome of pair ``i`` (void rounds not among them): from the pass,
+        """Counts per outcome of pair ``i`` (void rounds not among them): its split's
+        (:meth:`split_counts`), then zeros for the outcomes the split never settles."""
+        s = self.plan.split_of[i]
+        counts = self.by_split[s] or self.split_counts(s)
+        size = len(self.plan.terms[i].names)
+        return counts if len(counts) == size else (*counts, *(0,) * (size - len(counts)))
+
+    def split_counts(self, s: int) -> tuple[int, ...]:
+        """Counts per outcome of split ``s``, as many as settle some result: from the pass,
         else by :func:`~exactodds.figures.settlement.tally_ints` for shipped counts (a list,
         no numpy), else by :meth:`~exactodds.figures.settlement.Settlement.tally_one`."""
         plan = self.plan
-        s = plan.split_of[i]
-        hit = self._by_split.get(s)
-        if hit is None:
-            t = plan.terms[i]
-            size = len(t.names)
-            counts, flat = self.counts, self.flat
-            if flat is not None:
-                first, n = plan.packed.outcome_at[s], max(plan.splits[s]) + 1
-                hit = (*flat[first:first + n], *(0,) * (size - n))
-            elif isinstance(counts, list):
-                hit = tuple(tally_ints(t.split, size, counts))
-            else:
-                hit = tuple(settlement(t.wager, t.paytable).tally_one(counts))
-            assert sum(hit) + self.void == self.universe, "outcome counts must add up to the universe"
-            self._by_split[s] = hit
+        n = plan.settled[s]
+        counts, flat = self.counts, self.flat
+        if flat is not None:
+            first = plan.packed.outcome_at[s]
+            hit = tuple(flat[first:first + n])
+        elif isinstance(counts, list):
+            hit = tuple(tally_ints(plan.splits[s], n, counts))
+        else:
+            t = plan.terms[plan.split_of.index(s)]
+            hit = tuple(settlement(t.wager, t.paytable).tally_one(counts)[:n])
+        assert sum(hit) + self.void == self.universe, "outcome counts must add up to the universe"
+        self.by_split[s] = hit
         return hit
 
     def moments(self, i: int) -> tuple[int, int]:
