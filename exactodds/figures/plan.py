@@ -105,19 +105,25 @@ class Plan:
         whole = len(atoms)                                         # form 0: every atom, the dealt rounds
         ptr, at, weight = [0, whole], list(range(whole)), [1] * whole
         outcome_at = []
+        made: dict[tuple[int, ...], int] = {}                      # an outcome's atoms -> the form that sums them
         for s in range(len(self.splits)):
             outcome_at.append(whole + len(ptr) - 1)
             of = atoms[:, s]
             big = int(np.bincount(of).argmax())                  # the outcome of most atoms (a side bet's loss):
             for o in range(self.settled[s]):                     # the dealt rounds less the other atoms, if fewer
-                members = np.flatnonzero(of == o).tolist()
-                if o == big and 2 * (whole - len(members)) < len(members):
+                members = tuple(np.flatnonzero(of == o).tolist())
+                known = made.get(members)
+                if known is not None:                            # another split's outcome of the same results
+                    at.append(known)
+                    weight.append(1)
+                elif o == big and 2 * (whole - len(members)) < len(members):
                     others = np.flatnonzero(of != o).tolist()
                     at += [whole, *others]
                     weight += [1, *[-1] * len(others)]
                 else:
                     at += members
                     weight += [1] * len(members)
+                made.setdefault(members, whole + len(ptr) - 1)
                 ptr.append(len(at))
         moments_at = []
         for t, s, limit in zip(self.terms, self.split_of, self.limits):
@@ -126,9 +132,9 @@ class Plan:
                 continue
             moments_at.append(len(atoms) + len(ptr) - 1)
             n = self.settled[s]                                   # outcomes past it settle nothing: zero
-            for row in (t.scaled, t.squares):
-                at += range(outcome_at[s], outcome_at[s] + n)
-                weight += row[:n]
+            for row in (t.scaled, t.squares):                  # a push (weight 0) adds nothing: left out
+                at += [outcome_at[s] + o for o in range(n) if row[o]]
+                weight += [x for x in row[:n] if x]
                 ptr.append(len(at))
         return Packed(order, bounds, np.array(ptr, np.intp), np.array(at, np.intp), np.array(weight, np.int64),
                       tuple(outcome_at), tuple(moments_at))
