@@ -218,13 +218,14 @@ _tally_c = _jit(_tally)
 
 def tally_splits(counts: npt.NDArray[np.int64], order: npt.NDArray[np.intp], bounds: npt.NDArray[np.intp],
                  form_ptr: npt.NDArray[np.intp], form_at: npt.NDArray[np.intp],
-                 form_weight: npt.NDArray[np.int64]) -> list[int]:
+                 form_weight: npt.NDArray[np.int64]) -> memoryview:
     """Counts per outcome of several outcome splits of one shoe's counts per result, end to
     end (outcome ``j`` the results ``order[bounds[j]:bounds[j + 1]]``), followed by weighted
     sums of those outcome counts (form ``k``: ``form_weight[e] ×`` outcome ``form_at[e]``
     for ``form_ptr[k] <= e < form_ptr[k + 1]``). One pass for every paytable of a level
     instead of one array operation per split, and a paytable's two moments without a
-    Python loop.
+    Python loop. Returned as a memoryview of the int64 sums: an item read is a Python int,
+    and a caller reads the few it needs (converting all of them was most of the cost).
 
     Exact in int64: each outcome sum is of distinct results' counts, hence at most the
     universe, which bounds the int64 counts (:func:`price_one`). A form's sum (and each
@@ -232,5 +233,4 @@ def tally_splits(counts: npt.NDArray[np.int64], order: npt.NDArray[np.intp], bou
     it only for a shoe whose universe passes that bound; beyond it the value is not used."""
     out = np.empty(len(bounds) - 1 + len(form_ptr) - 1, np.int64)
     _tally_c(counts, order, bounds, form_ptr, form_at, form_weight, out)
-    tallied: list[int] = out.tolist()
-    return tallied
+    return memoryview(out)  # type: ignore[arg-type]  # each item read is a Python int: a caller reads a few of hundreds (no tolist)

@@ -322,10 +322,10 @@ class Session:
             shoe = as_shoe(shoe)
         level = w.level
         plan = self._working.get(level)
-        i = plan.position.get((w, table)) if plan is not None else None
+        i = plan.find(w, table) if plan is not None else None
         if plan is None or i is None:
             plan = self._grow(level, (w, table))
-            i = plan.position[w, table]
+            i = len(plan.terms) - 1
         last = self._last.get(level)
         if last is None or last.plan is not plan or (last.shoe is not shoe and last.shoe != shoe):
             last = self._last[level] = plan.tally(shoe)

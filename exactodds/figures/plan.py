@@ -90,9 +90,23 @@ class Plan:
     largest weight, ``|x| ≤ x²`` for integers); 0 where none is."""
 
     @cached_property
-    def position(self) -> dict[tuple[Wager[Any], Paytable], int]:
-        """Each pair's number, keyed by value."""
-        return {(t.wager, t.paytable): i for i, t in reversed(list(enumerate(self.terms)))}
+    def _by_ids(self) -> dict[tuple[str, str], tuple[int, ...]]:
+        """The numbers of the pairs of each (wager id, paytable id)."""
+        out: dict[tuple[str, str], tuple[int, ...]] = {}
+        for i, t in enumerate(self.terms):
+            key = (t.wager.id, t.paytable.id)
+            out[key] = (*out.get(key, ()), i)
+        return out
+
+    def find(self, wager: Wager[Any], paytable: Paytable) -> int | None:
+        """The number of the pair equal to (``wager``, ``paytable``), or None: looked up by
+        their ids, then compared by value (the very objects compare at once; a design
+        sweep's paytables share an id and differ in their pays)."""
+        for i in self._by_ids.get((wager.id, paytable.id), ()):
+            t = self.terms[i]
+            if (t.paytable is paytable or t.paytable == paytable) and (t.wager is wager or t.wager == wager):
+                return i
+        return None
 
     @cached_property
     def packed(self) -> Packed:
@@ -144,14 +158,14 @@ class Plan:
         where the process has loaded the single-shoe kernel and the counts are int64, else
         pair by pair when read (:meth:`Tally.outcome_counts`)."""
         universe, counts, void = self.level.priced(shoe)
-        flat: list[int] | None = None
+        flat: memoryview | None = None
         kernel = loaded_kernel()
         if kernel is not None and self.terms and isinstance(counts, np.ndarray) and counts.dtype == np.int64 \
                 and len(counts):
             p = self.packed
             flat = kernel.tally_splits(counts, p.order, p.bounds, p.form_ptr, p.form_at, p.form_weight)
-            n = len(p.bounds) - 1                                 # the atoms partition the results: one sum checks all
-            assert sum(flat[:n]) + void == universe, "outcome counts must add up to the universe"
+            whole = len(p.bounds) - 1                             # form 0, after the atoms: every atom, and the atoms
+            assert flat[whole] + void == universe, "outcome counts must add up to the universe"  # partition the results
         return Tally(self, shoe, universe, counts, void, flat)
 
 
@@ -192,7 +206,7 @@ class Tally:
     __slots__ = ("plan", "shoe", "universe", "counts", "void", "flat", "by_split")
 
     def __init__(self, plan: Plan, shoe: Shoe, universe: int, counts: Counts | list[int], void: int,
-                 flat: list[int] | None) -> None:
+                 flat: memoryview | None) -> None:
         self.plan, self.shoe, self.universe, self.counts, self.void, self.flat = plan, shoe, universe, counts, void, flat
         self.by_split: list[tuple[int, ...] | None] = [None] * len(plan.splits)
         """Each split's outcome counts once read (:meth:`split_counts`; None before)."""
@@ -214,7 +228,7 @@ class Tally:
         counts, flat = self.counts, self.flat
         if flat is not None:
             first = plan.packed.outcome_at[s]
-            hit = tuple(flat[first:first + n])
+            hit = tuple(flat[first:first + n].tolist())
         elif isinstance(counts, list):
             hit = tuple(tally_ints(plan.splits[s], n, counts))
         else:
