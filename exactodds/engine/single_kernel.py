@@ -12,6 +12,7 @@ process has priced :data:`~exactodds.engine.single.COMPILED_AFTER` compositions.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -75,19 +76,15 @@ def _price(comp: Any, face_class: Any, und: Any, parent: Any, cls: Any, prior: A
 
 _price_c = _jit(_price)
 
-_ARGS: dict[int, tuple[npt.NDArray[Any], ...]] = {}
-"""The trie's and plan's arrays as the loops take them, per (trie, plan) pair."""
-
-
+@lru_cache(maxsize=64)
 def _args(t: Any, p: Any) -> tuple[npt.NDArray[Any], ...]:
-    key = id(p)
-    hit = _ARGS.get(key)
-    if hit is None or hit[-1] is not p.slot:
-        slot_ptr = np.asarray(p.slot_ptr)
-        hit = _ARGS[key] = (_small(t.parent), _small(t.cls), _small(t.prior), _index(t.row_node), _small(p.slot),
-                            _small(np.repeat(p.mult, np.diff(slot_ptr))), _index(slot_ptr[p.group_ptr]),
-                            _small(p.cards), _index(p.pair_ptr), p.slot)
-    return hit
+    """The trie's and plan's arrays as the loops take them, per (trie, plan) pair (both
+    compare by identity and live as long as their level: the cache holds them, so a key is
+    never another pair's)."""
+    slot_ptr = np.asarray(p.slot_ptr)
+    return (_small(t.parent), _small(t.cls), _small(t.prior), _index(t.row_node), _small(p.slot),
+            _small(np.repeat(p.mult, np.diff(slot_ptr))), _index(slot_ptr[p.group_ptr]),
+            _small(p.cards), _index(p.pair_ptr), p.slot)
 
 
 def price_one(comp: npt.NDArray[np.int64], face_class: npt.NDArray[np.uint32], classes: int,
