@@ -5,8 +5,11 @@ it depends only on the result, never on the shoe. So per (wager, paytable) each 
 of the level is settled once, into an integer outcome index, and the *tally* of any
 shoe -- or of a batch of shoes, or of the rounds a simulator dealt -- is one integer
 matrix product of the counts per result with a 0/1 matrix. ``Fraction``s appear only
-afterwards, one per outcome. Every figure (analysis, effects of removal, certify, the
-House Money ride, the simulator and crosscheck) tallies through :func:`settlement`.
+afterwards, one per outcome. A pair is compiled once into its :class:`Terms` (split,
+pays, integer-scaled nets and their squares; :func:`compile_terms`, keyed by value: a
+wager and a paytable hash by what they hold), which :mod:`exactodds.figures.plan` tallies
+shoes by; :func:`settlement` gives the same split as arrays for batches (effects of
+removal, the House Money ride, the study, the simulator and crosscheck).
 
 >>> from exactodds.catalogue import get_wager
 >>> banker = get_wager("banker")
