@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from operator import mul
+from struct import Struct
 from typing import TYPE_CHECKING, Any
 
 from exactodds.catalogue.model import Paytable, Wager
@@ -68,6 +69,9 @@ class Packed:
     form_weight: npt.NDArray[np.int64]
     outcome_at: tuple[int, ...]
     moments_at: tuple[int, ...]
+    outcome_reader: tuple[Struct, ...]
+    """Per split: reads its outcome counts off the pass's int64 output as Python ints, in
+    one call (``unpack_from(output, 8 * outcome_at[s])``)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -151,7 +155,7 @@ class Plan:
                 weight += [x for x in row[:n] if x]
                 ptr.append(len(at))
         return Packed(order, bounds, np.array(ptr, np.intp), np.array(at, np.intp), np.array(weight, np.int64),
-                      tuple(outcome_at), tuple(moments_at))
+                      tuple(outcome_at), tuple(moments_at), tuple(Struct(f"={n}q") for n in self.settled))
 
     def tally(self, shoe: Shoe) -> Tally:
         """The shoe priced at the level and tallied for every pair: in one compiled pass
@@ -228,8 +232,8 @@ class Tally:
         n = plan.settled[s]
         counts, flat = self.counts, self.flat
         if flat is not None:
-            first = plan.packed.outcome_at[s]
-            hit = tuple(flat[first:first + n].tolist())
+            packed = plan.packed
+            hit = packed.outcome_reader[s].unpack_from(flat, 8 * packed.outcome_at[s])
         elif isinstance(counts, list):
             hit = tuple(tally_ints(plan.splits[s], n, counts))
         else:
