@@ -100,7 +100,7 @@ class Analysis:
         if moments is None:
             scaled, den = scaled_nets(pays)
             moments = (sum(map(mul, counts, scaled)), sum(n * x * x for n, x in zip(counts, scaled)), den)
-        d = vars(self)
+        d = self.__dict__
         d["wager"], d["paytable"], d["shoe"], d["total"], d["names"] = wager, paytable, shoe, total, names
         d["pays"], d["counts"], d["meter_amounts"], d["meters_given"], d["moments"] = \
             pays, counts, meter_amounts, meters_given, moments
