@@ -21,6 +21,7 @@ from exactodds.errors import InputError
 from exactodds.figures.analysis import analyze
 from exactodds.figures.design import (
     all_unknowns,
+    analyze_with,
     find_unknown,
     parse_edge,
     return_expression,
@@ -135,6 +136,9 @@ def test_sweep_rows_are_analyses_and_monotone() -> None:
     u = find_unknown(w, w.default_paytable, "Dragon 7")
     rows = sweep(w, w.default_paytable, EIGHT, u, Fraction(30), Fraction(50), Fraction(5))
     assert [r.value for r in rows] == [30, 35, 40, 45, 50]
+    for r in rows:  # one compiled plan for the sweep: each row the plain analysis of its paytable
+        plain = analyze_with(w, w.default_paytable, EIGHT, u, r.value)
+        assert r.analysis == plain and (r.analysis.house_edge, r.analysis.variance) == (plain.house_edge, plain.variance)
     assert rows[2].analysis.house_edge == analyze("dragon-7", None, EIGHT).house_edge
     edges = [r.analysis.house_edge for r in rows]
     assert edges == sorted(edges, reverse=True)

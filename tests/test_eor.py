@@ -61,7 +61,7 @@ def _oracle_return(wager, table, shoe: Shoe) -> Fraction:
     for result, n in counts.items():
         pay = table.pays.get(wager.settle(table, result)) or wager.otherwise_pay(table)
         if pay.meter is not None:
-            from exactodds.figures.analysis import meter_amounts, priced_pay
+            from exactodds.figures.settlement import meter_amounts, priced_pay
             pay = priced_pay(pay, table, meter_amounts(table, None))
         acc += pay.net * n
     return acc / total

@@ -34,7 +34,6 @@ from typer.testing import CliRunner
 from exactodds.catalogue import CATALOGUE, get_wager
 from exactodds.cli.app import app, parse_meters
 from exactodds.errors import InputError
-from exactodds.figures.analysis import meter_amounts
 from exactodds.figures.commission import (
     RULES,
     commission_rate,
@@ -42,6 +41,7 @@ from exactodds.figures.commission import (
     parse_increment,
     parse_money,
 )
+from exactodds.figures.settlement import meter_amounts
 from exactodds.game.shoespec import resolve_shoe
 from exactodds.inputs import parse_number
 from exactodds.parallel import max_workers

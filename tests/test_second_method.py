@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 from exactodds.catalogue import CATALOGUE
 from exactodds.engine.levels import LEVELS, Level
 from exactodds.engine.spanish21 import spanish_shoe
+from exactodds.figures import analysis
 from exactodds.figures import second_method as sm
-from exactodds.figures.analysis import VOID, analyze
+from exactodds.figures.analysis import VOID, Analysis, analyze
 from exactodds.figures.certify import _second_method, build_report
 from exactodds.game.cards import FACES, Shoe, falling_factorial
 from exactodds.recount import rank_walk
@@ -196,7 +197,7 @@ def test_a_corrupted_count_is_detected(level: str) -> None:
     i, j = 0, len(rows) - 1
     rows[i] = dataclasses.replace(rows[i], count=rows[i].count + 1)
     rows[j] = dataclasses.replace(rows[j], count=rows[j].count - 1)
-    bad = dataclasses.replace(a, rows=tuple(rows))
+    bad = Analysis.of_rows(a.wager, a.paytable, a.shoe, rows)
     entry = _second_method(bad)
     assert entry["agrees"] is False
     assert [r["agrees"] for r in entry["outcomes"]] == [k not in (i, j) for k in range(len(rows))]
@@ -238,6 +239,7 @@ def test_the_level_engine_itself_corrupted_is_detected(monkeypatch: pytest.Monke
         return universe, counts, void
 
     monkeypatch.setattr(Level, "priced", skewed)
+    monkeypatch.setattr(analysis, "SESSION", analysis.Session())  # no tally of the real counts kept
     doc = build_report({"wagers": ["lucky-nines"], "paytable": None, "shoe": {"decks": 8},
                         "sensitivity_decks": [8], "effects_of_removal": False})
     assert doc["entries"][0]["verification"]["second_method"]["agrees"] is False

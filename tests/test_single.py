@@ -20,7 +20,7 @@ from exactodds.catalogue import CATALOGUE
 from exactodds.engine.level import Level
 from exactodds.engine.levels import COUP, DEAL_FACES, LEVELS
 from exactodds.engine.single import compiled_kernel
-from exactodds.figures.analysis import analyze
+from exactodds.figures.analysis import Analysis, analyze
 from exactodds.game.cards import Shoe
 
 
@@ -96,8 +96,8 @@ def test_analysis_figures_equal_the_fraction_sums(shoe: Shoe) -> None:
             ret = sum((r.pay.net * Fraction(r.count, a.total) for r in a.rows), Fraction(0))
             square = sum((r.pay.net ** 2 * Fraction(r.count, a.total) for r in a.rows), Fraction(0))
             assert (a.return_, a.house_edge, a.variance) == (ret, -ret, square - ret * ret), (w.id, p.id)
-            again = dataclasses.replace(a)
-            assert "_moments" not in again.__dict__
+            again = Analysis.of_rows(a.wager, a.paytable, a.shoe, a.rows, a.meter_amounts, a.meters_given)
+            assert again == a and again.moments == a.moments  # the moments recomputed from the rows
             assert (again.house_edge, again.variance) == (a.house_edge, a.variance)
 
 
@@ -141,10 +141,11 @@ def test_rows_built_when_first_read_equal_the_constructed_analysis(shoe: Shoe) -
     """:func:`analyze` leaves an analysis's rows unbuilt until read: the analysis still
     equals, field by field, one made by the constructor from rows summed afresh from the
     level's counts per result (void row included on short shoes), survives a copy and
-    ``dataclasses.replace``, and its rows add up to the universe."""
+    ``dataclasses.replace``, and its rows add up to the universe; its moments equal those
+    recomputed from the rows."""
     import copy
 
-    from exactodds.figures.analysis import VOID, Analysis, OutcomeRow
+    from exactodds.figures.analysis import VOID, OutcomeRow
 
     for w in CATALOGUE.values():
         for p in w.paytables[:2]:
@@ -158,8 +159,9 @@ def test_rows_built_when_first_read_equal_the_constructed_analysis(shoe: Shoe) -
                 by_name[VOID] = void
             pays = {r.name: r.pay for r in a.rows}
             rows = tuple(OutcomeRow(name, pays[name], n, universe) for name, n in by_name.items())
-            made = Analysis(w, a.paytable, shoe, universe, rows, a.meter_amounts, a.meters_given)
-            assert a == made and a.rows == rows and sum(r.count for r in a.rows) == a.total == universe
+            made = Analysis.of_rows(w, a.paytable, shoe, rows, a.meter_amounts, a.meters_given)
+            assert a == made and a.moments == made.moments and a.rows == rows
+            assert sum(r.count for r in a.rows) == a.total == universe
             back = copy.copy(analyze(w, p.id, shoe))
             assert back == made and (back.house_edge, back.variance) == (made.house_edge, made.variance)
             assert dataclasses.replace(analyze(w, p.id, shoe)) == made
@@ -173,14 +175,14 @@ def test_shipped_standard_shoe_analysis_equals_the_priced_one(decks: int, monkey
     counts without numpy (:mod:`exactodds.engine.standard`) equals, rows and figures, the
     one priced and tallied by the numpy path with the shipping turned off."""
     from exactodds.engine import level as level_mod
-    from exactodds.figures.settlement import forget_shoe_tallies
+    from exactodds.figures.analysis import SESSION
 
     shoe = Shoe.standard(decks)
     COUP._cache.pop(shoe, None)  # priced by numpy in an earlier test: the shipped counts again
     shipped = {(w.id, p.id): analyze(w, p.id, shoe) for w in CATALOGUE.values() for p in w.paytables}
     assert isinstance(COUP.priced(shoe)[1], list)
     monkeypatch.setattr(level_mod, "standard_counts", lambda name, d: None)
-    forget_shoe_tallies()  # the same shoe object: priced anew, not the shipped counts' tallies again
+    SESSION.clear()  # the same shoe object: priced anew, not the shipped counts' tally again
     for w in CATALOGUE.values():
         for p in w.paytables:
             a = analyze(w, p.id, shoe)
@@ -190,17 +192,27 @@ def test_shipped_standard_shoe_analysis_equals_the_priced_one(decks: int, monkey
     COUP._cache.pop(shoe, None)
 
 
+def _alone(w: Any, p: Any, shoe: Shoe) -> list[int]:
+    """Counts per outcome of ``w`` under ``p`` for ``shoe``, each result settled alone in
+    Python ints from the level's counts (void rounds not among them)."""
+    names = w.outcome_names(p)
+    alone = [0] * len(names)
+    for r, n in zip(w.level.results, w.level.priced(shoe)[1]):
+        alone[names.index(w.settle(p, r))] += int(n)
+    return alone
+
+
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(shoes(max_decks=40), st.booleans())
-def test_shared_tallies_equal_each_paytable_settled_alone(shoe: Shoe, kernel_loaded: bool) -> None:
-    """The tallies :func:`analyze` reads -- one per shoe and outcome split, shared by the
-    paytables that split a level's results alike, and (compiled kernel loaded, int64 counts)
-    every split of the level tallied in one pass -- against each paytable settled alone,
-    result by result in Python ints from the level's counts: every catalogue paytable, on
-    random shoes of 1 to 40 decks (int64 counts and, beyond the bound, Python ints), short
-    shoes included, with and without the kernel."""
+def test_plan_tallies_equal_each_paytable_settled_alone(shoe: Shoe, kernel_loaded: bool) -> None:
+    """The tallies a compiled plan reads (:mod:`exactodds.figures.plan`) -- one per shoe
+    and level, shared by the paytables that split its results alike, and (compiled kernel
+    loaded, int64 counts) every split of the level tallied in one pass over the results'
+    atoms -- against each paytable settled alone, result by result in Python ints: every
+    catalogue paytable, on random shoes of 1 to 40 decks (int64 counts and, beyond the
+    bound, Python ints), short shoes included, with and without the kernel."""
     from exactodds.engine import single
-    from exactodds.figures.settlement import ShoeTallies, outcomes
+    from exactodds.figures.plan import compile_plans
 
     if kernel_loaded:
         pytest.importorskip("numba")
@@ -209,18 +221,13 @@ def test_shared_tallies_equal_each_paytable_settled_alone(shoe: Shoe, kernel_loa
     if not kernel_loaded:
         single._state["kernel"] = None  # as where numba is missing: numpy pricing, a tally per split
     try:
-        by_level: dict[Level, ShoeTallies] = {}
-        for w in CATALOGUE.values():
-            for p in w.paytables:
-                universe, counts, void = w.level.priced(shoe)
-                shared = by_level.setdefault(w.level, ShoeTallies(shoe, w.level, universe, counts, void))
-                names, index, _ = outcomes(w, p)
-                alone = [0] * len(names)
-                for r, n in zip(w.level.results, counts):
-                    alone[names.index(w.settle(p, r))] += int(n)
-                assert list(shared.tally(index, len(names), w, p)) == alone, (w.id, p.id)
-        one_pass = [t for t in by_level.values() if isinstance(t.counts, np.ndarray) and t.counts.dtype == np.int64]
-        assert all((t._flat is not None) == kernel_loaded for t in one_pass)  # the path under test was taken
+        plans = compile_plans([(w, p) for w in CATALOGUE.values() for p in w.paytables])
+        for plan in plans.values():
+            tally = plan.tally(shoe)
+            for i, t in enumerate(plan.terms):
+                assert list(tally.outcome_counts(i)) == _alone(t.wager, t.paytable, shoe), (t.wager.id, t.paytable.id)
+            int64 = isinstance(tally.counts, np.ndarray) and tally.counts.dtype == np.int64
+            assert (tally.flat is not None) == (kernel_loaded and int64)  # the path under test was taken
     finally:
         single._state.clear()
         single._state.update(saved)
@@ -231,39 +238,32 @@ def test_shared_tallies_equal_each_paytable_settled_alone(shoe: Shoe, kernel_loa
 def test_moments_from_the_one_pass_equal_the_fraction_sums(shoe: Shoe) -> None:
     """With the compiled kernel loaded, a new shoe's figures come from the one pass that
     tallies it (int64 moments, read only for a universe within the paytable's limit
-    ``INT64_MAX // max(squares)``): every catalogue paytable, twice (first every registered
-    moment packed, then those the first round asked for), its return, house edge, variance
-    and rows against the Fraction sums of its rows settled alone in Python ints -- and the
-    pass's path taken exactly where the bound holds on int64 counts without void rounds."""
+    ``INT64_MAX // max(squares)``): every catalogue paytable, by the whole catalogue's plans
+    and by :func:`analyze` (its session's plan of the pairs asked so far), its return,
+    house edge, variance and rows against the Fraction sums of its rows settled alone in
+    Python ints -- and the pass's path taken exactly where the bound holds on int64 counts."""
     from exactodds.engine import single
     from exactodds.engine.pricing import INT64_MAX
-    from exactodds.figures import analysis
-    from exactodds.figures.settlement import ShoeTallies, forget_shoe_tallies, outcomes
+    from exactodds.figures.analysis import Session, analysis_of
+    from exactodds.figures.plan import compile_plans
 
     pytest.importorskip("numba")
     assert single.compiled_kernel(True) is not None
-    forget_shoe_tallies()
+    plans = compile_plans([(w, p) for w in CATALOGUE.values() for p in w.paytables])
+    session = Session()
     taken = 0
-    for again in (False, True):  # the second time a new shoe object, expecting every paytable's moments
-        each = Shoe(shoe.counts) if again else shoe
-        for w in CATALOGUE.values():
-            for p in w.paytables:
-                a = analyze(w, p.id, each)
-                universe, counts, void = w.level.priced(shoe)
-                counted = a.__dict__["_parts"][2]
-                from_pass = isinstance(counted, tuple) and len(counted) == 2 and isinstance(counted[0], ShoeTallies)
-                terms = analysis._terms(w, p)  # pays (a progressive's at its regulated resets) and squares
-                squares, pays = terms.squares, terms.pays
-                bound = universe <= INT64_MAX // max((1, *squares))
-                int64 = isinstance(counts, np.ndarray) and counts.dtype == np.int64
-                assert from_pass == (int64 and not void and bound) or not again, (w.id, p.id)
-                taken += from_pass
-                names = outcomes(w, p)[0]
-                alone = [0] * len(names)
-                for r, n in zip(w.level.results, counts):
-                    alone[names.index(w.settle(p, r))] += int(n)
-                ret = sum((pay.net * Fraction(n, universe) for pay, n in zip(pays, alone)), Fraction(0))
-                square = sum((pay.net ** 2 * Fraction(n, universe) for pay, n in zip(pays, alone)), Fraction(0))
-                assert (a.return_, a.house_edge, a.variance) == (ret, -ret, square - ret * ret), (w.id, p.id)
+    for plan in plans.values():
+        tally = plan.tally(shoe)
+        for i, t in enumerate(plan.terms):
+            universe, counts, void = t.level.priced(shoe)
+            int64 = isinstance(counts, np.ndarray) and counts.dtype == np.int64
+            from_pass = tally.flat is not None and universe <= plan.limits[i]
+            assert from_pass == (int64 and universe <= INT64_MAX // max((1, *t.squares))), (t.wager.id, t.paytable.id)
+            taken += from_pass
+            alone = _alone(t.wager, t.paytable, shoe)
+            ret = sum((pay.net * Fraction(n, universe) for pay, n in zip(t.pays, alone)), Fraction(0))
+            square = sum((pay.net ** 2 * Fraction(n, universe) for pay, n in zip(t.pays, alone)), Fraction(0))
+            for a in (analysis_of(tally, i), session.analyze(t.wager, t.paytable.id, shoe)):
+                assert (a.return_, a.house_edge, a.variance) == (ret, -ret, square - ret * ret), (t.wager.id, t.paytable.id)
                 assert [r.count for r in a.rows][:len(alone)] == alone and sum(r.count for r in a.rows) == universe
-    assert taken or sum(shoe.counts) < 6 or sum(shoe.counts) > 26 * 52  # int64 shoes of a full round took it
+    assert taken or sum(shoe.counts) > 26 * 52  # int64 shoes took it

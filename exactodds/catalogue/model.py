@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from exactodds.engine.level import Level
 from exactodds.engine.levels import COUP
@@ -110,6 +110,26 @@ class Paytable:
     stake: Fraction | None = None
     """Wager amount in dollars that meter and fixed-dollar amounts are divided by."""
 
+    def __hash__(self) -> int:
+        """A hash of the paytable's value (its pays as items), computed once: a (wager,
+        paytable) pair keys the compiled plans by value (:mod:`exactodds.figures.plan`), and a
+        frozen dataclass's own hash would fail on the ``pays`` mapping.
+
+        >>> a = Paytable("x", {"Win": Pay.to(1)}, "§ 1")
+        >>> hash(a) == hash(Paytable("x", {"Win": Pay.to(1)}, "§ 1")) and a == Paytable("x", {"Win": Pay.to(1)}, "§ 1")
+        True
+        """
+        try:
+            known: int = self._hash  # type: ignore[attr-defined]
+        except AttributeError:
+            known = self.__dict__["_hash"] = hash((self.id, tuple(self.pays.items()), self.cite, self.note,
+                                                   self.meters, self.stake))
+        return known
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields, without the hash (a string's hash differs from process to process)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
 
 @dataclass(frozen=True)
 class Meter:
@@ -141,6 +161,20 @@ class Wager(Generic[Round]):
     level: Level = COUP
     """The level the wager is settled at (:mod:`exactodds.engine.levels`)."""
     _index: dict[str, Paytable] = field(init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        """A hash of the wager's value (its compared fields), computed once: a (wager,
+        paytable) pair keys the compiled plans by value (:mod:`exactodds.figures.plan`)."""
+        try:
+            known: int = self._hash  # type: ignore[attr-defined]
+        except AttributeError:
+            known = self.__dict__["_hash"] = hash((self.id, self.name, self.cite, self.outcomes, self.paytables,
+                                                   self.otherwise, self.settle_rule, self.reading, self.level))
+        return known
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields, without the hash (a string's hash differs from process to process)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {p.id: p for p in self.paytables})

@@ -204,7 +204,7 @@ def analyze_command(
 ) -> None:
     """Exact outcome table, return, house edge, variance and more for one wager."""
     from exactodds.catalogue import CATALOGUE, get_wager
-    from exactodds.figures.analysis import analyze
+    from exactodds.figures.analysis import analyze, analyze_pairs
     from exactodds.game.shoespec import resolve_shoe
     from exactodds.report.formats import render_analysis, render_catalogue
 
@@ -223,7 +223,7 @@ def analyze_command(
     if all_wagers:
         if wager is not None or paytable is not None or meters:
             raise InputError("--all analyses every wager; give no WAGER or --paytable with it")
-        analyses = [analyze(w, p.id, shoe) for w in CATALOGUE.values() for p in w.paytables]
+        analyses = analyze_pairs([(w, p) for w in CATALOGUE.values() for p in w.paytables], shoe)
         emit(render_catalogue(analyses, fmt.value), output)
         return
     if wager is None:

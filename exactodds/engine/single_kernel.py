@@ -12,6 +12,7 @@ process has priced :data:`~exactodds.engine.single.COMPILED_AFTER` compositions.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -75,19 +76,15 @@ def _price(comp: Any, face_class: Any, und: Any, parent: Any, cls: Any, prior: A
 
 _price_c = _jit(_price)
 
-_ARGS: dict[int, tuple[npt.NDArray[Any], ...]] = {}
-"""The trie's and plan's arrays as the loops take them, per (trie, plan) pair."""
-
-
+@lru_cache(maxsize=64)
 def _args(t: Any, p: Any) -> tuple[npt.NDArray[Any], ...]:
-    key = id(p)
-    hit = _ARGS.get(key)
-    if hit is None or hit[-1] is not p.slot:
-        slot_ptr = np.asarray(p.slot_ptr)
-        hit = _ARGS[key] = (_small(t.parent), _small(t.cls), _small(t.prior), _index(t.row_node), _small(p.slot),
-                            _small(np.repeat(p.mult, np.diff(slot_ptr))), _index(slot_ptr[p.group_ptr]),
-                            _small(p.cards), _index(p.pair_ptr), p.slot)
-    return hit
+    """The trie's and plan's arrays as the loops take them, per (trie, plan) pair (both
+    compare by identity and live as long as their level: the cache holds them, so a key is
+    never another pair's)."""
+    slot_ptr = np.asarray(p.slot_ptr)
+    return (_small(t.parent), _small(t.cls), _small(t.prior), _index(t.row_node), _small(p.slot),
+            _small(np.repeat(p.mult, np.diff(slot_ptr))), _index(slot_ptr[p.group_ptr]),
+            _small(p.cards), _index(p.pair_ptr), p.slot)
 
 
 def price_one(comp: npt.NDArray[np.int64], face_class: npt.NDArray[np.uint32], classes: int,
@@ -218,13 +215,14 @@ _tally_c = _jit(_tally)
 
 def tally_splits(counts: npt.NDArray[np.int64], order: npt.NDArray[np.intp], bounds: npt.NDArray[np.intp],
                  form_ptr: npt.NDArray[np.intp], form_at: npt.NDArray[np.intp],
-                 form_weight: npt.NDArray[np.int64]) -> list[int]:
+                 form_weight: npt.NDArray[np.int64]) -> memoryview:
     """Counts per outcome of several outcome splits of one shoe's counts per result, end to
     end (outcome ``j`` the results ``order[bounds[j]:bounds[j + 1]]``), followed by weighted
     sums of those outcome counts (form ``k``: ``form_weight[e] ×`` outcome ``form_at[e]``
     for ``form_ptr[k] <= e < form_ptr[k + 1]``). One pass for every paytable of a level
     instead of one array operation per split, and a paytable's two moments without a
-    Python loop.
+    Python loop. Returned as a memoryview of the int64 sums: an item read is a Python int,
+    and a caller reads the few it needs (converting all of them was most of the cost).
 
     Exact in int64: each outcome sum is of distinct results' counts, hence at most the
     universe, which bounds the int64 counts (:func:`price_one`). A form's sum (and each
@@ -232,5 +230,4 @@ def tally_splits(counts: npt.NDArray[np.int64], order: npt.NDArray[np.intp], bou
     it only for a shoe whose universe passes that bound; beyond it the value is not used."""
     out = np.empty(len(bounds) - 1 + len(form_ptr) - 1, np.int64)
     _tally_c(counts, order, bounds, form_ptr, form_at, form_weight, out)
-    tallied: list[int] = out.tolist()
-    return tallied
+    return memoryview(out)  # type: ignore[arg-type]  # each item read is a Python int: a caller reads a few of hundreds (no tolist)

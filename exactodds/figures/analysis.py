@@ -8,23 +8,27 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from itertools import repeat
-from math import lcm
 from operator import mul
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final
 
 from exactodds.catalogue import get_wager
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.errors import InputError
 from exactodds.exact import Sqrt, percent, ratio, reduced
-from exactodds.figures.settlement import ShoeTallies, outcomes, register_moments, scaled_nets, shoe_tallies
+from exactodds.figures.plan import Plan, Tally, compile_plan, compile_plans
+from exactodds.figures.settlement import scaled_nets
 from exactodds.game.cards import Shoe
 from exactodds.game.protocol import Outcome, OutcomeTable
 from exactodds.version import __version__
+
+if TYPE_CHECKING:
+    from exactodds.engine.level import Level
 
 VOID = "Round void: shoe ran out (§ 629a.13(e))"
 """The row for rounds a short shoe cannot finish; every wager pushes on them."""
@@ -49,10 +53,12 @@ class OutcomeRow:
         return self.pay.net * self.probability
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, init=False)
 class Analysis:
-    """The exact analysis of one wager under one paytable for one shoe.
+    """The exact analysis of one wager under one paytable for one shoe: a plain frozen value.
 
+    Its outcome table is ``names``, ``pays`` and ``counts`` (of the universe ``total``;
+    the void row last on a short shoe), read as :class:`OutcomeRow`\\ s by :attr:`rows`.
     Exact figures (``return_``, ``house_edge``, ``variance``, ...) are Fractions; ``std_dev``
     is an exact :class:`~exactodds.exact.Sqrt` of the variance (usually irrational).
     In a notebook the analysis shows as a short line (``repr``) or its outcome table
@@ -66,77 +72,79 @@ class Analysis:
     paytable: Paytable
     shoe: Shoe
     total: int
-    rows: tuple[OutcomeRow, ...]
+    names: tuple[str, ...]
+    """Outcome names: those the paytable pays, in declared order, then ``otherwise`` (then
+    :data:`VOID` on a short shoe)."""
+    pays: tuple[Pay, ...]
+    """The pay of each outcome (a progressive's meter pays priced at :attr:`meter_amounts`)."""
+    counts: tuple[int, ...]
+    """The count of each outcome; they add up to :attr:`total`."""
     meter_amounts: Mapping[str, Fraction] | None = None
     """Progressives: the meter amounts (dollars) the rows are priced at."""
     meters_given: bool = False
     """Progressives: whether those amounts were given (else: regulated resets, 0 if none)."""
+    moments: tuple[int, int, int] = field(default=(0, 0, 1), compare=False)
+    """``(Σ n·net·L, Σ n·(net·L)², L)`` in integers, ``L`` the nets' common denominator:
+    the return and the variance each become one Fraction (derived from the pays and counts,
+    hence not compared)."""
 
-    if not TYPE_CHECKING:  # hidden from mypy, which would otherwise type every unknown attribute Any
-        def __getattr__(self, name: str) -> Any:
-            """``rows`` of an analysis :func:`analyze` made: built on first use from the
-            names, pays and counts it holds (a sweep over shoes reads only the figures, and
-            making a row object per outcome was a fifth of a new shoe's analysis)."""
-            parts = self.__dict__.get("_parts") if name == "rows" else None
-            if parts is None:
-                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            names, pays, counts = parts
-            if isinstance(counts, tuple) and len(counts) == 2 and isinstance(counts[0], ShoeTallies):
-                counted, split = counts      # the figures came from the compiled pass: the counts from it now
-                counts = counted.settled(split) or counted.tally(split, len(names), self.wager, self.paytable)
-            if len(counts) < len(names):  # the one-pass tally's slice: the outcomes after it settle nothing
-                counts = (*counts, *repeat(0, len(names) - len(counts)))
-            assert sum(counts) == self.total, "outcome counts must add up to the universe"
-            rows = self.__dict__["rows"] = tuple(map(OutcomeRow, names, pays, counts, repeat(self.total, len(names))))
-            return rows
+    def __init__(self, wager: Wager[Any], paytable: Paytable, shoe: Shoe, total: int, names: tuple[str, ...],
+                 pays: tuple[Pay, ...], counts: tuple[int, ...], meter_amounts: Mapping[str, Fraction] | None = None,
+                 meters_given: bool = False, moments: tuple[int, int, int] | None = None) -> None:
+        """The fields as given; ``moments`` computed from the pays and counts unless given (a
+        compiled plan's pass takes them). The fields are stored key by key in the instance's
+        dict: the frozen dataclass's own ``__init__`` sets them one ``object.__setattr__`` at a
+        time, three times slower, and a sweep over shoes makes one analysis per paytable per
+        shoe. (That the counts add up to ``total`` is checked where they are tallied, and by
+        :meth:`of_rows`.)"""
+        if moments is None:
+            scaled, den = scaled_nets(pays)
+            moments = (sum(map(mul, counts, scaled)), sum(n * x * x for n, x in zip(counts, scaled)), den)
+        d = self.__dict__
+        d["wager"], d["paytable"], d["shoe"], d["total"], d["names"] = wager, paytable, shoe, total, names
+        d["pays"], d["counts"], d["meter_amounts"], d["meters_given"], d["moments"] = \
+            pays, counts, meter_amounts, meters_given, moments
 
     @classmethod
-    def _made(cls, wager: Wager[Any], paytable: Paytable, shoe: Shoe, total: int,
-              parts: tuple[tuple[str, ...], tuple[Pay, ...], Sequence[int] | tuple[ShoeTallies, tuple[int, ...]]],
-              meter_amounts: Mapping[str, Fraction] | None,
-              meters_given: bool, moments: tuple[int, int, int]) -> Analysis:
-        """The analysis :func:`analyze` made, its rows left as ``parts`` (names, pays, and
-        counts or the shoe's tallies and split to read them from; :attr:`rows` builds them
-        when first read) and its integer ``moments``
-        already in hand; equal, field by field, to the one the constructor makes."""
-        a = object.__new__(cls)
-        d = a.__dict__                      # filled key by key: ~30 % faster than update() with keywords
-        d["wager"], d["paytable"], d["shoe"], d["total"] = wager, paytable, shoe, total
-        d["meter_amounts"], d["meters_given"], d["_parts"], d["_moments"] = meter_amounts, meters_given, parts, moments
-        return a
+    def of_rows(cls, wager: Wager[Any], paytable: Paytable, shoe: Shoe, rows: Sequence[OutcomeRow],
+                meter_amounts: Mapping[str, Fraction] | None = None, meters_given: bool = False) -> Analysis:
+        """The analysis whose outcome table is ``rows`` (each of the same universe)."""
+        total = rows[0].total if rows else 0
+        assert all(r.total == total for r in rows) and sum(r.count for r in rows) == total, \
+            "outcome counts must add up to the universe"
+        return cls(wager, paytable, shoe, total, tuple(r.name for r in rows), tuple(r.pay for r in rows),
+                   tuple(r.count for r in rows), meter_amounts, meters_given)
 
     @cached_property
-    def _moments(self) -> tuple[int, int, int]:
-        """``(Σ n·net·L, Σ n·(net·L)², L)`` in integers, ``L`` the nets' common denominator:
-        the return and the variance each become one Fraction."""
-        den = lcm(*(r.pay.net.denominator for r in self.rows))
-        scaled = [(r.count, r.pay.net.numerator * (den // r.pay.net.denominator)) for r in self.rows]
-        return sum(n * x for n, x in scaled), sum(n * x * x for n, x in scaled), den
+    def rows(self) -> tuple[OutcomeRow, ...]:
+        """The outcome table as rows (made when first read: a sweep over shoes reads only the
+        figures, and a row object per outcome was a fifth of a new shoe's analysis)."""
+        return tuple(map(OutcomeRow, self.names, self.pays, self.counts, repeat(self.total, len(self.names))))
 
     @property
     def return_(self) -> Fraction:
         """Expected net result per unit wagered."""
-        first, _, den = self._moments
+        first, _, den = self.moments
         return reduced(first, den * self.total)
 
     @property
     def house_edge(self) -> Fraction:
-        first, _, den = self._moments
+        first, _, den = self.moments
         return reduced(-first, den * self.total)
 
     @property
     def hit_frequency(self) -> Fraction:
         """Probability of a positive net result."""
-        return Fraction(sum(r.count for r in self.rows if r.pay.net > 0), self.total)
+        return Fraction(sum(n for n, p in zip(self.counts, self.pays) if p.net > 0), self.total)
 
     @property
     def push_probability(self) -> Fraction:
-        return Fraction(sum(r.count for r in self.rows if r.pay.net == 0), self.total)
+        return Fraction(sum(n for n, p in zip(self.counts, self.pays) if p.net == 0), self.total)
 
     @property
     def variance(self) -> Fraction:
         """Variance of the net result per unit wagered."""
-        first, second, den = self._moments
+        first, second, den = self.moments
         total = self.total
         return reduced(second * total - first * first, (den * total) ** 2)
 
@@ -151,7 +159,7 @@ class Analysis:
     def __repr__(self) -> str:
         """A short line: wager, paytable, shoe, house edge, number of outcomes."""
         return (f"<Analysis {self.wager.id} ({self.paytable.id}), {self.shoe.describe()}: "
-                f"house edge {percent(self.house_edge)}, {len(self.rows)} outcomes>")
+                f"house edge {percent(self.house_edge)}, {len(self.names)} outcomes>")
 
     def _repr_html_(self) -> str:
         """The outcome table and summary as HTML (Jupyter), every name escaped."""
@@ -200,28 +208,6 @@ class Analysis:
                 f"house edge {percent(self.house_edge)}")
 
 
-def meter_amounts(table: Paytable, meters: Mapping[str, Fraction] | None) -> dict[str, Fraction]:
-    """Meter amounts to price ``table`` at: those given, else each meter's regulated reset
-    (0 where the regulation sets none). Unknown names and negative amounts are input errors."""
-    known = {m.name: m for m in table.meters}
-    given = dict(meters or {})
-    for name, amount in given.items():
-        if name not in known:
-            raise InputError(f"unknown meter {name!r} for paytable {table.id!r} "
-                             f"(its meters: {', '.join(known) or 'none'})")
-        if Fraction(amount) < 0:
-            raise InputError(f"meter {name!r} cannot be negative, got {amount}")
-    return {n: Fraction(given[n]) if n in given else (m.reset or Fraction(0)) for n, m in known.items()}
-
-
-def priced_pay(pay: Pay, table: Paytable, amounts: Mapping[str, Fraction]) -> Pay:
-    """A meter pay with its net per unit at the given amounts: share·M/stake − 1."""
-    if pay.meter is None:
-        return pay
-    stake = table.stake or Fraction(1)
-    return Pay(pay.share * amounts[pay.meter] / stake - 1, pay.text, pay.meter, pay.share)
-
-
 def as_shoe(shoe: Shoe | str | int | None) -> Shoe:
     """A :class:`Shoe` from what :func:`analyze` accepts: a Shoe, a number of decks, a shoe
     spec, or None (8 decks); anything else is an input error."""
@@ -238,6 +224,124 @@ def as_shoe(shoe: Shoe | str | int | None) -> Shoe:
     return shoe if shoe is not None else Shoe.standard(8)
 
 
+def analysis_of(tally: Tally, i: int, meters: Mapping[str, Fraction] | None = None,
+                shoe: Shoe | None = None) -> Analysis:
+    """The analysis of pair ``i`` of ``tally``'s plan for its shoe: the outcome counts and
+    moments the tally holds (void rounds push: a row of their own, net 0), a progressive's
+    meter pays at the regulated resets, or at ``meters`` (name -> dollars) where given."""
+    plan, flat = tally.plan, tally.flat
+    t = plan.terms[i]
+    counts = tally.outcome_counts(i)
+    amounts: dict[str, Fraction] | None
+    if meters:  # amounts given: every meter pay priced at them
+        pays, scaled, squares, den, amounts = t.at_meters(meters)
+        moments = (sum(map(mul, counts, scaled)), sum(map(mul, counts, squares)), den)
+    else:
+        pays, amounts = t.pays, (dict(t.resets) if t.resets is not None else None)  # a copy per analysis
+        if flat is not None and tally.universe <= plan.limits[i]:  # from the pass (Tally.moments, inlined)
+            at = plan.packed.moments_at[i]
+            moments = (flat[at], flat[at + 1], t.den)
+        else:
+            moments = (*tally.moments(i), t.den)
+    names, void = t.names, tally.void
+    if void:
+        names, pays, counts = (*names, VOID), (*pays, Pay.push()), (*counts, void)
+    return Analysis(t.wager, t.paytable, shoe or tally.shoe, tally.universe, names, pays, counts, amounts,
+                    bool(meters), moments)
+
+
+def analyses(plan: Plan, shoe: Shoe) -> list[Analysis]:
+    """The analysis of every pair of ``plan`` for ``shoe``, in the plan's order: one
+    pricing and one tally of the shoe (:meth:`~exactodds.figures.plan.Plan.tally`)."""
+    tally = plan.tally(shoe)
+    return [analysis_of(tally, i, shoe=shoe) for i in range(len(plan.terms))]
+
+
+def analyze_pairs(pairs: Sequence[tuple[Wager[Any], Paytable]], shoe: Shoe,
+                  plans: Mapping[Level, Plan] | None = None) -> list[Analysis]:
+    """The analysis of each (wager, paytable) of ``pairs`` for ``shoe``, in order: one
+    compiled plan per level (``plans``, as :func:`~exactodds.figures.plan.compile_plans`
+    makes them of these very pairs: a caller analysing several shoes compiles once), one
+    tally of the shoe per level."""
+    plans = compile_plans(pairs) if plans is None else plans
+    by_level = {level: iter(analyses(plan, shoe)) for level, plan in plans.items()}
+    return [next(by_level[w.level]) for w, _ in pairs]
+
+
+class Session:
+    """The plans :func:`analyze` tallies through, keyed by value, and the last shoe's tally
+    at each level.
+
+    :func:`analyze` is asked for one pair at a time; the session keeps, per level, the
+    plan of the pairs asked at that level so far (at most ``max_pairs``; past that it
+    starts again from the pair asked), so that an analysis of several paytables of one
+    shoe prices and tallies it once. Plans are kept in an LRU of ``max_plans`` keyed by
+    their level and pairs (a wager and a paytable hash by value): the same pairs asked
+    again, in a new wager object or not, find their plan compiled.
+
+    >>> s = Session()
+    >>> s.analyze("banker", "5pct", Shoe.standard(8)).total == s.analyze("banker", "4pct", 8).total
+    True
+    """
+
+    def __init__(self, max_plans: int = 32, max_pairs: int = 128) -> None:
+        self.max_plans, self.max_pairs = max_plans, max_pairs
+        self._plans: OrderedDict[tuple[Level, tuple[tuple[Wager[Any], Paytable], ...]], Plan] = OrderedDict()
+        self._working: dict[Level, Plan] = {}
+        self._last: dict[Level, Tally] = {}
+
+    def plan(self, level: Level, pairs: tuple[tuple[Wager[Any], Paytable], ...]) -> Plan:
+        """The compiled plan of ``pairs`` at ``level``: from the LRU, else compiled."""
+        key = (level, pairs)
+        hit = self._plans.get(key)
+        if hit is None:
+            hit = self._plans[key] = compile_plan(level, pairs)
+            if len(self._plans) > self.max_plans:
+                self._plans.popitem(last=False)
+        else:
+            self._plans.move_to_end(key)
+        return hit
+
+    def _grow(self, level: Level, pair: tuple[Wager[Any], Paytable]) -> Plan:
+        """The level's plan with ``pair`` added (the pairs asked at the level so far, at most
+        ``max_pairs``: past that, a plan of ``pair`` alone)."""
+        plan = self._working.get(level)
+        kept = tuple((t.wager, t.paytable) for t in plan.terms) \
+            if plan is not None and len(plan.terms) < self.max_pairs else ()
+        plan = self._working[level] = self.plan(level, (*kept, pair))
+        return plan
+
+    def analyze(self, wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | str | int | None = None,
+                meters: Mapping[str, Fraction] | None = None) -> Analysis:
+        """:func:`analyze` through this session: the pair's number in the level's plan (a
+        pair new to the level: the plan with it added), the shoe's tally by that plan (the
+        last one, if of this shoe and plan), the analysis read from it."""
+        w = get_wager(wager) if isinstance(wager, str) else wager
+        table = w.paytable(paytable)
+        if type(shoe) is not Shoe:
+            shoe = as_shoe(shoe)
+        level = w.level
+        plan = self._working.get(level)
+        i = plan.find(w, table) if plan is not None else None
+        if plan is None or i is None:
+            plan = self._grow(level, (w, table))
+            i = len(plan.terms) - 1
+        last = self._last.get(level)
+        if last is None or last.plan is not plan or (last.shoe is not shoe and last.shoe != shoe):
+            last = self._last[level] = plan.tally(shoe)
+        return analysis_of(last, i, meters, shoe)
+
+    def clear(self) -> None:
+        """Forget every plan and tally (a test that changes how a level prices a shoe)."""
+        self._plans.clear()
+        self._working.clear()
+        self._last.clear()
+
+
+SESSION: Final = Session()
+"""The session :func:`analyze` goes through."""
+
+
 def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | str | int | None = None,
             meters: Mapping[str, Fraction] | None = None) -> Analysis:
     """Price ``wager`` under ``paytable`` (default: the catalogue's) for ``shoe`` (default 8 decks).
@@ -248,75 +352,11 @@ def analyze(wager: str | Wager[Any], paytable: str | None = None, shoe: Shoe | s
     Progressives: ``meters`` (name -> dollars) prices the meter pays; without it the rows
     are priced at the regulated resets and :mod:`exactodds.figures.progressive` gives the exact
     expression in the meter amounts.
+
+    One pair at a time, through :data:`SESSION` (its compiled plans); a caller that knows
+    its pairs compiles them once (:func:`analyze_pairs`, :func:`analyses`).
     """
-    w = get_wager(wager) if isinstance(wager, str) else wager
-    table = w.paytable(paytable)
-    if type(shoe) is not Shoe:
-        shoe = as_shoe(shoe)
-    t = _TERMS.get(id(table))
-    if t is None or t.table is not table or t.wager is not w:
-        t = _terms(w, table)
-    counted = shoe_tallies(w.level, shoe)
-    amounts = dict(t.resets) if t.resets is not None else None  # the regulated resets: a copy per analysis
-    void = counted.void
-    if not (meters or void):
-        pair = counted.moments(id(t), t.split)  # from the compiled pass, where it took them exactly
-        if pair is not None:                    # (the rows' counts: read when the rows are)
-            return Analysis._made(w, table, shoe, counted.universe, (t.names, t.pays, (counted, t.split)), amounts,
-                                  False, (*pair, t.den))
-    names, pays, scaled, squares, den = t.names, t.pays, t.scaled, t.squares, t.den
-    tallied: Sequence[int] | None = None if void else counted.settled(t.split)  # the rows pad it when read
-    if tallied is None:
-        tallied = counted.tally(t.split, len(names), w, table)
-    if meters:  # amounts given: every meter pay priced at them
-        amounts = meter_amounts(table, meters)
-        pays = tuple(priced_pay(p, table, amounts) for p in outcomes(w, table)[2])
-        scaled, den = scaled_nets(pays)
-        squares = tuple(x * x for x in scaled)
-    # the figures' integer moments (the void row pushes: net 0, it adds nothing)
-    moments = (sum(map(mul, tallied, scaled)), sum(map(mul, tallied, squares)), den)
-    if void:
-        names, pays, tallied = (*names, VOID), (*pays, Pay.push()), (*tallied, void)
-    return Analysis._made(w, table, shoe, counted.universe, (names, pays, tallied), amounts, bool(meters), moments)
-
-
-class _Terms(NamedTuple):
-    """What :func:`analyze` reads of one (wager, paytable), made once per pair: the outcome
-    names, the split of the level's results (:func:`~exactodds.figures.settlement.outcomes`),
-    the pays (a progressive's at its regulated resets), their nets scaled to integers over
-    the common denominator ``den`` and the squares of those (the two moments are then
-    integer dot products with a shoe's tally)."""
-
-    wager: Wager[Any]
-    table: Paytable
-    names: tuple[str, ...]
-    split: tuple[int, ...]
-    pays: tuple[Pay, ...]
-    scaled: tuple[int, ...]
-    squares: tuple[int, ...]
-    den: int
-    resets: dict[str, Fraction] | None
-    """A progressive's meter amounts at the regulated resets (0 where none); else None."""
-
-
-_TERMS: dict[int, _Terms] = {}
-
-
-def _terms(w: Wager[Any], table: Paytable) -> _Terms:
-    """The :class:`_Terms` of ``w`` under ``table`` (built once per pair, then cached; keyed
-    by the paytable's ``id``, checked to be this very pair)."""
-    hit = _TERMS.get(id(table))
-    if hit is None or hit.wager is not w or hit.table is not table:
-        names, index, pays = outcomes(w, table)
-        resets = None
-        if table.meters:
-            resets = meter_amounts(table, None)
-            pays = tuple(priced_pay(p, table, resets) for p in pays)
-        scaled, den = scaled_nets(pays)
-        hit = _TERMS[id(table)] = _Terms(w, table, names, index, pays, scaled, tuple(x * x for x in scaled),
-                                         den, resets)
-        register_moments(w.level, hit, index, hit.scaled, hit.squares)
-    return hit
+    return SESSION.analyze(wager, paytable, shoe, meters)
 
 
 def analysis_json(a: Analysis) -> dict[str, Any]:

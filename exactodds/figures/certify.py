@@ -52,7 +52,7 @@ from exactodds.catalogue import CATALOGUE, get_wager
 from exactodds.catalogue.model import Paytable, Wager
 from exactodds.errors import InputError
 from exactodds.exact import ratio
-from exactodds.figures.analysis import VOID, Analysis, analysis_json, analyze
+from exactodds.figures.analysis import VOID, Analysis, analysis_json, analyze_pairs
 from exactodds.figures.eor import (
     EffectsOfRemoval,
     Progress,
@@ -60,6 +60,7 @@ from exactodds.figures.eor import (
     eor_json,
 )
 from exactodds.figures.parsheet import par_sheet, player_advantage_check
+from exactodds.figures.plan import compile_plans
 from exactodds.figures.second_method import outcome_counts
 from exactodds.game.cards import Shoe, falling_factorial
 from exactodds.game.rules import (
@@ -265,17 +266,17 @@ def _checks(a: Analysis, e: EffectsOfRemoval | None) -> list[dict[str, Any]]:
     return out
 
 
-def _sensitivity(w: Wager[Any], t: Paytable, decks: Sequence[int]) -> list[dict[str, Any]]:
+def _sensitivity(by_decks: Sequence[tuple[int, Analysis]]) -> list[dict[str, Any]]:
     out = []
-    for d in decks:
-        a = analyze(w, t.id, Shoe.standard(d))
+    for d, a in by_decks:
         out.append({"decks": d, "return": ratio(a.return_), "house_edge": ratio(a.house_edge),
                     "variance": ratio(a.variance), "hit_frequency": ratio(a.hit_frequency),
                     "element_of_risk": None if a.element_of_risk is None else ratio(a.element_of_risk)})
     return out
 
 
-def _entry(a: Analysis, e: EffectsOfRemoval | None, skipped: str | None, decks: Sequence[int]) -> dict[str, Any]:
+def _entry(a: Analysis, e: EffectsOfRemoval | None, skipped: str | None,
+           by_decks: Sequence[tuple[int, Analysis]]) -> dict[str, Any]:
     doc = analysis_json(a)
     doc.pop("version", None)
     second = _second_method(a)
@@ -293,7 +294,7 @@ def _entry(a: Analysis, e: EffectsOfRemoval | None, skipped: str | None, decks: 
         "par_sheet": par_sheet(table),
         "player_advantage": a.return_ > 0,
         "effects_of_removal": eor_json(e) if e is not None else {"skipped": skipped or "not requested"},
-        "sensitivity": _sensitivity(a.wager, a.paytable, decks),
+        "sensitivity": _sensitivity(by_decks),
         "verification": {"second_method": second, "checks": checks, "all_hold": verified},
     }
 
@@ -389,9 +390,11 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
         effects = {(e.wager.id, e.paytable.id): e for e in results}
         skipped = {(s.wager, s.paytable): s.reason for s in skips}
     entries = []
-    for i, (w, t) in enumerate(pairs, 1):
-        a = analyze(w, t.id, shoe)
-        entries.append(_entry(a, effects.get((w.id, t.id)), skipped.get((w.id, t.id)), decks))
+    plans = compile_plans(pairs)  # once: the shoe and every sensitivity deck count tallied by them
+    sensitivity = [analyze_pairs(pairs, Shoe.standard(d), plans) for d in decks]
+    for i, ((w, t), a) in enumerate(zip(pairs, analyze_pairs(pairs, shoe, plans)), 1):
+        by_decks = [(d, each[i - 1]) for d, each in zip(decks, sensitivity)]
+        entries.append(_entry(a, effects.get((w.id, t.id)), skipped.get((w.id, t.id)), by_decks))
         if progress:
             progress(i, len(pairs), f"report {w.id} ({t.id})")
     doc: dict[str, Any] = {

@@ -31,7 +31,8 @@ from typing import Any, Literal
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
-from exactodds.figures.analysis import Analysis, analyze
+from exactodds.figures.analysis import Analysis, analysis_of, analyze
+from exactodds.figures.plan import compile_plan
 from exactodds.game.cards import Shoe
 
 Kind = Literal["pay", "commission", "meter"]
@@ -155,18 +156,24 @@ def with_value(table: Paytable, unknown: Unknown, value: Fraction) -> Paytable:
     return replace(table, pays={**table.pays, unknown.outcome: pay})
 
 
-def analyze_with(wager: Wager[Any], table: Paytable, shoe: Shoe, unknown: Unknown, value: Fraction,
-                 meters: Mapping[str, Fraction] | None = None) -> Analysis:
-    """The exact analysis with the unknown at ``value``: the plain ``analyze`` of a paytable
-    (or meter amount) carrying it -- the check every design figure is held to."""
+def _carrying(wager: Wager[Any], table: Paytable, unknown: Unknown, value: Fraction,
+              meters: Mapping[str, Fraction] | None) -> tuple[Wager[Any], Paytable, dict[str, Fraction] | None]:
+    """The wager, paytable and meter amounts carrying the unknown at ``value``."""
     new = with_value(table, unknown, value)
-    w = replace(wager, paytables=(new,))
     amounts = dict(meters or {})
     if unknown.kind == "meter":
         if value < 0:
             raise InputError(f"meter {unknown.name!r} cannot be negative")
         amounts[unknown.name] = value
-    return analyze(w, new.id, shoe, amounts or None)
+    return replace(wager, paytables=(new,)), new, amounts or None
+
+
+def analyze_with(wager: Wager[Any], table: Paytable, shoe: Shoe, unknown: Unknown, value: Fraction,
+                 meters: Mapping[str, Fraction] | None = None) -> Analysis:
+    """The exact analysis with the unknown at ``value``: the plain ``analyze`` of a paytable
+    (or meter amount) carrying it -- the check every design figure is held to."""
+    w, new, amounts = _carrying(wager, table, unknown, value, meters)
+    return analyze(w, new.id, shoe, amounts)
 
 
 def _net_symbolic(pay: Pay, table: Paytable, symbols: Mapping[str, Any],
@@ -348,7 +355,10 @@ class SweepRow:
 
 def sweep(wager: Wager[Any], table: Paytable, shoe: Shoe, unknown: Unknown, start: Fraction, stop: Fraction,
           step: Fraction, meters: Mapping[str, Fraction] | None = None) -> list[SweepRow]:
-    """The exact analysis at ``start, start+step, …, ≤ stop``: one ``analyze`` per value."""
+    """The exact analysis at ``start, start+step, …, ≤ stop``: the paytables (or meter
+    amounts) carrying each value compiled into one plan
+    (:func:`~exactodds.figures.plan.compile_plan`), the shoe priced and tallied once, each
+    analysis read from that tally as :func:`analyze_with` would make it."""
     if step <= 0:
         raise InputError("a sweep step must be positive")
     if stop < start:
@@ -356,8 +366,10 @@ def sweep(wager: Wager[Any], table: Paytable, shoe: Shoe, unknown: Unknown, star
     n = (stop - start) // step + 1
     if n > MAX_SWEEP_POINTS:
         raise InputError(f"a sweep of {n:,} values is too long (at most {MAX_SWEEP_POINTS:,})")
-    return [SweepRow(start + i * step, analyze_with(wager, table, shoe, unknown, start + i * step, meters))
-            for i in range(int(n))]
+    values = [start + i * step for i in range(int(n))]
+    carrying = [_carrying(wager, table, unknown, v, meters) for v in values]
+    tally = compile_plan(wager.level, [(w, t) for w, t, _ in carrying]).tally(shoe)
+    return [SweepRow(v, analysis_of(tally, i, amounts, shoe)) for i, (v, (_, _, amounts)) in enumerate(zip(values, carrying))]
 
 
 def parse_range(text: str, what: str) -> tuple[str, Fraction, Fraction, Fraction | None]:

@@ -47,8 +47,8 @@ from exactodds.catalogue import CATALOGUE, get_wager
 from exactodds.catalogue.model import Pay, Paytable, Wager
 from exactodds.engine.level import Level, ResultDistribution
 from exactodds.exact import percent, ratio, sqrt_decimal
-from exactodds.figures.analysis import as_shoe, meter_amounts, priced_pay
-from exactodds.figures.settlement import settlement
+from exactodds.figures.analysis import as_shoe
+from exactodds.figures.settlement import compile_terms, meter_amounts, priced_pay, settlement
 from exactodds.game.cards import FACES, RANKS, SUITS, Card, Shoe
 
 MAX_TAG: Final = 4
@@ -92,39 +92,20 @@ class DistributionCache:
         return dist
 
 
-_NETS: dict[tuple[int, int], tuple[Wager[Any], Paytable, dict[Any, int], list[Fraction]]] = {}
-
-
-def _nets(wager: Wager[Any], table: Paytable) -> tuple[dict[Any, int], list[Fraction]]:
-    """Per (wager, paytable): result -> index of its net pay, and the distinct nets."""
-    key = (id(wager), id(table))
-    hit = _NETS.get(key)
-    if hit is None or hit[0] is not wager or hit[1] is not table:
-        hit = (wager, table, {}, [])
-        _NETS[key] = hit
-    return hit[2], hit[3]
-
-
 def price(wager: Wager[Any], table: Paytable, dist: ResultDistribution) -> Fraction:
     """Return per unit wagered from a result distribution (void rounds push, § 629a.13(e)).
 
     The same sum as :func:`exactodds.figures.analysis.analyze`, without building the table:
-    counts are added as integers per distinct net pay, then weighted once. The tests
+    counts are added as integers per outcome (the pair's split of the level's results,
+    :func:`~exactodds.figures.settlement.compile_terms`), then weighted once. The tests
     check the two agree for every wager of the catalogue.
     """
-    index, nets = _nets(wager, table)
-    acc = [0] * len(nets)
+    terms = compile_terms(wager, table)
+    position = wager.level.result_index
+    acc = [0] * len(terms.names)
     for result, n in dist.counts.items():
-        i = index.get(result)
-        if i is None:
-            name = wager.settle(table, result)
-            net = exact_net(table.pays.get(name) or wager.otherwise_pay(table), table)
-            i = index[result] = nets.index(net) if net in nets else len(nets)
-            if i == len(nets):
-                nets.append(net)
-                acc.append(0)
-        acc[i] += n
-    return sum((net * a for net, a in zip(nets, acc) if a), Fraction(0)) / dist.universe
+        acc[terms.split[position[result]]] += n
+    return sum((exact_net(p, table) * a for p, a in zip(terms.declared, acc) if a), Fraction(0)) / dist.universe
 
 
 # -- results -----------------------------------------------------------------------------------
@@ -337,15 +318,15 @@ def effects_for(pairs: Sequence[tuple[Wager[Any], Paytable]], shoe: Shoe,
     by_level: dict[Level, list[tuple[Wager[Any], Paytable]]] = {}
     for w, t in pairs:
         by_level.setdefault(w.level, []).append((w, t))
-    base: dict[tuple[int, int], Fraction] = {}
-    after: dict[tuple[int, int], dict[Card, Fraction]] = {}
-    skipped: dict[tuple[int, int], Skipped] = {}
+    base: dict[tuple[Wager[Any], Paytable], Fraction] = {}
+    after: dict[tuple[Wager[Any], Paytable], dict[Card, Fraction]] = {}
+    skipped: dict[tuple[Wager[Any], Paytable], Skipped] = {}
     for done, (level, members) in enumerate(by_level.items(), 1):
         cards = _removal_faces(level, shoe)
         shoes = [shoe, *(shoe.remove([c]) for c in cards)]
         batch = level.price_batch(np.array([level.dealt_shoe(s).counts for s in shoes], dtype=np.int64))
         for w, t in members:
-            key = (id(w), id(t))
+            key = (w, t)
             s = settlement(w, t)
             try:
                 nets = tuple(exact_net(p, t, meters) for p in s.pays)
@@ -358,8 +339,8 @@ def effects_for(pairs: Sequence[tuple[Wager[Any], Paytable]], shoe: Shoe,
             after[key] = dict(zip(cards, returns[1:]))
         if progress:
             progress(done, len(by_level), f"{level.name} level: base shoe and {len(cards)} removals")
-    results = [_assemble(w, t, shoe, base[(id(w), id(t))], after.get((id(w), id(t)), {}), meters)
-               for w, t in pairs if (id(w), id(t)) not in skipped]
+    results = [_assemble(w, t, shoe, base[w, t], after.get((w, t), {}), meters)
+               for w, t in pairs if (w, t) not in skipped]
     return results, list(skipped.values())
 
 
@@ -405,7 +386,6 @@ def bench_eor(decks: int = 8) -> float:
 
     for level in LEVELS.values():
         level._cache.clear()
-    _NETS.clear()
     start = time.perf_counter()
     results, _ = eor_catalogue(Shoe.standard(decks))
     assert all(r.identity_holds for r in results)

@@ -157,7 +157,7 @@ def analyze_seen(wager: str | Wager[Any], paytable: str | None, shoe: Shoe, seen
     Each result is settled by the wager's one rule; meter pays are priced at the regulated
     resets as in :func:`~exactodds.figures.analysis.analyze`.
     """
-    from exactodds.figures.analysis import meter_amounts, priced_pay
+    from exactodds.figures.settlement import meter_amounts, priced_pay
 
     w = get_wager(wager) if isinstance(wager, str) else wager
     table = w.paytable(paytable)
@@ -174,7 +174,7 @@ def analyze_seen(wager: str | Wager[Any], paytable: str | None, shoe: Shoe, seen
         by_name[VOID] = void
         pays[VOID] = Pay.push()
     rows = tuple(OutcomeRow(name, pays[name], n, universe) for name, n in by_name.items())
-    return Analysis(w, table, shoe, universe, rows, None, False)
+    return Analysis.of_rows(w, table, shoe, rows)
 
 
 # -- the Appendix 3 table ---------------------------------------------------------------------

@@ -38,7 +38,8 @@ from typing import Final
 from exactodds.catalogue import CATALOGUE
 from exactodds.errors import InputError
 from exactodds.exact import percent
-from exactodds.figures.analysis import Analysis, analyze
+from exactodds.figures.analysis import Analysis, analyze_pairs
+from exactodds.figures.plan import compile_plans
 from exactodds.game.cards import MAX_CARDS, Shoe
 from exactodds.game.protocol import GameTables
 from exactodds.io.files import check_folder, folder_lock, output_error, write_all
@@ -114,11 +115,9 @@ def check_distinct_names(pairs: Iterable[tuple[str, str]]) -> None:
 
 def all_analyses(decks: Sequence[int]) -> list[Analysis]:
     """Every wager × paytable × deck count, in catalogue order within each deck count."""
-    out = []
-    for d in normalize_decks(decks):
-        shoe = Shoe.standard(d)
-        out += [analyze(w, p.id, shoe) for w in CATALOGUE.values() for p in w.paytables]
-    return out
+    pairs = [(w, p) for w in CATALOGUE.values() for p in w.paytables]
+    plans = compile_plans(pairs)  # once: every deck count tallied by the same plans
+    return [a for d in normalize_decks(decks) for a in analyze_pairs(pairs, Shoe.standard(d), plans)]
 
 
 def render_table_markdown(a: Analysis) -> str:
