@@ -176,12 +176,13 @@ class CrossCheck:
     def adjusted(self) -> dict[tuple[Any, ...], float]:
         """Holm-adjusted p-value of every distinct conclusive test behind the verdict
         (computed once for the families as they are)."""
-        tag = (self.alpha, tuple(id(f) for f in self.comparable.families))
+        families = tuple(self.comparable.families)
         cached = self.__dict__.get("_holm")
-        if cached is None or cached[0] != tag:
-            cached = (tag, holm((t for f in self.comparable.families for t in f.tests()), self.alpha))
+        if (cached is None or cached[0] != self.alpha or len(cached[1]) != len(families)
+                or any(a is not b for a, b in zip(cached[1], families))):
+            cached = (self.alpha, families, holm((t for f in families for t in f.tests()), self.alpha))
             self.__dict__["_holm"] = cached
-        out: dict[tuple[Any, ...], float] = cached[1]
+        out: dict[tuple[Any, ...], float] = cached[2]
         return out
 
     @property
