@@ -50,7 +50,9 @@ IntArray = npt.NDArray[np.int64]
 OUTCOMES: Final = 6
 """Final 17, 18, 19, 20, 21, bust."""
 
-PRIME_BOUND: Final = 1 << 31
+PRIME_BOUND: Final = 1 << 21
+"""The primes are below 2²¹: three residues multiply to below 2⁶³, and a sum of fewer than 2¹¹
+products of two stays below 2⁵³ (module doc), so most products need no reduction."""
 
 
 def is_prime(n: int) -> bool:
@@ -81,7 +83,7 @@ def is_prime(n: int) -> bool:
 
 
 def primes_above(bound: int) -> tuple[int, ...]:
-    """The largest primes below 2³¹, as few as make a product greater than ``bound``."""
+    """The largest primes below 2²¹, as few as make a product greater than ``bound``."""
     out: list[int] = []
     prod, p = 1, PRIME_BOUND - 1
     while prod <= bound:
@@ -137,6 +139,13 @@ def dealer_compositions(up: int, h17: bool, cap: Values) -> dict[Values, tuple[i
     return out
 
 
+CHUNK: Final = 4096
+"""Compositions turned into integers at a time (bounds the working lists)."""
+
+ORDER: Final = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+"""The order in which the values are summed out (tens first: the fewest partial sums, module doc)."""
+
+
 class DealerTable:
     """The dealer's outcome numerators for compositions ``B − x`` (``B``: the shoe less the up
     card), computed in batches and kept: ``numerators(rem)`` over ``F(n) = n!/floor!``.
@@ -147,58 +156,47 @@ class DealerTable:
 
     def __init__(self, base: Values, up: int, h17: bool, floor: int) -> None:
         self.base, self.up, self.h17, self.floor = base, up, h17, floor
-        comps = sorted(dealer_compositions(up, h17, base).items(), key=lambda kv: (kv[1][1], sum(kv[0]), kv[0]))
-        if not comps:
+        found = dealer_compositions(up, h17, base)
+        if not found:
             raise InputError("the shoe cannot complete a dealer hand")
-        if len(comps) >= 1 << 32:  # the int64 bound of the residue sums (module doc)
+        if len(found) >= 1 << 11:  # the int64 bound of the residue sums (module doc)
             raise InputError("internal: too many dealer compositions for the residue sums")
-        self.d = np.array([c for c, _ in comps], dtype=np.int64)
-        self.k = [sum(c) for c, _ in comps]
-        self.kmax = max(self.k)
+        columns = [v for v in ORDER if any(c[v] for c in found)]
+        self.order = columns
+        """The values the dealer's compositions hold, in summing order (the others' factors are 1)."""
+        comps = sorted(found.items(), key=lambda kv: (kv[1][1], *(kv[0][v] for v in columns)))
+        self.d: IntArray = np.array([c for c, _ in comps], dtype=np.int64)
+        self.k: IntArray = self.d.sum(axis=1)
+        self.kmax = int(self.k.max())
         self.size = sum(base)
         self.primes = primes_above(falling_factorial(self.size, self.kmax))
-        self.p: IntArray = np.array(self.primes, dtype=np.int64)[:, None]
-        modulus = 1
-        for q in self.primes:
-            modulus *= q
-        self.modulus = modulus
-        self.crt = [(modulus // q) * pow(modulus // q, -1, q) % modulus for q in self.primes]
-        # groups of equal (outcome, k): start offsets for reduceat, and each group's outcome and k
-        keys = [(o, k) for (_, (_, o)), k in zip(comps, self.k)]
-        self.starts = np.array([i for i in range(len(keys)) if i == 0 or keys[i] != keys[i - 1]], dtype=np.intp)
-        self.group_k = [keys[i][1] for i in self.starts]
-        group_out = [keys[i][0] for i in self.starts]
-        self.out_starts = np.array([j for j in range(len(group_out)) if j == 0 or group_out[j] != group_out[j - 1]],
-                                   dtype=np.intp)
-        self.out_index = [group_out[j] for j in self.out_starts]
-        self.root: IntArray = np.array([[o % q for _, (o, _) in comps] for q in self.primes], dtype=np.int64)
-        self.columns = [bool(self.d[:, v].any()) for v in range(10)]
-        self.factor_tables: dict[tuple[int, int], IntArray] = {}
-        self.length_tables: dict[int, tuple[IntArray, int]] = {}
+        self.p: IntArray = np.array(self.primes, dtype=np.int64)[:, None, None]
+        self.orders: IntArray = np.array([[o % q for _, (o, _) in comps] for q in self.primes], dtype=np.int64)
+        starts: list[IntArray] = []
+        for j in range(len(columns) + 1):  # the groups of equal outcome and first j values
+            keys = [(o, *(c[v] for v in columns[:j])) for c, (_, o) in comps]
+            starts.append(np.array([i for i in range(len(keys)) if i == 0 or keys[i] != keys[i - 1]], dtype=np.intp))
+        self.levels: list[tuple[int, IntArray, IntArray]] = []
+        """Per summing step (value ``v``, from the last level to the first): ``v``, the count of
+        ``v`` in each group of the level, and where the groups of the level above start."""
+        for j in range(len(columns), 0, -1):
+            self.levels.append((columns[j - 1], self.d[starts[j], columns[j - 1]],
+                                np.searchsorted(starts[j], starts[j - 1]).astype(np.intp)))
+        self.out_index = [comps[i][1][1] for i in starts[0]]
+        self.factors: list[IntArray] = []
+        """Per value ``v``: ``ff(B_v − x, j) mod p`` (axes: prime, ``x`` = 0..B_v, ``j`` = 0..max d_v)."""
+        for v in range(10):
+            rows = [[falling_factorial(base[v] - x, j) for j in range(int(self.d[:, v].max()) + 1)]
+                    for x in range(base[v] + 1)]
+            self.factors.append(np.array([[[f % q for f in row] for row in rows] for q in self.primes],
+                                         dtype=np.int64))
+        self.garner = [pow(_product(self.primes[:i]), -1, q) for i, q in enumerate(self.primes)]
+        """Garner's constants: the inverse of the product of the primes before each, modulo it."""
+        self.limbs = [_product(self.primes[:i]) for i in range(0, len(self.primes), 2)]
+        """Weights of the mixed-radix digits taken two at a time (each pair below 2⁴²)."""
         self.cache: dict[Values, tuple[int, ...]] = {}
         self.done: set[Values] = set()
-        self.per_n: dict[int, tuple[int, int, int]] = {}
-
-    def _factor(self, v: int, x: int) -> IntArray:
-        """``ff(B_v − x, d_v) mod p`` for every ``D`` (rows: primes)."""
-        key = (v, x)
-        got = self.factor_tables.get(key)
-        if got is None:
-            r = self.base[v] - x
-            by_d = [falling_factorial(r, j) for j in range(int(self.d[:, v].max()) + 1)]
-            got = np.array([[by_d[j] % q for j in self.d[:, v]] for q in self.primes], dtype=np.int64)
-            self.factor_tables[key] = got
-        return got
-
-    def _length(self, n: int) -> tuple[IntArray, int]:
-        """``ff(n − k, K − k) mod p`` per (outcome, k) group, ``K = min(kmax, n)``; and ``K``."""
-        got = self.length_tables.get(n)
-        if got is None:
-            kk = min(self.kmax, n)
-            vals = [falling_factorial(n - k, kk - k) if k <= kk else 0 for k in self.group_k]
-            got = (np.array([[x % q for x in vals] for q in self.primes], dtype=np.int64), kk)
-            self.length_tables[n] = got
-        return got
+        self.per_n: dict[int, tuple[int, int, int, int]] = {}
 
     def request(self, rems: Iterable[Values]) -> None:
         """Compute (in one batch) the numerators of every composition of ``rems`` not yet known."""
@@ -213,49 +211,77 @@ class DealerTable:
             return
         if any(x < 0 for xs in todo for x in xs) or any(x > b for xs in todo for x, b in zip(xs, self.base)):
             raise InputError("internal: a composition holds more cards than the shoe")
-        partial: list[IntArray] = [self.root] * 10
-        prev: Values | None = None
-        i = 0
-        while i < len(todo):
-            x = todo[i]
-            j = i
-            while j < len(todo) and todo[j][:9] == x[:9]:
-                j += 1
-            start = 0
-            if prev is not None:
-                while start < 9 and prev[start] == x[start]:
-                    start += 1
-            for v in range(start, 9):
-                above = self.root if v == 0 else partial[v - 1]
-                partial[v] = above * self._factor(v, x[v]) % self.p if self.columns[v] else above
-            prev = x
-            siblings = todo[i:j]
-            tens = np.stack([self._factor(9, s[9]) for s in siblings]) if self.columns[9] else None
-            leaf = partial[8][None] * tens % self.p if tens is not None else partial[8][None]
-            grouped = np.add.reduceat(leaf, self.starts, axis=2) % self.p
-            for s, g in zip(siblings, grouped):
-                self._finish(s, g)
-            i = j
-        self.factor_tables.clear()  # a batch's working tables (megabytes); the numerators stay
+        by_size: dict[int, list[Values]] = {}
+        for x in todo:
+            by_size.setdefault(sum(x), []).append(x)
+        for s, xs in by_size.items():
+            self._batch(s, xs)
 
-    def _finish(self, x: Values, grouped: IntArray) -> None:
-        n = self.size - sum(x)
-        lengths, kk = self._length(n)
-        per_out = (np.add.reduceat(grouped * lengths % self.p, self.out_starts, axis=1) % self.p).tolist()
+    def _weights(self, n: int) -> tuple[IntArray, int]:
+        """``orders(D) · ff(n − k, K − k) mod p`` for every ``D`` (rows: primes), ``K = min(kmax, n)``; and ``K``."""
+        kk = min(self.kmax, n)
+        by_k = [falling_factorial(n - k, kk - k) if k <= kk else 0 for k in range(self.kmax + 1)]
+        lengths = np.array([[x % q for x in by_k] for q in self.primes], dtype=np.int64)[:, self.k]
+        return self.orders * lengths % self.p[:, :, 0], kk
+
+    def _batch(self, s: int, xs: list[Values]) -> None:
+        """The numerators of ``B − x`` for the removed multisets ``xs`` of ``s`` cards: the sum
+        over the dealer's compositions, one value at a time (module doc)."""
+        p = self.p
+        n = self.size - s
+        w, kk = self._weights(n)
+        xa = np.array(xs, dtype=np.int64)
+        # the distinct tails of the x (their counts of the values summed so far), level by level
+        ids = np.zeros(len(xs), dtype=np.int64)
+        count = 1
+        steps: list[tuple[IntArray, IntArray]] = []
+        for v, _, _ in self.levels:
+            uniq, inv = np.unique(xa[:, v] * count + ids, return_inverse=True)
+            steps.append((uniq // count, uniq % count))
+            ids, count = inv.reshape(-1), len(uniq)
+        acc = w[:, None, :]
+        for (v, dv, parents), (head, tail) in zip(self.levels, steps):
+            prod = self.factors[v][:, head[:, None], dv[None, :]] * acc[:, tail, :]  # below 2⁴²
+            acc = np.add.reduceat(prod, parents, axis=2) % p  # a sum of fewer than 2¹¹: below 2⁵³
+        for lo in range(0, len(xs), CHUNK):
+            hi = min(lo + CHUNK, len(xs))
+            for x, nums in zip(xs[lo:hi], self._reconstruct(acc[:, ids[lo:hi], :])):
+                self._finish(x, n, kk, nums)
+
+    def _reconstruct(self, residues: IntArray) -> list[list[int]]:
+        """The integers of the residues (axes: prime, composition, outcome group) by Garner's
+        algorithm: mixed-radix digits in int64, two digits to a limb, the limbs joined in Python."""
+        primes = self.primes
+        digits: list[IntArray] = [residues[0]]
+        for i in range(1, len(primes)):
+            q = primes[i]
+            v = digits[i - 1] % q
+            for j in range(i - 2, -1, -1):
+                v = (v * (primes[j] % q) + digits[j]) % q
+            digits.append((residues[i] - v) % q * self.garner[i] % q)
+        limbs = [digits[i] + (primes[i] * digits[i + 1] if i + 1 < len(digits) else 0)
+                 for i in range(0, len(digits), 2)]  # below 2⁴²
+        if len(limbs) == 1:
+            out: list[list[int]] = limbs[0].tolist()
+            return out
+        lists = [limb.tolist() for limb in limbs]
+        weights = self.limbs
+        return [[sum(part[c][g] * wt for part, wt in zip(lists, weights)) for g in range(len(lists[0][c]))]
+                for c in range(len(lists[0]))]
+
+    def _finish(self, x: Values, n: int, kk: int, grouped: list[int]) -> None:
         nums = [0] * OUTCOMES
-        modulus = self.modulus
-        crt = self.crt
-        for col, o in enumerate(self.out_index):
-            nums[o] = sum(row[col] * c for row, c in zip(per_out, crt)) % modulus
+        for o, v in zip(self.out_index, grouped):
+            nums[o] = v
         rem = tuple(b - y for b, y in zip(self.base, x))
         got = self.per_n.get(n)
         if got is None:
             if n - kk < self.floor:
                 raise InputError("internal: a composition fell below the denominator floor")
             got = (falling_factorial(n, kk), falling_factorial(n - 1, kk - 1) if n else 0,
-                   falling_factorial(n - kk, n - kk - self.floor))
+                   falling_factorial(n - kk, n - kk - self.floor), falling_factorial(n, n - self.floor))
             self.per_n[n] = got
-        den, den_less_one, scale = got
+        den, den_less_one, scale, _ = got
         if self.up == 1:
             expect = (n - rem[9]) * den_less_one
         elif self.up == 10:
@@ -274,8 +300,14 @@ class DealerTable:
         if got is None:
             self.request([rem])
             got = self.cache[rem]
-        n = sum(rem)
-        return got, falling_factorial(n, n - self.floor)
+        return got, self.per_n[sum(rem)][3]
+
+
+def _product(xs: Iterable[int]) -> int:
+    out = 1
+    for x in xs:
+        out *= x
+    return out
 
 
 __all__ = ["DealerTable", "OUTCOMES", "dealer_compositions", "is_prime", "primes_above"]

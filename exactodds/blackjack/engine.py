@@ -169,6 +169,15 @@ def _removed(pair: int, extra: int = 0) -> tuple[Values, ...]:
 
 
 @cache
+def _dealt(cap: Values, pair: int, extra: int) -> tuple[Values, ...]:
+    """:func:`_removed` less the hands the shoe ``cap`` cannot deal."""
+    removed = _removed(pair, extra)
+    if min(cap) < 22 + extra:  # a hand of 21 aces, the pair's other card and the extra pair cards
+        # exceed the shoe: only the hands it can deal
+        removed = tuple(x for x in removed if all(a <= b for a, b in zip(x, cap)))
+    return removed
+
+
 def _hands() -> tuple[Values, ...]:
     """Every hand composition of two or more cards and at most 21 hard points (those that stand)."""
     out: list[Values] = []
@@ -222,12 +231,7 @@ class HandSolver:
         self.memo: dict[tuple[Values, int], int] = {}
         self.node_actions: dict[tuple[Values, int], dict[str, int]] = {}
         """Numerators of every action of each decision node (over :meth:`denominator`)."""
-        cap = self.dealer.base
-        removed = _removed(pair, extra)
-        if min(cap) < 22 + extra:  # a hand of 21 aces, the pair's other card and the extra pair cards
-            # exceed the shoe: only the hands it can deal
-            removed = tuple(x for x in removed if all(a <= b for a, b in zip(x, cap)))
-        self.dealer.request_removed(removed)
+        self.dealer.request_removed(_dealt(self.dealer.base, pair, extra))
 
     def rem(self, hand: Values) -> Values:
         """The cards left."""
@@ -436,10 +440,25 @@ class Game:
             for _ in range(1 + extra if split_value_ else 0):
                 base = _sub(base, split_value_)
             table = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
+            if not any(k[0] == up for k in self.solvers):  # every hand this up card's solvers stand on, one batch
+                table.request_removed(x for r, extra in self._splits(up) for x in _dealt(table.base, r, extra))
             chooser = self._chooser(up, split_value_, extra) if split_value_ else None
             self.solvers[key] = HandSolver(base, up, self.rules, bool(split_value_), self.floor, self.policy,
                                            table, split_value_, extra, chooser)
         return self.solvers[key]
+
+    def _splits(self, up: int) -> list[tuple[int, int]]:
+        """The hand solvers a solve can ask for with up card ``up``: ``(0, 0)`` for unsplit hands,
+        ``(pair, extra)`` for split hands (:meth:`solver`)."""
+        left = _sub(self.shoe.values, up)
+        out = [(0, 0)]
+        if self.rules.max_hands >= 2:
+            for r in range(1, 11):
+                most = self.rules.max_hands if (r != 1 or self.rules.resplit_aces) else 2
+                # the pattern sum reads X(i, j) and N(i, j) down to the shoe less i + j ≤ 2·most − 3
+                # extra pair cards (:class:`_SplitValues`), at most the pair cards left
+                out.extend((r, extra) for extra in range(min(2 * most - 3, left[r - 1] - 2) + 1))
+        return out
 
     def _chooser(self, up: int, pair: int, extra: int) -> Chooser | None:
         """The post-split strategy of a split hand (``rules.post_split``, § 551.12(b),(c)):
