@@ -16,16 +16,23 @@ with ``ff(a, b) = a!/(a−b)!`` — an integer, and the numerators of each final
 one denominator ``ff(n, K)`` are sums of such integers (:class:`DealerTable`).
 
 *Many shoes at once.* The shoes asked for are the shoe less the up card (``B``) less a small
-removed multiset ``x`` (the player's cards). The products are evaluated over the trie of the
-removed multisets (value by value, so shoes sharing ``x_1..x_v`` share their partial product),
-each trie node one vector operation over every ``D`` of the up card.
+removed multiset ``x`` (the player's cards), grouped by ``|x|`` (so ``n`` and the last factor
+depend on ``D`` only). The sum over ``D`` is taken one value at a time, as in a tensor
+contraction: with the dealer's compositions sorted by outcome and then by their counts of
+10, 9, ..., A (:data:`ORDER`), a partial sum ``S(x-tail, D-prefix)`` over the compositions
+sharing a prefix needs only the counts of ``x`` in the values already summed, and one step
+multiplies by ``ff(B_v − x_v, d_v)`` and adds the children of each prefix. The work is the
+number of distinct ``x``-tails times the number of ``D``-prefixes at each level (a few
+million residues per up card for 8 decks), in a few whole-array operations per level.
 
-*Exact by a bound.* The vectors are residues modulo primes below 2³¹ (a product of two residues
-stays below 2⁶² in int64, a sum of fewer than 2³² residues below 2⁶³). Each numerator is at most
-``ff(n, K)`` (the probabilities add up to at most 1), and enough primes are taken that their
-product exceeds ``ff(|B|, K)``, so the Chinese remainder theorem gives every numerator exactly.
-Their sum is then checked against ``ff(n, K)·P(no dealer Blackjack)`` computed directly, which
-also catches a shoe too small for the dealer to finish (the lost sequences are missing from it).
+*Exact by a bound.* The arrays are residues modulo primes below 2²⁹ in int64: a product of
+two residues is below 2⁵⁸ and one step adds at most :data:`MOST_TERMS` of them (the counts
+0..d of one value), so nothing overflows 2⁶³. Each numerator is at most ``ff(n, K)`` (the
+probabilities add up to at most 1), and enough primes are taken that their product exceeds
+``ff(|B|, K)``, so the Chinese remainder theorem (Garner's mixed-radix form) gives every
+numerator exactly. Their sum is then checked against ``ff(n, K)·P(no dealer Blackjack)``
+computed directly, which also catches a shoe too small for the dealer to finish (the lost
+sequences are missing from it).
 
 >>> t = DealerTable((4, 4, 4, 4, 4, 4, 4, 4, 4, 12), 6, False, floor=0)
 >>> nums, den = t.numerators((4, 4, 4, 4, 4, 4, 4, 4, 4, 12))
@@ -50,9 +57,12 @@ IntArray = npt.NDArray[np.int64]
 OUTCOMES: Final = 6
 """Final 17, 18, 19, 20, 21, bust."""
 
-PRIME_BOUND: Final = 1 << 21
-"""The primes are below 2²¹: three residues multiply to below 2⁶³, and a sum of fewer than 2¹¹
-products of two stays below 2⁵³ (module doc), so most products need no reduction."""
+PRIME_BOUND: Final = 1 << 29
+"""The primes are below 2²⁹: a product of two residues is below 2⁵⁸, and a sum of at most
+:data:`MOST_TERMS` such products stays below 2⁶³ in int64 (module doc)."""
+
+MOST_TERMS: Final = 32
+"""Most terms of one residue sum: the counts 0..d of one value in the dealer's hands (d ≤ 31)."""
 
 
 def is_prime(n: int) -> bool:
@@ -83,7 +93,7 @@ def is_prime(n: int) -> bool:
 
 
 def primes_above(bound: int) -> tuple[int, ...]:
-    """The largest primes below 2²¹, as few as make a product greater than ``bound``."""
+    """The largest primes below 2²⁹, as few as make a product greater than ``bound``."""
     out: list[int] = []
     prod, p = 1, PRIME_BOUND - 1
     while prod <= bound:
@@ -159,8 +169,8 @@ class DealerTable:
         found = dealer_compositions(up, h17, base)
         if not found:
             raise InputError("the shoe cannot complete a dealer hand")
-        if len(found) >= 1 << 11:  # the int64 bound of the residue sums (module doc)
-            raise InputError("internal: too many dealer compositions for the residue sums")
+        if max(max(c) for c in found) >= MOST_TERMS:  # the int64 bound of the residue sums (module doc)
+            raise InputError("internal: a dealer hand holds too many cards of one value for the residue sums")
         columns = [v for v in ORDER if any(c[v] for c in found)]
         self.order = columns
         """The values the dealer's compositions hold, in summing order (the others' factors are 1)."""
@@ -193,7 +203,7 @@ class DealerTable:
         self.garner = [pow(_product(self.primes[:i]), -1, q) for i, q in enumerate(self.primes)]
         """Garner's constants: the inverse of the product of the primes before each, modulo it."""
         self.limbs = [_product(self.primes[:i]) for i in range(0, len(self.primes), 2)]
-        """Weights of the mixed-radix digits taken two at a time (each pair below 2⁴²)."""
+        """Weights of the mixed-radix digits taken two at a time (each pair below 2⁵⁸)."""
         self.cache: dict[Values, tuple[int, ...]] = {}
         self.done: set[Values] = set()
         self.per_n: dict[int, tuple[int, int, int, int]] = {}
@@ -241,8 +251,8 @@ class DealerTable:
             ids, count = inv.reshape(-1), len(uniq)
         acc = w[:, None, :]
         for (v, dv, parents), (head, tail) in zip(self.levels, steps):
-            prod = self.factors[v][:, head[:, None], dv[None, :]] * acc[:, tail, :]  # below 2⁴²
-            acc = np.add.reduceat(prod, parents, axis=2) % p  # a sum of fewer than 2¹¹: below 2⁵³
+            prod = self.factors[v][:, head[:, None], dv[None, :]] * acc[:, tail, :]  # below 2⁵⁸
+            acc = np.add.reduceat(prod, parents, axis=2) % p  # at most MOST_TERMS terms: below 2⁶³
         for lo in range(0, len(xs), CHUNK):
             hi = min(lo + CHUNK, len(xs))
             for x, nums in zip(xs[lo:hi], self._reconstruct(acc[:, ids[lo:hi], :])):
@@ -260,7 +270,7 @@ class DealerTable:
                 v = (v * (primes[j] % q) + digits[j]) % q
             digits.append((residues[i] - v) % q * self.garner[i] % q)
         limbs = [digits[i] + (primes[i] * digits[i + 1] if i + 1 < len(digits) else 0)
-                 for i in range(0, len(digits), 2)]  # below 2⁴²
+                 for i in range(0, len(digits), 2)]  # below 2⁵⁸
         if len(limbs) == 1:
             out: list[list[int]] = limbs[0].tolist()
             return out

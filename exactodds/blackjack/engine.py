@@ -278,12 +278,26 @@ class HandSolver:
             return SCALE * bet * (d[5] - d[0] - d[1] - d[2] - d[3] - d[4])
         return SCALE * bet * (d[5] + sum(d[:t]) - sum(d[t + 1:5]))
 
-    def _draw(self, hand: Values, rem: Values, doublings: int) -> int:
+    def _draw(self, hand: Values, rem: Values, doublings: int, hard: int) -> int:
+        """The numerator of drawing one card to ``hand`` (``hard`` points): each card's node, a
+        card that busts the hand valued on the spot (the wager lost unless the dealer has Blackjack)."""
         acc = 0
         value = self.value
-        for i, c in enumerate(rem):
+        room = 21 - hard  # the highest value index that does not bust
+        for i in range(min(room, 10)):
+            c = rem[i]
             if c:
                 acc += c * value(hand[:i] + (hand[i] + 1,) + hand[i + 1:], doublings)
+        if room < 10:
+            n1 = sum(rem) - 1
+            busting = sum(rem[room:])
+            if self.up == 1:  # the hole card may not be a 10 (§ 551.8(e))
+                lost = (busting * (n1 - rem[9]) + rem[9]) * _falling(n1 - 1, self.floor)
+            elif self.up == 10:
+                lost = (busting * (n1 - rem[0]) + (rem[0] if room == 0 else 0)) * _falling(n1 - 1, self.floor)
+            else:
+                lost = busting * _falling(n1, self.floor)
+            acc -= SCALE * (1 << doublings) * lost
         return acc
 
     def can_double(self, hand: Values) -> bool:
@@ -313,15 +327,15 @@ class HandSolver:
             acts = {"stand": self.stand(hand, doublings, rem, hard)}
             if doublings == 0:
                 if total < 21 and not (self.locked and sum(hand) == 2):
-                    acts["hit"] = self._draw(hand, rem, 0)
+                    acts["hit"] = self._draw(hand, rem, 0, hard)
                     if self.can_double(hand):
-                        acts["double"] = self._draw(hand, rem, 1)
+                        acts["double"] = self._draw(hand, rem, 1, hard)
             else:
                 loss = self.rules.rescue_loss(doublings)
                 if loss is not None:
                     acts["rescue"] = -SCALE * loss * self._no_blackjack(rem)
                 if doublings <= self.rules.redoubles and total < 21:
-                    acts["redouble"] = self._draw(hand, rem, doublings + 1)
+                    acts["redouble"] = self._draw(hand, rem, doublings + 1, hard)
             ranking = None
             if self.policy is not None and len(acts) > 1:
                 ranking = self.policy(decision_class(self.up, hand, doublings, self.split))
@@ -342,9 +356,9 @@ class HandSolver:
         rem = self.rem(hand)
         out = {"stand": self.stand(hand, 0, rem, hard)}
         if total < 21 and not locked:
-            out["hit"] = self._draw(hand, rem, 0)
+            out["hit"] = self._draw(hand, rem, 0, hard)
             if self.can_double(hand):
-                out["double"] = self._draw(hand, rem, 1)
+                out["double"] = self._draw(hand, rem, 1, hard)
         den = self.denominator(hand)
         return {a: Fraction(v, den) for a, v in out.items()}
 
