@@ -230,7 +230,8 @@ class HandSolver:
         self.dealer = dealer if dealer is not None else DealerTable(base, up, rules.hit_soft_17, floor)
         self.memo: dict[tuple[Values, int], int] = {}
         self.node_actions: dict[tuple[Values, int], dict[str, int]] = {}
-        """Numerators of every action of each decision node (over :meth:`denominator`)."""
+        """Numerators of every action of each decision node (over :meth:`denominator`); under a
+        fixed strategy only a split hand's first decision (its suit bonus reads it): memory."""
         self.dealer.request_removed(_dealt(self.dealer.base, pair, extra))
 
     def rem(self, hand: Values) -> Values:
@@ -343,7 +344,7 @@ class HandSolver:
                 out = acts[self.chooser(hand, doublings, acts)]
             else:
                 out = acts[choose(acts, ranking)]
-            if len(acts) > 1:
+            if len(acts) > 1 and (self.policy is None or (self.split and sum(hand) == 2)):
                 self.node_actions[key] = acts
         self.memo[key] = out
         return out
@@ -377,20 +378,28 @@ def suit_bonus(c1: CardType, c2: CardType, up: CardType, left: SpanishShoe, rule
     need = completes(c1[0], c2[0])
     if need is None or not rules.bonus_678_777 or (doubled and not rules.bonus_on_doubled):
         return ZERO
-    n = left.size
-    rem_after = _sub(left.values, need)
-    if left.values[need - 1] == 0:
+    return _suit_extra(c1, c2, up[0], left.values, left.suits[need], rules, split, doubled)
+
+
+def _suit_extra(c1: CardType, c2: CardType, up: int, values: Values, need_suits: tuple[int, ...], rules: Rules,
+                split: bool, doubled: bool) -> Fraction:
+    """:func:`suit_bonus` from counts: ``values`` the shoe's value counts, ``need_suits`` the suit
+    counts of the completing value (§ 551.6(g)(1)-(4), (h))."""
+    need = completes(c1[0], c2[0])
+    assert need is not None
+    if values[need - 1] == 0:
         return ZERO
-    pn = no_blackjack(rem_after, up[0])
+    n = sum(values)
+    pn = no_blackjack(_sub(values, need), up)
     acc = ZERO
     for s in range(4):
-        k = left.suits[need][s]
+        k = need_suits[s]
         if not k:
             continue
         same = c1[1] == c2[1] == s
         pay = Fraction(3) if same and s == SPADES else Fraction(2) if same else Fraction(3, 2)
         extra = pay - 1
-        if same and c1[0] == c2[0] == 7 and up[0] == 7 and not split and not doubled:
+        if same and c1[0] == c2[0] == 7 and up == 7 and not split and not doubled:
             extra += rules.super_bonus()
         acc += Fraction(k, n) * extra
     return acc * pn * (2 if doubled else 1)
@@ -649,10 +658,19 @@ class _SplitValues:
         acc = ZERO
         kinds = [(c, k) for c, k in left.types() if c[0] == second]
         n = sum(k for _, k in kinds)
+        rules = self.game.rules
+        doubled = chosen == "double"
+        if doubled and not rules.bonus_on_doubled:
+            return ZERO
+        values = _sub(left.values, second)
         for first in pair:
+            need = completes(first[0], second)
+            assert need is not None
             for c, k in kinds:
-                acc += Fraction(k, 2 * n) * suit_bonus(first, c, up, left.remove(c), self.game.rules, True,
-                                                       chosen == "double")
+                suits = left.suits[need]
+                if need == second:  # the second card is one of the completing value
+                    suits = suits[:c[1]] + (suits[c[1]] - 1,) + suits[c[1] + 1:]
+                acc += Fraction(k, 2 * n) * _suit_extra(first, c, up[0], values, suits, rules, True, doubled)
         return acc
 
     def x(self, a: int, b: int) -> Fraction:
