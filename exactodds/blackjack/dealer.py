@@ -205,7 +205,7 @@ class DealerTable:
         self.limbs = [_product(self.primes[:i]) for i in range(0, len(self.primes), 2)]
         """Weights of the mixed-radix digits taken two at a time (each pair below 2⁵⁸)."""
         self.cache: dict[Values, tuple[int, ...]] = {}
-        self.done: set[Values] = set()
+        """The numerators of each composition asked for, over ``ff(n, K)`` (:meth:`raw`)."""
         self.per_n: dict[int, tuple[int, int, int, int]] = {}
 
     def request(self, rems: Iterable[Values]) -> None:
@@ -215,8 +215,8 @@ class DealerTable:
 
     def request_removed(self, removed: Iterable[Values]) -> None:
         """:meth:`request` for the compositions ``B − x``, ``x`` in ``removed``."""
-        done = self.done
-        todo = sorted({x for x in removed if x not in done})
+        cache, base = self.cache, self.base
+        todo = sorted({x for x in removed if tuple(b - y for b, y in zip(base, x)) not in cache})
         if not todo:
             return
         if any(x < 0 for xs in todo for x in xs) or any(x > b for xs in todo for x, b in zip(xs, self.base)):
@@ -300,17 +300,22 @@ class DealerTable:
             expect = den
         if sum(nums) != expect:
             raise InputError("the shoe ran out of cards during the round; use a larger shoe")
-        self.cache[rem] = tuple(v * scale for v in nums)
-        self.done.add(x)
+        self.cache[rem] = tuple(nums)
 
-    def numerators(self, rem: Values) -> tuple[tuple[int, ...], int]:
-        """The outcome numerators (17..21, bust; the Blackjack hole cards left out) of cards
-        left ``rem``, and their denominator ``n!/floor!``."""
+    def raw(self, rem: Values) -> tuple[tuple[int, ...], int]:
+        """The outcome numerators of cards left ``rem`` over ``ff(n, K)`` and the factor
+        ``(n − K)!/floor!`` that puts them over ``n!/floor!`` (kept unscaled: a third of the memory)."""
         got = self.cache.get(rem)
         if got is None:
             self.request([rem])
             got = self.cache[rem]
-        return got, self.per_n[sum(rem)][3]
+        return got, self.per_n[sum(rem)][2]
+
+    def numerators(self, rem: Values) -> tuple[tuple[int, ...], int]:
+        """The outcome numerators (17..21, bust; the Blackjack hole cards left out) of cards
+        left ``rem``, and their denominator ``n!/floor!``."""
+        got, scale = self.raw(rem)
+        return tuple(v * scale for v in got), self.per_n[sum(rem)][3]
 
 
 def _product(xs: Iterable[int]) -> int:

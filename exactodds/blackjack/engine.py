@@ -263,21 +263,21 @@ class HandSolver:
             hard = sum(map(mul, POINTS, hand))
         total, _ = hand_total(hard, hand[0] > 0)
         ncards = sum(hand)
-        d, _ = self.dealer.numerators(self.rem(hand) if rem is None else rem)
+        d, scale = self.dealer.raw(self.rem(hand) if rem is None else rem)
         bet = 1 << doublings
         if total == 21 and ncards >= 3:
             pay = SCALE
             if rules.bonus_21_cards and ncards >= 5 and (doublings == 0 or rules.bonus_on_doubled):
                 pay = 3 if ncards == 5 else 4 if ncards == 6 else 6  # 3:2, 2:1, 3:1 (§ 551.6(g)(5)-(7))
             if rules.player_21_wins:  # § 551.6(b)(4)
-                return bet * pay * sum(d)
-            return bet * pay * (sum(d) - d[4])  # standard: 21 pushes a dealer 21
+                return bet * pay * sum(d) * scale
+            return bet * pay * (sum(d) - d[4]) * scale  # standard: 21 pushes a dealer 21
         if total == 21 and rules.split_21_beats_dealer_21:
-            return SCALE * bet * sum(d)
+            return SCALE * bet * sum(d) * scale
         t = total - 17
         if t < 0:
-            return SCALE * bet * (d[5] - d[0] - d[1] - d[2] - d[3] - d[4])
-        return SCALE * bet * (d[5] + sum(d[:t]) - sum(d[t + 1:5]))
+            return SCALE * bet * (d[5] - d[0] - d[1] - d[2] - d[3] - d[4]) * scale
+        return SCALE * bet * (d[5] + sum(d[:t]) - sum(d[t + 1:5])) * scale
 
     def _draw(self, hand: Values, rem: Values, doublings: int, hard: int) -> int:
         """The numerator of drawing one card to ``hand`` (``hard`` points): each card's node, a
@@ -502,6 +502,16 @@ class Game:
 
         return pick
 
+    def _release(self, up: int) -> None:
+        """Free the node values of up card ``up``'s solvers once its deals are valued (memory:
+        :meth:`HandSolver.value` recomputes one if asked again); under a fixed strategy the
+        recorded decisions too (optimal play keeps them: the chart and the simulation read them)."""
+        for key, hs in self.solvers.items():
+            if key[0] == up:
+                hs.memo.clear()
+                if self.policy is not None:
+                    hs.node_actions.clear()
+
     def split_value(self, up: CardType, p1: CardType, p2: CardType) -> Fraction:
         """Unnormalised value of splitting the pair ``p1, p2`` (§ 551.12), exactly, for the
         post-split strategy of the rules; with ``resplit_optional`` the best number of hands
@@ -574,8 +584,12 @@ class Game:
         total = ZERO
         p_super = ZERO
         deals: dict[tuple[CardType, CardType, CardType], tuple[Fraction, Decision]] = {}
+        last_up = 0
         for index, (key, w) in enumerate(sorted(weights.items())):
             up, c1, c2 = key
+            if up[0] != last_up:  # the deals come by up card: the last one's solvers are done
+                self._release(last_up)
+                last_up = up[0]
             if progress is not None:
                 progress(index, len(weights), f"up card {'A' if up[0] == 1 else up[0]}")
             d = self.decide(up, c1, c2)
@@ -585,6 +599,7 @@ class Game:
             if up[0] == 7 and c1 == c2 and c1[0] == 7 and d.best == "hit":
                 left = shoe.remove(up, c1, c2)
                 p_super += p * Fraction(left.suits[7][c1[1]], left.size)
+        self._release(last_up)
         if progress is not None:
             progress(len(weights), len(weights), "done")
         envy = ZERO
