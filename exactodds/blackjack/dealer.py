@@ -206,6 +206,8 @@ class DealerTable:
         """Weights of the mixed-radix digits taken two at a time (each pair below 2⁵⁸)."""
         self.cache: dict[Values, tuple[int, ...]] = {}
         """The numerators of each composition asked for, over ``ff(n, K)`` (:meth:`raw`)."""
+        self.asked: set[object] = set()
+        """Names of the sets of compositions already asked for (:meth:`request_removed`)."""
         self.per_n: dict[int, tuple[int, int, int, int]] = {}
 
     def request(self, rems: Iterable[Values]) -> None:
@@ -213,19 +215,26 @@ class DealerTable:
         base = self.base
         self.request_removed(tuple(b - r for b, r in zip(base, rem)) for rem in rems)
 
-    def request_removed(self, removed: Iterable[Values]) -> None:
-        """:meth:`request` for the compositions ``B − x``, ``x`` in ``removed``."""
-        cache, base = self.cache, self.base
-        todo = sorted({x for x in removed if tuple(b - y for b, y in zip(base, x)) not in cache})
-        if not todo:
+    def request_removed(self, removed: Iterable[Values], names: Iterable[object] = ()) -> None:
+        """:meth:`request` for the compositions ``B − x``, ``x`` in ``removed``; ``names``: what
+        the set is called (a caller asking again by a name already asked skips the scan)."""
+        names = list(names)
+        if names and all(name in self.asked for name in names):
             return
-        if any(x < 0 for xs in todo for x in xs) or any(x > b for xs in todo for x, b in zip(xs, self.base)):
+        self.asked.update(names)
+        cache, base = self.cache, self.base
+        asked = set(removed)
+        if cache:
+            asked = {x for x in asked if tuple(b - y for b, y in zip(base, x)) not in cache}
+        if not asked:
+            return
+        todo = sorted(asked)
+        xa = np.array(todo, dtype=np.int64).reshape(len(todo), 10)
+        if (xa < 0).any() or (xa > np.array(base, dtype=np.int64)).any():
             raise InputError("internal: a composition holds more cards than the shoe")
-        by_size: dict[int, list[Values]] = {}
-        for x in todo:
-            by_size.setdefault(sum(x), []).append(x)
-        for s, xs in by_size.items():
-            self._batch(s, xs)
+        sizes = xa.sum(axis=1)
+        for s in np.unique(sizes).tolist():
+            self._batch(s, xa[sizes == s])
 
     def _weights(self, n: int) -> tuple[IntArray, int]:
         """``orders(D) · ff(n − k, K − k) mod p`` for every ``D`` (rows: primes), ``K = min(kmax, n)``; and ``K``."""
@@ -234,15 +243,21 @@ class DealerTable:
         lengths = np.array([[x % q for x in by_k] for q in self.primes], dtype=np.int64)[:, self.k]
         return self.orders * lengths % self.p[:, :, 0], kk
 
-    def _batch(self, s: int, xs: list[Values]) -> None:
-        """The numerators of ``B − x`` for the removed multisets ``xs`` of ``s`` cards: the sum
-        over the dealer's compositions, one value at a time (module doc)."""
+    def _batch(self, s: int, xa: IntArray) -> None:
+        """The numerators of ``B − x`` for the removed multisets ``xa`` (rows) of ``s`` cards: the
+        sum over the dealer's compositions, one value at a time (module doc)."""
         p = self.p
         n = self.size - s
         w, kk = self._weights(n)
-        xa = np.array(xs, dtype=np.int64)
+        got = self.per_n.get(n)
+        if got is None:
+            if n - kk < self.floor:
+                raise InputError("internal: a composition fell below the denominator floor")
+            got = (falling_factorial(n, kk), falling_factorial(n - 1, kk - 1) if n else 0,
+                   falling_factorial(n - kk, n - kk - self.floor), falling_factorial(n, n - self.floor))
+            self.per_n[n] = got
         # the distinct tails of the x (their counts of the values summed so far), level by level
-        ids = np.zeros(len(xs), dtype=np.int64)
+        ids = np.zeros(len(xa), dtype=np.int64)
         count = 1
         steps: list[tuple[IntArray, IntArray]] = []
         for v, _, _ in self.levels:
@@ -253,10 +268,35 @@ class DealerTable:
         for (v, dv, parents), (head, tail) in zip(self.levels, steps):
             prod = self.factors[v][:, head[:, None], dv[None, :]] * acc[:, tail, :]  # below 2⁵⁸
             acc = np.add.reduceat(prod, parents, axis=2) % p  # at most MOST_TERMS terms: below 2⁶³
-        for lo in range(0, len(xs), CHUNK):
-            hi = min(lo + CHUNK, len(xs))
-            for x, nums in zip(xs[lo:hi], self._reconstruct(acc[:, ids[lo:hi], :])):
-                self._finish(x, n, kk, nums)
+        residues = acc[:, ids, :]
+        rems = np.array(self.base, dtype=np.int64) - xa
+        # the outcomes add up to ff(n, K)·P(no dealer Blackjack) (§ 551.8(e)); both sides are below
+        # the primes' product, so equal residues are equal numbers (a short shoe loses sequences)
+        den, den_less_one, _, _ = got
+        q = p[:, :, 0]
+        if self.up in (1, 10):
+            clear = n - rems[:, 9 if self.up == 1 else 0]
+            expect = clear[None, :] % q * self._mod(den_less_one) % q
+        else:
+            expect = np.broadcast_to(self._mod(den), (len(self.primes), len(xa)))
+        if ((residues.sum(axis=2) - expect) % q).any():
+            raise InputError("the shoe ran out of cards during the round; use a larger shoe")
+        full = self.out_index == list(range(OUTCOMES))
+        keys = rems.tolist()
+        for lo in range(0, len(xa), CHUNK):
+            nums = self._reconstruct(residues[:, lo:lo + CHUNK, :])
+            if full:
+                self.cache.update(zip(map(tuple, keys[lo:lo + CHUNK]), map(tuple, nums)))
+                continue
+            for key, grouped in zip(keys[lo:lo + CHUNK], nums):
+                row = [0] * OUTCOMES
+                for o, v in zip(self.out_index, grouped):
+                    row[o] = v
+                self.cache[tuple(key)] = tuple(row)
+
+    def _mod(self, x: int) -> IntArray:
+        """``x`` modulo each prime, as a column."""
+        return np.array([[x % q] for q in self.primes], dtype=np.int64)
 
     def _reconstruct(self, residues: IntArray) -> list[list[int]]:
         """The integers of the residues (axes: prime, composition, outcome group) by Garner's
@@ -274,33 +314,13 @@ class DealerTable:
         if len(limbs) == 1:
             out: list[list[int]] = limbs[0].tolist()
             return out
+        if len(limbs) == 2:
+            high = self.limbs[1]
+            return [[a + high * b for a, b in zip(r0, r1)] for r0, r1 in zip(limbs[0].tolist(), limbs[1].tolist())]
         lists = [limb.tolist() for limb in limbs]
         weights = self.limbs
         return [[sum(part[c][g] * wt for part, wt in zip(lists, weights)) for g in range(len(lists[0][c]))]
                 for c in range(len(lists[0]))]
-
-    def _finish(self, x: Values, n: int, kk: int, grouped: list[int]) -> None:
-        nums = [0] * OUTCOMES
-        for o, v in zip(self.out_index, grouped):
-            nums[o] = v
-        rem = tuple(b - y for b, y in zip(self.base, x))
-        got = self.per_n.get(n)
-        if got is None:
-            if n - kk < self.floor:
-                raise InputError("internal: a composition fell below the denominator floor")
-            got = (falling_factorial(n, kk), falling_factorial(n - 1, kk - 1) if n else 0,
-                   falling_factorial(n - kk, n - kk - self.floor), falling_factorial(n, n - self.floor))
-            self.per_n[n] = got
-        den, den_less_one, scale, _ = got
-        if self.up == 1:
-            expect = (n - rem[9]) * den_less_one
-        elif self.up == 10:
-            expect = (n - rem[0]) * den_less_one
-        else:
-            expect = den
-        if sum(nums) != expect:
-            raise InputError("the shoe ran out of cards during the round; use a larger shoe")
-        self.cache[rem] = tuple(nums)
 
     def raw(self, rem: Values) -> tuple[tuple[int, ...], int]:
         """The outcome numerators of cards left ``rem`` over ``ff(n, K)`` and the factor

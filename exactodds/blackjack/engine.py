@@ -232,7 +232,7 @@ class HandSolver:
         self.node_actions: dict[tuple[Values, int], dict[str, int]] = {}
         """Numerators of every action of each decision node (over :meth:`denominator`); under a
         fixed strategy only a split hand's first decision (its suit bonus reads it): memory."""
-        self.dealer.request_removed(_dealt(self.dealer.base, pair, extra))
+        self.dealer.request_removed(_dealt(self.dealer.base, pair, extra), [("hands", pair, extra)])
 
     def rem(self, hand: Values) -> Values:
         """The cards left."""
@@ -389,20 +389,24 @@ def _suit_extra(c1: CardType, c2: CardType, up: int, values: Values, need_suits:
     assert need is not None
     if values[need - 1] == 0:
         return ZERO
-    n = sum(values)
-    pn = no_blackjack(_sub(values, need), up)
-    acc = ZERO
+    twice = 0  # twice the extra odds (mixed 3:2 → 1, suited 2:1 → 2, spades 3:1 → 4), by card
+    supers = 0  # the completing cards that make a super bonus
     for s in range(4):
         k = need_suits[s]
         if not k:
             continue
         same = c1[1] == c2[1] == s
-        pay = Fraction(3) if same and s == SPADES else Fraction(2) if same else Fraction(3, 2)
-        extra = pay - 1
+        twice += k * (4 if same and s == SPADES else 2 if same else 1)
         if same and c1[0] == c2[0] == 7 and up == 7 and not split and not doubled:
-            extra += rules.super_bonus()
-        acc += Fraction(k, n) * extra
-    return acc * pn * (2 if doubled else 1)
+            supers += k
+    n = sum(values)
+    rest = _sub(values, need)
+    m = max(n - 1, 1)  # (the completing card the last: no hole card to peek at, never reached)
+    clear = m - rest[9] if up == 1 else m - rest[0] if up == 10 else m  # P(no dealer Blackjack) · m
+    out = Fraction(twice * clear * (2 if doubled else 1), 2 * n * m)
+    if supers:
+        out += rules.super_bonus() * Fraction(supers * clear * (2 if doubled else 1), n * m)
+    return out
 
 
 @dataclass
@@ -464,7 +468,9 @@ class Game:
                 base = _sub(base, split_value_)
             table = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
             if not any(k[0] == up for k in self.solvers):  # every hand this up card's solvers stand on, one batch
-                table.request_removed(x for r, extra in self._splits(up) for x in _dealt(table.base, r, extra))
+                splits = self._splits(up)
+                table.request_removed((x for r, extra in splits for x in _dealt(table.base, r, extra)),
+                                      [("hands", r, extra) for r, extra in splits])
             chooser = self._chooser(up, split_value_, extra) if split_value_ else None
             self.solvers[key] = HandSolver(base, up, self.rules, bool(split_value_), self.floor, self.policy,
                                            table, split_value_, extra, chooser)
