@@ -266,7 +266,8 @@ class DealerTable:
             ids, count = inv.reshape(-1), len(uniq)
         acc = w[:, None, :]
         for (v, dv, parents), (head, tail) in zip(self.levels, steps):
-            prod = self.factors[v][:, head[:, None], dv[None, :]] * acc[:, tail, :]  # below 2⁵⁸
+            rows = self.factors[v][:, :int(head.max()) + 1, :][:, :, dv]  # (prime, x_v, group): small
+            prod = rows[:, head, :] * acc[:, tail, :]  # below 2⁵⁸
             acc = np.add.reduceat(prod, parents, axis=2) % p  # at most MOST_TERMS terms: below 2⁶³
         residues = acc[:, ids, :]
         rems = np.array(self.base, dtype=np.int64) - xa

@@ -688,7 +688,7 @@ class _SplitValues:
             need = completes(first[0], second)
             assert need is not None
             for c, k in kinds:
-                suits = left.suits[need]
+                suits: tuple[int, ...] = left.suits[need]
                 if need == second:  # the second card is one of the completing value
                     suits = suits[:c[1]] + (suits[c[1]] - 1,) + suits[c[1] + 1:]
                 acc += Fraction(k, 2 * n) * _suit_extra(first, c, up[0], values, suits, rules, True, doubled)
