@@ -283,12 +283,14 @@ class HandSolver:
         """The numerator of drawing one card to ``hand`` (``hard`` points): each card's node, a
         card that busts the hand valued on the spot (the wager lost unless the dealer has Blackjack)."""
         acc = 0
-        value = self.value
+        value, memo = self.value, self.memo
         room = 21 - hard  # the highest value index that does not bust
         for i in range(min(room, 10)):
             c = rem[i]
             if c:
-                acc += c * value(hand[:i] + (hand[i] + 1,) + hand[i + 1:], doublings)
+                child = hand[:i] + (hand[i] + 1,) + hand[i + 1:]
+                got = memo.get((child, doublings))
+                acc += c * (value(child, doublings) if got is None else got)
         if room < 10:
             n1 = sum(rem) - 1
             busting = sum(rem[room:])
