@@ -40,12 +40,19 @@ class Chart:
     """A total-dependent strategy: each class's actions, best first."""
 
     rows: dict[ClassKey, tuple[str, ...]] = field(default_factory=dict)
+    read: dict[ClassKey, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
+    """The rankings looked up so far (a solve asks hundreds of thousands of times)."""
 
     def __call__(self, key: ClassKey) -> tuple[str, ...]:
+        got = self.read.get(key)
+        if got is not None:
+            return got
         got = self.rows.get(key)
         if got is None and key[0] in ("two", "multi") and key[-1]:
             got = tuple(a for a in self.rows.get(key[:-1] + (False,), ()) if a != "surrender")
-        return got or ()
+        got = got or ()
+        self.read[key] = got
+        return got
 
     def code(self, key: ClassKey) -> str:
         """The chart letter of a class (``""`` when no hand falls in it)."""
