@@ -327,26 +327,42 @@ class HandSolver:
             out = -SCALE * (1 << doublings) * self._no_blackjack(rem)
         else:
             total, _ = hand_total(hard, hand[0] > 0)
-            acts = {"stand": self.stand(hand, doublings, rem, hard)}
+            rules = self.rules
+            names = ["stand"]
+            loss = None
             if doublings == 0:
                 if total < 21 and not (self.locked and sum(hand) == 2):
-                    acts["hit"] = self._draw(hand, rem, 0, hard)
+                    names.append("hit")
                     if self.can_double(hand):
-                        acts["double"] = self._draw(hand, rem, 1, hard)
+                        names.append("double")
             else:
-                loss = self.rules.rescue_loss(doublings)
+                loss = rules.rescue_loss(doublings)
                 if loss is not None:
-                    acts["rescue"] = -SCALE * loss * self._no_blackjack(rem)
-                if doublings <= self.rules.redoubles and total < 21:
-                    acts["redouble"] = self._draw(hand, rem, doublings + 1, hard)
+                    names.append("rescue")
+                if doublings <= rules.redoubles and total < 21:
+                    names.append("redouble")
             ranking = None
-            if self.policy is not None and len(acts) > 1:
+            if self.policy is not None and len(names) > 1:
                 ranking = self.policy(decision_class(self.up, hand, doublings, self.split))
+            keep = len(names) > 1 and (self.policy is None or (self.split and sum(hand) == 2))
+            if ranking and not keep:  # a fixed strategy: only the action it takes is valued
+                taken = next((a for a in ranking if a in names), None)
+                if taken is not None:
+                    names = [taken]
+            acts: dict[str, int] = {}
+            for name in names:
+                if name == "stand":
+                    acts[name] = self.stand(hand, doublings, rem, hard)
+                elif name == "rescue":
+                    assert loss is not None
+                    acts[name] = -SCALE * loss * self._no_blackjack(rem)
+                else:  # hit, double, redouble: one more card, 0, 1 or one more doubling
+                    acts[name] = self._draw(hand, rem, 0 if name == "hit" else doublings + 1, hard)
             if ranking is None and self.chooser is not None and len(acts) > 1:
                 out = acts[self.chooser(hand, doublings, acts)]
             else:
                 out = acts[choose(acts, ranking)]
-            if len(acts) > 1 and (self.policy is None or (self.split and sum(hand) == 2)):
+            if keep:
                 self.node_actions[key] = acts
         self.memo[key] = out
         return out
