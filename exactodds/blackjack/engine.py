@@ -528,12 +528,13 @@ class Game:
 
     def _release(self, up: int) -> None:
         """Free the node values of up card ``up``'s solvers once its deals are valued (memory:
-        :meth:`HandSolver.value` recomputes one if asked again); under a fixed strategy the
-        recorded decisions too (optimal play keeps them: the chart and the simulation read them)."""
+        :meth:`HandSolver.value` recomputes a node, and records its actions again, if asked);
+        the recorded actions too, except optimal play's unsplit hands and first split hands
+        (extra 0), which the chart, the post-split strategies and the simulation read."""
         for key, hs in self.solvers.items():
             if key[0] == up:
                 hs.memo.clear()
-                if self.policy is not None:
+                if self.policy is not None or key[2] > 0:
                     hs.node_actions.clear()
 
     def split_value(self, up: CardType, p1: CardType, p2: CardType) -> Fraction:
