@@ -290,7 +290,9 @@ class HandSolver:
             if c:
                 child = hand[:i] + (hand[i] + 1,) + hand[i + 1:]
                 got = memo.get((child, doublings))
-                acc += c * (value(child, doublings) if got is None else got)
+                if got is None:
+                    got = value(child, doublings, hard + i + 1, rem[:i] + (c - 1,) + rem[i + 1:])
+                acc += c * got
         if room < 10:
             n1 = sum(rem) - 1
             busting = sum(rem[room:])
@@ -314,15 +316,18 @@ class HandSolver:
         total, soft = hand_total(hand[0] + sum(map(mul, POINTS[1:], hand[1:])), hand[0] > 0)
         return rules.double_total_allowed(total, soft)
 
-    def value(self, hand: Values, doublings: int = 0) -> int:
+    def value(self, hand: Values, doublings: int = 0, hard: int | None = None, rem: Values | None = None) -> int:
         """Best value of a hand holding ``hand``; ``doublings`` > 0 is a doubled hand that has
-        just received its card (stand, rescue or redouble)."""
+        just received its card (stand, rescue or redouble); ``hard`` and ``rem`` (its hard points,
+        the cards left) when the caller has them."""
         key = (hand, doublings)
         got = self.memo.get(key)
         if got is not None:
             return got
-        hard = sum(map(mul, POINTS, hand))
-        rem = tuple(map(sub, self.base, hand))
+        if hard is None:
+            hard = sum(map(mul, POINTS, hand))
+        if rem is None:
+            rem = tuple(map(sub, self.base, hand))
         if hard > 21:
             out = -SCALE * (1 << doublings) * self._no_blackjack(rem)
         else:
