@@ -200,3 +200,39 @@ def test_many_aces_with_extra_pair_cards_out() -> None:
     hand = (2,) + (0,) * 9
     stand = hs.fraction(hand, hs.stand(hand, 0))
     assert -1 <= stand <= 1 and stand != 0
+
+
+def test_a_batch_of_shoes_equals_each_shoe_alone() -> None:
+    """The dealer table's batch (the sum one value at a time over the distinct tails of many removed
+    multisets, of several sizes) against a table made for each shoe alone (a batch of one): equal
+    numerators, exactly, for 300 random removals from 2 decks under both dealer rules."""
+    import random
+
+    from exactodds.blackjack.dealer import DealerTable
+
+    base = (8, 8, 8, 8, 8, 8, 8, 8, 8, 32)
+    rng = random.Random(27)
+    removed = {tuple(rng.randint(0, 3) for _ in range(9)) + (rng.randint(0, 6),) for _ in range(300)}
+    for up, h17 in ((1, False), (6, True), (10, False)):
+        table = DealerTable(base, up, h17, floor=0)
+        table.request_removed(removed)
+        for x in sorted(removed)[::15]:
+            rem = tuple(b - y for b, y in zip(base, x))
+            assert table.numerators(rem) == DealerTable(rem, up, h17, 0).numerators(rem)
+
+
+def test_released_nodes_are_recomputed_to_the_same_values() -> None:
+    """A solve frees each up card's node values (and the actions of split hands with extra pair
+    cards out) once its deals are valued; asked again, a node is recomputed: the same value and
+    actions as in a fresh game, and the split's value unchanged."""
+    rules = Rules(max_hands=3, bonus_678_777=False)
+    game = Game(NINES, rules)
+    game.solve()
+    fresh = Game(NINES, rules)
+    hand = (1,) + (0,) * 7 + (1, 0)  # a split 9 with an ace, against a ten, one extra 9 out
+    split = game.solver(10, 9, 1)
+    assert not split.memo and not split.node_actions
+    assert split.value(hand) == fresh.solver(10, 9, 1).value(hand)
+    assert split.node_actions == fresh.solver(10, 9, 1).node_actions and split.node_actions
+    up, nine = (10, -1), (9, -1)
+    assert game.split_value(up, nine, nine) == fresh.split_value(up, nine, nine)

@@ -371,3 +371,24 @@ def test_envy_payouts_are_the_only_difference_from_the_brute_force_with_other_pl
     p_super = Fraction(3 * 1 * 2, 10 * 9 * 8) * Fraction(1, 7) if hits else Fraction(0)
     assert g.super_bonus_probability == p_super > 0
     assert g.envy == 2 * Fraction(50, 25) * p_super and g.expected == g.own_hands + g.envy
+
+
+def test_rule_changes_at_the_deal_derived_equal_a_new_solve() -> None:
+    """Surrender, splitting and a Blackjack against a dealer Blackjack act only at the initial deal
+    (figures.AT_THE_DEAL): the return under such a change, derived from the solved game's deals
+    without a new solve, equals a new solve's, exactly (one deck, two hands, super bonus and envy on;
+    surrender and splitting are each the best action somewhere, so every change moves the return)."""
+    from exactodds.spanish21.figures import derivable, derived_return
+
+    shoe = SpanishShoe.standard(1)
+    rules = Rules(max_hands=2, super_bonus_bet=Fraction(25), other_players=2)
+    result = Game(shoe, rules).solve()
+    assert {"surrender", "split"} <= {d.best for _, d in result.deals.values()}
+    for change in ({"surrender": False}, {"max_hands": 1}, {"blackjack_beats_dealer_blackjack": False},
+                   {"surrender": False, "max_hands": 1}):
+        other = rules.with_(**change)
+        assert derivable(rules, other)
+        full = Game(shoe, other).solve().expected
+        assert derived_return(result, other) == full != result.expected
+    assert not derivable(rules, rules.with_(hit_soft_17=True))
+    assert not derivable(rules.with_(surrender=False), rules)  # an option added: its values were never computed

@@ -16,16 +16,23 @@ with ``ff(a, b) = a!/(a−b)!`` — an integer, and the numerators of each final
 one denominator ``ff(n, K)`` are sums of such integers (:class:`DealerTable`).
 
 *Many shoes at once.* The shoes asked for are the shoe less the up card (``B``) less a small
-removed multiset ``x`` (the player's cards). The products are evaluated over the trie of the
-removed multisets (value by value, so shoes sharing ``x_1..x_v`` share their partial product),
-each trie node one vector operation over every ``D`` of the up card.
+removed multiset ``x`` (the player's cards), grouped by ``|x|`` (so ``n`` and the last factor
+depend on ``D`` only). The sum over ``D`` is taken one value at a time, as in a tensor
+contraction: with the dealer's compositions sorted by outcome and then by their counts of
+10, 9, ..., A (:data:`ORDER`), a partial sum ``S(x-tail, D-prefix)`` over the compositions
+sharing a prefix needs only the counts of ``x`` in the values already summed, and one step
+multiplies by ``ff(B_v − x_v, d_v)`` and adds the children of each prefix. The work is the
+number of distinct ``x``-tails times the number of ``D``-prefixes at each level (a few
+million residues per up card for 8 decks), in a few whole-array operations per level.
 
-*Exact by a bound.* The vectors are residues modulo primes below 2³¹ (a product of two residues
-stays below 2⁶² in int64, a sum of fewer than 2³² residues below 2⁶³). Each numerator is at most
-``ff(n, K)`` (the probabilities add up to at most 1), and enough primes are taken that their
-product exceeds ``ff(|B|, K)``, so the Chinese remainder theorem gives every numerator exactly.
-Their sum is then checked against ``ff(n, K)·P(no dealer Blackjack)`` computed directly, which
-also catches a shoe too small for the dealer to finish (the lost sequences are missing from it).
+*Exact by a bound.* The arrays are residues modulo primes below 2²⁹ in int64: a product of
+two residues is below 2⁵⁸ and one step adds at most :data:`MOST_TERMS` of them (the counts
+0..d of one value), so nothing overflows 2⁶³. Each numerator is at most ``ff(n, K)`` (the
+probabilities add up to at most 1), and enough primes are taken that their product exceeds
+``ff(|B|, K)``, so the Chinese remainder theorem (Garner's mixed-radix form) gives every
+numerator exactly. Their sum is then checked against ``ff(n, K)·P(no dealer Blackjack)``
+computed directly, which also catches a shoe too small for the dealer to finish (the lost
+sequences are missing from it).
 
 >>> t = DealerTable((4, 4, 4, 4, 4, 4, 4, 4, 4, 12), 6, False, floor=0)
 >>> nums, den = t.numerators((4, 4, 4, 4, 4, 4, 4, 4, 4, 12))
@@ -50,7 +57,12 @@ IntArray = npt.NDArray[np.int64]
 OUTCOMES: Final = 6
 """Final 17, 18, 19, 20, 21, bust."""
 
-PRIME_BOUND: Final = 1 << 31
+PRIME_BOUND: Final = 1 << 29
+"""The primes are below 2²⁹: a product of two residues is below 2⁵⁸, and a sum of at most
+:data:`MOST_TERMS` such products stays below 2⁶³ in int64 (module doc)."""
+
+MOST_TERMS: Final = 32
+"""Most terms of one residue sum: the counts 0..d of one value in the dealer's hands (d ≤ 31)."""
 
 
 def is_prime(n: int) -> bool:
@@ -81,7 +93,7 @@ def is_prime(n: int) -> bool:
 
 
 def primes_above(bound: int) -> tuple[int, ...]:
-    """The largest primes below 2³¹, as few as make a product greater than ``bound``."""
+    """The largest primes below 2²⁹, as few as make a product greater than ``bound``."""
     out: list[int] = []
     prod, p = 1, PRIME_BOUND - 1
     while prod <= bound:
@@ -137,6 +149,13 @@ def dealer_compositions(up: int, h17: bool, cap: Values) -> dict[Values, tuple[i
     return out
 
 
+CHUNK: Final = 4096
+"""Compositions turned into integers at a time (bounds the working lists)."""
+
+ORDER: Final = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+"""The order in which the values are summed out (tens first: the fewest partial sums, module doc)."""
+
+
 class DealerTable:
     """The dealer's outcome numerators for compositions ``B − x`` (``B``: the shoe less the up
     card), computed in batches and kept: ``numerators(rem)`` over ``F(n) = n!/floor!``.
@@ -147,135 +166,184 @@ class DealerTable:
 
     def __init__(self, base: Values, up: int, h17: bool, floor: int) -> None:
         self.base, self.up, self.h17, self.floor = base, up, h17, floor
-        comps = sorted(dealer_compositions(up, h17, base).items(), key=lambda kv: (kv[1][1], sum(kv[0]), kv[0]))
-        if not comps:
+        found = dealer_compositions(up, h17, base)
+        if not found:
             raise InputError("the shoe cannot complete a dealer hand")
-        if len(comps) >= 1 << 32:  # the int64 bound of the residue sums (module doc)
-            raise InputError("internal: too many dealer compositions for the residue sums")
-        self.d = np.array([c for c, _ in comps], dtype=np.int64)
-        self.k = [sum(c) for c, _ in comps]
-        self.kmax = max(self.k)
+        if max(max(c) for c in found) >= MOST_TERMS:  # the int64 bound of the residue sums (module doc)
+            raise InputError("internal: a dealer hand holds too many cards of one value for the residue sums")
+        columns = [v for v in ORDER if any(c[v] for c in found)]
+        self.order = columns
+        """The values the dealer's compositions hold, in summing order (the others' factors are 1)."""
+        comps = sorted(found.items(), key=lambda kv: (kv[1][1], *(kv[0][v] for v in columns)))
+        self.d: IntArray = np.array([c for c, _ in comps], dtype=np.int64)
+        self.k: IntArray = self.d.sum(axis=1)
+        self.kmax = int(self.k.max())
         self.size = sum(base)
         self.primes = primes_above(falling_factorial(self.size, self.kmax))
-        self.p: IntArray = np.array(self.primes, dtype=np.int64)[:, None]
-        modulus = 1
-        for q in self.primes:
-            modulus *= q
-        self.modulus = modulus
-        self.crt = [(modulus // q) * pow(modulus // q, -1, q) % modulus for q in self.primes]
-        # groups of equal (outcome, k): start offsets for reduceat, and each group's outcome and k
-        keys = [(o, k) for (_, (_, o)), k in zip(comps, self.k)]
-        self.starts = np.array([i for i in range(len(keys)) if i == 0 or keys[i] != keys[i - 1]], dtype=np.intp)
-        self.group_k = [keys[i][1] for i in self.starts]
-        group_out = [keys[i][0] for i in self.starts]
-        self.out_starts = np.array([j for j in range(len(group_out)) if j == 0 or group_out[j] != group_out[j - 1]],
-                                   dtype=np.intp)
-        self.out_index = [group_out[j] for j in self.out_starts]
-        self.root: IntArray = np.array([[o % q for _, (o, _) in comps] for q in self.primes], dtype=np.int64)
-        self.columns = [bool(self.d[:, v].any()) for v in range(10)]
-        self.factor_tables: dict[tuple[int, int], IntArray] = {}
-        self.length_tables: dict[int, tuple[IntArray, int]] = {}
+        self.p: IntArray = np.array(self.primes, dtype=np.int64)[:, None, None]
+        self.orders: IntArray = np.array([[o % q for _, (o, _) in comps] for q in self.primes], dtype=np.int64)
+        starts: list[IntArray] = []
+        for j in range(len(columns) + 1):  # the groups of equal outcome and first j values
+            keys = [(o, *(c[v] for v in columns[:j])) for c, (_, o) in comps]
+            starts.append(np.array([i for i in range(len(keys)) if i == 0 or keys[i] != keys[i - 1]], dtype=np.intp))
+        self.levels: list[tuple[int, IntArray, IntArray]] = []
+        """Per summing step (value ``v``, from the last level to the first): ``v``, the count of
+        ``v`` in each group of the level, and where the groups of the level above start."""
+        for j in range(len(columns), 0, -1):
+            self.levels.append((columns[j - 1], self.d[starts[j], columns[j - 1]],
+                                np.searchsorted(starts[j], starts[j - 1]).astype(np.intp)))
+        self.out_index = [comps[i][1][1] for i in starts[0]]
+        self.factors: list[IntArray] = []
+        """Per value ``v``: ``ff(B_v − x, j) mod p`` (axes: prime, ``x`` = 0..B_v, ``j`` = 0..max d_v)."""
+        for v in range(10):
+            rows = [[falling_factorial(base[v] - x, j) for j in range(int(self.d[:, v].max()) + 1)]
+                    for x in range(base[v] + 1)]
+            self.factors.append(np.array([[[f % q for f in row] for row in rows] for q in self.primes],
+                                         dtype=np.int64))
+        self.garner = [pow(_product(self.primes[:i]), -1, q) for i, q in enumerate(self.primes)]
+        """Garner's constants: the inverse of the product of the primes before each, modulo it."""
+        self.limbs = [_product(self.primes[:i]) for i in range(0, len(self.primes), 2)]
+        """Weights of the mixed-radix digits taken two at a time (each pair below 2⁵⁸)."""
         self.cache: dict[Values, tuple[int, ...]] = {}
-        self.done: set[Values] = set()
-        self.per_n: dict[int, tuple[int, int, int]] = {}
-
-    def _factor(self, v: int, x: int) -> IntArray:
-        """``ff(B_v − x, d_v) mod p`` for every ``D`` (rows: primes)."""
-        key = (v, x)
-        got = self.factor_tables.get(key)
-        if got is None:
-            r = self.base[v] - x
-            by_d = [falling_factorial(r, j) for j in range(int(self.d[:, v].max()) + 1)]
-            got = np.array([[by_d[j] % q for j in self.d[:, v]] for q in self.primes], dtype=np.int64)
-            self.factor_tables[key] = got
-        return got
-
-    def _length(self, n: int) -> tuple[IntArray, int]:
-        """``ff(n − k, K − k) mod p`` per (outcome, k) group, ``K = min(kmax, n)``; and ``K``."""
-        got = self.length_tables.get(n)
-        if got is None:
-            kk = min(self.kmax, n)
-            vals = [falling_factorial(n - k, kk - k) if k <= kk else 0 for k in self.group_k]
-            got = (np.array([[x % q for x in vals] for q in self.primes], dtype=np.int64), kk)
-            self.length_tables[n] = got
-        return got
+        """The numerators of each composition asked for, over ``ff(n, K)`` (:meth:`raw`)."""
+        self.asked: set[object] = set()
+        """Names of the sets of compositions already asked for (:meth:`request_removed`)."""
+        self.per_n: dict[int, tuple[int, int, int, int]] = {}
 
     def request(self, rems: Iterable[Values]) -> None:
         """Compute (in one batch) the numerators of every composition of ``rems`` not yet known."""
         base = self.base
         self.request_removed(tuple(b - r for b, r in zip(base, rem)) for rem in rems)
 
-    def request_removed(self, removed: Iterable[Values]) -> None:
-        """:meth:`request` for the compositions ``B − x``, ``x`` in ``removed``."""
-        done = self.done
-        todo = sorted({x for x in removed if x not in done})
-        if not todo:
+    def request_removed(self, removed: Iterable[Values], names: Iterable[object] = ()) -> None:
+        """:meth:`request` for the compositions ``B − x``, ``x`` in ``removed``; ``names``: what
+        the set is called (a caller asking again by a name already asked skips the scan)."""
+        names = list(names)
+        if names and all(name in self.asked for name in names):
             return
-        if any(x < 0 for xs in todo for x in xs) or any(x > b for xs in todo for x, b in zip(xs, self.base)):
+        self.asked.update(names)
+        cache, base = self.cache, self.base
+        asked = set(removed)
+        if cache:
+            asked = {x for x in asked if tuple(b - y for b, y in zip(base, x)) not in cache}
+        if not asked:
+            return
+        todo = sorted(asked)
+        xa = np.array(todo, dtype=np.int64).reshape(len(todo), 10)
+        if (xa < 0).any() or (xa > np.array(base, dtype=np.int64)).any():
             raise InputError("internal: a composition holds more cards than the shoe")
-        partial: list[IntArray] = [self.root] * 10
-        prev: Values | None = None
-        i = 0
-        while i < len(todo):
-            x = todo[i]
-            j = i
-            while j < len(todo) and todo[j][:9] == x[:9]:
-                j += 1
-            start = 0
-            if prev is not None:
-                while start < 9 and prev[start] == x[start]:
-                    start += 1
-            for v in range(start, 9):
-                above = self.root if v == 0 else partial[v - 1]
-                partial[v] = above * self._factor(v, x[v]) % self.p if self.columns[v] else above
-            prev = x
-            siblings = todo[i:j]
-            tens = np.stack([self._factor(9, s[9]) for s in siblings]) if self.columns[9] else None
-            leaf = partial[8][None] * tens % self.p if tens is not None else partial[8][None]
-            grouped = np.add.reduceat(leaf, self.starts, axis=2) % self.p
-            for s, g in zip(siblings, grouped):
-                self._finish(s, g)
-            i = j
-        self.factor_tables.clear()  # a batch's working tables (megabytes); the numerators stay
+        sizes = xa.sum(axis=1)
+        for s in np.unique(sizes).tolist():
+            self._batch(s, xa[sizes == s])
 
-    def _finish(self, x: Values, grouped: IntArray) -> None:
-        n = self.size - sum(x)
-        lengths, kk = self._length(n)
-        per_out = (np.add.reduceat(grouped * lengths % self.p, self.out_starts, axis=1) % self.p).tolist()
-        nums = [0] * OUTCOMES
-        modulus = self.modulus
-        crt = self.crt
-        for col, o in enumerate(self.out_index):
-            nums[o] = sum(row[col] * c for row, c in zip(per_out, crt)) % modulus
-        rem = tuple(b - y for b, y in zip(self.base, x))
+    def _weights(self, n: int) -> tuple[IntArray, int]:
+        """``orders(D) · ff(n − k, K − k) mod p`` for every ``D`` (rows: primes), ``K = min(kmax, n)``; and ``K``."""
+        kk = min(self.kmax, n)
+        by_k = [falling_factorial(n - k, kk - k) if k <= kk else 0 for k in range(self.kmax + 1)]
+        lengths = np.array([[x % q for x in by_k] for q in self.primes], dtype=np.int64)[:, self.k]
+        return self.orders * lengths % self.p[:, :, 0], kk
+
+    def _batch(self, s: int, xa: IntArray) -> None:
+        """The numerators of ``B − x`` for the removed multisets ``xa`` (rows) of ``s`` cards: the
+        sum over the dealer's compositions, one value at a time (module doc)."""
+        p = self.p
+        n = self.size - s
+        w, kk = self._weights(n)
         got = self.per_n.get(n)
         if got is None:
             if n - kk < self.floor:
                 raise InputError("internal: a composition fell below the denominator floor")
             got = (falling_factorial(n, kk), falling_factorial(n - 1, kk - 1) if n else 0,
-                   falling_factorial(n - kk, n - kk - self.floor))
+                   falling_factorial(n - kk, n - kk - self.floor), falling_factorial(n, n - self.floor))
             self.per_n[n] = got
-        den, den_less_one, scale = got
-        if self.up == 1:
-            expect = (n - rem[9]) * den_less_one
-        elif self.up == 10:
-            expect = (n - rem[0]) * den_less_one
+        # the distinct tails of the x (their counts of the values summed so far), level by level
+        ids = np.zeros(len(xa), dtype=np.int64)
+        count = 1
+        steps: list[tuple[IntArray, IntArray]] = []
+        for v, _, _ in self.levels:
+            uniq, inv = np.unique(xa[:, v] * count + ids, return_inverse=True)
+            steps.append((uniq // count, uniq % count))
+            ids, count = inv.reshape(-1), len(uniq)
+        acc = w[:, None, :]
+        for (v, dv, parents), (head, tail) in zip(self.levels, steps):
+            rows = self.factors[v][:, :int(head.max()) + 1, :][:, :, dv]  # (prime, x_v, group): small
+            prod = rows[:, head, :] * acc[:, tail, :]  # below 2⁵⁸
+            acc = np.add.reduceat(prod, parents, axis=2) % p  # at most MOST_TERMS terms: below 2⁶³
+        residues = acc[:, ids, :]
+        rems = np.array(self.base, dtype=np.int64) - xa
+        # the outcomes add up to ff(n, K)·P(no dealer Blackjack) (§ 551.8(e)); both sides are below
+        # the primes' product, so equal residues are equal numbers (a short shoe loses sequences)
+        den, den_less_one, _, _ = got
+        q = p[:, :, 0]
+        if self.up in (1, 10):
+            clear = n - rems[:, 9 if self.up == 1 else 0]
+            expect = clear[None, :] % q * self._mod(den_less_one) % q
         else:
-            expect = den
-        if sum(nums) != expect:
+            expect = np.broadcast_to(self._mod(den), (len(self.primes), len(xa)))
+        if ((residues.sum(axis=2) - expect) % q).any():
             raise InputError("the shoe ran out of cards during the round; use a larger shoe")
-        self.cache[rem] = tuple(v * scale for v in nums)
-        self.done.add(x)
+        full = self.out_index == list(range(OUTCOMES))
+        keys = rems.tolist()
+        for lo in range(0, len(xa), CHUNK):
+            nums = self._reconstruct(residues[:, lo:lo + CHUNK, :])
+            if full:
+                self.cache.update(zip(map(tuple, keys[lo:lo + CHUNK]), map(tuple, nums)))
+                continue
+            for key, grouped in zip(keys[lo:lo + CHUNK], nums):
+                row = [0] * OUTCOMES
+                for o, v in zip(self.out_index, grouped):
+                    row[o] = v
+                self.cache[tuple(key)] = tuple(row)
 
-    def numerators(self, rem: Values) -> tuple[tuple[int, ...], int]:
-        """The outcome numerators (17..21, bust; the Blackjack hole cards left out) of cards
-        left ``rem``, and their denominator ``n!/floor!``."""
+    def _mod(self, x: int) -> IntArray:
+        """``x`` modulo each prime, as a column."""
+        return np.array([[x % q] for q in self.primes], dtype=np.int64)
+
+    def _reconstruct(self, residues: IntArray) -> list[list[int]]:
+        """The integers of the residues (axes: prime, composition, outcome group) by Garner's
+        algorithm: mixed-radix digits in int64, two digits to a limb, the limbs joined in Python."""
+        primes = self.primes
+        digits: list[IntArray] = [residues[0]]
+        for i in range(1, len(primes)):
+            q = primes[i]
+            v = digits[i - 1] % q
+            for j in range(i - 2, -1, -1):
+                v = (v * (primes[j] % q) + digits[j]) % q
+            digits.append((residues[i] - v) % q * self.garner[i] % q)
+        limbs = [digits[i] + (primes[i] * digits[i + 1] if i + 1 < len(digits) else 0)
+                 for i in range(0, len(digits), 2)]  # below 2⁵⁸
+        if len(limbs) == 1:
+            out: list[list[int]] = limbs[0].tolist()
+            return out
+        if len(limbs) == 2:
+            high = self.limbs[1]
+            return [[a + high * b for a, b in zip(r0, r1)] for r0, r1 in zip(limbs[0].tolist(), limbs[1].tolist())]
+        lists = [limb.tolist() for limb in limbs]
+        weights = self.limbs
+        return [[sum(part[c][g] * wt for part, wt in zip(lists, weights)) for g in range(len(lists[0][c]))]
+                for c in range(len(lists[0]))]
+
+    def raw(self, rem: Values) -> tuple[tuple[int, ...], int]:
+        """The outcome numerators of cards left ``rem`` over ``ff(n, K)`` and the factor
+        ``(n − K)!/floor!`` that puts them over ``n!/floor!`` (kept unscaled: a third of the memory)."""
         got = self.cache.get(rem)
         if got is None:
             self.request([rem])
             got = self.cache[rem]
-        n = sum(rem)
-        return got, falling_factorial(n, n - self.floor)
+        return got, self.per_n[sum(rem)][2]
+
+    def numerators(self, rem: Values) -> tuple[tuple[int, ...], int]:
+        """The outcome numerators (17..21, bust; the Blackjack hole cards left out) of cards
+        left ``rem``, and their denominator ``n!/floor!``."""
+        got, scale = self.raw(rem)
+        return tuple(v * scale for v in got), self.per_n[sum(rem)][3]
+
+
+def _product(xs: Iterable[int]) -> int:
+    out = 1
+    for x in xs:
+        out *= x
+    return out
 
 
 __all__ = ["DealerTable", "OUTCOMES", "dealer_compositions", "is_prime", "primes_above"]

@@ -169,6 +169,15 @@ def _removed(pair: int, extra: int = 0) -> tuple[Values, ...]:
 
 
 @cache
+def _dealt(cap: Values, pair: int, extra: int) -> tuple[Values, ...]:
+    """:func:`_removed` less the hands the shoe ``cap`` cannot deal."""
+    removed = _removed(pair, extra)
+    if min(cap) < 22 + extra:  # a hand of 21 aces, the pair's other card and the extra pair cards
+        # exceed the shoe: only the hands it can deal
+        removed = tuple(x for x in removed if all(a <= b for a, b in zip(x, cap)))
+    return removed
+
+
 def _hands() -> tuple[Values, ...]:
     """Every hand composition of two or more cards and at most 21 hard points (those that stand)."""
     out: list[Values] = []
@@ -221,13 +230,9 @@ class HandSolver:
         self.dealer = dealer if dealer is not None else DealerTable(base, up, rules.hit_soft_17, floor)
         self.memo: dict[tuple[Values, int], int] = {}
         self.node_actions: dict[tuple[Values, int], dict[str, int]] = {}
-        """Numerators of every action of each decision node (over :meth:`denominator`)."""
-        cap = self.dealer.base
-        removed = _removed(pair, extra)
-        if min(cap) < 22 + extra:  # a hand of 21 aces, the pair's other card and the extra pair cards
-            # exceed the shoe: only the hands it can deal
-            removed = tuple(x for x in removed if all(a <= b for a, b in zip(x, cap)))
-        self.dealer.request_removed(removed)
+        """Numerators of every action of each decision node (over :meth:`denominator`); under a
+        fixed strategy only a split hand's first decision (its suit bonus reads it): memory."""
+        self.dealer.request_removed(_dealt(self.dealer.base, pair, extra), [("hands", pair, extra)])
 
     def rem(self, hand: Values) -> Values:
         """The cards left."""
@@ -258,28 +263,46 @@ class HandSolver:
             hard = sum(map(mul, POINTS, hand))
         total, _ = hand_total(hard, hand[0] > 0)
         ncards = sum(hand)
-        d, _ = self.dealer.numerators(self.rem(hand) if rem is None else rem)
+        d, scale = self.dealer.raw(self.rem(hand) if rem is None else rem)
         bet = 1 << doublings
         if total == 21 and ncards >= 3:
             pay = SCALE
             if rules.bonus_21_cards and ncards >= 5 and (doublings == 0 or rules.bonus_on_doubled):
                 pay = 3 if ncards == 5 else 4 if ncards == 6 else 6  # 3:2, 2:1, 3:1 (§ 551.6(g)(5)-(7))
             if rules.player_21_wins:  # § 551.6(b)(4)
-                return bet * pay * sum(d)
-            return bet * pay * (sum(d) - d[4])  # standard: 21 pushes a dealer 21
+                return bet * pay * sum(d) * scale
+            return bet * pay * (sum(d) - d[4]) * scale  # standard: 21 pushes a dealer 21
         if total == 21 and rules.split_21_beats_dealer_21:
-            return SCALE * bet * sum(d)
+            return SCALE * bet * sum(d) * scale
         t = total - 17
         if t < 0:
-            return SCALE * bet * (d[5] - d[0] - d[1] - d[2] - d[3] - d[4])
-        return SCALE * bet * (d[5] + sum(d[:t]) - sum(d[t + 1:5]))
+            return SCALE * bet * (d[5] - d[0] - d[1] - d[2] - d[3] - d[4]) * scale
+        return SCALE * bet * (d[5] + sum(d[:t]) - sum(d[t + 1:5])) * scale
 
-    def _draw(self, hand: Values, rem: Values, doublings: int) -> int:
+    def _draw(self, hand: Values, rem: Values, doublings: int, hard: int) -> int:
+        """The numerator of drawing one card to ``hand`` (``hard`` points): each card's node, a
+        card that busts the hand valued on the spot (the wager lost unless the dealer has Blackjack)."""
         acc = 0
-        value = self.value
-        for i, c in enumerate(rem):
+        value, memo = self.value, self.memo
+        room = 21 - hard  # the highest value index that does not bust
+        for i in range(min(room, 10)):
+            c = rem[i]
             if c:
-                acc += c * value(hand[:i] + (hand[i] + 1,) + hand[i + 1:], doublings)
+                child = hand[:i] + (hand[i] + 1,) + hand[i + 1:]
+                got = memo.get((child, doublings))
+                if got is None:
+                    got = value(child, doublings, hard + i + 1, rem[:i] + (c - 1,) + rem[i + 1:])
+                acc += c * got
+        if room < 10:
+            n1 = sum(rem) - 1
+            busting = sum(rem[room:])
+            if self.up == 1:  # the hole card may not be a 10 (§ 551.8(e))
+                lost = (busting * (n1 - rem[9]) + rem[9]) * _falling(n1 - 1, self.floor)
+            elif self.up == 10:
+                lost = (busting * (n1 - rem[0]) + (rem[0] if room == 0 else 0)) * _falling(n1 - 1, self.floor)
+            else:
+                lost = busting * _falling(n1, self.floor)
+            acc -= SCALE * (1 << doublings) * lost
         return acc
 
     def can_double(self, hand: Values) -> bool:
@@ -293,39 +316,58 @@ class HandSolver:
         total, soft = hand_total(hand[0] + sum(map(mul, POINTS[1:], hand[1:])), hand[0] > 0)
         return rules.double_total_allowed(total, soft)
 
-    def value(self, hand: Values, doublings: int = 0) -> int:
+    def value(self, hand: Values, doublings: int = 0, hard: int | None = None, rem: Values | None = None) -> int:
         """Best value of a hand holding ``hand``; ``doublings`` > 0 is a doubled hand that has
-        just received its card (stand, rescue or redouble)."""
+        just received its card (stand, rescue or redouble); ``hard`` and ``rem`` (its hard points,
+        the cards left) when the caller has them."""
         key = (hand, doublings)
         got = self.memo.get(key)
         if got is not None:
             return got
-        hard = sum(map(mul, POINTS, hand))
-        rem = tuple(map(sub, self.base, hand))
+        if hard is None:
+            hard = sum(map(mul, POINTS, hand))
+        if rem is None:
+            rem = tuple(map(sub, self.base, hand))
         if hard > 21:
             out = -SCALE * (1 << doublings) * self._no_blackjack(rem)
         else:
             total, _ = hand_total(hard, hand[0] > 0)
-            acts = {"stand": self.stand(hand, doublings, rem, hard)}
+            rules = self.rules
+            names = ["stand"]
+            loss = None
             if doublings == 0:
                 if total < 21 and not (self.locked and sum(hand) == 2):
-                    acts["hit"] = self._draw(hand, rem, 0)
+                    names.append("hit")
                     if self.can_double(hand):
-                        acts["double"] = self._draw(hand, rem, 1)
+                        names.append("double")
             else:
-                loss = self.rules.rescue_loss(doublings)
+                loss = rules.rescue_loss(doublings)
                 if loss is not None:
-                    acts["rescue"] = -SCALE * loss * self._no_blackjack(rem)
-                if doublings <= self.rules.redoubles and total < 21:
-                    acts["redouble"] = self._draw(hand, rem, doublings + 1)
+                    names.append("rescue")
+                if doublings <= rules.redoubles and total < 21:
+                    names.append("redouble")
             ranking = None
-            if self.policy is not None and len(acts) > 1:
+            if self.policy is not None and len(names) > 1:
                 ranking = self.policy(decision_class(self.up, hand, doublings, self.split))
+            keep = len(names) > 1 and (self.policy is None or (self.split and sum(hand) == 2))
+            if ranking and not keep:  # a fixed strategy: only the action it takes is valued
+                taken = next((a for a in ranking if a in names), None)
+                if taken is not None:
+                    names = [taken]
+            acts: dict[str, int] = {}
+            for name in names:
+                if name == "stand":
+                    acts[name] = self.stand(hand, doublings, rem, hard)
+                elif name == "rescue":
+                    assert loss is not None
+                    acts[name] = -SCALE * loss * self._no_blackjack(rem)
+                else:  # hit, double, redouble: one more card, 0, 1 or one more doubling
+                    acts[name] = self._draw(hand, rem, 0 if name == "hit" else doublings + 1, hard)
             if ranking is None and self.chooser is not None and len(acts) > 1:
                 out = acts[self.chooser(hand, doublings, acts)]
             else:
                 out = acts[choose(acts, ranking)]
-            if len(acts) > 1:
+            if keep:
                 self.node_actions[key] = acts
         self.memo[key] = out
         return out
@@ -338,9 +380,9 @@ class HandSolver:
         rem = self.rem(hand)
         out = {"stand": self.stand(hand, 0, rem, hard)}
         if total < 21 and not locked:
-            out["hit"] = self._draw(hand, rem, 0)
+            out["hit"] = self._draw(hand, rem, 0, hard)
             if self.can_double(hand):
-                out["double"] = self._draw(hand, rem, 1)
+                out["double"] = self._draw(hand, rem, 1, hard)
         den = self.denominator(hand)
         return {a: Fraction(v, den) for a, v in out.items()}
 
@@ -359,23 +401,35 @@ def suit_bonus(c1: CardType, c2: CardType, up: CardType, left: SpanishShoe, rule
     need = completes(c1[0], c2[0])
     if need is None or not rules.bonus_678_777 or (doubled and not rules.bonus_on_doubled):
         return ZERO
-    n = left.size
-    rem_after = _sub(left.values, need)
-    if left.values[need - 1] == 0:
+    return _suit_extra(c1, c2, up[0], left.values, left.suits[need], rules, split, doubled)
+
+
+def _suit_extra(c1: CardType, c2: CardType, up: int, values: Values, need_suits: tuple[int, ...], rules: Rules,
+                split: bool, doubled: bool) -> Fraction:
+    """:func:`suit_bonus` from counts: ``values`` the shoe's value counts, ``need_suits`` the suit
+    counts of the completing value (§ 551.6(g)(1)-(4), (h))."""
+    need = completes(c1[0], c2[0])
+    assert need is not None
+    if values[need - 1] == 0:
         return ZERO
-    pn = no_blackjack(rem_after, up[0])
-    acc = ZERO
+    twice = 0  # twice the extra odds (mixed 3:2 → 1, suited 2:1 → 2, spades 3:1 → 4), by card
+    supers = 0  # the completing cards that make a super bonus
     for s in range(4):
-        k = left.suits[need][s]
+        k = need_suits[s]
         if not k:
             continue
         same = c1[1] == c2[1] == s
-        pay = Fraction(3) if same and s == SPADES else Fraction(2) if same else Fraction(3, 2)
-        extra = pay - 1
-        if same and c1[0] == c2[0] == 7 and up[0] == 7 and not split and not doubled:
-            extra += rules.super_bonus()
-        acc += Fraction(k, n) * extra
-    return acc * pn * (2 if doubled else 1)
+        twice += k * (4 if same and s == SPADES else 2 if same else 1)
+        if same and c1[0] == c2[0] == 7 and up == 7 and not split and not doubled:
+            supers += k
+    n = sum(values)
+    rest = _sub(values, need)
+    m = max(n - 1, 1)  # (the completing card the last: no hole card to peek at, never reached)
+    clear = m - rest[9] if up == 1 else m - rest[0] if up == 10 else m  # P(no dealer Blackjack) · m
+    out = Fraction(twice * clear * (2 if doubled else 1), 2 * n * m)
+    if supers:
+        out += rules.super_bonus() * Fraction(supers * clear * (2 if doubled else 1), n * m)
+    return out
 
 
 @dataclass
@@ -436,10 +490,27 @@ class Game:
             for _ in range(1 + extra if split_value_ else 0):
                 base = _sub(base, split_value_)
             table = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
+            if not any(k[0] == up for k in self.solvers):  # every hand this up card's solvers stand on, one batch
+                splits = self._splits(up)
+                table.request_removed((x for r, extra in splits for x in _dealt(table.base, r, extra)),
+                                      [("hands", r, extra) for r, extra in splits])
             chooser = self._chooser(up, split_value_, extra) if split_value_ else None
             self.solvers[key] = HandSolver(base, up, self.rules, bool(split_value_), self.floor, self.policy,
                                            table, split_value_, extra, chooser)
         return self.solvers[key]
+
+    def _splits(self, up: int) -> list[tuple[int, int]]:
+        """The hand solvers a solve can ask for with up card ``up``: ``(0, 0)`` for unsplit hands,
+        ``(pair, extra)`` for split hands (:meth:`solver`)."""
+        left = _sub(self.shoe.values, up)
+        out = [(0, 0)]
+        if self.rules.max_hands >= 2:
+            for r in range(1, 11):
+                most = self.rules.max_hands if (r != 1 or self.rules.resplit_aces) else 2
+                # the pattern sum reads X(i, j) and N(i, j) down to the shoe less i + j ≤ 2·most − 3
+                # extra pair cards (:class:`_SplitValues`), at most the pair cards left
+                out.extend((r, extra) for extra in range(min(2 * most - 3, left[r - 1] - 2) + 1))
+        return out
 
     def _chooser(self, up: int, pair: int, extra: int) -> Chooser | None:
         """The post-split strategy of a split hand (``rules.post_split``, § 551.12(b),(c)):
@@ -459,6 +530,17 @@ class Game:
             return max(acts, key=lambda a: known[a])
 
         return pick
+
+    def _release(self, up: int) -> None:
+        """Free the node values of up card ``up``'s solvers once its deals are valued (memory:
+        :meth:`HandSolver.value` recomputes a node, and records its actions again, if asked);
+        the recorded actions too, except optimal play's unsplit hands and first split hands
+        (extra 0), which the chart, the post-split strategies and the simulation read."""
+        for key, hs in self.solvers.items():
+            if key[0] == up:
+                hs.memo.clear()
+                if self.policy is not None or key[2] > 0:
+                    hs.node_actions.clear()
 
     def split_value(self, up: CardType, p1: CardType, p2: CardType) -> Fraction:
         """Unnormalised value of splitting the pair ``p1, p2`` (§ 551.12), exactly, for the
@@ -532,8 +614,12 @@ class Game:
         total = ZERO
         p_super = ZERO
         deals: dict[tuple[CardType, CardType, CardType], tuple[Fraction, Decision]] = {}
+        last_up = 0
         for index, (key, w) in enumerate(sorted(weights.items())):
             up, c1, c2 = key
+            if up[0] != last_up:  # the deals come by up card: the last one's solvers are done
+                self._release(last_up)
+                last_up = up[0]
             if progress is not None:
                 progress(index, len(weights), f"up card {'A' if up[0] == 1 else up[0]}")
             d = self.decide(up, c1, c2)
@@ -543,6 +629,7 @@ class Game:
             if up[0] == 7 and c1 == c2 and c1[0] == 7 and d.best == "hit":
                 left = shoe.remove(up, c1, c2)
                 p_super += p * Fraction(left.suits[7][c1[1]], left.size)
+        self._release(last_up)
         if progress is not None:
             progress(len(weights), len(weights), "done")
         envy = ZERO
@@ -616,10 +703,19 @@ class _SplitValues:
         acc = ZERO
         kinds = [(c, k) for c, k in left.types() if c[0] == second]
         n = sum(k for _, k in kinds)
+        rules = self.game.rules
+        doubled = chosen == "double"
+        if doubled and not rules.bonus_on_doubled:
+            return ZERO
+        values = _sub(left.values, second)
         for first in pair:
+            need = completes(first[0], second)
+            assert need is not None
             for c, k in kinds:
-                acc += Fraction(k, 2 * n) * suit_bonus(first, c, up, left.remove(c), self.game.rules, True,
-                                                       chosen == "double")
+                suits: tuple[int, ...] = left.suits[need]
+                if need == second:  # the second card is one of the completing value
+                    suits = suits[:c[1]] + (suits[c[1]] - 1,) + suits[c[1] + 1:]
+                acc += Fraction(k, 2 * n) * _suit_extra(first, c, up[0], values, suits, rules, True, doubled)
         return acc
 
     def x(self, a: int, b: int) -> Fraction:

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from math import comb, prod
 from typing import Any, Final
 
-from exactodds.blackjack.engine import ClassKey, Game, GameResult, decision_class, two_card_class
+from exactodds.blackjack.engine import ClassKey, Game, GameResult, choose, decision_class, two_card_class
 from exactodds.blackjack.rules import CITES, Rules, rules_record
 from exactodds.blackjack.shoe import SpanishShoe
 from exactodds.exact import decimal, percent, ratio
@@ -40,12 +40,19 @@ class Chart:
     """A total-dependent strategy: each class's actions, best first."""
 
     rows: dict[ClassKey, tuple[str, ...]] = field(default_factory=dict)
+    read: dict[ClassKey, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
+    """The rankings looked up so far (a solve asks hundreds of thousands of times)."""
 
     def __call__(self, key: ClassKey) -> tuple[str, ...]:
+        got = self.read.get(key)
+        if got is not None:
+            return got
         got = self.rows.get(key)
         if got is None and key[0] in ("two", "multi") and key[-1]:
             got = tuple(a for a in self.rows.get(key[:-1] + (False,), ()) if a != "surrender")
-        return got or ()
+        got = got or ()
+        self.read[key] = got
+        return got
 
     def code(self, key: ClassKey) -> str:
         """The chart letter of a class (``""`` when no hand falls in it)."""
@@ -118,6 +125,46 @@ CONTRIBUTIONS: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
     ("player Blackjack pushes a dealer Blackjack", {"blackjack_beats_dealer_blackjack": False}),
 )
 """Rule changes whose effect :func:`contributions` measures (each against the rule set given)."""
+
+
+AT_THE_DEAL: Final = frozenset({"surrender", "max_hands", "blackjack_beats_dealer_blackjack"})
+"""Rule fields that act only at the initial deal's decision or on a player Blackjack (§ 551.9
+surrender, § 551.12 splitting, § 551.6(b)(3)): every other node of the game keeps its exact value
+when they change (:meth:`exactodds.blackjack.engine.Game.decide` alone reads them)."""
+
+
+def derivable(rules: Rules, other: Rules) -> bool:
+    """Whether :func:`derived_return` gives the return under ``other`` from a game solved under
+    ``rules``: they differ only in :data:`AT_THE_DEAL`, taking surrender or splitting away (an
+    option added would need values the solve did not compute)."""
+    changed = {f.name for f in fields(Rules) if getattr(rules, f.name) != getattr(other, f.name)}
+    return (changed <= AT_THE_DEAL and not ("surrender" in changed and other.surrender)
+            and not ("max_hands" in changed and other.max_hands != 1))
+
+
+def derived_return(result: GameResult, other: Rules) -> Fraction:
+    """The exact expected return under ``other`` (:func:`derivable` from ``result.rules``) without a
+    new solve: each initial deal keeps its other actions' exact values and takes the best of those
+    left (first listed on a tie, as the engine does); a Blackjack is settled by ``other``; the
+    super bonus probability and the envy payouts (§ 551.6(h)) follow the new decisions."""
+    drop = ({"surrender"} if not other.surrender else set()) | ({"split"} if other.max_hands < 2 else set())
+    bj = result.rules.blackjack_payout()
+    total = Fraction(0)
+    p_super = Fraction(0)
+    for (up, c1, c2), (p, d) in result.deals.items():
+        if d.best == "blackjack":
+            clear = d.actions["blackjack"] / bj  # P(no dealer Blackjack)
+            total += p * (bj * clear + (1 - clear) * (bj if other.blackjack_beats_dealer_blackjack else 0))
+            continue
+        lost = d.actions[d.best] - d.value  # the dealer-Blackjack branch: −P(dealer Blackjack)
+        acts = {a: v for a, v in d.actions.items() if a not in drop}
+        best = choose(acts, None)
+        total += p * (acts[best] - lost)
+        if up[0] == 7 and c1 == c2 and c1[0] == 7 and best == "hit":
+            left = result.shoe.remove(up, c1, c2)
+            p_super += p * Fraction(left.suits[7][c1[1]], left.size)
+    envy = other.other_players * other.envy() * p_super if other.other_players and other.super_bonus() else 0
+    return total + envy
 
 
 @dataclass
@@ -222,7 +269,7 @@ def spanish21_analysis(shoe: SpanishShoe, rules: Rules, decks: int | None = None
     return under it; (``contributions``) the return under each rule change of :data:`CONTRIBUTIONS`."""
     changes = [(name, rules.with_(**change)) for name, change in CONTRIBUTIONS] if contributions else []
     changes = [(name, other) for name, other in changes if other != rules]
-    stages = 1 + (1 if basic else 0) + len(changes)
+    stages = 1 + (1 if basic else 0) + sum(1 for _, other in changes if not derivable(rules, other))
     stage = [0]
 
     def step(done: int, total: int, label: str) -> None:
@@ -239,7 +286,10 @@ def spanish21_analysis(shoe: SpanishShoe, rules: Rules, decks: int | None = None
     expected_basic = Game(shoe, rules, chart).solve(advance()).expected if chart is not None else None
     contrib: list[tuple[str, Fraction]] = []
     for name, other in changes:
-        contrib.append((name, Game(shoe, other).solve(advance()).expected))
+        if derivable(rules, other):  # from the solved game's deals, exactly (no new solve)
+            contrib.append((name, derived_return(result, other)))
+        else:
+            contrib.append((name, Game(shoe, other).solve(advance()).expected))
     total = sum((p for p, _ in result.deals.values()), Fraction(0))
     return Spanish21Analysis(shoe, decks, rules, result.expected, expected_basic, chart, insurance_return(shoe),
                              result.super_bonus_probability,
@@ -374,5 +424,5 @@ def summary_pairs(a: Spanish21Analysis) -> list[tuple[str, str]]:
     return out
 
 
-__all__ = ["CODES", "CONTRIBUTIONS", "Chart", "Spanish21Analysis", "UPS", "basic_chart", "certificate_section",
+__all__ = ["AT_THE_DEAL", "CODES", "CONTRIBUTIONS", "Chart", "derivable", "derived_return", "Spanish21Analysis", "UPS", "basic_chart", "certificate_section",
            "chart_rows", "CHECK_SHOES", "insurance_return", "match_the_dealer_return", "spanish21_analysis", "summary_pairs"]
