@@ -21,7 +21,6 @@ from typing import Annotated, Final
 
 import typer
 
-from exactodds.blackjack.rules import Rules
 from exactodds.cli.games import with_game_options
 from exactodds.cli.options import (
     DecksOpt,
@@ -32,7 +31,6 @@ from exactodds.cli.options import (
     emit,
     parse_meters,
     wager_and_paytable,
-    with_spanish21_rules,
 )
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
@@ -275,27 +273,21 @@ def certify_command(
     paytable: PaytableOpt = None, decks: DecksOpt = DEFAULT_DECKS, shoe: ShoeOpt = None, remove: RemoveOpt = None,
     all_wagers: Annotated[bool, typer.Option("--all", help="Certify every wager and paytable.")] = False,
     no_eor: Annotated[bool, typer.Option("--no-eor", help="Leave out the effects of removal.")] = False,
-    spanish21: Annotated[bool, typer.Option(
-        "--spanish21", help="Add the Spanish 21 main wager (ch. 551, the shoe less its tens) under the rules of "
-                            "the options below (default: as written); alone, certify it only.")] = False,
     fmt: ReportFormatOpt = None, output: OutputsOpt = None, formats: FormatsOpt = None,
     template: CertifyTemplateOpt = None, document: DocumentOpt = None, sensitivity_decks: SensitivityOpt = None,
-    digits: DigitsOpt = 6, *, rules: Rules, games: list[tuple[str, dict[str, object]]], by_wager: bool,
+    digits: DigitsOpt = 6, *, games: list[tuple[str, dict[str, object]]], by_wager: bool,
 ) -> None:
     """A certification report (a par sheet): citations, readings, exact tables, par-sheet figures,
-    EOR, sensitivity, verification. One run: every view quotes one fingerprint. The Spanish 21
-    rule options (those of ``spanish21``) apply to ``--spanish21`` and are recorded in the report; each
-    --game adds that game's entry, under its own rule options (e.g. --reading)."""
+    EOR, sensitivity, verification. One run: every view quotes one fingerprint. Each --game adds
+    that game's entry, under its own rule options (e.g. --reading, --h17), recorded in the report."""
     from exactodds.figures.certify import certify
     from exactodds.report.document import read_document
 
     wager, paytable = wager_and_paytable(wager, paytable)
     s = resolve_shoe(decks, shoe, remove)
-    if all_wagers and wager is not None or not (all_wagers or wager is not None or games or spanish21):
-        raise InputError("give one WAGER, --all, --game GAME or --spanish21"
+    if all_wagers and wager is not None or not (all_wagers or wager is not None or games):
+        raise InputError("give one WAGER, --all or --game GAME"
                          + (" (--game baccarat certifies a WAGER or --all)" if by_wager else ""))
-    if not spanish21 and rules != Rules():
-        raise InputError("the Spanish 21 rule options (--h17, --max-hands, ...) need --spanish21")
     plan = output_plan(fmt, formats, output)
     from exactodds.report.template import load_template
 
@@ -305,7 +297,7 @@ def certify_command(
     with stderr_progress("certify") as progress:
         doc = certify(wagers, paytable, s, parse_decks_list(sensitivity_decks), effects_of_removal=not no_eor,
                       progress=progress, games=games, document=control,
-                      spanish21=rules if spanish21 else False, template=chosen.record() if chosen else None)
+                      template=chosen.record() if chosen else None)
     write_views(doc, plan, template, digits)
 
 
@@ -430,6 +422,6 @@ def register(app: typer.Typer) -> None:
     app.command("eor")(with_wager_files(eor_command))
     app.command("commission")(commission_command)
     app.command("ride")(with_wager_files(ride_command))
-    app.command("certify")(with_wager_files(with_spanish21_rules(with_game_options(certify_command))))
+    app.command("certify")(with_wager_files(with_game_options(certify_command)))
     app.command("verify")(verify_command)
     app.command("render")(render_command)
