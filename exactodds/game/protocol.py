@@ -289,6 +289,11 @@ class Game:
         """The same table by an independent computation, with the method in words; None: none."""
         return None
 
+    def decks(self, rules: Any) -> int:
+        """How many decks of :attr:`deck` the rules deal from (a rules field ``decks``, else 1)."""
+        value = getattr(rules, "decks", 1)
+        return value if isinstance(value, int) else 1
+
     def readings(self, rules: Any) -> tuple[str, ...]:
         """Every reading of the regulation the tables take, in words."""
         return ()
