@@ -169,3 +169,48 @@ def test_bad_rule_options_are_one_line(args: list[str]) -> None:
     assert got.stdout == ""
     lines = got.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("exactodds: error:")
+
+
+# -- effects of removal -----------------------------------------------------------------------
+EOR_SHOE = SpanishShoe((1, 0, 0, 0, 0, 0, 2, 0, 0, 6), {6: (0, 0, 0, 0), 7: (1, 1, 0, 0), 8: (0, 0, 0, 0)})
+"""An ace, a 7 of spades and one of hearts, six J/Q/K: every removal leaves a shoe a round cannot exhaust."""
+
+
+def _brute_effects(shoe: SpanishShoe, rules: Rules) -> dict[str, Fraction]:
+    """E_rank by the brute force: the suits of a rank averaged by their copies."""
+    base = brute_force(shoe, rules)
+    sums: dict[int, list[tuple[int, Fraction]]] = {}
+    for card, k in shoe.types():
+        sums.setdefault(card[0], []).append((k, brute_force(shoe.remove(card), rules)))
+    labels = {1: "A", 10: "J/Q/K"}
+    return {labels.get(v, str(v)): sum((k * r for k, r in xs), Fraction(0)) / sum(k for k, _ in xs) - base
+            for v, xs in sums.items()}
+
+
+def test_effects_of_removal_equal_the_brute_force() -> None:
+    """Engine on shoe-minus-card vs shoe equals the brute force's, rank by rank (7s: both suits)."""
+    from exactodds.spanish21.eor import effects_of_removal
+
+    rules = Rules(max_hands=1)
+    doc = effects_of_removal(EOR_SHOE, rules)
+    got = {r["card"]: Fraction(r["effect"]) for r in doc["ranks"]}
+    assert got == _brute_effects(EOR_SHOE, rules)
+    assert {r["card"]: r["copies"] for r in doc["ranks"]} == {"A": 1, "7": 2, "J/Q/K": 6}
+    assert sum(r["copies"] * r["tag"] for r in doc["ranks"]) == 0 or not doc["count"]["balanced"]
+
+
+def test_eor_command_game_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``eor --game spanish21 -f json``: baccarat's eor shape, each exact effect with its decimal."""
+    import json
+
+    from exactodds.cli.app import app
+
+    monkeypatch.setattr(s21.Spanish21Rules, "shoe_values", lambda self: EOR_SHOE)
+    got = CliRunner().invoke(app, ["eor", "--game", "spanish21", "--max-hands", "1", "--decks", "6", "-f", "json"])
+    assert got.exit_code == 0, got.stderr
+    doc = json.loads(got.stdout)
+    assert [r["card"] for r in doc["ranks"]] == ["A", "7", "J/Q/K"]
+    assert all("/" in r["effect"] and "effect_decimal" in r for r in doc["ranks"])
+    assert doc["deck"]["description"] == "6 decks of 48 cards (288)"
+    bad = CliRunner().invoke(app, ["eor", "banker", "--game", "spanish21"])
+    assert bad.exit_code == 2 and bad.stdout == "" and bad.stderr.startswith("exactodds: error:")

@@ -188,11 +188,16 @@ def eor_command(
     meter: Annotated[list[str] | None, typer.Option(
         "--meter", help="Progressive meter amount in dollars, NAME=AMOUNT (repeatable), as in analyze; "
                         "default: the regulated resets.")] = None,
+    *, games: list[tuple[str, dict[str, object]]], by_wager: bool,
 ) -> None:
-    """Exact effect of removing one card of each rank (and face, where suits matter) on the return."""
+    """Exact effect of removing one card of each rank (and face, where suits matter) on the return;
+    with --game GAME, that game's (under its rule options, from --decks of its deck)."""
     from exactodds.figures.eor import effects_of_removal, eor_catalogue
     from exactodds.report.figure_views import render_eor, render_eor_catalogue
 
+    if games:
+        _game_eor(games, bool(wager or paytable or all_wagers or meter or shoe or remove or by_wager), fmt, output)
+        return
     wager, paytable = wager_and_paytable(wager, paytable)
     meters = parse_meters(meter or [])
     s = resolve_shoe(decks, shoe, remove)
@@ -209,6 +214,26 @@ def eor_command(
     with stderr_progress("effects of removal") as progress:
         result = effects_of_removal(wager, paytable, s, progress, meters or None)
     emit(render_eor(result, fmt.value), output)
+
+
+def _game_eor(games: list[tuple[str, dict[str, object]]], baccarat_options: bool, fmt: Format,
+              output: str | None) -> None:
+    """``eor --game GAME``: the game's :meth:`~exactodds.game.protocol.Game.effects_of_removal`."""
+    from exactodds.games.registry import get_game
+    from exactodds.report.figure_views import game_eor_view
+    from exactodds.report.views import render_view
+
+    if len(games) != 1 or baccarat_options:
+        raise InputError("eor --game takes one game, and no WAGER, --paytable, --all, --meter, --shoe or --remove "
+                         "(those are baccarat's)")
+    gid, values = games[0]
+    game = get_game(gid)
+    rules = game.rules(values)
+    with stderr_progress("effects of removal") as progress:
+        doc = game.effects_of_removal(rules, progress)
+    if doc is None:
+        raise InputError(f"{game.title} has no effects of removal")
+    emit(render_view(game_eor_view(doc), fmt.value), output)
 
 
 def commission_command(
@@ -419,7 +444,7 @@ def render_command(
 
 def register(app: typer.Typer) -> None:
     """Add ``eor``, ``commission``, ``ride``, ``certify`` and ``verify`` to ``app``."""
-    app.command("eor")(with_wager_files(eor_command))
+    app.command("eor")(with_wager_files(with_game_options(eor_command)))
     app.command("commission")(commission_command)
     app.command("ride")(with_wager_files(ride_command))
     app.command("certify")(with_wager_files(with_game_options(certify_command)))

@@ -311,6 +311,12 @@ class Game:
         ``seed``; None: the game has no simulator."""
         return None
 
+    def effects_of_removal(self, rules: Any, progress: Any = None) -> dict[str, Any] | None:
+        """The exact change in the player's return when one card of each rank is removed (the
+        shape of baccarat's ``eor`` JSON: ``ranks[].card``, ``ranks[].effect``, a count); None:
+        the game has none (``eor --game``)."""
+        return None
+
     def rules(self, values: Any = None) -> Any:
         """The game's rules record from ``{field: value}`` (None: the rules as written)."""
         return self.rules_type() if values is None else rules_from_values(self.rules_type, values)

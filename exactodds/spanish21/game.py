@@ -260,6 +260,13 @@ class Spanish21(Game):
                     "§ 551.13(b))", ok))
         return tuple(out)
 
+    def effects_of_removal(self, rules: Any, progress: Any = None) -> dict[str, Any]:
+        """:func:`exactodds.spanish21.eor.effects_of_removal` for the rules' shoe (one solve per rank and suit)."""
+        from exactodds.spanish21.eor import effects_of_removal
+
+        return {"game": self.id, "title": self.title, "deck": self.deck.to_json(rules.decks),
+                **effects_of_removal(rules.shoe_values(), rules.engine_rules(), progress)}
+
     def simulate(self, rules: Any, strategy: str, rounds: int, seed: int) -> Sequence[int]:
         """``rounds`` rounds dealt by :func:`exactodds.spanish21.simulate.simulate_rounds` (its own
         settlement of § 551.6) with the strategy's decisions: each round's row of the table."""
