@@ -155,6 +155,14 @@ def _add(values: Values, v: int) -> Values:
     return values[:v - 1] + (values[v - 1] + 1,) + values[v:]
 
 
+def _ff(n: int, k: int) -> int:
+    """n·(n−1)·…·(n−k+1) (0 when k > n)."""
+    out = 1
+    for i in range(k):
+        out *= n - i
+    return out
+
+
 def _merge(into: dict[Fraction, int], net: Fraction, weight: int) -> None:
     if weight:
         into[net] = into.get(net, 0) + weight
@@ -261,43 +269,102 @@ class _Walker:
         nums, den = got
         return {net: Fraction(w, den) for net, w in nums.items()}
 
+    def _hand_paths(self, up: CardType, first: CardType, r: int, allowance: int, typed: bool,
+                    width: int) -> list[tuple[tuple[int, ...], NetVector, tuple[CardType, ...], int]]:
+        """Every path of a split hand whose first card is ``first``: ``(x, nets by dealer outcome,
+        the pair cards it resplits (newest first), number of orders)``, ``x`` the cards it draws
+        over the state's dims (values; typed: the 6s, 7s, 8s counted by value and by suit); a pair
+        card dealt as its second card starts a new hand while ``allowance`` lasts (§ 551.12(c))."""
+        rules = self.rules
+        solver = self.game.solver(up[0], r, 0)
+        out: dict[tuple[tuple[int, ...], NetVector, tuple[CardType, ...]], int] = {}
+        cards_types: list[CardType] = [(v, -1) for v in range(1, 11) if not (typed and v in SUITED)]
+        if typed:
+            cards_types += [(v, s) for v in SUITED for s in range(4)]
+        cards_types.sort()
+
+        def bump(x: tuple[int, ...], t: CardType) -> tuple[int, ...]:
+            y = list(x)
+            y[t[0] - 1] += 1
+            if typed and t[0] in SUITED:
+                y[10 + 4 * SUITED.index(t[0]) + t[1]] += 1
+            return tuple(y)
+
+        def finish(x: tuple[int, ...], delta: NetVector, new: tuple[CardType, ...], m: int) -> None:
+            k = (x, delta, new)
+            out[k] = out.get(k, 0) + m
+
+        # level by level (one card more each): nodes reached by several orders of the same cards merge
+        Node = tuple[tuple[int, ...], Values, tuple[CardType, ...], int, tuple[CardType, ...], int]
+        # (x, the hand's cards (values), its first three card types, doublings, resplit pair cards,
+        #  -1 while the hand still needs its second card else 0; the resplits left in ``allow``)
+        level: dict[tuple[Node, int], int] = {(((0,) * width, _add((0,) * 10, r), (first,), 0, (), -1), allowance): 1}
+        while level:
+            nxt: dict[tuple[Node, int], int] = {}
+
+            def push(node: Node, left: int, m: int) -> None:
+                nxt[(node, left)] = nxt.get((node, left), 0) + m
+
+            for ((x, cards, seen, doublings, new, phase), left), m in level.items():
+                if phase < 0:  # the hand's second card (§ 551.12(b)); a pair card is resplit while allowed
+                    for t in cards_types:
+                        if t[0] == r and left > 0:
+                            push((bump(x, t), cards, seen, 0, (t,) + new, -1), left - 1, m)
+                        else:
+                            push((bump(x, t), _add(cards, t[0]), seen + (t,), 0, new, 0), left, m)
+                    continue
+                if any(c > b for c, b in zip(cards, solver.base)):
+                    continue  # more cards of a value than the shoe holds: weight 0
+                act = engine_choice(solver, cards, doublings)
+                if act == "bust":
+                    finish(x, (Fraction(-(1 << doublings)),) * OUTCOMES, new, m)
+                elif act == "rescue":
+                    loss = rules.rescue_loss(doublings)
+                    assert loss is not None
+                    finish(x, (Fraction(-loss),) * OUTCOMES, new, m)
+                elif act == "stand":
+                    total, _ = hand_total(sum((i + 1) * c for i, c in enumerate(cards)), cards[0] > 0)
+                    ncards = sum(cards)
+                    pay = None
+                    if (ncards == 3 and total == 21 and rules.bonus_678_777 and len(seen) == 3
+                            and sorted(v for v, _ in seen) in ([6, 7, 8], [7, 7, 7])
+                            and (doublings == 0 or rules.bonus_on_doubled)):
+                        pay = bonus_pay((seen[0], seen[1], seen[2]))
+                    finish(x, settle_vector(rules, total, ncards, doublings, pay), new, m)
+                else:
+                    after_d = doublings if act == "hit" else doublings + 1
+                    for t in cards_types:
+                        push((bump(x, t), _add(cards, t[0]), seen + (t,) if len(seen) < 3 else seen, after_d, new,
+                              0), left, m)
+            level = nxt
+        return [(x, delta, new, m) for (x, delta, new), m in out.items()]
+
     def _split(self, up: CardType, p1: CardType, p2: CardType, limit: int,
                typed: bool) -> tuple[dict[Fraction, int], int]:
+        """The joint of the split hands, then the dealer.
+
+        A hand's path (the cards it draws, in order) has probability ``Π ff(r_d, x_d) / ff(n, k)``
+        for the cards left ``r`` (``n`` of them) and the multiset ``x`` (``k`` cards) the path
+        draws -- whatever the order -- and the decisions read only the hand's own cards; so each
+        hand's paths are listed once as ``(x, nets by dealer outcome, pair cards it resplits) →
+        number of paths`` (:meth:`_hand_paths`), and applied to every state the hands before it left."""
         rules = self.rules
         r = p1[0]
-        solver = self.game.solver(up[0], r, 0)
         left = self.game.shoe.remove(up, p1, p2)
         # the cards left: ten value counts, then (typed) the suit counts of the 6s, 7s and 8s
         start: tuple[int, ...] = left.values + (tuple(n for v in SUITED for n in left.suits[v]) if typed else ())
         n0 = left.size
         zero: NetVector = (ZERO,) * OUTCOMES
+        # dims whose falling factorials weigh a path (typed: the 6s, 7s, 8s by suit, not by value)
+        dims = tuple(d for d in range(len(start)) if not (typed and d < 10 and d + 1 in SUITED))
+        paths: dict[tuple[CardType, int], list[tuple[tuple[int, ...], NetVector, tuple[CardType, ...], int]]] = {}
+        resplit_ok = r != 1 or rules.resplit_aces
         # a state: (cards left, finished hands' nets by dealer outcome, first cards of the hands to play,
         # hands so far) -> numerator over ff(n0, cards drawn)
         states: dict[tuple[tuple[int, ...], NetVector, tuple[CardType, ...], int], int] = {
             (start, zero, (p1, p2), 2): 1}
         final: dict[tuple[Values, NetVector], int] = {}
-        resplit_ok = r != 1 or rules.resplit_aces
-
-        def draws(rem: tuple[int, ...]) -> list[tuple[CardType, int, tuple[int, ...]]]:
-            """Every card that can come next: its type, its count, the cards left after it."""
-            out = []
-            for i in range(10):
-                v = i + 1
-                if not rem[i]:
-                    continue
-                if typed and v in SUITED:
-                    base = 10 + 4 * SUITED.index(v)
-                    for s in range(4):
-                        k = rem[base + s]
-                        if k:
-                            nxt = list(rem)
-                            nxt[i] -= 1
-                            nxt[base + s] -= 1
-                            out.append(((v, s), k, tuple(nxt)))
-                else:
-                    out.append(((v, -1), rem[i], rem[:i] + (rem[i] - 1,) + rem[i + 1:]))
-            return out
-
+        falling = _ff
         while states:
             nxt_states: dict[tuple[tuple[int, ...], NetVector, tuple[CardType, ...], int], int] = {}
             for (rem, vec, pending, hands), weight in states.items():
@@ -306,46 +373,23 @@ class _Walker:
                     final[k2] = final.get(k2, 0) + weight
                     continue
                 first, rest = pending[0], pending[1:]
-
-                def finish(rem_: tuple[int, ...], delta: NetVector, new: tuple[CardType, ...], hands_: int,
-                           w: int) -> None:
-                    k3 = (rem_, tuple(a + b for a, b in zip(vec, delta)), new + rest, hands_)
+                allowance = limit - hands if resplit_ok else 0
+                key = (first, allowance)
+                listed = paths.get(key)
+                if listed is None:
+                    listed = paths[key] = self._hand_paths(up, first, r, allowance, typed, len(start))
+                for x, delta, news, mult in listed:
+                    w = weight * mult
+                    for d in dims:
+                        if x[d]:
+                            w *= falling(rem[d], x[d])
+                            if not w:
+                                break
+                    if not w:
+                        continue
+                    k3 = (tuple(a - b for a, b in zip(rem, x)), tuple(a + b for a, b in zip(vec, delta)),
+                          news + rest, hands + len(news))
                     nxt_states[k3] = nxt_states.get(k3, 0) + w
-
-                def second(rem_: tuple[int, ...], new: tuple[CardType, ...], hands_: int, w: int) -> None:
-                    """Deal the hand's second card: a pair card is resplit while under the limit."""
-                    for t, k, after in draws(rem_):
-                        if t[0] == r and hands_ < limit and resplit_ok:
-                            second(after, (t,) + new, hands_ + 1, w * k)
-                        else:
-                            cards = _add(_add((0,) * 10, r), t[0])
-                            play(after, cards, (first, t), 0, new, hands_, w * k)
-
-                def play(rem_: tuple[int, ...], cards: Values, seen: tuple[CardType, ...], doublings: int,
-                         new: tuple[CardType, ...], hands_: int, w: int) -> None:
-                    act = engine_choice(solver, cards, doublings)
-                    if act == "bust":
-                        finish(rem_, (Fraction(-(1 << doublings)),) * OUTCOMES, new, hands_, w)
-                    elif act == "rescue":
-                        loss = rules.rescue_loss(doublings)
-                        assert loss is not None
-                        finish(rem_, (Fraction(-loss),) * OUTCOMES, new, hands_, w)
-                    elif act == "stand":
-                        total, _ = hand_total(sum((i + 1) * c for i, c in enumerate(cards)), cards[0] > 0)
-                        ncards = sum(cards)
-                        pay = None
-                        if (ncards == 3 and total == 21 and rules.bonus_678_777 and len(seen) == 3
-                                and sorted(v for v, _ in seen) in ([6, 7, 8], [7, 7, 7])
-                                and (doublings == 0 or rules.bonus_on_doubled)):
-                            pay = bonus_pay((seen[0], seen[1], seen[2]))
-                        finish(rem_, settle_vector(rules, total, ncards, doublings, pay), new, hands_, w)
-                    else:
-                        after_d = doublings if act == "hit" else doublings + 1
-                        for t, k, after in draws(rem_):
-                            play(after, _add(cards, t[0]), seen + (t,) if len(seen) < 3 else seen, after_d, new,
-                                 hands_, w * k)
-
-                second(rem, (), hands, weight)
             states = nxt_states
         # the dealer last, from the cards the hands left (no dealer Blackjack: § 551.8(e))
         table = self.split_tables.get(up[0])
