@@ -11,10 +11,9 @@ command line's rule options.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from fractions import Fraction
-
-import os
 
 import pytest
 from typer.testing import CliRunner

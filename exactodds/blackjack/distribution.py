@@ -56,7 +56,7 @@ from exactodds.blackjack.engine import (
     no_blackjack,
 )
 from exactodds.blackjack.rules import Rules
-from exactodds.blackjack.shoe import SPADES, SUITED, CardType, SpanishShoe, Values
+from exactodds.blackjack.shoe import SPADES, SUITED, CardType, Values
 from exactodds.errors import InputError
 from exactodds.exact import reduced
 
@@ -302,8 +302,8 @@ class _Walker:
         while level:
             nxt: dict[tuple[Node, int], int] = {}
 
-            def push(node: Node, left: int, m: int) -> None:
-                nxt[(node, left)] = nxt.get((node, left), 0) + m
+            def push(node: Node, left: int, m: int, into: dict[tuple[Node, int], int] = nxt) -> None:
+                into[(node, left)] = into.get((node, left), 0) + m
 
             for ((x, cards, seen, doublings, new, phase), left), m in level.items():
                 if phase < 0:  # the hand's second card (§ 551.12(b)); a pair card is resplit while allowed
@@ -401,10 +401,9 @@ class _Walker:
         out: dict[Fraction, int] = {}
         den = factorial(n0)
         for (rem, vec), weight in final.items():
-            m = sum(rem)
-            d, dden = table.numerators(rem)  # over m!
-            assert dden == factorial(m)
-            for net, w in zip(vec, d):
+            nums, dden = table.numerators(rem)  # over (cards left)!
+            assert dden == factorial(sum(rem))
+            for net, w in zip(vec, nums):
                 _merge(out, net, weight * w)
         return out, den
 
