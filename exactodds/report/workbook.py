@@ -4,7 +4,7 @@ A view of the JSON report, like the others: nothing is recomputed. One ``Summary
 (a row per wager-paytable: the par-sheet figures, the player-advantage flag, the
 fingerprint), one sheet per wager-paytable (outcomes, par sheet, confidence ranges,
 effects of removal, sensitivity), one per game entry (:func:`_game_sheet`, the same for every
-game of the seam) and one for Spanish 21. Every exact value
+game of the seam). Every exact value
 is two cells: a number a spreadsheet computes with (the decimal with 15 significant
 digits, :func:`exactodds.exact.significant`, read as a double) and, beside it, the exact
 ``p/q`` as text. A count with more digits than Excel keeps (15; a shoe's combinations have
@@ -334,26 +334,6 @@ def render_xlsx(doc: dict[str, Any]) -> bytes:
         _entry_sheet(sheet(name), x)
     for g in doc.get("games", []):
         _game_sheet(sheet(_sheet_name(g["title"], used)), g)
-    if "spanish21" in doc:
-        sp = doc["spanish21"]
-        ws = sheet(_sheet_name("Spanish 21", used))
-        ws.line(["Spanish 21 main wager, 58 Pa. Code ch. 551"], bold=True)
-        ws.freeze()
-        ws.line([sp["player_advantage"]["statement"]])
-        from exactodds.report.spanish21 import RULE_HEADERS, rule_rows
-
-        ws.line(["Rules certified (58 Pa. Code ch. 551)"], bold=True)
-        ws.line(list(RULE_HEADERS), bold=True)
-        for row in rule_rows(sp["rule_set"]):
-            ws.line(list(row))
-        ws.line(["Figure", "Value", "Exact"], bold=True)
-        for label, key in (("House edge, composition-dependent play", "house_edge"),
-                           ("Return, composition-dependent play", "expected_return"),
-                           ("Return, basic (total-dependent) strategy", "expected_return_basic_strategy"),
-                           ("Insurance return (§ 551.10)", "insurance_return")):
-            if sp.get(key) is not None:
-                ws.line([label, *_ex(sp[key]["exact"])])
-        ws.line(["Every check of the mathematics holds", sp["verification"]["all_hold"]])
     for sh in sheets:
         sh.finish()
     wb.close()
