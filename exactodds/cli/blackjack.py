@@ -55,8 +55,8 @@ def run(preset: str, decks: int | None, shoe: str | None, remove: str | None, te
     from exactodds.errors import InputError
     from exactodds.game.shoespec import resolve_shoe
     from exactodds.report.files import check_writable, write_all
-    from exactodds.spanish21.report import chart_html, render_spanish21
     from exactodds.spanish21.figures import spanish21_analysis
+    from exactodds.spanish21.report import chart_html, render_spanish21
 
     if shoe is not None and decks is not None:
         raise InputError("give --decks or --shoe, not both (the shoe names its own cards)")
