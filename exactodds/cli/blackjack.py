@@ -4,7 +4,7 @@
 A thin layer, as ``spanish21`` (which is this command with the ``spanish21`` preset): the rule
 options (:data:`exactodds.cli.options.SPANISH21_RULE_OPTIONS`) give
 :class:`exactodds.blackjack.rules.Rules`; :func:`exactodds.spanish21.figures.spanish21_analysis`
-computes; :mod:`exactodds.spanish21.report` renders.
+computes; :mod:`exactodds.report.spanish21` renders.
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ def run(preset: str, decks: int | None, shoe: str | None, remove: str | None, te
     from exactodds.errors import InputError
     from exactodds.game.shoespec import resolve_shoe
     from exactodds.report.files import check_writable, write_all
+    from exactodds.report.spanish21 import chart_html, render_spanish21
     from exactodds.spanish21.figures import spanish21_analysis
-    from exactodds.spanish21.report import chart_html, render_spanish21
 
     if shoe is not None and decks is not None:
         raise InputError("give --decks or --shoe, not both (the shoe names its own cards)")

@@ -3,7 +3,7 @@
 A thin layer: the rule options (declared once in :mod:`exactodds.cli.options`, shared with
 ``certify --spanish21``) give :class:`exactodds.blackjack.rules.Rules`; call
 :func:`exactodds.spanish21.figures.spanish21_analysis`, render with
-:mod:`exactodds.spanish21.report`.
+:mod:`exactodds.report.spanish21`.
 """
 
 from __future__ import annotations

@@ -135,18 +135,16 @@ def solved(rules: Spanish21Rules) -> dict[str, tuple[Engine, Distribution]]:
     certificate, its identities and the simulator all read these)."""
     from exactodds.blackjack.distribution import distribution
     from exactodds.blackjack.engine import Game as Engine
-    from exactodds.report.progress import stderr_progress
     from exactodds.spanish21.figures import basic_chart
 
     shoe, engine_rules = rules.shoe_values(), rules.engine_rules()
     out: dict[str, tuple[Engine, Distribution]] = {}
-    with stderr_progress("Spanish 21") as progress:
-        cd = Engine(shoe, engine_rules)
-        result = cd.solve(progress)
-        out[STRATEGIES[0]] = (cd, distribution(cd, STRATEGIES[0], progress))
-        basic = Engine(shoe, engine_rules, basic_chart(cd, result))
-        basic.solve(progress)
-        out[STRATEGIES[1]] = (basic, distribution(basic, STRATEGIES[1], progress))
+    cd = Engine(shoe, engine_rules)
+    result = cd.solve()
+    out[STRATEGIES[0]] = (cd, distribution(cd, STRATEGIES[0]))
+    basic = Engine(shoe, engine_rules, basic_chart(cd, result))
+    basic.solve()
+    out[STRATEGIES[1]] = (basic, distribution(basic, STRATEGIES[1]))
     return out
 
 
