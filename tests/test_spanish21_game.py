@@ -149,7 +149,8 @@ def test_rules_record_maps_onto_the_engine_rules() -> None:
     assert game.rules({"super_bonus_bet": "25"}).engine_rules().super_bonus() == 200
     record = rules_record(game.rules())
     assert all(r["section"].startswith("58 Pa. Code § 551") for r in record)
-    for bad in ({"max_hands": 7}, {"post_split": "x"}, {"decks": 0}, {"super_bonus_bet": "lots"}):
+    for bad in ({"max_hands": 7}, {"post_split": "x"}, {"decks": 0}, {"super_bonus_bet": "lots"},
+                {"post_split": "cdp"}):
         with pytest.raises(InputError):
             game.rules(bad)
 

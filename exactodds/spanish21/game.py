@@ -102,6 +102,9 @@ class Spanish21Rules:
         if not 1 <= self.decks <= 1000:
             raise InputError(f"--decks must be 1 to 1000 decks of 48 cards, got {self.decks}")
         self.engine_rules()  # a value out of range: one InputError now, before any work
+        if self.post_split == "cdp" and self.max_hands > 2:
+            raise InputError("post-split strategy cdp is a strategy only with two hands (it reads how many pair cards "
+                             "the whole round removes): the exact distribution needs cdz or cdp1, or --max-hands 2")
 
     def engine_rules(self) -> Rules:
         """The blackjack engine's :class:`~exactodds.blackjack.rules.Rules` of this record."""
