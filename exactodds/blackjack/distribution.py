@@ -163,6 +163,14 @@ def _ff(n: int, k: int) -> int:
     return out
 
 
+def _halves(net: Fraction) -> int:
+    """A split hand's net in half units (its pays are 1, 3/2, 2, 3 times a whole bet)."""
+    twice = 2 * net
+    if twice.denominator != 1:
+        raise AssertionError("internal: a split hand's net is not a multiple of 1/2")
+    return twice.numerator
+
+
 def _merge(into: dict[Fraction, int], net: Fraction, weight: int) -> None:
     if weight:
         into[net] = into.get(net, 0) + weight
@@ -354,19 +362,21 @@ class _Walker:
         # the cards left: ten value counts, then (typed) the suit counts of the 6s, 7s and 8s
         start: tuple[int, ...] = left.values + (tuple(n for v in SUITED for n in left.suits[v]) if typed else ())
         n0 = left.size
-        zero: NetVector = (ZERO,) * OUTCOMES
+        zero: tuple[int, ...] = (0,) * OUTCOMES  # nets in half units (every split hand's net is a multiple of 1/2)
         # dims whose falling factorials weigh a path (typed: the 6s, 7s, 8s by suit, not by value)
         dims = tuple(d for d in range(len(start)) if not (typed and d < 10 and d + 1 in SUITED))
-        paths: dict[tuple[CardType, int], list[tuple[tuple[int, ...], NetVector, tuple[CardType, ...], int]]] = {}
+        Path = tuple[list[tuple[int, int]], list[tuple[int, int]], tuple[int, ...], tuple[CardType, ...], int]
+        # (cards drawn by dim, those the falling factorials weigh, nets in half units, resplit pair cards, orders)
+        paths: dict[tuple[CardType, int], list[Path]] = {}
         resplit_ok = r != 1 or rules.resplit_aces
         # a state: (cards left, finished hands' nets by dealer outcome, first cards of the hands to play,
         # hands so far) -> numerator over ff(n0, cards drawn)
-        states: dict[tuple[tuple[int, ...], NetVector, tuple[CardType, ...], int], int] = {
+        states: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[CardType, ...], int], int] = {
             (start, zero, (p1, p2), 2): 1}
-        final: dict[tuple[Values, NetVector], int] = {}
+        final: dict[tuple[Values, tuple[int, ...]], int] = {}
         falling = _ff
         while states:
-            nxt_states: dict[tuple[tuple[int, ...], NetVector, tuple[CardType, ...], int], int] = {}
+            nxt_states: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[CardType, ...], int], int] = {}
             for (rem, vec, pending, hands), weight in states.items():
                 if not pending:
                     k2 = (rem[:10], vec)
@@ -377,18 +387,23 @@ class _Walker:
                 key = (first, allowance)
                 listed = paths.get(key)
                 if listed is None:
-                    listed = paths[key] = self._hand_paths(up, first, r, allowance, typed, len(start))
-                for x, delta, news, mult in listed:
+                    listed = paths[key] = [
+                        ([(d, c) for d, c in enumerate(x) if c], [(d, x[d]) for d in dims if x[d]],
+                         tuple(_halves(n) for n in delta), news, m)
+                        for x, delta, news, m in self._hand_paths(up, first, r, allowance, typed, len(start))]
+                for sparse, weighed, delta, news, mult in listed:
                     w = weight * mult
-                    for d in dims:
-                        if x[d]:
-                            w *= falling(rem[d], x[d])
-                            if not w:
-                                break
+                    for d, c in weighed:
+                        w *= falling(rem[d], c)
+                        if not w:
+                            break
                     if not w:
                         continue
-                    k3 = (tuple(a - b for a, b in zip(rem, x)), tuple(a + b for a, b in zip(vec, delta)),
-                          news + rest, hands + len(news))
+                    after = list(rem)
+                    for d, c in sparse:
+                        after[d] -= c
+                    k3 = (tuple(after), (vec[0] + delta[0], vec[1] + delta[1], vec[2] + delta[2], vec[3] + delta[3],
+                                         vec[4] + delta[4], vec[5] + delta[5]), news + rest, hands + len(news))
                     nxt_states[k3] = nxt_states.get(k3, 0) + w
             states = nxt_states
         # the dealer last, from the cards the hands left (no dealer Blackjack: § 551.8(e))
@@ -403,8 +418,8 @@ class _Walker:
         for (rem, vec), weight in final.items():
             nums, dden = table.numerators(rem)  # over (cards left)!
             assert dden == factorial(sum(rem))
-            for net, w in zip(vec, nums):
-                _merge(out, net, weight * w)
+            for half, w in zip(vec, nums):
+                _merge(out, Fraction(half, 2), weight * w)
         return out, den
 
 
