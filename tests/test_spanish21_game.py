@@ -214,3 +214,13 @@ def test_eor_command_game_json(monkeypatch: pytest.MonkeyPatch) -> None:
     assert doc["deck"]["description"] == "6 decks of 48 cards (288)"
     bad = CliRunner().invoke(app, ["eor", "banker", "--game", "spanish21"])
     assert bad.exit_code == 2 and bad.stdout == "" and bad.stderr.startswith("exactodds: error:")
+
+
+def test_a_split_joint_too_large_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full-size shoe's split joint is refused (one InputError), never left to exhaust memory."""
+    from exactodds.blackjack import distribution as dist
+
+    monkeypatch.setattr(dist, "MAX_SPLIT_STATES", 3)
+    with pytest.raises(InputError, match="too large to enumerate") as refused:
+        distribution(Game(PAIRS, Rules(max_hands=2)))
+    assert "\n" not in str(refused.value)

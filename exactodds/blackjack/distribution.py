@@ -65,6 +65,11 @@ ONE: Final = Fraction(1)
 OUTCOMES: Final = 6
 """Dealer outcomes: final 17, 18, 19, 20, 21, bust (index 0..5)."""
 
+MAX_SPLIT_STATES: Final = 1_000_000
+"""Most states (cards left, finished hands' nets) the joint of one split may hold before it is
+refused: a pair of 8s against a 10 from six 48-card decks passed 8 GB and 6 CPU minutes without
+finishing (docs/spanish21.md), so full-size shoes are refused in one line rather than run out of memory."""
+
 Progress = Callable[[int, int, str], None]
 NetVector = tuple[Fraction, ...]
 """A hand's net for each dealer outcome (17..21, bust)."""
@@ -405,6 +410,10 @@ class _Walker:
                     k3 = (tuple(after), (vec[0] + delta[0], vec[1] + delta[1], vec[2] + delta[2], vec[3] + delta[3],
                                          vec[4] + delta[4], vec[5] + delta[5]), news + rest, hands + len(news))
                     nxt_states[k3] = nxt_states.get(k3, 0) + w
+                if len(nxt_states) > MAX_SPLIT_STATES:
+                    raise InputError(f"the exact joint of split {r}s against a {up[0]} needs more than "
+                                     f"{MAX_SPLIT_STATES:,} states for this {n0 + 3}-card shoe: too large to enumerate "
+                                     "here (docs/spanish21.md, 'Speed'); use a smaller shoe or --max-hands 1")
             states = nxt_states
         # the dealer last, from the cards the hands left (no dealer Blackjack: § 551.8(e))
         table = self.split_tables.get(up[0])
