@@ -48,9 +48,11 @@ SLOW: dict[str, str] = {
         "200 shoes priced before every round with an exact trace",
     "exactodds spanish21 --decks 6": "the whole Spanish 21 game: about 15 s CPU",
     "exactodds spanish21 --decks 8 --wizard --h17 -f json": "the whole Spanish 21 game: about 15 s CPU",
-    "exactodds certify --spanish21 -o s21.json && exactodds verify s21.json":
-        "the whole Spanish 21 game, then its re-computation by verify",
-    "exactodds certify --spanish21 --h17 --double-any -o s21.json": "the whole Spanish 21 game: about 15 s CPU",
+    "exactodds certify --game spanish21 --decks 8 --max-hands 1 -f json -o s21.json && exactodds verify s21.json":
+        "two whole Spanish 21 solves and distributions, then their re-computation by verify",
+    "exactodds simulate --game spanish21 --max-hands 1 --rounds 200000 --seed 4 -f json":
+        "two whole Spanish 21 solves and distributions, then 400,000 rounds",
+    "exactodds eor --game spanish21 --wizard --decks 6 -f json": "14 whole Spanish 21 solves: long",
     "exactodds spanish21 --decks 8 --wizard --h17": "the whole Spanish 21 game: about 15 s CPU",
     "exactodds spanish21 --decks 6 -f csv -o chart.csv --html chart.html": "the whole Spanish 21 game: about 15 s CPU",
     "exactodds spanish21 --decks 6 --contributions": "the whole game once per rule changed: minutes of CPU",

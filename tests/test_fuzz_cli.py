@@ -377,7 +377,7 @@ COMMA_CASES: list[tuple[str, list[str], str, str]] = [
     ("ride", [], "--fraction", "{}"),
     ("ride", [], "--main-stake", "{}"),
     ("spanish21", [], "--super-bonus-bet", "{}"),
-    ("certify", ["--spanish21"], "--super-bonus-bet", "{}"),
+    ("certify", ["--game=spanish21"], "--super-bonus-bet", "{}"),
     ("eor", ["tie"], "--decks", "{}"),
     ("simulate", [], "--rounds", "{}"),
     ("simulate", ["--rounds=1000"], "--seed", "{}"),

@@ -13,6 +13,12 @@ its cards; ``cdp1``: as a split hand with the other pair card out too), a pair d
 hand resplit while under the number of hands chosen at the first split. The engine must agree
 to the last digit, with and without splits (``cdp`` is a strategy only with two hands).
 
+Each node carries, for every hole card, the exact *distribution* of the round's net result
+(net per unit → probability) rather than its mean alone: :func:`brute_force_distribution` is
+the second method of :mod:`exactodds.blackjack.distribution`, and :func:`brute_force` is its
+mean. The decisions are taken on the means (the player maximises his expectation), ties to the
+action the engine lists first (stand, hit, double, surrender, split; stand, rescue, redouble).
+
 Only for small shoes: the tree grows exponentially.
 """
 
@@ -27,6 +33,25 @@ from exactodds.blackjack.shoe import CardType, SpanishShoe
 from exactodds.errors import InputError
 
 HALF: Final = Fraction(1, 2)
+ZERO: Final = Fraction(0)
+
+Dist = dict[Fraction, Fraction]
+"""A distribution of the round's net result per unit: net → probability (or weight)."""
+
+
+def mean(d: Dist) -> Fraction:
+    """The mean of a (weighted) distribution: Σ net · weight."""
+    return sum((k * p for k, p in d.items()), ZERO)
+
+
+def _mix(parts: list[tuple[Fraction, Dist]]) -> Dist:
+    """Σ w · d over ``parts`` (a mixture, weights not normalised)."""
+    out: Dist = {}
+    for w, d in parts:
+        if w:
+            for k, p in d.items():
+                out[k] = out.get(k, ZERO) + w * p
+    return out
 
 Hand = tuple[tuple[CardType, ...], int, bool, str]
 """(cards, doublings, split hand?, status: 'play' | 'doubled' | 'stood' | 'bust' | 'surrender' | 'rescue')."""
@@ -51,6 +76,12 @@ def _bonus_pay(cards: tuple[CardType, ...]) -> Fraction | None:
 
 def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
     """The main wager's exact expected return per unit under optimal play, by the full game tree."""
+    return mean(brute_force_distribution(shoe, rules))
+
+
+def brute_force_distribution(shoe: SpanishShoe, rules: Rules) -> Dist:
+    """The exact distribution of the round's net result per unit (net → probability, adding up
+    to 1) under optimal play, by the full game tree (the player's own hands: no envy payouts)."""
     types: list[CardType] = [t for t, _ in shoe.types()]
     start = tuple(shoe.count(t) for t in types)
     points = sum(v * k for (v, _), k in zip(types, start))
@@ -120,9 +151,9 @@ def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
             rem = take(rem, types.index(c))
         return rem
 
-    def weigh(rem: tuple[int, ...], up: CardType, vec: tuple[Fraction, ...]) -> Fraction:
-        """The hole-card average (unnormalised) of a value vector: what the player ranks by."""
-        return sum((rem[h] * vec[h] for h in range(len(types)) if rem[h] and not bj_hole(up, types[h])),
+    def weigh(rem: tuple[int, ...], up: CardType, vec: tuple[Dist, ...]) -> Fraction:
+        """The hole-card average (unnormalised) of a vector's means: what the player ranks by."""
+        return sum((rem[h] * mean(vec[h]) for h in range(len(types)) if rem[h] and not bj_hole(up, types[h])),
                    Fraction(0))
 
     @cache
@@ -134,19 +165,18 @@ def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
 
     @cache
     def play(rem: tuple[int, ...], done: tuple[Hand, ...], cur: Hand | None,
-             pending: tuple[CardType, ...], up: CardType, limit: int = 0) -> tuple[Fraction, ...]:
-        """Value for each hole card (index into types) given the visible state; rem excludes the hole;
+             pending: tuple[CardType, ...], up: CardType, limit: int = 0) -> tuple[Dist, ...]:
+        """Distribution for each hole card (index into types) given the visible state; rem excludes the hole;
         ``limit``: the hands the player splits to (chosen at the first split)."""
         holes = [i for i, k in enumerate(rem) if k and not bj_hole(up, types[i])]
         if cur is None and pending:
             return draw(rem, done, ((pending[0],), 0, True, "play"), pending[1:], 0, up, limit)
         if cur is None:
-            vec = [Fraction(0)] * len(types)
+            vec: list[Dist] = [{} for _ in types]
             for h in holes:
                 hard0 = up[0] + types[h][0]
                 dist = dealer(take(rem, h), hard0, up[0] == 1 or types[h][0] == 1)
-                vec[h] = sum((p * sum((settle(x, t, up) for x in done), Fraction(0)) for t, p in dist),
-                             Fraction(0))
+                vec[h] = _mix([(p, {sum((settle(x, t, up) for x in done), ZERO): Fraction(1)}) for t, p in dist])
             return tuple(vec)
         cards, k, split, status = cur
         if len(cards) == 1:  # a split hand receives its second card (§ 551.12(b))
@@ -164,18 +194,17 @@ def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
                 other = next(i for i, t in enumerate(types) if t[0] == cards[0][0] and ref_rem[i])
                 name = reference(take(ref_rem, other), cur, up, True)
             return dict(opts)[name]
-        weights = [(h, rem[h]) for h in holes]
-        return max((vec for _, vec in opts), key=lambda vec: sum((w * vec[h] for h, w in weights), Fraction(0)))
+        return max((vec for _, vec in opts), key=lambda vec: weigh(rem, up, vec))
 
     def options(rem: tuple[int, ...], done: tuple[Hand, ...], cur: Hand, pending: tuple[CardType, ...],
-                up: CardType, limit: int, lone: bool = False) -> list[tuple[str, tuple[Fraction, ...]]]:
-        """Every action open to the hand ``cur`` with its value vector (``lone``: no split or
-        surrender, a post-split strategy's reference hand)."""
+                up: CardType, limit: int, lone: bool = False) -> list[tuple[str, tuple[Dist, ...]]]:
+        """Every action open to the hand ``cur`` with its distribution vector, in the engine's
+        order (``lone``: no split or surrender, a post-split strategy's reference hand)."""
         cards, k, split, status = cur
         hard, best = _points(cards)
-        out: list[tuple[str, tuple[Fraction, ...]]] = []
+        out: list[tuple[str, tuple[Dist, ...]]] = []
 
-        def finish(hand: Hand) -> tuple[Fraction, ...]:
+        def finish(hand: Hand) -> tuple[Dist, ...]:
             return play(rem, done + (hand,), None, pending, up, limit)
 
         if status == "doubled":
@@ -195,14 +224,14 @@ def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
             return [("resplit", play(rem, done, ((cards[0],), 0, True, "play"), (cards[1],) + pending, up, limit))]
         locked = split and cards[0][0] == 1 and not rules.hit_split_aces
         out.append(("stand", finish((cards, 0, split, "stood"))))
-        if not lone and not split and len(cards) == 2 and rules.surrender:
-            out.append(("surrender", finish((cards, 0, split, "surrender"))))
         if best < 21 and not locked:
             out.append(("hit", draw(rem, done, cur, pending, 0, up, limit)))
             soft = best != hard
             if ((len(cards) == 2 and rules.double_total_allowed(best, soft)) or
                     (len(cards) > 2 and rules.double_any_cards)) and (not split or rules.double_after_split):
                 out.append(("double", draw(rem, done, cur, pending, 1, up, limit)))
+        if not lone and not split and len(cards) == 2 and rules.surrender:
+            out.append(("surrender", finish((cards, 0, split, "surrender"))))
         if (not lone and not split and len(cards) == 2 and cards[0][0] == cards[1][0] and rules.max_hands >= 2):
             most = rules.max_hands if (cards[0][0] != 1 or rules.resplit_aces) else 2
             for lim in (range(2, most + 1) if rules.resplit_optional else (most,)):
@@ -211,11 +240,11 @@ def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
         return out
 
     def draw(rem: tuple[int, ...], done: tuple[Hand, ...], cur: Hand, pending: tuple[CardType, ...],
-             k: int, up: CardType, limit: int = 0) -> tuple[Fraction, ...]:
+             k: int, up: CardType, limit: int = 0) -> tuple[Dist, ...]:
         """Deal one card to the current hand (``k`` doublings after it; k > 0: a double card)."""
         n = sum(rem)
         cards, k0, split, _ = cur
-        vec = [Fraction(0)] * len(types)
+        vec: list[Dist] = [{} for _ in types]
         children = {}
         for i, c in enumerate(rem):
             if c:
@@ -224,16 +253,12 @@ def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
         for h, kh in enumerate(rem):
             if not kh or bj_hole(up, types[h]):
                 continue
-            acc = Fraction(0)
-            for i, c in enumerate(rem):
-                w = c - (1 if i == h else 0)
-                if w:
-                    acc += Fraction(w, n - 1) * children[i][h]
-            vec[h] = acc
+            vec[h] = _mix([(Fraction(c - (1 if i == h else 0), n - 1), children[i][h])
+                           for i, c in enumerate(rem) if c])
         return tuple(vec)
 
     bj_pays = rules.blackjack_payout()
-    total = Fraction(0)
+    total: Dist = {}
     size = sum(start)
     for i1, k1 in enumerate(start):
         r1 = take(start, i1)
@@ -251,20 +276,21 @@ def brute_force(shoe: SpanishShoe, rules: Rules) -> Fraction:
                 up, c1, c2 = types[iu], types[i1], types[i2]
                 n = sum(rem)
                 player_bj = {c1[0], c2[0]} == {1, 10}
-                value = Fraction(0)
+                parts: list[tuple[Fraction, Dist]] = []
                 vec = None if player_bj else play(rem, (), ((c1, c2), 0, False, "play"), (), up)
                 for h, kh in enumerate(rem):
                     if not kh:
                         continue
-                    ph = Fraction(kh, n)
+                    ph = p * Fraction(kh, n)
                     if bj_hole(up, types[h]):
-                        value += ph * ((bj_pays if rules.blackjack_beats_dealer_blackjack else 0)
-                                       if player_bj else -1)
+                        parts.append((ph, {(bj_pays if rules.blackjack_beats_dealer_blackjack else ZERO)
+                                           if player_bj else Fraction(-1): Fraction(1)}))
                     elif player_bj:
-                        value += ph * bj_pays
+                        parts.append((ph, {bj_pays: Fraction(1)}))
                     else:
                         assert vec is not None
-                        # vec[h] is the value given the hole card h; the player's cards came from rem too
-                        value += ph * vec[h]
-                total += p * value
-    return total
+                        # vec[h] is the distribution given the hole card h; the player's cards came from rem too
+                        parts.append((ph, vec[h]))
+                for k, q in _mix(parts).items():
+                    total[k] = total.get(k, ZERO) + q
+    return {k: total[k] for k in sorted(total) if total[k]}

@@ -244,7 +244,6 @@ def _register_commands() -> None:
     from exactodds.cli import progressive as cli_progressive
     from exactodds.cli import shufflecheck as cli_shufflecheck
     from exactodds.cli import simulate as cli_simulate
-    from exactodds.cli import spanish21 as cli_spanish21
     from exactodds.cli import study as cli_study
     from exactodds.cli import tables as cli_tables
     from exactodds.cli import wagerfiles as cli_wagerfiles
@@ -252,7 +251,7 @@ def _register_commands() -> None:
 
     games = [importlib.import_module(g.cli) for g in GAMES if g.cli]
     for module in (cli_tables, cli_progressive, cli_certify, cli_simulate, cli_study, *games, cli_wagerfiles,
-                   cli_design, cli_midhand, cli_spanish21, cli_shufflecheck, cli_blackjack):
+                   cli_design, cli_midhand, cli_shufflecheck, cli_blackjack):
         module.register(app)
 
 

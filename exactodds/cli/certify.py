@@ -21,7 +21,6 @@ from typing import Annotated, Final
 
 import typer
 
-from exactodds.blackjack.rules import Rules
 from exactodds.cli.games import with_game_options
 from exactodds.cli.options import (
     DecksOpt,
@@ -34,7 +33,6 @@ from exactodds.cli.options import (
     emit,
     parse_meters,
     wager_and_paytable,
-    with_spanish21_rules,
 )
 from exactodds.cli.wagerfiles import with_wager_files
 from exactodds.errors import InputError
@@ -192,11 +190,16 @@ def eor_command(
     meter: Annotated[list[str] | None, typer.Option(
         "--meter", help="Progressive meter amount in dollars, NAME=AMOUNT (repeatable), as in analyze; "
                         "default: the regulated resets.")] = None,
+    *, games: list[tuple[str, dict[str, object]]], by_wager: bool,
 ) -> None:
-    """Exact effect of removing one card of each rank (and face, where suits matter) on the return."""
+    """Exact effect of removing one card of each rank (and face, where suits matter) on the return;
+    with --game GAME, that game's (under its rule options, from --decks of its deck)."""
     from exactodds.figures.eor import effects_of_removal, eor_catalogue
     from exactodds.report.figure_views import render_eor, render_eor_catalogue
 
+    if games:
+        _game_eor(games, bool(wager or paytable or all_wagers or meter or shoe or remove or by_wager), fmt, output)
+        return
     wager, paytable = wager_and_paytable(wager, paytable)
     meters = parse_meters(meter or [])
     s = resolve_shoe(decks, shoe, remove)
@@ -213,6 +216,26 @@ def eor_command(
     with stderr_progress("effects of removal") as progress:
         result = effects_of_removal(wager, paytable, s, progress, meters or None)
     emit(render_eor(result, fmt.value), output)
+
+
+def _game_eor(games: list[tuple[str, dict[str, object]]], baccarat_options: bool, fmt: Format,
+              output: str | None) -> None:
+    """``eor --game GAME``: the game's :meth:`~exactodds.game.protocol.Game.effects_of_removal`."""
+    from exactodds.games.registry import get_game
+    from exactodds.report.figure_views import game_eor_view
+    from exactodds.report.views import render_view
+
+    if len(games) != 1 or baccarat_options:
+        raise InputError("eor --game takes one game, and no WAGER, --paytable, --all, --meter, --shoe or --remove "
+                         "(those are baccarat's)")
+    gid, values = games[0]
+    game = get_game(gid)
+    rules = game.rules(values)
+    with stderr_progress("effects of removal") as progress:
+        doc = game.effects_of_removal(rules, progress)
+    if doc is None:
+        raise InputError(f"{game.title} has no effects of removal")
+    emit(render_view(game_eor_view(doc), fmt.value), output)
 
 
 def commission_command(
@@ -277,27 +300,21 @@ def certify_command(
     paytable: PaytableOpt = None, decks: DecksOpt = DEFAULT_DECKS, shoe: ShoeOpt = None, remove: RemoveOpt = None,
     all_wagers: Annotated[bool, typer.Option("--all", help="Certify every wager and paytable.")] = False,
     no_eor: Annotated[bool, typer.Option("--no-eor", help="Leave out the effects of removal.")] = False,
-    spanish21: Annotated[bool, typer.Option(
-        "--spanish21", help="Add the Spanish 21 main wager (ch. 551, the shoe less its tens) under the rules of "
-                            "the options below (default: as written); alone, certify it only.")] = False,
     fmt: ReportFormatOpt = None, output: OutputsOpt = None, formats: FormatsOpt = None,
     template: CertifyTemplateOpt = None, document: DocumentOpt = None, sensitivity_decks: SensitivityOpt = None,
-    digits: DigitsOpt = 6, *, rules: Rules, games: list[tuple[str, dict[str, object]]], by_wager: bool,
+    digits: DigitsOpt = 6, *, games: list[tuple[str, dict[str, object]]], by_wager: bool,
 ) -> None:
     """A certification report (a par sheet): citations, readings, exact tables, par-sheet figures,
-    EOR, sensitivity, verification. One run: every view quotes one fingerprint. The Spanish 21
-    rule options (those of ``spanish21``) apply to ``--spanish21`` and are recorded in the report; each
-    --game adds that game's entry, under its own rule options (e.g. --reading)."""
+    EOR, sensitivity, verification. One run: every view quotes one fingerprint. Each --game adds
+    that game's entry, under its own rule options (e.g. --reading, --h17), recorded in the report."""
     from exactodds.figures.certify import certify
     from exactodds.report.document import read_document
 
     wager, paytable = wager_and_paytable(wager, paytable)
     s = resolve_shoe(decks, shoe, remove)
-    if all_wagers and wager is not None or not (all_wagers or wager is not None or games or spanish21):
-        raise InputError("give one WAGER, --all, --game GAME or --spanish21"
+    if all_wagers and wager is not None or not (all_wagers or wager is not None or games):
+        raise InputError("give one WAGER, --all or --game GAME"
                          + (" (--game baccarat certifies a WAGER or --all)" if by_wager else ""))
-    if not spanish21 and rules != Rules():
-        raise InputError("the Spanish 21 rule options (--h17, --max-hands, ...) need --spanish21")
     plan = output_plan(fmt, formats, output)
     from exactodds.report.template import load_template
 
@@ -307,7 +324,7 @@ def certify_command(
     with stderr_progress("certify") as progress:
         doc = certify(wagers, paytable, s, parse_decks_list(sensitivity_decks), effects_of_removal=not no_eor,
                       progress=progress, games=games, document=control,
-                      spanish21=rules if spanish21 else False, template=chosen.record() if chosen else None)
+                      template=chosen.record() if chosen else None)
     write_views(doc, plan, template, digits)
 
 
@@ -429,9 +446,9 @@ def render_command(
 
 def register(app: typer.Typer) -> None:
     """Add ``eor``, ``commission``, ``ride``, ``certify`` and ``verify`` to ``app``."""
-    app.command("eor")(with_wager_files(eor_command))
+    app.command("eor")(with_wager_files(with_game_options(eor_command)))
     app.command("commission")(commission_command)
     app.command("ride")(with_wager_files(ride_command))
-    app.command("certify")(with_wager_files(with_spanish21_rules(with_game_options(certify_command))))
+    app.command("certify")(with_wager_files(with_game_options(certify_command)))
     app.command("verify")(verify_command)
     app.command("render")(render_command)

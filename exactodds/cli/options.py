@@ -213,9 +213,10 @@ SPANISH21_RULE_OPTIONS: tuple[tuple[str, Any, object], ...] = (
     ("wizard", Annotated[bool, typer.Option("--wizard", help="The Wizard of Odds table's rules as the base "
                                                              "(= --preset wizard).")], False),
 )
-"""The blackjack rule options, declared once for ``blackjack``, ``spanish21`` and ``certify
---spanish21`` (:func:`with_spanish21_rules`): ``(parameter, annotation, default)``; each boolean a
-``--X/--no-X`` pair, None meaning the preset's value."""
+"""The blackjack rule options, declared once for ``blackjack`` and ``spanish21``
+(:func:`with_spanish21_rules`; ``certify --game spanish21`` takes the fields of
+:class:`exactodds.spanish21.game.Spanish21Rules` instead): ``(parameter, annotation, default)``;
+each boolean a ``--X/--no-X`` pair, None meaning the preset's value."""
 
 RULE_FIELDS: dict[str, str] = {
     "h17": "hit_soft_17", "double_totals": "double_totals", "double_soft": "double_soft",

@@ -42,11 +42,11 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from exactodds.catalogue import CATALOGUE, get_wager
 from exactodds.catalogue.model import Paytable, Wager
@@ -80,16 +80,15 @@ from exactodds.game.shoespec import (
 from exactodds.inputs import json_error, load_json, shown
 from exactodds.version import __version__
 
-if TYPE_CHECKING:
-    from exactodds.blackjack.rules import Rules as SpanishRules
-
 REPORT_KIND: Final = "exactodds certification report"
-SCHEMA: Final = 5
+SCHEMA: Final = 6
 """3: an outcome is named by its member ``outcome`` (was ``name``), as in every CSV, JSON and DataFrame;
 4: the optional member ``template`` (a lab's HTML template, by its SHA-256); 5: the games of the seam
 (:mod:`exactodds.game.protocol`) as a list ``games`` of game entries, each with its rules record and a
 whole par sheet per strategy (:func:`exactodds.figures.entry.game_entry`; inputs ``games`` replaces the
-flag ``paigow``). A report of an older schema is refused in one line (certify it again)."""
+flag ``paigow``); 6: Spanish 21's main wager is a game entry like the others (``--game spanish21``), its
+own section ``spanish21`` and input ``spanish21`` gone. A report of an older schema is refused in one line
+(certify it again)."""
 SENSITIVITY_DECKS: Final = (6, 7, 8)
 MAX_SENSITIVITY: Final = 16
 """Most deck counts a report's sensitivity section may list (bounds a recomputation)."""
@@ -308,52 +307,6 @@ def _targets(wagers: Iterable[str] | None, paytable: str | None) -> list[tuple[W
     return [(w, t) for w in ws for t in ([w.paytable(paytable)] if paytable is not None else w.paytables)]
 
 
-def spanish21_rules(recorded: Any) -> Any:
-    """The :class:`~exactodds.blackjack.rules.Rules` of a report's ``inputs/spanish21``: the
-    recorded rule set (:func:`~exactodds.blackjack.rules.rules_record`), or ``true`` -- a report
-    written before rules were recorded -- for § 551 as written. Anything else is an :class:`InputError`."""
-    from exactodds.blackjack.rules import AS_WRITTEN, rules_from_record
-
-    return AS_WRITTEN if recorded is True else rules_from_record(recorded)
-
-
-def spanish21_section(shoe: Shoe, recorded: Any) -> dict[str, Any]:
-    """Spanish 21 (ch. 551) in a certificate: the main wager under the recorded rules
-    (:func:`spanish21_rules`), for the report's shoe with its tens removed (§ 551.3(a));
-    :func:`exactodds.spanish21.figures.certificate_section`."""
-    from exactodds.blackjack.shoe import SpanishShoe
-    from exactodds.spanish21.figures import certificate_section
-
-    return certificate_section(SpanishShoe.from_shoe(shoe), spanish21_rules(recorded))
-
-
-@dataclass(frozen=True)
-class GameSection:
-    """A game certified beside the baccarat wagers by a section of its own (Spanish 21 only, until its
-    outcome table joins the seam; the games of the registry are ``games`` entries): a report member
-    ``name`` built by ``build`` from the report's shoe and ``inputs[name]`` (``true``, or the
-    game's rules) when that is present, recomputed by ``verify`` like the rest; ``check`` refuses
-    a malformed ``inputs[name]`` (an :class:`InputError`) before anything is computed. Its views
-    are registered in :mod:`exactodds.report.certify` and :mod:`exactodds.report.html`.
-    ``player_advantage(section)`` lists what beats the game (for the summary)."""
-
-    name: str
-    title: str
-    build: Callable[[Shoe, Any], dict[str, Any]]
-    player_advantage: Callable[[dict[str, Any]], list[str]]
-    check: Callable[[Any], object]
-
-
-SECTIONS: Final[dict[str, GameSection]] = {
-    "spanish21": GameSection("spanish21", "Spanish 21 (ch. 551)", spanish21_section,
-                             lambda d: [f"spanish-21/{s}" for s in d["player_advantage"]["strategies"]],
-                             spanish21_rules),
-}
-"""The game sections a report can carry, by input flag and report member: Spanish 21 alone, until
-its outcome table joins the seam (the games of :data:`exactodds.games.registry.GAMES` are
-report entries ``games``, :func:`game_inputs`)."""
-
-
 def game_inputs(recorded: Any) -> list[tuple[Any, Any]]:
     """The (game, rules) of a report's ``inputs/games``: a list of at most :data:`MAX_GAMES`
     ``{"game": id, "rules": {field: value}}``, games of the registry certified as one entry
@@ -379,7 +332,7 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
     from exactodds.catalogue.files import registered_definitions
 
     shoe = shoe_from_spec(inputs["shoe"])
-    sections_only = inputs["wagers"] == [] and any(k in inputs for k in (*SECTIONS, "games"))
+    sections_only = inputs["wagers"] == [] and "games" in inputs
     with registered_definitions(inputs.get("definitions")):  # wagers from files, embedded in the inputs
         pairs = [] if sections_only else _targets(inputs["wagers"], inputs.get("paytable"))
     decks = tuple(inputs.get("sensitivity_decks", SENSITIVITY_DECKS))
@@ -414,13 +367,6 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
                     "checks_cover": CHECKS_COVER,
                     "player_advantage": [f"{x['wager']}/{x['paytable']}" for x in entries if x["player_advantage"]]},
     }
-    for name, section in SECTIONS.items():
-        if name in inputs:
-            if progress:
-                progress(len(pairs), len(pairs) + 1, section.title)
-            doc[name] = section.build(shoe, inputs[name])
-            doc["summary"]["all_checks_hold"] = doc["summary"]["all_checks_hold"] and doc[name]["verification"]["all_hold"]
-            doc["summary"]["player_advantage"] += section.player_advantage(doc[name])
     if "games" in inputs:
         from exactodds.figures.entry import game_entry
 
@@ -433,12 +379,7 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
             doc["summary"]["all_checks_hold"] = doc["summary"]["all_checks_hold"] and entry["verification"]["all_hold"]
             doc["summary"]["player_advantage"] += [f"{game.id}/{s}" for s in entry["player_advantage"]["strategies"]]
     if not pairs:  # other games alone: the shoe line is theirs ("Pai Gow (tiles): 32 tiles")
-        from exactodds.game.protocol import SPANISH_48
-
         lines = [f"{e['title']}: {e['deck']['description']}" for e in doc.get("games", [])]
-        if "spanish21" in doc:  # the report's shoe less its tens (§ 551.3(a))
-            lines.append("Spanish 21: " + (SPANISH_48.describe(shoe.decks) if shoe.decks is not None else
-                                           f"the shoe less its tens ({doc['spanish21']['shoe']['cards']:,} cards)"))
         doc["shoe"]["description"] = "; ".join(lines)
     plain: dict[str, Any] = json.loads(json.dumps(doc, ensure_ascii=False))  # plain JSON types, as read back
     return plain
@@ -459,15 +400,12 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
             sensitivity_decks: Sequence[int] = SENSITIVITY_DECKS, effects_of_removal: bool = True,
             progress: Progress | None = None, now: _dt.datetime | None = None,
             document: dict[str, Any] | None = None,
-            spanish21: bool | SpanishRules = False, template: dict[str, str] | None = None,
+            template: dict[str, str] | None = None,
             games: Sequence[tuple[str, dict[str, Any]]] = ()) -> dict[str, Any]:
     """A fingerprinted certification report for ``wagers`` (None: the whole catalogue; ``[]``
-    with ``games`` or ``spanish21``: those games alone); ``games`` adds a game entry for each
+    with ``games``: those games alone); ``games`` adds a game entry for each
     ``(game id, {rules field: value})`` of the registry (:func:`exactodds.figures.entry.game_entry`),
-    recorded in the inputs with every rules field (:func:`~exactodds.game.protocol.rules_values`);
-    ``spanish21`` the Spanish 21 main wager (ch. 551) for the report's shoe less its tens, under the
-    :class:`~exactodds.blackjack.rules.Rules` given (``True``: § 551 as written), recorded in the
-    inputs (:func:`~exactodds.blackjack.rules.rules_record`).
+    recorded in the inputs with every rules field (:func:`~exactodds.game.protocol.rules_values`).
 
     ``wagers`` are ids or wager objects; a wager from a wager file has its definition
     embedded in the inputs (``definitions``), so :func:`verify_report` rebuilds it.
@@ -489,7 +427,7 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
 
     chosen = [{"game": game.id, "rules": rules_values(rules)}  # an unknown game or rule: one line before any work
               for game, rules in game_inputs([{"game": g, "rules": dict(r)} for g, r in games])] if games else []
-    if (chosen or spanish21) and wagers is not None and not list(wagers):
+    if chosen and wagers is not None and not list(wagers):
         if paytable is not None:
             raise InputError("--paytable chooses a paytable of a WAGER; another game alone has none to choose")
         ids, embedded = [], {}
@@ -505,10 +443,6 @@ def certify(wagers: Iterable[str | Wager[Any]] | None = None, paytable: str | No
                          "from wager files (docs/wager-files.md)")
     if chosen:
         embedded = {**embedded, "games": chosen}
-    if spanish21 is not False:
-        from exactodds.blackjack.rules import AS_WRITTEN, rules_record
-
-        embedded = {**embedded, "spanish21": rules_record(AS_WRITTEN if spanish21 is True else spanish21)}
     inputs = {"wagers": ids, "paytable": paytable,
               "shoe": shoe_spec(shoe or Shoe.standard(8)), "sensitivity_decks": list(sensitivity_decks),
               "effects_of_removal": effects_of_removal, **embedded}
@@ -631,7 +565,7 @@ def read_report(text: str | bytes) -> dict[str, Any]:
 def _structure(doc: dict[str, Any]) -> list[str]:
     """What is wrong with the report's outer structure (checked before anything is recomputed)."""
     problems = []
-    extra, missing = set(doc) - TOP_KEYS - OPTIONAL_KEYS - set(SECTIONS), TOP_KEYS - set(doc)
+    extra, missing = set(doc) - TOP_KEYS - OPTIONAL_KEYS, TOP_KEYS - set(doc)
     if extra:
         problems.append(f"members not in a report: {', '.join(sorted(shown(k) for k in extra))}")
     if missing:
@@ -661,22 +595,15 @@ def check_inputs(inputs: Any) -> list[str]:
 
     if not isinstance(inputs, dict):
         return ["inputs must be an object"]
-    if not INPUT_KEYS <= set(inputs) <= INPUT_KEYS | {"definitions", "games"} | set(SECTIONS):
+    if not INPUT_KEYS <= set(inputs) <= INPUT_KEYS | {"definitions", "games"}:
         return [f"inputs must have exactly the members {', '.join(sorted(INPUT_KEYS))} "
-                f"(and 'definitions' for wagers from files, 'games' and {', '.join(map(repr, SECTIONS))} for "
-                "other games)"]
+                "(and 'definitions' for wagers from files, 'games' for other games)"]
     if "games" in inputs:
         try:
             game_inputs(inputs["games"])
         except InputError as exc:
             return [f"inputs/games: {exc}"]
-    for name, section in SECTIONS.items():
-        if name in inputs:
-            try:
-                section.check(inputs[name])
-            except InputError as exc:
-                return [f"inputs/{name}: {exc}"]
-    if inputs["wagers"] == [] and any(k in inputs for k in (*SECTIONS, "games")):
+    if inputs["wagers"] == [] and "games" in inputs:
         if inputs["paytable"] is not None or "definitions" in inputs:
             return ["inputs: a report of other games alone has no paytable and no wager file"]
         inputs = {**inputs, "wagers": None, "paytable": None}  # a game section alone: nothing else to check

@@ -63,7 +63,7 @@ def game_entry(game: Game, rules: Any) -> dict[str, Any]:
     agree = [x["agrees"] for x in seconds]
     math_hold = all(c["holds"] for c in checks if c.get("kind") != "game") and False not in agree
     return {
-        "game": game.id, "title": game.title, "citation": game.citation, "deck": game.deck.to_json(),
+        "game": game.id, "title": game.title, "citation": game.citation, "deck": game.deck.to_json(game.decks(rules)),
         "rules": rules_record(rules), "readings": list(game.readings(rules)), "strategies": strategies,
         "schedules": [x.to_json() for x in game.schedules(rules)],
         "player_advantage": {

@@ -312,6 +312,11 @@ class Game:
         """The same table by an independent computation, with the method in words; None: none."""
         return None
 
+    def decks(self, rules: Any) -> int:
+        """How many decks of :attr:`deck` the rules deal from (a rules field ``decks``, else 1)."""
+        value = getattr(rules, "decks", 1)
+        return value if isinstance(value, int) else 1
+
     def readings(self, rules: Any) -> tuple[str, ...]:
         """Every reading of the regulation the tables take, in words."""
         return ()
@@ -327,6 +332,12 @@ class Game:
     def simulate(self, rules: Any, strategy: str, rounds: int, seed: int) -> Sequence[int] | None:
         """``rounds`` dealt rounds' outcomes (indexes into the outcome table's rows), from
         ``seed``; None: the game has no simulator."""
+        return None
+
+    def effects_of_removal(self, rules: Any, progress: Any = None) -> dict[str, Any] | None:
+        """The exact change in the player's return when one card of each rank is removed (the
+        shape of baccarat's ``eor`` JSON: ``ranks[].card``, ``ranks[].effect``, a count); None:
+        the game has none (``eor --game``)."""
         return None
 
     def rules(self, values: Any = None) -> Any:

@@ -4,8 +4,6 @@ Everything above the seam -- the par sheet, the certificate's game entries, ``ce
 --game``, ``simulate --game``, the views -- reads the games from here by their class data
 and hooks (:class:`exactodds.game.protocol.Game`), never by name. Adding a game is one
 package implementing :class:`~exactodds.game.protocol.Game` and one line here (docs/games.md).
-Spanish 21 is not here yet: its certificate section stays its own until its outcome table
-(the exact distribution of net results of the blackjack engine) lands.
 """
 
 from __future__ import annotations
@@ -16,8 +14,9 @@ from exactodds.errors import InputError
 from exactodds.game.protocol import Game
 from exactodds.games.baccarat import Baccarat
 from exactodds.paigow.game import PaiGow
+from exactodds.spanish21.game import Spanish21
 
-GAMES: Final[tuple[type[Game], ...]] = (Baccarat, PaiGow)
+GAMES: Final[tuple[type[Game], ...]] = (Baccarat, PaiGow, Spanish21)
 """Every game through the seam, in the order a certificate lists them."""
 
 

@@ -200,9 +200,6 @@ def _report_blocks(doc: dict[str, Any]) -> list[Block]:
         out += _verification_blocks(x["verification"])
     for g in doc.get("games", []):
         out += _game_blocks(g)
-    for name, view in SECTION_BLOCKS.items():
-        if name in doc:
-            out += view(doc[name])
     return out
 
 
@@ -252,32 +249,6 @@ def _game_blocks(g: dict[str, Any]) -> list[Block]:
                    f"{'AGREES exactly' if sm['agrees'] else 'DISAGREES'} (return {sm['return']}).")
     out += _check_lines(v)
     return out
-
-
-def _spanish21_blocks(p: dict[str, Any]) -> list[Block]:
-    """The Spanish 21 section: rules, shoe, the exact returns, the checks."""
-    out: list[Block] = ["", "## Spanish 21 main wager, 58 Pa. Code ch. 551", ""]
-    pa = p["player_advantage"]
-    out += [f"**{pa['statement']}.**" if pa["strategies"] else f"{pa['statement']}.", ""]
-    from exactodds.report.spanish21 import RULE_HEADERS, changed_rules, rule_rows
-
-    changed = changed_rules(p["rule_set"])
-    rows = [["House edge, composition-dependent play", p["house_edge"]]]
-    if p["expected_return_basic_strategy"] is not None:
-        rows.append(["Return, basic (total-dependent) strategy", p["expected_return_basic_strategy"]])
-    rows += [["Return, composition-dependent play", p["expected_return"]],
-             ["Insurance return (§ 551.10)", p["insurance_return"]]]
-    out += [f"Shoe: {p['shoe']['cards']} cards; rules changed from the text: {changed}.", "",
-            "### Rules certified (58 Pa. Code ch. 551)", "", Table(list(RULE_HEADERS), rule_rows(p["rule_set"])), "",
-            Table(["Figure", "Decimal", "Exact"],
-                  [[name, f"{percent(parse_ratio(x['exact']), 6)}",
-                    x["exact"] if len(x["exact"]) <= 20 else "(JSON)"] for name, x in rows]), "",
-            f"Method: {p['method']}.", "", "### Verification", "", *_verification_blocks(p["verification"])]
-    return out
-
-
-SECTION_BLOCKS: Final = {"spanish21": _spanish21_blocks}
-"""Markdown views of the game sections (:data:`exactodds.figures.certify.SECTIONS`), by name."""
 
 
 CSV_COLUMNS: Final = (
@@ -362,20 +333,6 @@ def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
             t = st["outcome_table"]
             rows += _table_csv({"wager": g["game"], "paytable": st["strategy"]}, g["title"], t, st["par_sheet"],
                                st["player_advantage"], t["total"])
-    if "spanish21" in doc:
-        sp = doc["spanish21"]
-        plays = [("composition-dependent play", sp["expected_return"], sp["house_edge"]),
-                 ("basic (total-dependent) strategy", sp["expected_return_basic_strategy"], None),
-                 ("insurance (§ 551.10)", sp["insurance_return"], None)]
-        for item, ret, edge in plays:
-            if ret is None:
-                continue
-            rows.append(_csv_row(table="spanish_21", wager="spanish21", paytable="", item=item,
-                                 **_exact("return", ret["exact"]),
-                                 **(_exact("house_edge", edge["exact"]) if edge else {}),
-                                 player_advantage="yes" if Fraction(ret["exact"]) > 0 else "no"))
-        rows.append(_csv_row(table="spanish_21", wager="spanish21", paytable="", item="super bonus: suited 7-7-7 v. a dealer 7 (§ 551.6(h))",
-                             **_exact("probability", sp["super_bonus_probability"]["exact"], True)))
     fp = doc["fingerprint"]["value"]
     return [rows[0], *([*r[:-1], fp] for r in rows[1:])]
 
@@ -404,12 +361,6 @@ def _summary_blocks(doc: dict[str, Any]) -> list[Block]:
                                      f"not available for {s['no_second_method']})"),
              ("Every check holds", "yes" if s["all_checks_hold"] else "NO"),
              ("Player advantage", advantage)]
-    if "spanish21" in doc:
-        from exactodds.report.spanish21 import changed_rules
-
-        sp = doc["spanish21"]
-        pairs += [("Spanish 21 house edge", _pct(sp["house_edge"]["exact"], 4)),
-                  ("Spanish 21 rules", changed_rules(sp["rule_set"], "58 Pa. Code ch. 551 as written"))]
     return [f"Certification report summary -- exactodds {doc.get('version')} -- {doc['shoe']['description']}", "",
             Pairs(pairs), "",
             _summary(doc, short=True), "",

@@ -84,6 +84,25 @@ def render_eor(e: EffectsOfRemoval, fmt: str) -> str:
     return render_view(eor_view(e), fmt)
 
 
+def game_eor_view(doc: dict[str, Any]) -> View:
+    """A game's effects of removal (:meth:`exactodds.game.protocol.Game.effects_of_removal`):
+    its JSON as given (``p/q`` with decimals beside), a table of the ranks, the CSV rows."""
+    header = ["card", "copies", "return_after", "effect", "effect_percent", "tag"]
+    rows = [[r[k] for k in header] for r in doc["ranks"]]
+
+    def blocks() -> list[Block]:
+        count = doc["count"]
+        return [Heading(f"Effects of removal -- {doc['title']} -- {doc['deck']['description']}", 3), "",
+                f"Return {percent(Fraction(doc['return']), 6)} ({doc['return']}); {doc['method']}.", "",
+                Table(["Card", "Copies", "Effect on the return (%)", "Count tag"],
+                      [[r["card"], r["copies"], r["effect_percent"], r["tag"]] for r in doc["ranks"]],
+                      ("left", "right", "right", "right")), "",
+                f"Count: {'balanced' if count['balanced'] else 'NOT balanced'}, correlation with the effects "
+                f"{count['correlation']}."]
+
+    return View(lambda: doc, blocks, lambda: [header, *rows])
+
+
 def render_eor_catalogue(results: Sequence[EffectsOfRemoval], skipped: Sequence[Skipped], fmt: str) -> str:
     """Every wager's effects of removal: one JSON document, one tidy CSV table (``wager`` and
     ``paytable`` columns before each wager's rows), or each view in turn with the wagers that

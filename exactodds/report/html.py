@@ -548,19 +548,14 @@ def _pct_text(x: str | None) -> str:
     return "n/a" if x is None or not RATIO.fullmatch(x) else percent(Fraction(x), 4)
 
 
-GAME_SECTIONS: Final = (("spanish21", "Spanish 21, 58 Pa. Code ch. 551"),)
-"""The game sections a report may hold beside its paytables and game entries, with what a summary calls them."""
-
-
 def no_entries_line(doc: dict[str, Any]) -> str:
     """What every view's summary says in place of an empty table of paytables (``certify
-    --game`` or ``--spanish21`` alone).
+    --game`` alone).
 
-    >>> no_entries_line({"entries": [], "spanish21": {}})
-    'No baccarat wager in this report: it certifies Spanish 21, 58 Pa. Code ch. 551 only.'
+    >>> no_entries_line({"entries": [], "games": [{"title": "Pai Gow (tiles)"}]})
+    'No baccarat wager in this report: it certifies Pai Gow (tiles) only.'
     """
-    games = "; ".join([*(g["title"] for g in doc.get("games", [])),
-                       *(name for key, name in GAME_SECTIONS if key in doc)])
+    games = "; ".join(g["title"] for g in doc.get("games", []))
     return f"No baccarat wager in this report: it certifies {games or 'nothing'} only."
 
 
@@ -792,37 +787,6 @@ def _game(g: dict[str, Any], i: int) -> str:
     return "".join(out)
 
 
-def _spanish21(p: dict[str, Any]) -> str:
-    out = ['<section class="entry" id="s-spanish21"><h2>Spanish 21 main wager, 58 Pa. Code ch. 551</h2>']
-    pa = p["player_advantage"]
-    out.append(f'<p class="{"advantage" if pa["strategies"] else "sub"}">{_e(pa["statement"])}.</p>')
-    from exactodds.report.spanish21 import RULE_HEADERS, changed_rules, rule_rows
-
-    changed = changed_rules(p["rule_set"])
-
-    out.append(f'<p>Shoe: {_count("spanish21/shoe/cards", p["shoe"]["cards"])} cards; rules changed from the '
-               f'text: {_e(changed)}.</p><h3>Rules certified (58 Pa. Code ch. 551)</h3><table class="figures">'
-               f'<thead><tr>{"".join(f"<th>{_e(h)}</th>" for h in RULE_HEADERS)}</tr></thead><tbody>')
-    for row in rule_rows(p["rule_set"]):
-        out.append("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>")
-    out.append('</tbody></table><table class="figures"><tbody>')
-    rows = [("House edge, composition-dependent play", "house_edge"),
-            ("Return, composition-dependent play", "expected_return"),
-            ("Return, basic (total-dependent) strategy", "expected_return_basic_strategy"),
-            ("Insurance return (§ 551.10)", "insurance_return")]
-    for name, key in rows:
-        if p.get(key) is not None:
-            out.append(f'<tr><td>{_e(name)}</td><td class="num">{_pct(f"spanish21/{key}/exact", p[key]["exact"])}'
-                       '</td></tr>')
-    out.append(f'</tbody></table><p class="sub">{_e(p["method"])}</p>')
-    out.append(_verification(p["verification"], "spanish21/verification") + "</section>")
-    return "".join(out)
-
-
-SECTION_HTML: Final = {"spanish21": ("Spanish 21 (ch. 551)", "s-spanish21", _spanish21)}
-"""HTML views of the game sections (:data:`exactodds.figures.certify.SECTIONS`), by name."""
-
-
 def ordered(doc: dict[str, Any]) -> dict[str, Any]:
     """``doc`` with every object's keys in sorted order: the order the page embeds it in (and
     a JSON reader gives back), so that a view rendered at certification time and one rendered
@@ -873,8 +837,6 @@ def _render_html(doc: dict[str, Any], template_dir: str | Path | None, digits: i
                         "body": m(_entry(doc, i, x))})
     sections = [{"title": g["title"], "anchor": game_anchor(g), "body": m(_game(g, i))}
                 for i, g in enumerate(doc.get("games", []))]
-    sections += [{"title": title, "anchor": anchor, "body": m(view(doc[name]))}
-                 for name, (title, anchor, view) in SECTION_HTML.items() if name in doc]
     method = m(f'<section id="method" class="entry"><h2>Method, readings and drawing rules</h2><h3>Method</h3>'
                f'<p>{_e(doc["method"])}</p><h3>Readings</h3><ul>'
                + "".join(f"<li>{_e(r)}</li>" for r in doc["readings"]) + "</ul>"

@@ -230,30 +230,6 @@ def _verification() -> Schema:
                  "all_hold": {"type": "boolean"}})
 
 
-def _spanish21_rules() -> Schema:
-    """``inputs/spanish21``: the rules certified (:func:`exactodds.blackjack.rules.rules_record`)."""
-    from dataclasses import fields
-
-    from exactodds.blackjack.rules import Rules
-
-    ids = [f.name for f in fields(Rules)]
-    from exactodds.blackjack.rules import CHOICES
-
-    value = {"anyOf": [{"type": ["boolean", "integer", "null"]},
-                       {"type": "string", "pattern": "^[0-9]+/[1-9][0-9]*$", "description": "dollars, p/q"},
-                       {"enum": sorted({c for cs in CHOICES.values() for c in cs}),
-                        "description": "a rule that is one of a few words (Blackjack pays, double totals, "
-                                       "post-split strategy, rescue after redoubles)"}]}
-    rule = _obj({"rule": {"enum": ids}, "name": {"type": "string", "description": "what the rule varies"},
-                 "section": {"type": "string", "description": "the section of 58 Pa. Code ch. 551 it reads"},
-                 "value": value, "as_written": value,
-                 "changed": {"type": "boolean", "description": "the value differs from § 551 as written"}})
-    return _obj({"rules": {"type": "array", "items": rule, "minItems": len(ids), "maxItems": len(ids),
-                           "description": "every rule, in this order: " + ", ".join(ids)},
-                 "changed_from_text": {"type": "array", "items": {"enum": ids}}},
-                description="the Spanish 21 rules certified; verify recomputes under them")
-
-
 def certificate_schema() -> Schema:
     """The JSON Schema of ``exactodds certify --format json``."""
     from exactodds.figures.certify import SCHEMA
@@ -277,7 +253,7 @@ def certificate_schema() -> Schema:
                                                                  "sha256 and content from it"}})
     inputs = _obj({
         "wagers": _nullable({"type": "array", "items": {"type": "string"},
-                             "description": "null: the whole catalogue; empty only with games or spanish21 "
+                             "description": "null: the whole catalogue; empty only with games "
                                             "(other games alone)"}),
         "paytable": _nullable({"type": "string"}),
         "shoe": {"type": "object"},
@@ -287,9 +263,6 @@ def certificate_schema() -> Schema:
             "game": {"type": "string", "description": "a game of the registry (exactodds.games.registry.GAMES)"},
             "rules": {"type": "object", "description": "every field of the game's rules record: its value"}}),
             "description": "the games certified as one entry each (certify --game), under these rules"},
-        "spanish21": {"anyOf": [_spanish21_rules(), {"const": True, "description": "a report written before the "
-                                                                         "rules were recorded: § 551 as written"}],
-                      "description": "the report has the Spanish 21 section (ch. 551), under these rules"},
         "definitions": {"type": "array", "minItems": 1, "items": definition,
                         "description": "wager and paytable files the report's wagers come from (embedded, "
                                        "so 'verify' rebuilds them from the report alone)"}},
@@ -304,10 +277,6 @@ def certificate_schema() -> Schema:
         "entries": {"type": "array", "items": entry},
         "games": {"type": "array", "items": {"$ref": "#/$defs/game_entry"},
                   "description": "one entry per game of the seam: rules record, a par sheet per strategy, checks"},
-        "spanish21": {"type": "object", "required": ["game", "rules", "rule_set", "shoe", "expected_return",
-                                                     "house_edge", "player_advantage", "verification"],
-                      "properties": {"rule_set": _spanish21_rules()["properties"]["rules"]},
-                      "description": "Spanish 21 main wager: exact returns, rules, shoe and the checks"},
         "summary": _obj({"paytables": COUNT, "second_method_agrees": COUNT, "no_second_method": COUNT,
                          "all_checks_hold": {"type": "boolean"}, "checks_cover": {"type": "string"},
                          "player_advantage": {"type": "array", "items": {"type": "string"},
@@ -323,7 +292,7 @@ def certificate_schema() -> Schema:
         "generated_utc": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"},
         "fingerprint": _obj({"algorithm": {"const": "sha256"}, "value": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                              "covers": {"type": "string"}})})
-    top["required"] = [k for k in top["required"] if k not in ("games", "spanish21", "document", "template")]  # only when asked
+    top["required"] = [k for k in top["required"] if k not in ("games", "document", "template")]  # only when asked
     return {"$schema": DRAFT, "title": "exactodds certification report",
             "description": "The report of 'exactodds certify --format json'; 'exactodds verify' recomputes it.",
             **top, "$defs": {"shoe": _shoe(), "analysis": _analysis(False), "effects": _effects(),

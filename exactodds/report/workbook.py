@@ -4,7 +4,7 @@ A view of the JSON report, like the others: nothing is recomputed. One ``Summary
 (a row per wager-paytable: the par-sheet figures, the player-advantage flag, the
 fingerprint), one sheet per wager-paytable (outcomes, par sheet, confidence ranges,
 effects of removal, sensitivity), one per game entry (:func:`_game_sheet`, the same for every
-game of the seam) and one for Spanish 21. Every outcome table but a progressive's is live
+game of the seam). Every outcome table but a progressive's is live
 (:func:`_live_table`, the same for a wager-paytable and a game entry): pays and counts are
 cells, and probabilities, contributions, return, house edge, hit frequency, variance and σ
 formulas over them, so a designer who changes a pay sees the edge move (a progressive's pays
@@ -350,26 +350,6 @@ def render_xlsx(doc: dict[str, Any]) -> bytes:
         _entry_sheet(sheet(name), x)
     for name, g in game_sheets:
         _game_sheet(sheet(name), g)
-    if "spanish21" in doc:
-        sp = doc["spanish21"]
-        ws = sheet(_sheet_name("Spanish 21", used))
-        ws.line(["Spanish 21 main wager, 58 Pa. Code ch. 551"], bold=True)
-        ws.freeze()
-        ws.line([sp["player_advantage"]["statement"]])
-        from exactodds.report.spanish21 import RULE_HEADERS, rule_rows
-
-        ws.line(["Rules certified (58 Pa. Code ch. 551)"], bold=True)
-        ws.line(list(RULE_HEADERS), bold=True)
-        for row in rule_rows(sp["rule_set"]):
-            ws.line(list(row))
-        ws.line(["Figure", "Value", "Exact"], bold=True)
-        for label, key in (("House edge, composition-dependent play", "house_edge"),
-                           ("Return, composition-dependent play", "expected_return"),
-                           ("Return, basic (total-dependent) strategy", "expected_return_basic_strategy"),
-                           ("Insurance return (§ 551.10)", "insurance_return")):
-            if sp.get(key) is not None:
-                ws.line([label, *_ex(sp[key]["exact"])])
-        ws.line(["Every check of the mathematics holds", sp["verification"]["all_hold"]])
     for sh in sheets:
         sh.finish()
     wb.close()

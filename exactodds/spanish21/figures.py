@@ -14,7 +14,6 @@ Split hands use the unsplit classes (surrender is not available to them).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
@@ -304,105 +303,11 @@ CHECK_SHOES: Final = (
                                                       {6: (0, 0, 0, 0), 7: (3, 1, 0, 0), 8: (0, 0, 0, 0)})),
 )
 """Small shoes on which the certificate re-runs the brute force (:mod:`exactodds.blackjack.bruteforce`)
-under the certified rules without splitting, where the engine must agree to the last digit."""
+under the certified rules without splitting, where the whole distribution must be equal
+(:meth:`exactodds.spanish21.game.Spanish21.identities`)."""
 
 SPLIT_SHOE: Final = SpanishShoe((2, 0, 0, 0, 0, 0, 1, 2, 0, 8), {6: (0, 0, 0, 0), 7: (1, 0, 0, 0), 8: (1, 1, 0, 0)})
 """Pairs of aces, 8s and tens: the shoe on which the certificate checks the exact splits (two hands)."""
-
-SIMULATION_ROUNDS: Final = 100_000
-"""Rounds of the certificate's simulation of the computed strategy (a fixed seed: verify replays it)."""
-
-SIMULATION_SEED: Final = 551
-
-SECOND_METHOD: Final = (
-    "brute force, card by card in the physical order of § 551.8(d) (hole card unknown to the player, "
-    "split hands one after the other), exactodds/blackjack/bruteforce.py, written apart from the engine; "
-    "it runs on small shoes only, so the certificate re-runs it on the shoes of the checks below under "
-    "the certified rules without splitting, and with splitting to two hands on a pair-rich shoe (split "
-    "hands played by the post-split strategy); the engine must agree to the last digit; the full-size figure has no "
-    "second exact computation, and is checked against a simulation of the computed strategy on the "
-    "certified shoe (exactodds/spanish21/simulate.py, its own settlement code; a fixed seed)")
-
-
-def _num(x: Fraction) -> dict[str, str]:
-    return {"exact": ratio(x), "decimal": decimal(x, 15)}
-
-
-def certificate_section(shoe: SpanishShoe, rules: Rules) -> dict[str, Any]:
-    """The Spanish 21 section of a certificate (``certify --spanish21``): the exact returns
-    (composition-dependent and basic strategy), insurance, what they were computed from, and
-    the checks: brute force equal on small shoes without and with splits, identities, and whether the player has the advantage.
-    ``verify`` recomputes it from the report's inputs (:func:`exactodds.figures.certify.verify_report`)."""
-    from exactodds.blackjack.bruteforce import brute_force
-    from exactodds.blackjack.engine import dealer_outcomes, no_blackjack
-
-    a = spanish21_analysis(shoe, rules, basic=True)
-    checks: list[dict[str, Any]] = []
-    no_split = rules.with_(max_hands=1)
-    own = ("; the player's own hands: the brute force deals no other player, so the envy payouts of "
-           "§ 551.6(h) (other players × $50 × P(super bonus), by linearity) are left out of both sides"
-           if rules.other_players and rules.super_bonus() else "")
-    for name, small in CHECK_SHOES:
-        engine = Game(small, no_split).solve().own_hands
-        brute = brute_force(small, no_split)
-        checks.append({"check": f"brute force = engine, {small.size}-card shoe ({name}), certified rules without "
-                                f"splitting{own}", "expected": ratio(brute), "got": ratio(engine), "holds": engine == brute})
-    two = rules.with_(max_hands=2)
-    engine = Game(SPLIT_SHOE, two).solve().own_hands
-    brute = brute_force(SPLIT_SHOE, two)
-    checks.append({"check": f"brute force = engine with splits, {SPLIT_SHOE.size}-card pair-rich shoe, certified "
-                            f"rules with two hands (post-split strategy {rules.post_split}){own}",
-                   "expected": ratio(brute), "got": ratio(engine), "holds": engine == brute})
-    checks.append({"check": "the initial deals' probabilities add up to 1", "holds": a.deal_probability_total == 1})
-    if not (rules.other_players and rules.super_bonus()):
-        from exactodds.spanish21.simulate import simulate
-
-        sim = simulate(shoe, rules, SIMULATION_ROUNDS, SIMULATION_SEED, game=a.game)
-        var = sim.variance_of_mean
-        z = float(sim.mean - a.expected) / math.sqrt(var) if var else 0.0  # a statistic, for display
-        checks.append({"check": f"simulation of the computed strategy, {SIMULATION_ROUNDS:,} rounds from this shoe "
-                                f"(seed {SIMULATION_SEED}): observed mean {percent(sim.mean, 4)}, standard error "
-                                f"{math.sqrt(var) * 100:.4f} points, z = {z:+.2f}: within 3 standard errors",
-                       "holds": (sim.mean - a.expected) ** 2 <= 9 * var})
-    dealer_ok = True
-    for up in range(1, 11):
-        if shoe.values[up - 1]:
-            rem = shoe.values[:up - 1] + (shoe.values[up - 1] - 1,) + shoe.values[up:]
-            dealer_ok = dealer_ok and sum(dealer_outcomes(rem, up, rules.hit_soft_17)) == no_blackjack(rem, up)
-    checks.append({"check": "dealer outcome weights add up to P(no dealer Blackjack) for every up card "
-                            "(§ 551.8(e), § 551.13(b))", "holds": dealer_ok})
-    checks.append({"check": "basic (total-dependent) strategy returns at most composition-dependent play",
-                   "holds": a.expected_basic is not None and a.expected_basic <= a.expected})
-    math_hold = all(c["holds"] for c in checks)
-    beats = [name for name, x in (("composition-dependent", a.expected), ("basic strategy", a.expected_basic))
-             if x is not None and x > 0]
-    checks.append({"check": "no player strategy beats the game (return ≤ 0 for each)", "kind": "game",
-                   "holds": not beats})
-    out: dict[str, Any] = {
-        "game": "Spanish 21 main wager (58 Pa. Code ch. 551)",
-        "rules": {k: (str(v) if isinstance(v, Fraction) else v) for k, v in vars(rules).items()},
-        "rules_changed_from_text": {k: str(v) for k, v in rules.changed().items()},
-        "rule_set": rules_record(rules)["rules"],
-        "citations": CITES,
-        "shoe": {"cards": shoe.size, "value_counts": list(shoe.values),
-                 "suits": {str(v): list(shoe.suits[v]) for v in (6, 7, 8)}},
-        "method": "exact rationals; composition-dependent play, every hand valued for the cards it removes; "
-                  "splits exact for the stated post-split strategy (the pattern of second cards, every hand "
-                  "for its own shoe; the suit part of a split 6-7-8 / 7-7-7 bonus from the shoe less the pair); "
-                  "exactodds/blackjack/engine.py",
-        "expected_return": _num(a.expected), "house_edge": _num(-a.expected),
-        "expected_return_basic_strategy": _num(a.expected_basic) if a.expected_basic is not None else None,
-        "insurance_return": _num(a.insurance),
-        "super_bonus_probability": _num(a.super_bonus_probability),
-        "player_advantage": {
-            "strategies": beats,
-            "statement": (f"PLAYER ADVANTAGE: played by {' and '.join(beats)}, the player's return is above 0"
-                          if beats else "no player strategy certified here has a return above 0")},
-        "verification": {"second_method": {"method": None, "agrees": None, "statement": SECOND_METHOD},
-                         "checks": checks, "all_hold": math_hold},
-    }
-    return out
-
 
 def summary_pairs(a: Spanish21Analysis) -> list[tuple[str, str]]:
     """Key figures for the human views (decimals; fractions only when short)."""
@@ -424,5 +329,6 @@ def summary_pairs(a: Spanish21Analysis) -> list[tuple[str, str]]:
     return out
 
 
-__all__ = ["AT_THE_DEAL", "CODES", "CONTRIBUTIONS", "Chart", "derivable", "derived_return", "Spanish21Analysis", "UPS", "basic_chart", "certificate_section",
+__all__ = ["AT_THE_DEAL", "CODES", "CONTRIBUTIONS", "Chart", "derivable", "derived_return", "Spanish21Analysis", "UPS",
+           "basic_chart",
            "chart_rows", "CHECK_SHOES", "insurance_return", "match_the_dealer_return", "spanish21_analysis", "summary_pairs"]

@@ -21,12 +21,13 @@ thing checked.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
-from exactodds.blackjack.engine import Game, choose, hand_total
+from exactodds.blackjack.distribution import engine_choice
+from exactodds.blackjack.engine import Game, hand_total
 from exactodds.blackjack.rules import Rules
 from exactodds.blackjack.shoe import SPADES, CardType, SpanishShoe
 from exactodds.errors import InputError
@@ -125,9 +126,25 @@ def simulate(shoe: SpanishShoe, rules: Rules, rounds: int, seed: int = 0, game: 
     if rules.other_players and rules.super_bonus():
         raise InputError("the simulation deals one player: leave out the other players' envy bonus (§ 551.6(h))")
     scale = lcm(2, rules.super_bonus().denominator)
-    deal = _Dealer([t for t, k in shoe.types() for _ in range(k)], seed)
     total = 0
     total_sq = 0
+    for result in simulate_rounds(shoe, rules, rounds, seed, game):
+        x = result * scale
+        if x.denominator != 1:
+            raise AssertionError("internal: a result is not a whole number of 1/scale units")
+        total += x.numerator
+        total_sq += x.numerator * x.numerator
+    return SimulationResult(rounds, Fraction(total, scale), Fraction(total_sq, scale * scale))
+
+
+def simulate_rounds(shoe: SpanishShoe, rules: Rules, rounds: int, seed: int, game: Game) -> Iterator[Fraction]:
+    """Each of ``rounds`` rounds' net result per unit, dealt from ``seed``, the player taking
+    ``game``'s decisions (its policy: the composition-dependent best, or the basic chart; split
+    hands by the post-split strategy, to the number of hands the engine chose)."""
+    from exactodds.blackjack.distribution import split_limit
+
+    deal = _Dealer([t for t, k in shoe.types() for _ in range(k)], seed)
+    limits: dict[tuple[CardType, CardType, CardType], int] = {}
     decisions: dict[tuple[CardType, CardType, CardType], str] = {}
 
     def first_split_action(up: CardType, first: CardType, c: CardType, pair: CardType) -> str:
@@ -146,18 +163,16 @@ def simulate(shoe: SpanishShoe, rules: Rules, rounds: int, seed: int = 0, game: 
             key = (up, min(c1, c2), max(c1, c2))
             if key not in decisions:
                 decisions[key] = game.decide(*key).best
-            result = _round(game, rules, up, hole, c1, c2, decisions[key], deal, first_split_action)
-        x = result * scale
-        if x.denominator != 1:
-            raise AssertionError("internal: a result is not a whole number of 1/scale units")
-        total += x.numerator
-        total_sq += x.numerator * x.numerator
-    return SimulationResult(rounds, Fraction(total, scale), Fraction(total_sq, scale * scale))
+                if decisions[key] == "split":
+                    limits[key] = split_limit(game, *key)
+            result = _round(game, rules, up, hole, c1, c2, decisions[key], deal, first_split_action,
+                            limits.get(key))
+        yield result
 
 
 def _round(game: Game, rules: Rules, up: CardType, hole: CardType, c1: CardType, c2: CardType, action: str,
-           deal: Callable[[], CardType], first_split_action: Callable[[CardType, CardType, CardType, CardType], str]
-           ) -> Fraction:
+           deal: Callable[[], CardType], first_split_action: Callable[[CardType, CardType, CardType, CardType], str],
+           limit: int | None = None) -> Fraction:
     """One round after the peek found no dealer Blackjack (§ 551.8(e)): the player's hands, then
     the dealer's (§ 551.13), then settlement (§ 551.6)."""
     if action == "surrender":
@@ -165,7 +180,8 @@ def _round(game: Game, rules: Rules, up: CardType, hole: CardType, c1: CardType,
     hands: list[_Hand] = []
     if action == "split":
         r = c1[0]
-        limit = rules.max_hands if (r != 1 or rules.resplit_aces) else 2
+        if limit is None:
+            limit = rules.max_hands if (r != 1 or rules.resplit_aces) else 2
         pending = [c1, c2]
         count = 2
         while pending:
@@ -236,23 +252,12 @@ def _play(game: Game, rules: Rules, up: CardType, hand: _Hand, action: str, deal
         if hand.split:
             action = _split_action(game, up[0], hand.cards[0][0], _counts(hand.cards), hand.doublings)
             continue
-        acts = solver.node_actions.get((_counts(hand.cards), hand.doublings))
-        action = choose(acts, None) if acts else "stand"
+        action = engine_choice(solver, _counts(hand.cards), hand.doublings)  # the policy's, if any
 
 
 def _split_action(game: Game, up: int, pair: int, hand: tuple[int, ...], doublings: int) -> str:
     """A split hand's action by the post-split strategy (module doc)."""
-    own = game.solver(up, pair, 0)
-    own.value(hand, doublings)
-    acts = own.node_actions.get((hand, doublings))
-    if not acts:
-        return "stand"
-    if game.rules.post_split == "cdz":
-        ref = game.solver(up)
-        ref.value(hand, doublings)
-        known = ref.node_actions.get((hand, doublings), {})
-        return max(acts, key=lambda a: known.get(a, 0))
-    return choose(acts, None)
+    return engine_choice(game.solver(up, pair, 0), hand, doublings)
 
 
-__all__ = ["SimulationResult", "simulate"]
+__all__ = ["SimulationResult", "simulate", "simulate_rounds"]
