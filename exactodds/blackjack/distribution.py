@@ -101,9 +101,14 @@ def engine_choice(solver: HandSolver, hand: Values, doublings: int) -> str:
         return "bust"
     solver.value(hand, doublings)
     acts = solver.node_actions.get((hand, doublings))
-    if acts is None:
-        return "stand"  # the one action open there
     ranking = solver.policy(decision_class(solver.up, hand, doublings, solver.split)) if solver.policy else None
+    if acts is None:  # one action open, or a fixed strategy's node (only the action it takes valued)
+        hard = sum((i + 1) * c for i, c in enumerate(hand))
+        names = solver.open_actions(hand, doublings, hard)
+        taken = next((a for a in ranking or () if a in names), None)
+        if taken is not None or len(names) == 1:
+            return taken or names[0]
+        acts = solver.action_values(hand, doublings, names, hard, solver.rem(hand))
     if ranking is None and solver.chooser is not None:
         return solver.chooser(hand, doublings, acts)
     return choose(acts, ranking)

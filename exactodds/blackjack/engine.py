@@ -316,6 +316,40 @@ class HandSolver:
         total, soft = hand_total(hand[0] + sum(map(mul, POINTS[1:], hand[1:])), hand[0] > 0)
         return rules.double_total_allowed(total, soft)
 
+    def open_actions(self, hand: Values, doublings: int, hard: int) -> list[str]:
+        """The actions open at the node ``(hand, doublings)`` of a hand of ``hard`` points (21 or
+        less), in the engine's order (a tie goes to the first listed): stand; before any double,
+        hit and double (§ 551.11(a)); after one, rescue (§ 551.11(d)) and redouble."""
+        total, _ = hand_total(hard, hand[0] > 0)
+        rules = self.rules
+        names = ["stand"]
+        if doublings == 0:
+            if total < 21 and not (self.locked and sum(hand) == 2):
+                names.append("hit")
+                if self.can_double(hand):
+                    names.append("double")
+        else:
+            if rules.rescue_loss(doublings) is not None:
+                names.append("rescue")
+            if doublings <= rules.redoubles and total < 21:
+                names.append("redouble")
+        return names
+
+    def action_values(self, hand: Values, doublings: int, names: list[str], hard: int, rem: Values) -> dict[str, int]:
+        """The unnormalised value of each action ``names`` at the node ``(hand, doublings)``
+        (its ``hard`` points, the cards ``rem`` left)."""
+        acts: dict[str, int] = {}
+        for name in names:
+            if name == "stand":
+                acts[name] = self.stand(hand, doublings, rem, hard)
+            elif name == "rescue":
+                loss = self.rules.rescue_loss(doublings)
+                assert loss is not None
+                acts[name] = -SCALE * loss * self._no_blackjack(rem)
+            else:  # hit, double, redouble: one more card, 0, 1 or one more doubling
+                acts[name] = self._draw(hand, rem, 0 if name == "hit" else doublings + 1, hard)
+        return acts
+
     def value(self, hand: Values, doublings: int = 0, hard: int | None = None, rem: Values | None = None) -> int:
         """Best value of a hand holding ``hand``; ``doublings`` > 0 is a doubled hand that has
         just received its card (stand, rescue or redouble); ``hard`` and ``rem`` (its hard points,
@@ -331,21 +365,7 @@ class HandSolver:
         if hard > 21:
             out = -SCALE * (1 << doublings) * self._no_blackjack(rem)
         else:
-            total, _ = hand_total(hard, hand[0] > 0)
-            rules = self.rules
-            names = ["stand"]
-            loss = None
-            if doublings == 0:
-                if total < 21 and not (self.locked and sum(hand) == 2):
-                    names.append("hit")
-                    if self.can_double(hand):
-                        names.append("double")
-            else:
-                loss = rules.rescue_loss(doublings)
-                if loss is not None:
-                    names.append("rescue")
-                if doublings <= rules.redoubles and total < 21:
-                    names.append("redouble")
+            names = self.open_actions(hand, doublings, hard)
             ranking = None
             if self.policy is not None and len(names) > 1:
                 ranking = self.policy(decision_class(self.up, hand, doublings, self.split))
@@ -354,15 +374,7 @@ class HandSolver:
                 taken = next((a for a in ranking if a in names), None)
                 if taken is not None:
                     names = [taken]
-            acts: dict[str, int] = {}
-            for name in names:
-                if name == "stand":
-                    acts[name] = self.stand(hand, doublings, rem, hard)
-                elif name == "rescue":
-                    assert loss is not None
-                    acts[name] = -SCALE * loss * self._no_blackjack(rem)
-                else:  # hit, double, redouble: one more card, 0, 1 or one more doubling
-                    acts[name] = self._draw(hand, rem, 0 if name == "hit" else doublings + 1, hard)
+            acts = self.action_values(hand, doublings, names, hard, rem)
             if ranking is None and self.chooser is not None and len(acts) > 1:
                 out = acts[self.chooser(hand, doublings, acts)]
             else:
