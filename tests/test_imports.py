@@ -53,10 +53,6 @@ every write and progress, ``version`` holds ``__version__``, the study stands ab
 simulator whose shoes it deals, and the facade ``exactodds`` above everything it names."""
 
 CLIMBS: dict[tuple[str, str], str] = {
-    ("figures.certify", "spanish21.figures"): (
-        "the certificate (figures/certify.py) covers every game and calls Spanish 21's certificate "
-        "section, while Spanish 21 builds the figures' Analysis value: the certificate belongs above "
-        "the games (games/ or a folder of its own), not in figures/ -- the next move of that file"),
     ("figures.certify", "games.registry"): (
         "the certificate reads the game registry (GAMES), while games.baccarat prices through "
         "figures.analysis and figures.second_method: fixed by the same move of figures/certify.py"),
@@ -72,7 +68,6 @@ CLIMBS: dict[tuple[str, str], str] = {
 a floor, each with its reason; may only shrink."""
 
 KNOWN_TIES: dict[frozenset[str], str] = {
-    frozenset({"figures", "spanish21"}): "figures.certify -> spanish21.figures (see CLIMBS)",
     frozenset({"figures", "games"}): "figures.certify -> games.registry (see CLIMBS)",
 }
 """Two-way folder ties that remain, each with its reason and its fix; may only shrink."""

@@ -428,7 +428,7 @@ def test_a_failing_backup_is_one_line_and_changes_nothing(tmp_path: Path, monkey
     def no_room(final: str, backup: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(outputs, "_backup", no_room)
+    monkeypatch.setattr(outputs, "keep_backup", no_room)
     with pytest.raises(InputError, match="no space left") as caught:
         outputs.write_all([(tmp_path / "r.json", "new"), (tmp_path / "r.html", "new")])
     assert "\n" not in str(caught.value)
