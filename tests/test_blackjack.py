@@ -98,7 +98,7 @@ def test_split_pattern_probabilities_add_up() -> None:
     from exactodds.blackjack.engine import _SplitValues
 
     class One(_SplitValues):
-        def base(self, a: int) -> tuple[Fraction, Fraction]:
+        def base(self, a: int, role: str = "any") -> tuple[Fraction, Fraction]:
             return Fraction(1), Fraction(1)
 
     left = (1, 0, 0, 0, 0, 0, 0, 0, 3, 10)
