@@ -36,9 +36,11 @@ unsplit hand's decision for the hand's cards, ``cdp1`` the first split hand's be
 each hand valued for its own shoe (:class:`_SplitValues`; the method of E. Farmer's analysis of
 splitting, written here from the identities). Equal to the full game tree of
 :mod:`exactodds.blackjack.bruteforce` playing the same strategy on small shoes, to the last
-digit (tests/test_blackjack.py). One term is not from that sum: the suit part of a split
-6-7-8 / 7-7-7 bonus (§ 551.6(g)(1)-(4)) is taken from the shoe less the up card and the pair,
-the first card's suit averaged over the pair (docs/blackjack.md).
+digit (tests/test_blackjack.py). The suit part of a split 6-7-8 / 7-7-7 bonus (§ 551.6(g)(1)-(4))
+is in that sum too: a suit-aware first decision of the split hand, each hand's role (the first
+pair card's hand finishes first, the second's is dealt last, resplit hands hold random-suit pair
+cards) and the suits averaged given the ranks (:meth:`_SplitValues._suit_correction`); with
+resplits each order of a pair of two suits is valued (:meth:`Game.decide`).
 """
 
 from __future__ import annotations
