@@ -492,6 +492,17 @@ class Game:
                              f"(needs more than {HAND_POINTS_MAX * (rules.max_hands + 1)})")
         self.solvers: dict[tuple[int, int, int], HandSolver] = {}
         self.split_context: tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None = None
+        self.suit_gains: dict[tuple[object, ...], Fraction] = {}
+        """The suit part of a split hand's first decision by up card, pair, extra pair cards out,
+        second card, suits and completing suit counts (:meth:`_SplitValues._suit_correction`)."""
+        self.split_memos: dict[tuple[object, ...], tuple[dict[tuple[int, object], tuple[Fraction, Fraction]],
+                                                         dict[tuple[int, int, object], Fraction],
+                                                         dict[tuple[int, int, object], Fraction]]] = {}
+        """The memos of :class:`_SplitValues` by up card, pair value and shoe left (one up card's)."""
+        self.suit_corrections: dict[tuple[object, ...], Fraction] = {}
+        """:meth:`_SplitValues._suit_correction` by what it reads."""
+        self.split_decisions: dict[tuple[object, ...], str] = {}
+        """The suit-aware first decision of a split hand (:meth:`_SplitValues._split_decision`)."""
         self.floor = max(0, shoe.size - 50 - 2 * max(0, rules.max_hands - 2))
         """Fewest cards a hand solver's shoe can hold: up card, pair, 2·(max_hands − 2) more pair cards,
         a hand of at most 21 cards,
@@ -558,6 +569,9 @@ class Game:
                 hs.memo.clear()
                 if self.policy is not None or key[2] > 0:
                     hs.node_actions.clear()
+        self.split_memos.clear()
+        self.suit_corrections.clear()
+        self.split_decisions.clear()
 
     def split_value(self, up: CardType, p1: CardType, p2: CardType) -> Fraction:
         """Unnormalised value of splitting the pair ``p1, p2`` (§ 551.12), exactly, for the
@@ -681,41 +695,57 @@ class _SplitValues:
         self.n, self.p = sum(left), left[pair - 1]
         self.left = left
         self.suits = self._suit_context()
-        self.base_memo: dict[tuple[int, str], tuple[Fraction, Fraction]] = {}
-        self.x_memo: dict[tuple[int, int, str], Fraction] = {}
-        self.n_memo: dict[tuple[int, int, str], Fraction] = {}
+        # memos shared by the splits of the same shoe left (the two orders of a pair read the same)
+        if self.suits is None:
+            context: tuple[object, ...] = (up, pair, left)
+        else:
+            shoe_left = self.suits[2]
+            context = (self.suits[0], pair, left, tuple(shoe_left.suits[v] for v in SUITED))
+        memos = game.split_memos.get(context)
+        if memos is None:
+            memos = game.split_memos[context] = ({}, {}, {})
+        self.base_memo, self.x_memo, self.n_memo = memos
 
-    def _role(self, role: str) -> str:
-        """The role a hand's values are kept under: without suits every hand is alike."""
-        return role if self.suits is not None else "any"
+    def _role(self, role: str) -> object:
+        """The key a hand's values are kept under: without suits every hand is alike; with suits
+        a hand holding the first or the second pair card reads only that card's suit."""
+        if self.suits is None or role in ("any", "ex"):
+            return "any" if self.suits is None else role
+        return ("own", self.suits[1][0 if role == "p1" else 1][1])
 
     def base(self, a: int, role: str = "any") -> tuple[Fraction, Fraction]:
         """``(X(a, 0), value of the hand whose second card is a pair card)`` of a hand in
         ``role`` (``p1``/``p2``: holding the first/second card of the pair, ``ex``: a pair card
         dealt to a split hand, of a random suit; ``any``: no suit read)."""
-        role = self._role(role)
-        got = self.base_memo.get((a, role))
+        role_key = self._role(role)
+        got = self.base_memo.get((a, role_key))
         if got is None:
             r = self.pair
             hs = self.game.solver(self.up, r, a)
             rem = hs.rem(_add((0,) * 10, r))
-            total, pair_value = 0, 0
-            bonus, pair_bonus = ZERO, ZERO
-            for i, k in enumerate(rem):
-                if k > 0:
-                    hand = _add(_add((0,) * 10, r), i + 1)
-                    v = hs.value(hand)
-                    total += k * v
-                    if i + 1 == r:
-                        pair_value = v
-                    if self.suits is not None and completes(r, i + 1) is not None:
-                        extra = self._suit_correction(hs, hand, v, i + 1, a, role)
+            rank = self.base_memo.get((a, "any"))
+            if rank is None:
+                total, pair_value = 0, 0
+                for i, k in enumerate(rem):
+                    if k > 0:
+                        v = hs.value(_add(_add((0,) * 10, r), i + 1))
+                        total += k * v
+                        if i + 1 == r:
+                            pair_value = v
+                den = hs.denominator(_add(_add((0,) * 10, r), r))
+                rank = self.base_memo[(a, "any")] = (Fraction(total, den * sum(rem)), Fraction(pair_value, den))
+            got = rank
+            if role_key != "any":  # the suit part (:meth:`_suit_correction`)
+                bonus, pair_bonus = ZERO, ZERO
+                for i, k in enumerate(rem):
+                    if k > 0 and completes(r, i + 1) is not None:
+                        hand = _add(_add((0,) * 10, r), i + 1)
+                        extra = self._suit_correction(hs, hand, hs.value(hand), i + 1, a, role)
                         bonus += k * extra
                         if i + 1 == r:
                             pair_bonus = extra
-            den = hs.denominator(_add(_add((0,) * 10, r), r))
-            got = (Fraction(total, den * sum(rem)) + bonus / sum(rem), Fraction(pair_value, den) + pair_bonus)
-            self.base_memo[(a, role)] = got
+                got = (rank[0] + bonus / sum(rem), rank[1] + pair_bonus)
+            self.base_memo[(a, role_key)] = got
         return got
 
     def _suit_context(self) -> tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None:
@@ -776,25 +806,46 @@ class _SplitValues:
         cards: the expected value of the suit-aware decision with its bonus, less the value
         ``value`` (the rank-only decision's numerator), averaged over the suits of the hand's
         cards and of the cards left (:meth:`_suit_configs`)."""
+        need = completes(self.pair, second)
+        assert need is not None and self.suits is not None
+        up, (p1, p2), left = self.suits
+        r = self.pair
+        # what the correction reads: the hand's pair card (or the pool a resplit hand's comes
+        # from) and the suits left of the values it involves
+        own: object = left.suits[r] if role == "ex" else (p1 if role == "p1" else p2)[1]
+        key = (up, r, a, second, own, left.suits[second], left.suits[need], left.suits[r] if need == r else None)
+        corrections = self.game.suit_corrections
+        got = corrections.get(key)
+        if got is None:
+            got = corrections[key] = self._suit_correction_of(hs, hand, value, second, need, a, role)
+        return got
+
+    def _suit_correction_of(self, hs: HandSolver, hand: Values, value: int, second: int, need: int, a: int,
+                            role: str) -> Fraction:
+        """:meth:`_suit_correction`, computed."""
         acts = hs.node_actions.get((hand, 0))
         if not acts:
             return ZERO
-        need = completes(self.pair, second)
-        assert need is not None
         den = hs.denominator(hand)
         values = hs.rem(hand)
         acc = ZERO
+        gains = self.game.suit_gains
+        up = self.suits[0] if self.suits is not None else (self.up, -1)
         for s, t, w, need_suits in self._suit_configs(second, need, a, role):
-            first, card = (self.pair, s), (second, t)
-            chosen = self._split_decision(hs, hand, acts, value, first, card, need)
-            gain = Fraction(acts[chosen] - value, den)
-            if chosen in ("hit", "double"):
-                gain += _bonus_part(first, card, self.up, values, need_suits, self.game.rules, chosen == "double")
+            key = (up, self.pair, a, second, s, t, need_suits)
+            gain = gains.get(key)
+            if gain is None:
+                first, card = (self.pair, s), (second, t)
+                chosen = self._split_decision(hs, hand, acts, value, first, card, need, a)
+                gain = Fraction(acts[chosen] - value, den)
+                if chosen in ("hit", "double"):
+                    gain += _bonus_part(first, card, self.up, values, need_suits, self.game.rules, chosen == "double")
+                gains[key] = gain
             acc += w * gain
         return acc
 
     def _split_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], value: int,
-                        first: CardType, card: CardType, need: int) -> str:
+                        first: CardType, card: CardType, need: int, a: int) -> str:
         """The action a split hand ``first, card`` takes at its first decision, reading suits:
         a fixed chart takes the rank-only action; otherwise the post-split strategy's reference
         hand (``cdz``: the unsplit hand from the shoe less the up card and the hand's cards;
@@ -803,7 +854,20 @@ class _SplitValues:
         (first listed on a tie), as the brute force does."""
         game = self.game
         if game.policy is not None:
-            return next((a for a, v in acts.items() if v == value), "stand")
+            return next((name for name, v in acts.items() if v == value), "stand")
+        assert self.suits is not None
+        up = self.suits[0]
+        mode = game.rules.post_split
+        key = (up, first, card, tuple(acts), a if mode == "cdp" else 0)
+        got = game.split_decisions.get(key)
+        if got is None:
+            got = game.split_decisions[key] = self._reference_decision(hs, hand, acts, first, card, need)
+        return got
+
+    def _reference_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], first: CardType,
+                            card: CardType, need: int) -> str:
+        """:meth:`_split_decision` for the optimal post-split strategies, computed."""
+        game = self.game
         assert self.suits is not None
         up = self.suits[0]
         ref_shoe = game.shoe.remove(up, first, card)
@@ -832,8 +896,7 @@ class _SplitValues:
 
     def x(self, a: int, b: int, role: str = "any") -> Fraction:
         """``X(a, b)`` of a hand in ``role``."""
-        role = self._role(role)
-        key = (a, b, role)
+        key = (a, b, self._role(role))
         got = self.x_memo.get(key)
         if got is None:
             if a > self.p:
@@ -848,8 +911,7 @@ class _SplitValues:
 
     def nonpair(self, a: int, b: int, role: str = "any") -> Fraction:
         """``N(a, b)`` of a hand in ``role``."""
-        role = self._role(role)
-        key = (a, b, role)
+        key = (a, b, self._role(role))
         got = self.n_memo.get(key)
         if got is None:
             if a > self.p:
