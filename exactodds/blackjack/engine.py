@@ -411,7 +411,7 @@ def suit_bonus(c1: CardType, c2: CardType, up: CardType, left: SpanishShoe, rule
     return _suit_extra(c1, c2, up[0], left.values, left.suits[need], rules, split, doubled)
 
 
-def _bonus_part(first: CardType, card: CardType, up: int, values: Values, need_suits: Sequence[Fraction],
+def _bonus_part(first: CardType, card: CardType, up: int, values: Values, need_suits: Sequence[Fraction | int],
                 rules: Rules, doubled: bool) -> Fraction:
     """The suit bonus of a split hand ``first, card`` drawing one card (hit, or double when
     § 551.6(g) as varied pays the bonus on doubled hands; never the super bonus)."""
@@ -492,9 +492,6 @@ class Game:
                              f"(needs more than {HAND_POINTS_MAX * (rules.max_hands + 1)})")
         self.solvers: dict[tuple[int, int, int], HandSolver] = {}
         self.split_context: tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None = None
-        self.suit_gains: dict[tuple[object, ...], Fraction] = {}
-        """The suit part of a split hand's first decision by up card, pair, extra pair cards out,
-        second card, suits and completing suit counts (:meth:`_SplitValues._suit_correction`)."""
         self.split_memos: dict[tuple[object, ...], tuple[dict[tuple[int, object], tuple[Fraction, Fraction]],
                                                          dict[tuple[int, int, object], Fraction],
                                                          dict[tuple[int, int, object], Fraction]]] = {}
@@ -705,6 +702,11 @@ class _SplitValues:
         if memos is None:
             memos = game.split_memos[context] = ({}, {}, {})
         self.base_memo, self.x_memo, self.n_memo = memos
+        # the rank-only values ("any") by the value counts alone: shared by the pairs of every suit
+        ranks = game.split_memos.get((up, pair, left))
+        if ranks is None:
+            ranks = game.split_memos[(up, pair, left)] = ({}, {}, {})
+        self.rank_memos = ranks
 
     def _role(self, role: str) -> object:
         """The key a hand's values are kept under: without suits every hand is alike; with suits
@@ -718,12 +720,13 @@ class _SplitValues:
         ``role`` (``p1``/``p2``: holding the first/second card of the pair, ``ex``: a pair card
         dealt to a split hand, of a random suit; ``any``: no suit read)."""
         role_key = self._role(role)
-        got = self.base_memo.get((a, role_key))
+        base_memo = self.rank_memos[0] if role_key == "any" else self.base_memo
+        got = base_memo.get((a, role_key))
         if got is None:
             r = self.pair
             hs = self.game.solver(self.up, r, a)
             rem = hs.rem(_add((0,) * 10, r))
-            rank = self.base_memo.get((a, "any"))
+            rank = self.rank_memos[0].get((a, "any"))
             if rank is None:
                 total, pair_value = 0, 0
                 for i, k in enumerate(rem):
@@ -733,7 +736,7 @@ class _SplitValues:
                         if i + 1 == r:
                             pair_value = v
                 den = hs.denominator(_add(_add((0,) * 10, r), r))
-                rank = self.base_memo[(a, "any")] = (Fraction(total, den * sum(rem)), Fraction(pair_value, den))
+                rank = self.rank_memos[0][(a, "any")] = (Fraction(total, den * sum(rem)), Fraction(pair_value, den))
             got = rank
             if role_key != "any":  # the suit part (:meth:`_suit_correction`)
                 bonus, pair_bonus = ZERO, ZERO
@@ -745,7 +748,7 @@ class _SplitValues:
                         if i + 1 == r:
                             pair_bonus = extra
                 got = (rank[0] + bonus / sum(rem), rank[1] + pair_bonus)
-            self.base_memo[(a, role_key)] = got
+            base_memo[(a, role_key)] = got
         return got
 
     def _suit_context(self) -> tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None:
@@ -757,7 +760,7 @@ class _SplitValues:
         return ctx
 
     def _suit_configs(self, second: int, need: int, a: int,
-                      role: str) -> list[tuple[int, int, Fraction, tuple[Fraction, ...]]]:
+                      role: str) -> list[tuple[int, int, Fraction, tuple[Fraction | int, ...]]]:
         """The suits of a split hand ``pair, second`` that can draw a 6-7-8 / 7-7-7, given ranks:
         ``(suit of its pair card s, suit of its second card t, P(s, t), the expected suit counts
         of the completing value in the cards left)``. Given the ranks dealt, the suits within a
@@ -774,14 +777,13 @@ class _SplitValues:
             own = [(s, Fraction(k, count)) for s, k in enumerate(pool) if k]
         else:
             own = [((p1 if role == "p1" else p2)[1], ONE)]
-        out: list[tuple[int, int, Fraction, tuple[Fraction, ...]]] = []
+        out: list[tuple[int, int, Fraction, tuple[Fraction | int, ...]]] = []
         for s, ws in own:
             if need != r:  # second and completing values are not the pair's: their suits are the shoe's
                 seconds = left.suits[second]
                 for t, k in enumerate(seconds):
                     if k:
-                        out.append((s, t, ws * Fraction(k, left.values[second - 1]),
-                                    tuple(Fraction(x) for x in left.suits[need])))
+                        out.append((s, t, ws * Fraction(k, left.values[second - 1]), left.suits[need]))
                 continue
             # 7-7-7 on split 7s: the second card is a pair card too; the extra pair cards out are
             # drawn from the others
@@ -828,21 +830,17 @@ class _SplitValues:
             return ZERO
         den = hs.denominator(hand)
         values = hs.rem(hand)
-        acc = ZERO
-        gains = self.game.suit_gains
-        up = self.suits[0] if self.suits is not None else (self.up, -1)
+        # the rank part in numerators over ``den`` (small weights times integers), the bonus part
+        # over small denominators: one division by the node's large denominator at the end
+        rank, bonus = ZERO, ZERO
         for s, t, w, need_suits in self._suit_configs(second, need, a, role):
-            key = (up, self.pair, a, second, s, t, need_suits)
-            gain = gains.get(key)
-            if gain is None:
-                first, card = (self.pair, s), (second, t)
-                chosen = self._split_decision(hs, hand, acts, value, first, card, need, a)
-                gain = Fraction(acts[chosen] - value, den)
-                if chosen in ("hit", "double"):
-                    gain += _bonus_part(first, card, self.up, values, need_suits, self.game.rules, chosen == "double")
-                gains[key] = gain
-            acc += w * gain
-        return acc
+            first, card = (self.pair, s), (second, t)
+            chosen = self._split_decision(hs, hand, acts, value, first, card, need, a)
+            if acts[chosen] != value:
+                rank += w * (acts[chosen] - value)
+            if chosen in ("hit", "double"):
+                bonus += w * _bonus_part(first, card, self.up, values, need_suits, self.game.rules, chosen == "double")
+        return rank / den + bonus
 
     def _split_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], value: int,
                         first: CardType, card: CardType, need: int, a: int) -> str:
@@ -884,7 +882,7 @@ class _SplitValues:
         if known is None:  # one action there: the same one here
             return next(iter(acts))
         rden = ref.denominator(hand)
-        suits = tuple(Fraction(x) for x in ref_shoe.suits[need])
+        suits = ref_shoe.suits[need]
 
         def score(action: str) -> Fraction:
             got = Fraction(known[action], rden)
@@ -897,7 +895,8 @@ class _SplitValues:
     def x(self, a: int, b: int, role: str = "any") -> Fraction:
         """``X(a, b)`` of a hand in ``role``."""
         key = (a, b, self._role(role))
-        got = self.x_memo.get(key)
+        memo = self.rank_memos[1] if key[2] == "any" else self.x_memo
+        got = memo.get(key)
         if got is None:
             if a > self.p:
                 got = ZERO
@@ -906,13 +905,14 @@ class _SplitValues:
             else:
                 v = Fraction(self.p - a, self.n - a - b + 1)
                 got = ZERO if v == 1 else (self.x(a, b - 1, role) - v * self.x(a + 1, b - 1, role)) / (1 - v)
-            self.x_memo[key] = got
+            memo[key] = got
         return got
 
     def nonpair(self, a: int, b: int, role: str = "any") -> Fraction:
         """``N(a, b)`` of a hand in ``role``."""
         key = (a, b, self._role(role))
-        got = self.n_memo.get(key)
+        memo = self.rank_memos[2] if key[2] == "any" else self.n_memo
+        got = memo.get(key)
         if got is None:
             if a > self.p:
                 got = ZERO
@@ -924,7 +924,7 @@ class _SplitValues:
                 v = Fraction(self.p - a, self.n - a - b)
                 got = ZERO if v == 1 else (self.nonpair(a, b - 1, role)
                                            - v * self.nonpair(a + 1, b - 1, role)) / (1 - v)
-            self.n_memo[key] = got
+            memo[key] = got
         return got
 
     def total(self, limit: int) -> Fraction:
