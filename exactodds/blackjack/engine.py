@@ -498,6 +498,8 @@ class Game:
         """The memos of :class:`_SplitValues` by up card, pair value and shoe left (one up card's)."""
         self.suit_corrections: dict[tuple[object, ...], Fraction] = {}
         """:meth:`_SplitValues._suit_correction` by what it reads."""
+        self.bonus_parts: dict[tuple[object, ...], Fraction] = {}
+        """The suit bonus of a split hand's draw (:func:`_bonus_part`) by what it reads."""
         self.split_decisions: dict[tuple[object, ...], str] = {}
         """The suit-aware first decision of a split hand (:meth:`_SplitValues._split_decision`)."""
         self.floor = max(0, shoe.size - 50 - 2 * max(0, rules.max_hands - 2))
@@ -568,6 +570,7 @@ class Game:
                     hs.node_actions.clear()
         self.split_memos.clear()
         self.suit_corrections.clear()
+        self.bonus_parts.clear()
         self.split_decisions.clear()
 
     def split_value(self, up: CardType, p1: CardType, p2: CardType) -> Fraction:
@@ -833,13 +836,19 @@ class _SplitValues:
         # the rank part in numerators over ``den`` (small weights times integers), the bonus part
         # over small denominators: one division by the node's large denominator at the end
         rank, bonus = ZERO, ZERO
+        parts = self.game.bonus_parts
         for s, t, w, need_suits in self._suit_configs(second, need, a, role):
             first, card = (self.pair, s), (second, t)
             chosen = self._split_decision(hs, hand, acts, value, first, card, need, a)
             if acts[chosen] != value:
                 rank += w * (acts[chosen] - value)
             if chosen in ("hit", "double"):
-                bonus += w * _bonus_part(first, card, self.up, values, need_suits, self.game.rules, chosen == "double")
+                key = (first, card, self.up, values, need_suits, chosen)
+                part = parts.get(key)
+                if part is None:
+                    part = parts[key] = _bonus_part(first, card, self.up, values, need_suits, self.game.rules,
+                                                    chosen == "double")
+                bonus += w * part
         return rank / den + bonus
 
     def _split_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], value: int,
