@@ -36,14 +36,16 @@ unsplit hand's decision for the hand's cards, ``cdp1`` the first split hand's be
 each hand valued for its own shoe (:class:`_SplitValues`; the method of E. Farmer's analysis of
 splitting, written here from the identities). Equal to the full game tree of
 :mod:`exactodds.blackjack.bruteforce` playing the same strategy on small shoes, to the last
-digit (tests/test_blackjack.py). One term is not from that sum: the suit part of a split
-6-7-8 / 7-7-7 bonus (§ 551.6(g)(1)-(4)) is taken from the shoe less the up card and the pair,
-the first card's suit averaged over the pair (docs/blackjack.md).
+digit (tests/test_blackjack.py). The suit part of a split 6-7-8 / 7-7-7 bonus (§ 551.6(g)(1)-(4))
+is in that sum too: a suit-aware first decision of the split hand, each hand's role (the first
+pair card's hand finishes first, the second's is dealt last, resplit hands hold random-suit pair
+cards) and the suits averaged given the ranks (:meth:`_SplitValues._suit_correction`); with
+resplits each order of a pair of two suits is valued (:meth:`Game.decide`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -104,6 +106,11 @@ def choose(acts: Mapping[str, Fraction | int], ranking: tuple[str, ...] | None) 
             if a in acts:
                 return a
     return max(acts, key=lambda a: acts[a])
+
+
+def max_of(acts: Mapping[str, Fraction], ranking: tuple[str, ...] | None) -> Fraction:
+    """The value of the action taken (:func:`choose`)."""
+    return acts[choose(acts, ranking)]
 
 
 def no_blackjack(rem: Values, up: int) -> Fraction:
@@ -416,16 +423,26 @@ def suit_bonus(c1: CardType, c2: CardType, up: CardType, left: SpanishShoe, rule
     return _suit_extra(c1, c2, up[0], left.values, left.suits[need], rules, split, doubled)
 
 
-def _suit_extra(c1: CardType, c2: CardType, up: int, values: Values, need_suits: tuple[int, ...], rules: Rules,
-                split: bool, doubled: bool) -> Fraction:
+def _bonus_part(first: CardType, card: CardType, up: int, values: Values, need_suits: Sequence[Fraction | int],
+                rules: Rules, doubled: bool) -> Fraction:
+    """The suit bonus of a split hand ``first, card`` drawing one card (hit, or double when
+    § 551.6(g) as varied pays the bonus on doubled hands; never the super bonus)."""
+    if doubled and not rules.bonus_on_doubled:
+        return ZERO
+    return _suit_extra(first, card, up, values, need_suits, rules, True, doubled)
+
+
+def _suit_extra(c1: CardType, c2: CardType, up: int, values: Values, need_suits: Sequence[Fraction | int],
+                rules: Rules, split: bool, doubled: bool) -> Fraction:
     """:func:`suit_bonus` from counts: ``values`` the shoe's value counts, ``need_suits`` the suit
-    counts of the completing value (§ 551.6(g)(1)-(4), (h))."""
+    counts of the completing value (§ 551.6(g)(1)-(4), (h)); expected counts (fractions) give the
+    expected bonus, the bonus being linear in them for given value counts."""
     need = completes(c1[0], c2[0])
     assert need is not None
     if values[need - 1] == 0:
         return ZERO
-    twice = 0  # twice the extra odds (mixed 3:2 → 1, suited 2:1 → 2, spades 3:1 → 4), by card
-    supers = 0  # the completing cards that make a super bonus
+    twice: Fraction | int = 0  # twice the extra odds (mixed 3:2 → 1, suited 2:1 → 2, spades 3:1 → 4), by card
+    supers: Fraction | int = 0  # the completing cards that make a super bonus
     for s in range(4):
         k = need_suits[s]
         if not k:
@@ -487,6 +504,16 @@ class Game:
                              f"(needs more than {HAND_POINTS_MAX * (rules.max_hands + 1)})")
         self.solvers: dict[tuple[int, int, int], HandSolver] = {}
         self.split_context: tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None = None
+        self.split_memos: dict[tuple[object, ...], tuple[dict[tuple[int, object], tuple[Fraction, Fraction]],
+                                                         dict[tuple[int, int, object], Fraction],
+                                                         dict[tuple[int, int, object], Fraction]]] = {}
+        """The memos of :class:`_SplitValues` by up card, pair value and shoe left (one up card's)."""
+        self.suit_corrections: dict[tuple[object, ...], Fraction] = {}
+        """:meth:`_SplitValues._suit_correction` by what it reads."""
+        self.bonus_parts: dict[tuple[object, ...], Fraction] = {}
+        """The suit bonus of a split hand's draw (:func:`_bonus_part`) by what it reads."""
+        self.split_decisions: dict[tuple[object, ...], str] = {}
+        """The suit-aware first decision of a split hand (:meth:`_SplitValues._split_decision`)."""
         self.floor = max(0, shoe.size - 50 - 2 * max(0, rules.max_hands - 2))
         """Fewest cards a hand solver's shoe can hold: up card, pair, 2·(max_hands − 2) more pair cards,
         a hand of at most 21 cards,
@@ -553,6 +580,10 @@ class Game:
                 hs.memo.clear()
                 if self.policy is not None or key[2] > 0:
                     hs.node_actions.clear()
+        self.split_memos.clear()
+        self.suit_corrections.clear()
+        self.bonus_parts.clear()
+        self.split_decisions.clear()
 
     def split_value(self, up: CardType, p1: CardType, p2: CardType) -> Fraction:
         """Unnormalised value of splitting the pair ``p1, p2`` (§ 551.12), exactly, for the
@@ -597,11 +628,21 @@ class Game:
             acts["double"] += suit_bonus(c1, c2, up, left, rules, False, True)
         if rules.surrender:
             acts["surrender"] = -pn / 2
+        orders: tuple[Fraction, ...] = ()
         if c1[0] == c2[0] and rules.max_hands >= 2:
             acts["split"] = self.split_value(up, c1, c2)
+            if c1 != c2 and c1[0] in SUITED and rules.bonus_678_777 and rules.max_hands >= 3:
+                # with resplits the first pair card's hand and the last-dealt one differ (the
+                # first gets the first non-pair card): with a suit bonus the order of the pair
+                # matters, and the player, who saw it, decides for each order
+                orders = (acts["split"], self.split_value(up, c2, c1))
+                acts["split"] = (orders[0] + orders[1]) / 2
         ranking = self.policy(two_card_class(up[0], c1[0], c2[0], False)) if self.policy else None
         best = choose(acts, ranking)
-        return Decision(up, (c1, c2), acts, best, acts[best] - (1 - pn))
+        value = acts[best]
+        if orders and orders[0] != orders[1]:  # each order's best, the two orders equally likely
+            value = sum((max_of({**acts, "split": v}, ranking) for v in orders), ZERO) / 2
+        return Decision(up, (c1, c2), acts, best, value - (1 - pn))
 
     def solve(self, progress: Callable[[int, int, str], None] | None = None) -> GameResult:
         """The expected return per unit of the main wager, optimal composition-dependent play;
@@ -666,31 +707,63 @@ class _SplitValues:
         self.n, self.p = sum(left), left[pair - 1]
         self.left = left
         self.suits = self._suit_context()
-        self.base_memo: dict[int, tuple[Fraction, Fraction]] = {}
-        self.x_memo: dict[tuple[int, int], Fraction] = {}
-        self.n_memo: dict[tuple[int, int], Fraction] = {}
+        # memos shared by the splits of the same shoe left (the two orders of a pair read the same)
+        if self.suits is None:
+            context: tuple[object, ...] = (up, pair, left)
+        else:
+            shoe_left = self.suits[2]
+            context = (self.suits[0], pair, left, tuple(shoe_left.suits[v] for v in SUITED))
+        memos = game.split_memos.get(context)
+        if memos is None:
+            memos = game.split_memos[context] = ({}, {}, {})
+        self.base_memo, self.x_memo, self.n_memo = memos
+        # the rank-only values ("any") by the value counts alone: shared by the pairs of every suit
+        ranks = game.split_memos.get((up, pair, left))
+        if ranks is None:
+            ranks = game.split_memos[(up, pair, left)] = ({}, {}, {})
+        self.rank_memos = ranks
 
-    def base(self, a: int) -> tuple[Fraction, Fraction]:
-        """``(X(a, 0), value of the hand whose second card is a pair card)``."""
-        got = self.base_memo.get(a)
+    def _role(self, role: str) -> object:
+        """The key a hand's values are kept under: without suits every hand is alike; with suits
+        a hand holding the first or the second pair card reads only that card's suit."""
+        if self.suits is None or role in ("any", "ex"):
+            return "any" if self.suits is None else role
+        return ("own", self.suits[1][0 if role == "p1" else 1][1])
+
+    def base(self, a: int, role: str = "any") -> tuple[Fraction, Fraction]:
+        """``(X(a, 0), value of the hand whose second card is a pair card)`` of a hand in
+        ``role`` (``p1``/``p2``: holding the first/second card of the pair, ``ex``: a pair card
+        dealt to a split hand, of a random suit; ``any``: no suit read)."""
+        role_key = self._role(role)
+        base_memo = self.rank_memos[0] if role_key == "any" else self.base_memo
+        got = base_memo.get((a, role_key))
         if got is None:
             r = self.pair
             hs = self.game.solver(self.up, r, a)
             rem = hs.rem(_add((0,) * 10, r))
-            total, pair_value = 0, 0
-            bonus = ZERO
-            for i, k in enumerate(rem):
-                if k > 0:
-                    hand = _add(_add((0,) * 10, r), i + 1)
-                    v = hs.value(hand)
-                    total += k * v
-                    if i + 1 == r:
-                        pair_value = v
-                    if self.suits is not None and completes(r, i + 1) is not None:
-                        bonus += Fraction(k) * self._suit_bonus(hs, hand, v, i + 1)
-            den = hs.denominator(_add(_add((0,) * 10, r), r))
-            got = (Fraction(total, den * sum(rem)) + bonus / sum(rem), Fraction(pair_value, den))
-            self.base_memo[a] = got
+            rank = self.rank_memos[0].get((a, "any"))
+            if rank is None:
+                total, pair_value = 0, 0
+                for i, k in enumerate(rem):
+                    if k > 0:
+                        v = hs.value(_add(_add((0,) * 10, r), i + 1))
+                        total += k * v
+                        if i + 1 == r:
+                            pair_value = v
+                den = hs.denominator(_add(_add((0,) * 10, r), r))
+                rank = self.rank_memos[0][(a, "any")] = (Fraction(total, den * sum(rem)), Fraction(pair_value, den))
+            got = rank
+            if role_key != "any":  # the suit part (:meth:`_suit_correction`)
+                bonus, pair_bonus = ZERO, ZERO
+                for i, k in enumerate(rem):
+                    if k > 0 and completes(r, i + 1) is not None:
+                        hand = _add(_add((0,) * 10, r), i + 1)
+                        extra = self._suit_correction(hs, hand, hs.value(hand), i + 1, a, role)
+                        bonus += k * extra
+                        if i + 1 == r:
+                            pair_bonus = extra
+                got = (rank[0] + bonus / sum(rem), rank[1] + pair_bonus)
+            base_memo[(a, role_key)] = got
         return got
 
     def _suit_context(self) -> tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None:
@@ -701,65 +774,178 @@ class _SplitValues:
             return None
         return ctx
 
-    def _suit_bonus(self, hs: HandSolver, hand: Values, value: int, second: int) -> Fraction:
-        """The suit bonus of a split hand ``pair, second`` that draws (hit, or double when the
-        bonus is paid on doubled hands), from the shoe less the up card and the pair, the first
-        card's suits those of the pair averaged: the one term of a split not computed exactly
-        (docs/blackjack.md); the decision is the one the values take without it."""
+    def _suit_configs(self, second: int, need: int, a: int,
+                      role: str) -> list[tuple[int, int, Fraction, tuple[Fraction | int, ...]]]:
+        """The suits of a split hand ``pair, second`` that can draw a 6-7-8 / 7-7-7, given ranks:
+        ``(suit of its pair card s, suit of its second card t, P(s, t), the expected suit counts
+        of the completing value in the cards left)``. Given the ranks dealt, the suits within a
+        rank are exchangeable: the pair card of a resplit hand (``ex``) is any pair card of the
+        shoe left, the ``a`` extra pair cards out are a random draw of those, and the second card
+        is any card of its value left (§ 551.6(g)(1)-(4))."""
         assert self.suits is not None
-        up, pair, left = self.suits
-        acts = hs.node_actions.get((hand, 0), {})
-        chosen = next((a for a, v in acts.items() if v == value), "stand")
-        if chosen not in ("hit", "double"):
-            return ZERO
-        acc = ZERO
-        kinds = [(c, k) for c, k in left.types() if c[0] == second]
-        n = sum(k for _, k in kinds)
-        rules = self.game.rules
-        doubled = chosen == "double"
-        if doubled and not rules.bonus_on_doubled:
-            return ZERO
-        values = _sub(left.values, second)
-        for first in pair:
-            need = completes(first[0], second)
-            assert need is not None
-            for c, k in kinds:
-                suits: tuple[int, ...] = left.suits[need]
-                if need == second:  # the second card is one of the completing value
-                    suits = suits[:c[1]] + (suits[c[1]] - 1,) + suits[c[1] + 1:]
-                acc += Fraction(k, 2 * n) * _suit_extra(first, c, up[0], values, suits, rules, True, doubled)
-        return acc
+        _, (p1, p2), left = self.suits
+        r = self.pair
+        pool = left.suits[r]
+        count = left.values[r - 1]
+        own: list[tuple[int, Fraction]]
+        if role == "ex":
+            own = [(s, Fraction(k, count)) for s, k in enumerate(pool) if k]
+        else:
+            own = [((p1 if role == "p1" else p2)[1], ONE)]
+        out: list[tuple[int, int, Fraction, tuple[Fraction | int, ...]]] = []
+        for s, ws in own:
+            if need != r:  # second and completing values are not the pair's: their suits are the shoe's
+                seconds = left.suits[second]
+                for t, k in enumerate(seconds):
+                    if k:
+                        out.append((s, t, ws * Fraction(k, left.values[second - 1]), left.suits[need]))
+                continue
+            # 7-7-7 on split 7s: the second card is a pair card too; the extra pair cards out are
+            # drawn from the others
+            avail = list(pool)
+            if role == "ex":
+                avail[s] -= 1
+            known = sum(avail)
+            for t in range(4):
+                if not avail[t]:
+                    continue
+                rest = avail[:t] + [avail[t] - 1] + avail[t + 1:]
+                others = known - 1  # the pair cards left whose suits are unknown to the hand
+                keep = count - a - 1  # of those, the ones still in the shoe
+                share = Fraction(keep, others) if others else ZERO
+                out.append((s, t, ws * Fraction(avail[t], known), tuple(x * share for x in rest)))
+        return out
 
-    def x(self, a: int, b: int) -> Fraction:
-        """``X(a, b)``."""
-        key = (a, b)
-        got = self.x_memo.get(key)
+    def _suit_correction(self, hs: HandSolver, hand: Values, value: int, second: int, a: int,
+                         role: str) -> Fraction:
+        """The exact suit part of a split hand ``pair, second`` whose third card can make a
+        6-7-8 or 7-7-7 (§ 551.6(g)(1)-(4)), from the shoe less the up card and ``2 + a`` pair
+        cards: the expected value of the suit-aware decision with its bonus, less the value
+        ``value`` (the rank-only decision's numerator), averaged over the suits of the hand's
+        cards and of the cards left (:meth:`_suit_configs`)."""
+        need = completes(self.pair, second)
+        assert need is not None and self.suits is not None
+        up, (p1, p2), left = self.suits
+        r = self.pair
+        # what the correction reads: the hand's pair card (or the pool a resplit hand's comes
+        # from) and the suits left of the values it involves
+        own: object = left.suits[r] if role == "ex" else (p1 if role == "p1" else p2)[1]
+        key = (up, r, a, second, own, left.suits[second], left.suits[need], left.suits[r] if need == r else None)
+        corrections = self.game.suit_corrections
+        got = corrections.get(key)
+        if got is None:
+            got = corrections[key] = self._suit_correction_of(hs, hand, value, second, need, a, role)
+        return got
+
+    def _suit_correction_of(self, hs: HandSolver, hand: Values, value: int, second: int, need: int, a: int,
+                            role: str) -> Fraction:
+        """:meth:`_suit_correction`, computed."""
+        acts = hs.node_actions.get((hand, 0))
+        if not acts:
+            return ZERO
+        den = hs.denominator(hand)
+        values = hs.rem(hand)
+        # the rank part in numerators over ``den`` (small weights times integers), the bonus part
+        # over small denominators: one division by the node's large denominator at the end
+        rank, bonus = ZERO, ZERO
+        parts = self.game.bonus_parts
+        for s, t, w, need_suits in self._suit_configs(second, need, a, role):
+            first, card = (self.pair, s), (second, t)
+            chosen = self._split_decision(hs, hand, acts, value, first, card, need, a)
+            if acts[chosen] != value:
+                rank += w * (acts[chosen] - value)
+            if chosen in ("hit", "double"):
+                key = (first, card, self.up, values, need_suits, chosen)
+                part = parts.get(key)
+                if part is None:
+                    part = parts[key] = _bonus_part(first, card, self.up, values, need_suits, self.game.rules,
+                                                    chosen == "double")
+                bonus += w * part
+        return rank / den + bonus
+
+    def _split_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], value: int,
+                        first: CardType, card: CardType, need: int, a: int) -> str:
+        """The action a split hand ``first, card`` takes at its first decision, reading suits:
+        a fixed chart takes the rank-only action; otherwise the post-split strategy's reference
+        hand (``cdz``: the unsplit hand from the shoe less the up card and the hand's cards;
+        ``cdp1`` and ``cdp``: the same less one more pair card, by convention the lowest suit
+        left, spades first) is valued with the bonus its suits get and its best taken
+        (first listed on a tie), as the brute force does."""
+        game = self.game
+        if game.policy is not None:
+            return next((name for name, v in acts.items() if v == value), "stand")
+        assert self.suits is not None
+        up = self.suits[0]
+        mode = game.rules.post_split
+        key = (up, first, card, tuple(acts), a if mode == "cdp" else 0)
+        got = game.split_decisions.get(key)
+        if got is None:
+            got = game.split_decisions[key] = self._reference_decision(hs, hand, acts, first, card, need)
+        return got
+
+    def _reference_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], first: CardType,
+                            card: CardType, need: int) -> str:
+        """:meth:`_split_decision` for the optimal post-split strategies, computed."""
+        game = self.game
+        assert self.suits is not None
+        up = self.suits[0]
+        ref_shoe = game.shoe.remove(up, first, card)
+        mode = game.rules.post_split
+        if mode == "cdz":
+            ref = game.solver(self.up)
+        else:
+            r = self.pair
+            lowest = next(s for s in range(4) if ref_shoe.suits[r][s])
+            ref_shoe = ref_shoe.remove((r, lowest))
+            ref = hs if mode == "cdp" else game.solver(self.up, r, 0)
+        ref.value(hand)
+        known = ref.node_actions.get((hand, 0))
+        if known is None:  # one action there: the same one here
+            return next(iter(acts))
+        rden = ref.denominator(hand)
+        suits = ref_shoe.suits[need]
+
+        def score(action: str) -> Fraction:
+            got = Fraction(known[action], rden)
+            if action in ("hit", "double"):
+                got += _bonus_part(first, card, self.up, ref_shoe.values, suits, game.rules, action == "double")
+            return got
+
+        return max(acts, key=score)
+
+    def x(self, a: int, b: int, role: str = "any") -> Fraction:
+        """``X(a, b)`` of a hand in ``role``."""
+        key = (a, b, self._role(role))
+        memo = self.rank_memos[1] if key[2] == "any" else self.x_memo
+        got = memo.get(key)
         if got is None:
             if a > self.p:
                 got = ZERO
             elif b == 0:
-                got = self.base(a)[0]
+                got = self.base(a, role)[0]
             else:
                 v = Fraction(self.p - a, self.n - a - b + 1)
-                got = ZERO if v == 1 else (self.x(a, b - 1) - v * self.x(a + 1, b - 1)) / (1 - v)
-            self.x_memo[key] = got
+                got = ZERO if v == 1 else (self.x(a, b - 1, role) - v * self.x(a + 1, b - 1, role)) / (1 - v)
+            memo[key] = got
         return got
 
-    def nonpair(self, a: int, b: int) -> Fraction:
-        """``N(a, b)``."""
-        key = (a, b)
-        got = self.n_memo.get(key)
+    def nonpair(self, a: int, b: int, role: str = "any") -> Fraction:
+        """``N(a, b)`` of a hand in ``role``."""
+        key = (a, b, self._role(role))
+        memo = self.rank_memos[2] if key[2] == "any" else self.n_memo
+        got = memo.get(key)
         if got is None:
             if a > self.p:
                 got = ZERO
             elif b == 0:
                 v = Fraction(self.p - a, self.n - a)
-                x, pv = self.base(a)
+                x, pv = self.base(a, role)
                 got = ZERO if v == 1 else (x - v * pv) / (1 - v)
             else:
                 v = Fraction(self.p - a, self.n - a - b)
-                got = ZERO if v == 1 else (self.nonpair(a, b - 1) - v * self.nonpair(a + 1, b - 1)) / (1 - v)
-            self.n_memo[key] = got
+                got = ZERO if v == 1 else (self.nonpair(a, b - 1, role)
+                                           - v * self.nonpair(a + 1, b - 1, role)) / (1 - v)
+            memo[key] = got
         return got
 
     def total(self, limit: int) -> Fraction:
@@ -775,9 +961,18 @@ class _SplitValues:
             nonlocal acc
             i = hands - 2
             if need == 0:  # every hand got a non-pair second card
-                acc += prob(i, j) * j * self.nonpair(i, j - 1)
+                acc += prob(i, j) * (self.nonpair(i, j - 1, "p1") + self.nonpair(i, j - 1, "p2")
+                                     + i * self.nonpair(i, j - 1, "ex"))
             elif hands == limit:  # the other ``need`` hands take any second card
-                acc += prob(i, j) * ((j * self.nonpair(i, j - 1) if j else ZERO) + need * self.x(i, j))
+                # roles (suits): the first pair card's hand gets the first non-pair card, the
+                # second pair card's hand is dealt last, the others hold extra pair cards
+                if j:
+                    done = self.nonpair(i, j - 1, "p1") + (j - 1) * self.nonpair(i, j - 1, "ex")
+                    rest = self.x(i, j, "p2") + (need - 1) * self.x(i, j, "ex")
+                else:
+                    done = ZERO
+                    rest = self.x(i, j, "p1") + self.x(i, j, "p2") + (need - 2) * self.x(i, j, "ex")
+                acc += prob(i, j) * (done + rest)
             else:
                 walk(hands + 1, need + 1, j)
                 walk(hands, need - 1, j + 1)

@@ -50,7 +50,9 @@ CITES: Final[dict[str, str]] = {
     "double_soft": "§ 551.11(a): a soft first two cards may be doubled",
     "post_split": "§ 551.12(b),(c): each split hand is played by the post-split strategy stated here "
     "(cdz: the pre-split decision for the hand's cards; cdp1: optimal for the first split hand, reused; "
-    "cdp: optimal by the number of pair cards removed, Farmer's definition)",
+    "cdp: optimal by the number of pair cards removed, Farmer's definition); a split hand that may draw a "
+    "6-7-8 / 7-7-7 decides reading its own and the up card's suits, the cdp1/cdp reference shoe less the "
+    "lowest-suit pair card left (§ 551.6(g)(1)-(4))",
     "resplit_optional": "§ 551.12(c): one more pair 'may' be split: the player's choice, taken as the best "
     "number of hands to split to (resplitting only when it is better); off: always resplit",
     "rescue_after_redouble": "§ 551.11(d): after redoubles, the rescue takes back 'the Double Down Wager': "

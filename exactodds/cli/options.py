@@ -196,7 +196,9 @@ SPANISH21_RULE_OPTIONS: tuple[tuple[str, Any, object], ...] = (
      , None),
     ("post_split", _choice("--post-split", "Post-split strategy: cdz (the pre-split decision), cdp1 (default; "
                                            "optimal for the first split hand, reused), cdp (by pair cards "
-                                           "removed, Farmer's definition)."), None),
+                                           "removed, Farmer's definition). A split hand that may draw a "
+                                           "6-7-8 / 7-7-7 reads its suits (cdp1, cdp: the reference less the "
+                                           "lowest-suit pair card left)."), None),
     ("resplit_choice", _flag("--resplit-by-choice/--always-resplit",
                              "§ 551.12(c) 'may' resplit: the best number of hands (default) or always resplit."),
      None),
