@@ -17,7 +17,10 @@ from typer.testing import CliRunner
 from exactodds.catalogue import CATALOGUE
 from exactodds.engine.levels import coup_from_deal
 from exactodds.errors import InputError
-from exactodds.figures.certify import (
+from exactodds.figures.commission import commission_analysis, edge_table, parse_money, rounded_commission
+from exactodds.figures.ride import pair_coup_distribution, ride_analysis
+from exactodds.game.cards import Shoe
+from exactodds.games.certificate import (
     ReportError,
     build_report,
     certify,
@@ -25,9 +28,6 @@ from exactodds.figures.certify import (
     read_report,
     verify_report,
 )
-from exactodds.figures.commission import commission_analysis, edge_table, parse_money, rounded_commission
-from exactodds.figures.ride import pair_coup_distribution, ride_analysis
-from exactodds.game.cards import Shoe
 from exactodds.report.certify import render_csv, render_markdown
 
 # Published 8-deck counts (Wizard of Odds, "Baccarat"): independent of this code.

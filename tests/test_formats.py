@@ -31,8 +31,8 @@ from typer.testing import CliRunner
 
 from exactodds.cli.app import app
 from exactodds.exact import significant
-from exactodds.figures.certify import certify
 from exactodds.game.cards import Shoe
+from exactodds.games.certificate import certify
 from exactodds.report.certify import render_report
 from exactodds.report.views import ENDINGS, FORMAT_OF_ENDING
 

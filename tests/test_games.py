@@ -278,7 +278,7 @@ def test_malformed_games_inputs_are_refused_before_any_work(games: object) -> No
     """``inputs/games`` of a report: anything but a list of distinct registry games certified as
     one entry, each with known rules fields of the right type and a certified reading, is one
     problem, found before anything is recomputed."""
-    from exactodds.figures.certify import check_inputs
+    from exactodds.games.certificate import check_inputs
 
     inputs = {"wagers": [], "paytable": None, "shoe": {"decks": 8}, "sensitivity_decks": [8],
               "effects_of_removal": False, "games": games}
@@ -289,7 +289,7 @@ def test_malformed_games_inputs_are_refused_before_any_work(games: object) -> No
 def test_a_report_of_an_older_schema_is_refused_in_one_line() -> None:
     import json as _json
 
-    from exactodds.figures.certify import SCHEMA, SchemaError, parse_report
+    from exactodds.games.certificate import SCHEMA, SchemaError, parse_report
 
     assert SCHEMA == 6
     with pytest.raises(SchemaError, match="older than this exactodds reads"):

@@ -27,9 +27,11 @@ import exactodds
 from exactodds.catalogue import CATALOGUE
 from exactodds.cli.app import app
 from exactodds.errors import InputError
-from exactodds.figures import certify as certify_mod
 from exactodds.figures.analysis import analysis_json, analyze
-from exactodds.figures.certify import (
+from exactodds.figures.progressive import Linear, meter_variable, progressive_figures
+from exactodds.game.cards import Shoe
+from exactodds.games import certificate as certify_mod
+from exactodds.games.certificate import (
     ReportError,
     certify,
     fingerprint,
@@ -38,8 +40,6 @@ from exactodds.figures.certify import (
     verify_report,
     verify_text,
 )
-from exactodds.figures.progressive import Linear, meter_variable, progressive_figures
-from exactodds.game.cards import Shoe
 from exactodds.inputs import (
     MAX_DIGITS,
     MAX_EXPONENT,

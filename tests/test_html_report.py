@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 from exactodds.catalogue.files import load_wager_files, parse_wager_text
 from exactodds.cli.app import app
 from exactodds.exact import decimal, percent
-from exactodds.figures.certify import certify
 from exactodds.game.cards import Shoe
+from exactodds.games.certificate import certify
 from exactodds.report.certify import render_report
 from exactodds.report.html import meter_line, render_html
 

@@ -53,9 +53,6 @@ every write and progress, ``version`` holds ``__version__``, the study stands ab
 simulator whose shoes it deals, and the facade ``exactodds`` above everything it names."""
 
 CLIMBS: dict[tuple[str, str], str] = {
-    ("figures.certify", "games.registry"): (
-        "the certificate reads the game registry (GAMES), while games.baccarat prices through "
-        "figures.analysis and figures.second_method: fixed by the same move of figures/certify.py"),
     ("paigow.views", "report.views"): (
         "a game's own views live in its package (issue 26: adding a game is one package and one "
         "registry line); Pai Gow's command view and tables/ files are built from report.views' "
@@ -68,7 +65,6 @@ CLIMBS: dict[tuple[str, str], str] = {
 a floor, each with its reason; may only shrink."""
 
 KNOWN_TIES: dict[frozenset[str], str] = {
-    frozenset({"figures", "games"}): "figures.certify -> games.registry (see CLIMBS)",
 }
 """Two-way folder ties that remain, each with its reason and its fix; may only shrink."""
 

@@ -565,7 +565,7 @@ def test_cli_paigow_json_equals_the_library() -> None:
 def pg_certificate() -> dict[str, Any]:
     """``certify --game paigow --reading high-hand-first`` as a library call (about 10 s CPU: its
     second method counts every hand afresh), shared by the tests of the certificate and its workbook."""
-    from exactodds.figures.certify import certify
+    from exactodds.games.certificate import certify
 
     return certify([], games=[("paigow", {"house_way_reading": "high-hand-first"})], effects_of_removal=False)
 
@@ -581,7 +581,7 @@ def test_paigow_certificate_verifies_and_catches_a_forged_figure(pg_certificate:
     import jsonschema
 
     from exactodds.exact import Sqrt
-    from exactodds.figures.certify import fingerprint, verify_report
+    from exactodds.games.certificate import fingerprint, verify_report
     from exactodds.paigow import paigow_analysis
     from exactodds.report.schemas import certificate_schema
 
@@ -655,8 +655,8 @@ def test_every_view_renders_a_strategy_as_a_wager_paytable(pg_certificate: dict[
 
     openpyxl = pytest.importorskip("openpyxl")
     from exactodds.exact import percent
-    from exactodds.figures.certify import certify
     from exactodds.game.cards import Shoe
+    from exactodds.games.certificate import certify
     from exactodds.report.certify import render_report
 
     doc = pg_certificate

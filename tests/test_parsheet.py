@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 
 from exactodds.errors import InputError
 from exactodds.exact import significant
-from exactodds.figures.certify import certify, fingerprint, verify_report
 from exactodds.figures.parsheet import ROUNDS, Z
 from exactodds.game.cards import Shoe
+from exactodds.games.certificate import certify, fingerprint, verify_report
 from exactodds.report.certify import CSV_COLUMNS, render_report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -296,7 +296,7 @@ def test_the_program_hash_covers_the_shipped_tables() -> None:
     from pathlib import Path
 
     import exactodds
-    from exactodds.figures.certify import program_files
+    from exactodds.games.certificate import program_files
 
     root = Path(exactodds.__file__).resolve().parent
     project = Path(__file__).resolve().parent.parent / "pyproject.toml"

@@ -129,6 +129,6 @@ def test_no_cache_keyed_by_id_in_the_figures_path() -> None:
     """Issue 29's done-when for the figures path: no ``id(`` key in the modules an
     analysis, a plan, a settlement or an effect of removal goes through."""
     for name in ("figures/analysis.py", "figures/plan.py", "figures/settlement.py", "figures/eor.py",
-                 "figures/design.py", "figures/certify.py", "engine/single_kernel.py"):
+                 "figures/design.py", "games/certificate.py", "engine/single_kernel.py"):
         text = (ROOT / "exactodds" / name).read_text()
         assert not re.search(r"(?<![\w.])id\(", text), name

@@ -19,8 +19,8 @@ from exactodds.catalogue.facts import FACTS
 from exactodds.catalogue.files import load_wager_files, parse_definition
 from exactodds.errors import InputError
 from exactodds.figures.analysis import analysis_json, analyze
-from exactodds.figures.certify import certify
 from exactodds.game.cards import Shoe
+from exactodds.games.certificate import certify
 from exactodds.report.schemas import SCHEMAS, schema_text
 
 ROOT = Path(__file__).resolve().parents[1]

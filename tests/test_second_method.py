@@ -22,8 +22,8 @@ from exactodds.engine.spanish21 import spanish_shoe
 from exactodds.figures import analysis
 from exactodds.figures import second_method as sm
 from exactodds.figures.analysis import VOID, Analysis, analyze
-from exactodds.figures.certify import _second_method, build_report
 from exactodds.game.cards import FACES, Shoe, falling_factorial
+from exactodds.games.certificate import _second_method, build_report
 from exactodds.recount import rank_walk
 from exactodds.recount.base import INT64_LIMIT, int_dtype
 from exactodds.recount.faces import FourFaces

@@ -28,7 +28,7 @@ from exactodds.blackjack.rules import Rules, rules_from_record, rules_record
 from exactodds.blackjack.shoe import SpanishShoe
 from exactodds.cli.app import app
 from exactodds.errors import InputError
-from exactodds.figures.certify import SchemaError, fingerprint, verify_text
+from exactodds.games.certificate import SchemaError, fingerprint, verify_text
 from exactodds.report.schemas import SCHEMAS
 from exactodds.spanish21 import game as s21
 

@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 
 from exactodds.cli.app import app
 from exactodds.figures.analysis import analysis_json, analyze
-from exactodds.figures.certify import certify
 from exactodds.figures.eor import effects_of_removal
 from exactodds.game.cards import Shoe
+from exactodds.games.certificate import certify
 from exactodds.report.certify import render_csv
 from exactodds.report.figure_views import render_eor
 from exactodds.report.formats import render_catalogue

@@ -32,9 +32,9 @@ from hypothesis import strategies as st
 
 from exactodds.catalogue.files import load_wager_files
 from exactodds.errors import InputError
-from exactodds.figures.certify import SCHEMA, Verdict, certify, fingerprint
 from exactodds.figures.progressive import Linear
 from exactodds.game.cards import Shoe
+from exactodds.games.certificate import SCHEMA, Verdict, certify, fingerprint
 from exactodds.io import files as outputs
 from exactodds.io.names import TEMP_NAME
 from exactodds.report import template as templates
@@ -503,7 +503,7 @@ def test_a_foreign_users_or_malformed_journal_is_not_followed(tmp_path: Path) ->
 
 # -- small refusals ---------------------------------------------------------------------------------
 def test_document_numbers_epoch_and_bidi_controls_are_one_line(tmp_path: Path) -> None:
-    from exactodds.figures.certify import MAX_EPOCH, report_time
+    from exactodds.games.certificate import MAX_EPOCH, report_time
     from exactodds.report.document import parse_document
 
     for text, words in (("game = " + "9" * 4301, "too long"), ('game = "Dragon \u202e7"', "U+202E"),

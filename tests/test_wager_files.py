@@ -35,8 +35,8 @@ from exactodds.cli.app import app
 from exactodds.engine.levels import LEVELS
 from exactodds.errors import InputError
 from exactodds.figures.analysis import analyze
-from exactodds.figures.certify import certify, verify_report
 from exactodds.game.cards import Card, Shoe
+from exactodds.games.certificate import certify, verify_report
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "docs" / "examples"
@@ -478,7 +478,7 @@ def test_certify_embeds_definitions_and_verify_rebuilds_them() -> None:
     # change a pay in the embedded definition and re-sign: the recomputation disagrees
     forged = json.loads(text)
     forged["inputs"]["definitions"][0]["content"]["paytables"][0]["pays"]["Banker wins with a 3-card 8"] = "35 to 1"
-    from exactodds.figures.certify import fingerprint
+    from exactodds.games.certificate import fingerprint
     forged["fingerprint"]["value"] = fingerprint(forged)
     v = verify_report(forged)
     # the embedded text no longer says what the content says: caught before any recomputation

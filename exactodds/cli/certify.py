@@ -8,7 +8,7 @@ input is an :class:`~exactodds.errors.InputError` (one stderr line, exit 2, noth
 written). ``verify`` exits 0 when a report holds (and, for an HTML page, the page is its
 rendering byte for byte), 1 when it does not (forged or tampered content included), 2 when
 it cannot be read (not JSON, not a report, too large), 3 when the report holds but its page
-could not be checked (:attr:`exactodds.figures.certify.Verdict.exit_code`). Long runs show a rich progress bar on stderr
+could not be checked (:attr:`exactodds.games.certificate.Verdict.exit_code`). Long runs show a rich progress bar on stderr
 (:func:`exactodds.io.progress.stderr_progress`), only when stderr is a terminal.
 """
 
@@ -171,7 +171,7 @@ def write_views(doc: dict[str, object], plan: list[tuple[str, str]], template: P
 
 def parse_decks_list(text: str | None) -> tuple[int, ...]:
     """``--sensitivity-decks 1,2,4``: different whole deck counts, 1 to 1000."""
-    from exactodds.figures.certify import MAX_SENSITIVITY, SENSITIVITY_DECKS
+    from exactodds.games.certificate import MAX_SENSITIVITY, SENSITIVITY_DECKS
 
     if text is None:
         return SENSITIVITY_DECKS
@@ -307,7 +307,7 @@ def certify_command(
     """A certification report (a par sheet): citations, readings, exact tables, par-sheet figures,
     EOR, sensitivity, verification. One run: every view quotes one fingerprint. Each --game adds
     that game's entry, under its own rule options (e.g. --reading, --h17), recorded in the report."""
-    from exactodds.figures.certify import certify
+    from exactodds.games.certificate import certify
     from exactodds.report.document import read_document
 
     wager, paytable = wager_and_paytable(wager, paytable)
@@ -336,7 +336,7 @@ def _is_page(data: bytes) -> bool:
 def verdict_of(report: str, template: Path | None = None) -> tuple[object, dict[str, object] | None]:
     """Read and verify ``report`` (the JSON, or an HTML page embedding it): the verdict and
     the report document (None when it is unreadable as one). Unreadable: an input error."""
-    from exactodds.figures.certify import ReportError, parse_report, verify_text
+    from exactodds.games.certificate import ReportError, parse_report, verify_text
     from exactodds.inputs import MAX_FILE_BYTES, read_capped
     from exactodds.report.certify import verify_page
     from exactodds.report.html import embedded_report
@@ -386,7 +386,7 @@ def verify_command(
     """
     import json
 
-    from exactodds.figures.certify import Verdict
+    from exactodds.games.certificate import Verdict
 
     verdict, doc = verdict_of(report, template)
     assert isinstance(verdict, Verdict)
@@ -423,7 +423,7 @@ def render_command(
     """Render views of an existing report: it is verified first (every figure recomputed), and a
     report that does not hold is refused (exit 1, nothing written). An HTML page with --template
     needs a report that records that template (certify --template), else it is refused."""
-    from exactodds.figures.certify import Verdict
+    from exactodds.games.certificate import Verdict
 
     plan = output_plan(fmt, formats, output, "render")
     from exactodds.report.template import load_template

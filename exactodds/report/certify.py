@@ -1,8 +1,8 @@
 """The certification report's views: Markdown and CSV of the JSON document built by
-:func:`exactodds.figures.certify.certify` (the HTML view is :mod:`exactodds.report.html`).
+:func:`exactodds.games.certificate.certify` (the HTML view is :mod:`exactodds.report.html`).
 
 Nothing is recomputed: every figure is read from the document, so each view shows the
-figures :func:`exactodds.figures.certify.verify_report` checks.
+figures :func:`exactodds.games.certificate.verify_report` checks.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any, Final
 
 from exactodds.errors import InputError
 from exactodds.exact import decimal, parse_ratio, percent, ratio, significant
-from exactodds.figures.certify import Verdict
 from exactodds.figures.progressive import Linear
+from exactodds.games.certificate import Verdict
 from exactodds.report.figure_views import EOR_HEADERS
 from exactodds.report.html import DEFAULT_DIGITS, no_entries_line, ordered, summary_rows
 from exactodds.report.views import Block, Pairs, Table, View, render_view
@@ -441,7 +441,7 @@ def verify_page(data: str | bytes, progress: Any = None, template: str | Path | 
       this one renders it differently. Never "holds".
 
     A page that is not UTF-8 or embeds no report is no report (:class:`ReportError`, exit 2)."""
-    from exactodds.figures.certify import ReportError, SchemaError, parse_report, program_identity, verify_report
+    from exactodds.games.certificate import ReportError, SchemaError, parse_report, program_identity, verify_report
     from exactodds.report.html import embedded_report, page_digits
     from exactodds.report.template import load_template
 

@@ -1,6 +1,6 @@
 """The certification report as one self-contained, printable HTML file.
 
-:func:`render_html` is a view of the JSON report of :func:`exactodds.figures.certify.certify`
+:func:`render_html` is a view of the JSON report of :func:`exactodds.games.certificate.certify`
 (as ``render_markdown`` is): nothing is recomputed, every figure is read from the
 document. One file, no external asset, nothing executable: rendered by the Jinja2 template
 ``templates/certificate.html.j2`` with ``templates/certificate.css`` inline (a lab passes its
@@ -25,7 +25,7 @@ Every figure printed carries ``data-path`` (where it is in the JSON report, e.g.
 or an auditor -- can check each one against the report. Decimals and chart coordinates
 are derived from the exact values for display only.
 
->>> from exactodds.figures.certify import certify
+>>> from exactodds.games.certificate import certify
 >>> html = render_html(certify(["tie"], "8to1", sensitivity_decks=(8,), effects_of_removal=False))
 >>> html.startswith("<!DOCTYPE html>") and html.count("<script") == html.count('<script type="application/json"') == 1
 True

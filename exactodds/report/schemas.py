@@ -232,7 +232,7 @@ def _verification() -> Schema:
 
 def certificate_schema() -> Schema:
     """The JSON Schema of ``exactodds certify --format json``."""
-    from exactodds.figures.certify import SCHEMA
+    from exactodds.games.certificate import SCHEMA
 
     sensitivity = _obj({"decks": {"type": "integer", "minimum": 1}, "return": RATIO, "house_edge": RATIO,
                         "variance": RATIO, "hit_frequency": RATIO, "element_of_risk": _nullable(RATIO)})
