@@ -527,12 +527,12 @@ def bench_spanish21() -> None:
     basic-strategy chart from the solved game; one run each (about 15 s of CPU), fresh dealer tables."""
     if ARGS.quick:
         return
-    from exactodds.blackjack import engine
+    from exactodds.blackjack import engine, hands
     from exactodds.blackjack.rules import Rules
     from exactodds.blackjack.shoe import SpanishShoe
     from exactodds.spanish21.figures import basic_chart
 
-    engine._TABLES.clear()
+    hands._TABLES.clear()
     t = time.process_time()
     game = engine.Game(SpanishShoe.standard(8), Rules())
     result = game.solve()
@@ -553,12 +553,12 @@ def bench_blackjack() -> None:
     the peer's CPU (Farmer's calculator, when ``scripts/peer_blackjack.py`` is present and has built it)."""
     if ARGS.quick:
         return
-    from exactodds.blackjack import engine
+    from exactodds.blackjack import engine, hands
     from exactodds.blackjack.rules import STANDARD_RULES, Rules
     from exactodds.blackjack.shoe import SpanishShoe
     from exactodds.spanish21.figures import spanish21_analysis
 
-    engine._TABLES.clear()
+    hands._TABLES.clear()
     t = time.process_time()
     spanish21_analysis(SpanishShoe.standard(8), Rules(), 8, basic=True)
     whole = time.process_time() - t
@@ -566,7 +566,7 @@ def bench_blackjack() -> None:
     report("blackjack: § 551 as written, 8 decks, whole game with the basic chart", whole, "s CPU", "<= 3",
            whole <= 3)
     report("blackjack: peak memory of the process after it", peak, "MB", "<= 300", peak <= 300)
-    engine._TABLES.clear()
+    hands._TABLES.clear()
     t = time.process_time()
     engine.Game(SpanishShoe.from_shoe(Shoe.standard(8), tens=True),
                 STANDARD_RULES.with_(post_split="cdz", resplit_optional=False)).solve()

@@ -45,16 +45,8 @@ from math import factorial
 from typing import Final
 
 from exactodds.blackjack.dealer import DealerTable, hand_total
-from exactodds.blackjack.engine import (
-    Game,
-    HandSolver,
-    _falling,
-    _SplitValues,
-    choose,
-    completes,
-    decision_class,
-    no_blackjack,
-)
+from exactodds.blackjack.engine import Game, _SplitValues
+from exactodds.blackjack.hands import HandSolver, _falling, choose, completes, decision_class, no_blackjack
 from exactodds.blackjack.rules import Rules
 from exactodds.blackjack.shoe import SPADES, SUITED, CardType, Values
 from exactodds.errors import InputError
