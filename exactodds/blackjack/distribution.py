@@ -45,7 +45,7 @@ from math import factorial
 from typing import Final
 
 from exactodds.blackjack.dealer import DealerTable, hand_total
-from exactodds.blackjack.engine import Game, _SplitValues
+from exactodds.blackjack.engine import Game, _SplitValues, initial_deals
 from exactodds.blackjack.hands import HandSolver, _falling, choose, completes, decision_class, no_blackjack
 from exactodds.blackjack.rules import Rules
 from exactodds.blackjack.shoe import SPADES, SUITED, CardType, Values
@@ -435,20 +435,7 @@ def distribution(game: Game, strategy: str = "", progress: Progress | None = Non
     the basic chart), the player's own hands (the envy payouts of § 551.6(h) left out)."""
     shoe, rules = game.shoe, game.rules
     walker = _Walker(game)
-    types = list(shoe.types())
-    weights: dict[tuple[CardType, CardType, CardType], int] = {}
-    for c1, k1 in types:
-        s1 = shoe.remove(c1)
-        for up, _ in types:
-            ku = s1.count(up)
-            if not ku:
-                continue
-            s2 = s1.remove(up)
-            for c2, _ in types:
-                k2 = s2.count(c2)
-                if k2:
-                    key = (up, min(c1, c2), max(c1, c2))
-                    weights[key] = weights.get(key, 0) + k1 * ku * k2
+    weights = initial_deals(shoe)
     n = shoe.size
     denom = n * (n - 1) * (n - 2)
     total: dict[Fraction, Fraction] = {}

@@ -78,6 +78,27 @@ from exactodds.errors import InputError
 from exactodds.game.cards import falling_factorial
 
 
+def initial_deals(shoe: SpanishShoe) -> dict[tuple[CardType, CardType, CardType], int]:
+    """The ordered ways (player's first card, up card, player's second card: the deal order of
+    § 551.8(d)) of each initial deal ``(up, low card, high card)``, the player's two cards unordered;
+    they add up to ``n(n−1)(n−2)``."""
+    types = list(shoe.types())
+    weights: dict[tuple[CardType, CardType, CardType], int] = {}
+    for c1, k1 in types:
+        s1 = shoe.remove(c1)
+        for up, _ in types:
+            ku = s1.count(up)
+            if not ku:
+                continue
+            s2 = s1.remove(up)
+            for c2, _ in types:
+                k2 = s2.count(c2)
+                if k2:
+                    key = (up, min(c1, c2), max(c1, c2))
+                    weights[key] = weights.get(key, 0) + k1 * ku * k2
+    return weights
+
+
 @dataclass
 class Decision:
     """The unnormalised action values of one initial deal (player's two cards, the up card)."""
@@ -266,20 +287,7 @@ class Game:
         ``progress(done, total, label)`` after each initial deal (the command line draws it)."""
         shoe = self.shoe
         n = shoe.size
-        types = list(shoe.types())
-        weights: dict[tuple[CardType, CardType, CardType], int] = {}
-        for c1, k1 in types:
-            s1 = shoe.remove(c1)
-            for up, _ in types:
-                ku = s1.count(up)
-                if not ku:
-                    continue
-                s2 = s1.remove(up)
-                for c2, _ in types:
-                    k2 = s2.count(c2)
-                    if k2:
-                        key = (up, min(c1, c2), max(c1, c2))
-                        weights[key] = weights.get(key, 0) + k1 * ku * k2
+        weights = initial_deals(shoe)
         denom = n * (n - 1) * (n - 2)
         total = ZERO
         p_super = ZERO
@@ -603,5 +611,5 @@ def expected_return(shoe: SpanishShoe, rules: Rules) -> Fraction:
     return Game(shoe, rules).solve().expected
 
 
-__all__ = ["ClassKey", "Decision", "Game", "Policy", "choose", "decision_class", "two_card_class", "GameResult", "HandSolver", "SUITED", "dealer_outcomes", "expected_return",
+__all__ = ["ClassKey", "Decision", "Game", "initial_deals", "Policy", "choose", "decision_class", "two_card_class", "GameResult", "HandSolver", "SUITED", "dealer_outcomes", "expected_return",
            "hand_total", "no_blackjack", "suit_bonus"]
