@@ -12,6 +12,7 @@ value})`` of each game asked for, and ``by_wager``: whether a game certified per
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 from collections.abc import Callable
@@ -43,16 +44,19 @@ def game_options(shared: frozenset[str] = frozenset()) -> list[tuple[str, Any, o
             continue
         out.append((f"alias_{g.id}", Annotated[bool, typer.Option(f"--{g.id}", hidden=True,
                                                                    help=f"= --game {g.id}.")], False, g.id, ""))
+        # the defaults read off the dataclass, not an instance: building one may load a game's
+        # tables (Pai Gow's tile modules), and the options are declared at every start-up
+        defaults = {d.name: d.default for d in dataclasses.fields(g.rules_type)}
         for f in rule_fields(g.rules_type):
             if f.flag in shared:
                 continue
             if not f.flag.startswith("--") or f.flag in flags:
                 raise TypeError(f"rules field {g.id}.{f.field}: its flag {f.flag!r} must be a new --option")
             flags.add(f.flag)
-            kind = type(getattr(g.rules_type(), f.field))
+            kind = type(defaults[f.field])
             decl = f"{f.flag}/--no-{f.flag[2:]}" if kind is bool else f.flag  # a yes/no rule: both sides
             out.append((f"rule_{g.id}_{f.field}", Annotated[kind | None, typer.Option(
-                decl, help=f"{g.title}: {f.name} ({f.section}; default {getattr(g.rules_type(), f.field)}).")],
+                decl, help=f"{g.title}: {f.name} ({f.section}; default {defaults[f.field]}).")],
                 None, g.id, f.field))
     return out
 
