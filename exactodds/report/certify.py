@@ -422,6 +422,27 @@ def render_reports(doc: dict[str, Any], targets: Sequence[tuple[str, str]],
     return [(path, render_report(doc, fmt, template, digits)) for path, fmt in targets]
 
 
+def _page_report(page: str) -> tuple[dict[str, Any], list[str]] | Verdict:
+    """The report a page embeds and the keys it repeats (:func:`parse_report`), or the
+    failing verdict when the page embeds two reports or one that cannot be read. A page
+    embedding none, or a report of the wrong schema, is no report (:class:`ReportError`, exit 2)."""
+    from exactodds.games.certificate import ReportError, SchemaError, parse_report
+    from exactodds.report.html import embedded_report
+
+    try:
+        text = embedded_report(page)
+    except ValueError as exc:
+        return Verdict(False, False, None, [str(exc)], page_verified=False, page="the page embeds two reports")
+    if text is None:
+        raise ReportError("an HTML page without an embedded report (not made by 'exactodds certify -f html')")
+    try:
+        return parse_report(text)
+    except SchemaError:
+        raise
+    except ReportError as exc:
+        return Verdict(False, False, None, [f"the embedded report cannot be read: {exc}"], page_verified=False)
+
+
 def verify_page(data: str | bytes, progress: Any = None, template: str | Path | None = None) -> Verdict:
     """Verify an HTML page of a report: the JSON report it embeds (:func:`verify_report`), then
     that the page is that report's rendering, byte for byte -- what a person reads is checked,
@@ -441,8 +462,8 @@ def verify_page(data: str | bytes, progress: Any = None, template: str | Path | 
       this one renders it differently. Never "holds".
 
     A page that is not UTF-8 or embeds no report is no report (:class:`ReportError`, exit 2)."""
-    from exactodds.games.certificate import ReportError, SchemaError, parse_report, program_identity, verify_report
-    from exactodds.report.html import embedded_report, page_digits
+    from exactodds.games.certificate import ReportError, program_identity, verify_report
+    from exactodds.report.html import page_digits
     from exactodds.report.template import load_template
 
     if isinstance(data, bytes):
@@ -451,18 +472,10 @@ def verify_page(data: str | bytes, progress: Any = None, template: str | Path | 
         except UnicodeDecodeError:
             raise ReportError("an HTML page that is not UTF-8 text") from None
     chosen = load_template(template) if template is not None else None  # a bad folder: one line, exit 2
-    try:
-        text = embedded_report(data)
-    except ValueError as exc:
-        return Verdict(False, False, None, [str(exc)], page_verified=False, page="the page embeds two reports")
-    if text is None:
-        raise ReportError("an HTML page without an embedded report (not made by 'exactodds certify -f html')")
-    try:
-        doc, repeated = parse_report(text)
-    except SchemaError:
-        raise
-    except ReportError as exc:
-        return Verdict(False, False, None, [f"the embedded report cannot be read: {exc}"], page_verified=False)
+    read = _page_report(data)
+    if isinstance(read, Verdict):
+        return read
+    doc, repeated = read
     verdict = verify_report(doc, progress, repeated)
     if not verdict.holds:
         return verdict
