@@ -52,6 +52,7 @@ from exactodds.simulation.fit import (
     DEFAULT_ALPHA,
     FOCUSED_WAGER,
     RESULTS_FAMILY,
+    HolmVerdict,
     coup_name,
     focused_tests,
     goodness_of_fit,
@@ -152,7 +153,7 @@ def _section(coups: Mapping[Coup, int], shoe: Shoe, pairs: Sequence[tuple[str, s
 
 
 @dataclass
-class CrossCheck:
+class CrossCheck(HolmVerdict):
     """The full result of a cross-check, verdict included."""
 
     source: str
@@ -236,17 +237,6 @@ class CrossCheck:
                            f"(Holm-adjusted {adj[f.return_test.key]:.3g})")
         return out
 
-    @property
-    def consistent(self) -> bool:
-        """No rule broken and no test failed (an inconclusive result is not inconsistent)."""
-        return not self.failures()
-
-    @property
-    def verdict(self) -> str:
-        """``"inconsistent"``, ``"inconclusive"`` (no test could be made) or ``"consistent"``."""
-        if self.failures():
-            return "inconsistent"
-        return "inconclusive" if self.tests == 0 else "consistent"
 
 
 def _check_alpha(alpha: float) -> None:

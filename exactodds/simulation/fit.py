@@ -127,6 +127,31 @@ def focused_tests(coups: Mapping[Coup, int], shoe: Shoe) -> list[FamilyTest]:
     return out
 
 
+class HolmVerdict:
+    """The verdict of a set of tests read with Holm's correction: what a cross-check of a log and
+    a check of a shuffler's output share. A subclass gives :meth:`failures` (why the data are not
+    what they should be; empty when nothing fails) and :attr:`tests` (the distinct conclusive tests)."""
+
+    def failures(self) -> list[str]:
+        raise NotImplementedError
+
+    @property
+    def tests(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def consistent(self) -> bool:
+        """Nothing failed (an inconclusive result is not inconsistent)."""
+        return not self.failures()
+
+    @property
+    def verdict(self) -> str:
+        """``"inconsistent"``, ``"inconclusive"`` (no test could be made) or ``"consistent"``."""
+        if self.failures():
+            return "inconsistent"
+        return "inconclusive" if self.tests == 0 else "consistent"
+
+
 def holm(tests: Iterable[tuple[tuple[Any, ...], float]], alpha: float) -> dict[tuple[Any, ...], float]:
     """Holm-adjusted p-values of distinct tests (equal keys counted once): a test fails
     at family-wise level ``alpha`` when its adjusted p-value is below ``alpha``.

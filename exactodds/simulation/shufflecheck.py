@@ -63,7 +63,7 @@ from exactodds.errors import InputError
 from exactodds.game.cardcode import RANK_ONLY, parse_code
 from exactodds.game.cards import FACES, RANKS, Shoe
 from exactodds.io.progress import Progress
-from exactodds.simulation.fit import DEFAULT_ALPHA, holm
+from exactodds.simulation.fit import DEFAULT_ALPHA, HolmVerdict, holm
 from exactodds.simulation.shoetests import MIN_PAIRS
 from exactodds.simulation.shufflelaws import (
     NFACES,
@@ -179,7 +179,7 @@ def _meta_decks(meta: dict[str, str], path: str) -> int | None:
 
 # -- results -----------------------------------------------------------------------------------------
 @dataclass
-class ShuffleCheck:
+class ShuffleCheck(HolmVerdict):
     """The tests of a shuffler's output and their verdict (Holm's correction at ``alpha``)."""
 
     source: str
@@ -216,16 +216,6 @@ class ShuffleCheck:
                            f"{adj[f.chi_square.key]:.3g} < {self.alpha:g})")
         return out
 
-    @property
-    def consistent(self) -> bool:
-        return not self.failures()
-
-    @property
-    def verdict(self) -> str:
-        """``"inconsistent"``, ``"inconclusive"`` (too little output for any test) or ``"consistent"``."""
-        if self.failures():
-            return "inconsistent"
-        return "inconclusive" if self.tests == 0 else "consistent"
 
 
 # -- whole orders ------------------------------------------------------------------------------------
