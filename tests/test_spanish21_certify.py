@@ -44,10 +44,10 @@ RULES = Rules(hit_soft_17=True, double_any_cards=True, redoubles=1, max_hands=1,
 
 @pytest.fixture
 def small(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    s21.solved.cache_clear()
+    s21.clear_solved()
     monkeypatch.setattr(s21.Spanish21Rules, "shoe_values", lambda self: SHOE)
     yield
-    s21.solved.cache_clear()
+    s21.clear_solved()
 
 
 def test_certify_game_spanish21_holds_and_tampering_does_not(small: None, tmp_path: Path) -> None:

@@ -105,10 +105,10 @@ SEAM_SHOE = SpanishShoe((2, 1, 0, 0, 0, 1, 2, 2, 0, 8), {6: (1, 0, 0, 0), 7: (1,
 @pytest.fixture
 def small_shoe(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The game's shoe made small (a whole 48-card deck takes minutes)."""
-    s21.solved.cache_clear()
+    s21.clear_solved()
     monkeypatch.setattr(s21.Spanish21Rules, "shoe_values", lambda self: SEAM_SHOE)
     yield
-    s21.solved.cache_clear()
+    s21.clear_solved()
 
 
 def test_game_entry_holds_and_carries_the_variance(small_shoe: None) -> None:

@@ -32,10 +32,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Any, ClassVar, Final, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 from exactodds.errors import InputError
 from exactodds.exact import Sqrt, ratio, reduced
+
+if TYPE_CHECKING:
+    from exactodds.io.progress import Progress
 
 # -- decks ----------------------------------------------------------------------------------
 
@@ -328,6 +331,10 @@ class Game:
     def identities(self, rules: Any, tables: dict[str, OutcomeTable]) -> tuple[tuple[str, bool], ...]:
         """Checks of the game's own mathematics over its tables (by strategy): (statement, holds)."""
         return ()
+
+    def prepare(self, rules: Any, progress: Progress | None = None) -> None:
+        """Do the long work of :meth:`outcome_table` for ``rules`` ahead, telling ``progress``
+        (the certificate calls it before the entry, so a bar moves); by default nothing."""
 
     def simulate(self, rules: Any, strategy: str, rounds: int, seed: int) -> Sequence[int] | None:
         """``rounds`` dealt rounds' outcomes (indexes into the outcome table's rows), from

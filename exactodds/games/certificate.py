@@ -374,6 +374,7 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
         for game, rules in game_inputs(inputs["games"]):
             if progress:
                 progress(len(pairs), len(pairs) + 1, game.title)
+            game.prepare(rules, progress)
             entry = game_entry(game, rules)
             doc["games"].append(entry)
             doc["summary"]["all_checks_hold"] = doc["summary"]["all_checks_hold"] and entry["verification"]["all_hold"]

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from exactodds.errors import InputError
@@ -29,6 +28,7 @@ if TYPE_CHECKING:
     from exactodds.blackjack.distribution import Distribution
     from exactodds.blackjack.engine import Game as Engine
     from exactodds.blackjack.rules import Rules
+    from exactodds.io.progress import Progress
 
 CITATION: Final = ("58 Pa. Code ch. 551: §§ 551.3(a) (48-card decks), 551.6 (payouts and bonuses), 551.8(e) (peek), "
                    "551.9 (surrender), 551.11 (double down, rescue), 551.12 (splits), 551.13 (dealer)")
@@ -132,22 +132,50 @@ class Spanish21Rules:
         return SpanishShoe.standard(self.decks)
 
 
-@lru_cache(maxsize=2)
-def solved(rules: Spanish21Rules) -> dict[str, tuple[Engine, Distribution]]:
-    """Each strategy's solved engine and exact distribution (one solve per rules record: the
-    certificate, its identities and the simulator all read these)."""
+SOLVED_KEPT: Final = 2
+"""Rules records whose solves are kept (a certificate reads one record several times)."""
+_SOLVED: dict[Spanish21Rules, dict[str, tuple[Engine, Distribution]]] = {}
+
+
+def clear_solved() -> None:
+    """Forget the kept solves (tests that count the work)."""
+    _SOLVED.clear()
+
+
+def solved(rules: Spanish21Rules, progress: Progress | None = None) -> dict[str, tuple[Engine, Distribution]]:
+    """Each strategy's solved engine and exact distribution (one solve per rules record, kept by
+    value: the certificate, its identities and the simulator all read these); ``progress`` is
+    told of each initial deal of the four passes (two solves, two distributions)."""
+    got = _SOLVED.get(rules)
+    if got is None:
+        got = _solve(rules, progress)
+        while len(_SOLVED) >= SOLVED_KEPT:
+            del _SOLVED[next(iter(_SOLVED))]
+        _SOLVED[rules] = got
+    return got
+
+
+def _solve(rules: Spanish21Rules, progress: Progress | None) -> dict[str, tuple[Engine, Distribution]]:
     from exactodds.blackjack.distribution import distribution
     from exactodds.blackjack.engine import Game as Engine
     from exactodds.spanish21.figures import basic_chart
 
     shoe, engine_rules = rules.shoe_values(), rules.engine_rules()
     out: dict[str, tuple[Engine, Distribution]] = {}
+
+    def phase(k: int, name: str) -> Progress | None:
+        """``progress`` for pass ``k`` of 4, its own count scaled into the whole."""
+        if progress is None:
+            return None
+        report = progress
+        return lambda done, total, label: report(k * total + done, 4 * total, f"{name}: {label}")
+
     cd = Engine(shoe, engine_rules)
-    result = cd.solve()
-    out[STRATEGIES[0]] = (cd, distribution(cd, STRATEGIES[0]))
+    result = cd.solve(phase(0, "solve"))
+    out[STRATEGIES[0]] = (cd, distribution(cd, STRATEGIES[0], phase(1, "distribution")))
     basic = Engine(shoe, engine_rules, basic_chart(cd, result))
-    basic.solve()
-    out[STRATEGIES[1]] = (basic, distribution(basic, STRATEGIES[1]))
+    basic.solve(phase(2, "basic chart"))
+    out[STRATEGIES[1]] = (basic, distribution(basic, STRATEGIES[1], phase(3, "basic chart distribution")))
     return out
 
 
@@ -196,6 +224,10 @@ class Spanish21(Game):
     strategies: ClassVar[tuple[str, ...]] = STRATEGIES
     aliases: ClassVar[tuple[str, ...]] = ("spanish-21",)
     cli: ClassVar[str] = "exactodds.cli.spanish21"
+
+    def prepare(self, rules: Any, progress: Progress | None = None) -> None:
+        """The solves and distributions of both strategies, with progress (over 2 s at full size)."""
+        solved(rules, progress)
 
     def outcome_table(self, rules: Any, strategy: str) -> OutcomeTable:
         return table_of(solved(rules)[_strategy(strategy)][1], rules)
