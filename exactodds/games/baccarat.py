@@ -26,6 +26,18 @@ class BaccaratRules:
     decks: int = rule(8, name="decks in the shoe", section="58 Pa. Code § 629a.5", flag="--decks")
 
 
+@dataclass(frozen=True)
+class BaccaratShoe:
+    """The rules record of a certificate's baccarat entry: what every wager-paytable of it is
+    priced under -- the shoe (any composition, ``--shoe``; the regulation's six to eight decks,
+    § 629a.3(a), by default eight) and the drawing rules (§ 629a.10, the entry's schedule)."""
+
+    shoe: str = rule("8 decks (416 cards)", name="the shoe (any composition may be priced)",
+                     section="58 Pa. Code § 629a.3(a)", flag="--shoe, --decks, --remove")
+    drawing_rules: str = rule("Table 1", name="drawing rules (fixed by the regulation)", section=CITATION,
+                              flag="(none)")
+
+
 class Baccarat(Game):
     """Baccarat and its side wagers, dealt by the rules of § 629a.10."""
 
@@ -60,4 +72,4 @@ class Baccarat(Game):
             second.universe, first.strategy, first.universe)
 
 
-__all__ = ["Baccarat", "BaccaratRules"]
+__all__ = ["Baccarat", "BaccaratRules", "BaccaratShoe"]

@@ -81,24 +81,28 @@ from exactodds.inputs import json_error, load_json, shown
 from exactodds.version import __version__
 
 REPORT_KIND: Final = "exactodds certification report"
-SCHEMA: Final = 6
+SCHEMA: Final = 7
 """3: an outcome is named by its member ``outcome`` (was ``name``), as in every CSV, JSON and DataFrame;
 4: the optional member ``template`` (a lab's HTML template, by its SHA-256); 5: the games of the seam
 (:mod:`exactodds.game.protocol`) as a list ``games`` of game entries, each with its rules record and a
 whole par sheet per strategy (:func:`exactodds.figures.entry.game_entry`; inputs ``games`` replaces the
 flag ``paigow``); 6: Spanish 21's main wager is a game entry like the others (``--game spanish21``), its
-own section ``spanish21`` and input ``spanish21`` gone. A report of an older schema is refused in one line
-(certify it again)."""
+own section ``spanish21`` and input ``spanish21`` gone; 7: one list ``games`` of entries of one shape
+(:mod:`exactodds.figures.entry`), baccarat's among them -- its wager-paytables the ``tables`` of its entry,
+its shoe, method, readings and drawing rules its ``deck``, ``readings`` and ``schedules`` -- the top-level
+``shoe``, ``method``, ``readings``, ``drawing_rules`` and ``entries`` gone. A report of an older schema is
+refused in one line (certify it again)."""
 SENSITIVITY_DECKS: Final = (6, 7, 8)
 MAX_SENSITIVITY: Final = 16
 """Most deck counts a report's sensitivity section may list (bounds a recomputation)."""
-TOP_KEYS: Final = frozenset({"report", "schema", "inputs", "shoe", "method", "readings", "drawing_rules", "entries",
-                             "summary", "version", "program", "generated_utc", "fingerprint"})
-OPTIONAL_KEYS: Final = frozenset({"document", "template", "games"})
-"""Top-level members a report may have besides :data:`TOP_KEYS` and its game sections:
-``document`` (document control, ``--document``) and ``template`` (the lab's HTML template its
-page is rendered with, ``--template``), fingerprinted but not recomputed; ``games`` (the game
-entries of the seam, recomputed like the rest)."""
+TOP_KEYS: Final = frozenset({"report", "schema", "inputs", "games", "summary", "version", "program", "generated_utc",
+                             "fingerprint"})
+"""Every report's members: ``games`` holds every figure (one entry per game, :mod:`exactodds.figures.entry`),
+the others say what made it and how it is checked."""
+OPTIONAL_KEYS: Final = frozenset({"document", "template"})
+"""Top-level members a report may have besides :data:`TOP_KEYS`: ``document`` (document control,
+``--document``) and ``template`` (the lab's HTML template its page is rendered with,
+``--template``), fingerprinted but not recomputed."""
 MAX_GAMES: Final = 16
 """Most game entries a report's inputs may ask for (bounds a recomputation)."""
 INPUT_KEYS: Final = frozenset({"wagers", "paytable", "shoe", "sensitivity_decks", "effects_of_removal"})
@@ -127,7 +131,7 @@ METHOD: Final = (
     "for the shoe by falling factorials Π n_c·(n_c−1)·… × (N−m)·…·(N−U+1). Probabilities and returns are "
     "reduced fractions computed from those integers; decimals are display only. Every table is recomputed "
     "by a second method that uses no count of the enumerator (a rank × suit cell walk, a direct enumeration "
-    "of card faces, or the brute-force deal of a short shoe; each entry names its own) and compared exactly; "
+    "of card faces, or the brute-force deal of a short shoe; each table names its own) and compared exactly; "
     "the engine is also tested against a brute-force deal of every physical card sequence of small shoes."
 )
 
@@ -143,23 +147,25 @@ MAX_EPOCH: Final = 253402300799
 """The last second of the year 9999 (a 12-digit ``SOURCE_DATE_EPOCH``): the latest time a report can state."""
 
 
+DRAWING_STATEMENT: Final = (
+    "Either hand a Natural (8 or 9 on two cards): no card is drawn (§ 629a.10(a)). Player draws on 0-5, stays on 6-7 "
+    "(§ 629a.10(b)). Banker: if the Player stayed, draws on 0-5; if the Player drew, draws on 0-2, stays on 7, and on "
+    "3-6 by Table 1 against the value of the Player's third card (D draws, S stays) (§ 629a.10(c)).")
+
+
 def drawing_rules() -> dict[str, Any]:
-    """The drawing rules printed from the rules data (:mod:`exactodds.game.rules`), § 629a.10."""
-    return {
-        "citation": RULES_CITATION,
-        "naturals": sorted(NATURALS),
-        "player_draws_on": sorted(PLAYER_DRAWS_ON),
-        "banker_draws_when_player_stays": sorted(BANKER_DRAWS_WHEN_PLAYER_STAYS),
-        "banker_always_draws": sorted(BANKER_ALWAYS_DRAWS),
-        "table_1": {"citation": "58 Pa. Code § 629a.10(c)(2)(iii) Table 1",
-                    "columns": list(range(10)),
-                    "rows": [{"banker": b, "draws": ["D" if v in vs else "S" for v in range(10)]}
-                             for b, vs in sorted(BANKER_DRAWS_AGAINST.items())]},
-        "statement": ("Either hand a Natural (8 or 9 on two cards): no card is drawn (§ 629a.10(a)). Player draws "
-                      "on 0-5, stays on 6-7 (§ 629a.10(b)). Banker: if the Player stayed, draws on 0-5; if the "
-                      "Player drew, draws on 0-2, stays on 7, and on 3-6 by Table 1 against the value of the "
-                      "Player's third card (D draws, S stays) (§ 629a.10(c))."),
-    }
+    """The drawing rules printed from the rules data (:mod:`exactodds.game.rules`), § 629a.10: the
+    baccarat entry's schedule Table 1 (a :class:`~exactodds.game.protocol.Schedule`), its rows the
+    Banker's point counts, its columns the value of the Player's third card; the naturals and the
+    Player's and Banker's other draws are stated in words (:data:`DRAWING_STATEMENT`, a reading of
+    the entry; ``tests/test_certify.py`` checks the words against the rules data)."""
+    from exactodds.game.protocol import Schedule
+
+    return Schedule("Drawing rules, Table 1: the Banker's point count (rows) against the value of the Player's third "
+                    "card (columns); D draws, S stays", "58 Pa. Code § 629a.10(c)(2)(iii) Table 1",
+                    ("Banker", *map(str, range(10))),
+                    tuple((str(b), *("D" if v in vs else "S" for v in range(10)))
+                          for b, vs in sorted(BANKER_DRAWS_AGAINST.items()))).to_json()
 
 
 PROGRAM_SUFFIXES: Final = (".py", ".html", ".css", ".j2", ".npz", ".json")
@@ -274,28 +280,43 @@ def _sensitivity(by_decks: Sequence[tuple[int, Analysis]]) -> list[dict[str, Any
     return out
 
 
-def _entry(a: Analysis, e: EffectsOfRemoval | None, skipped: str | None,
+def _table(a: Analysis, e: EffectsOfRemoval | None, skipped: str | None,
            by_decks: Sequence[tuple[int, Analysis]]) -> dict[str, Any]:
+    """A wager-paytable as a table of the baccarat entry (:func:`exactodds.figures.entry.table`):
+    its analysis (with a progressive's figures) as the outcome table, the par sheet, the second
+    method and checks, and what baccarat adds -- citations, readings, effects of removal and the
+    deck-count sensitivity."""
+    from exactodds.figures.entry import table
+
     doc = analysis_json(a)
     doc.pop("version", None)
     second = _second_method(a)
     checks = _checks(a, e)
     verified = bool(second["agrees"] is not False and all(c["holds"] is not False for c in checks))
-    table = a.outcome_table()
-    checks.append(player_advantage_check(table))  # about the game: not part of all_hold
-    return {
-        "wager": a.wager.id,
-        "paytable": a.paytable.id,
-        "level": a.wager.level.name,
-        "citations": {"wager": a.wager.cite, "paytable": a.paytable.cite},
-        "readings": {"wager": a.wager.reading or None, "paytable": a.paytable.note or None},
-        "analysis": doc,
-        "par_sheet": par_sheet(table),
-        "player_advantage": a.return_ > 0,
-        "effects_of_removal": eor_json(e) if e is not None else {"skipped": skipped or "not requested"},
-        "sensitivity": _sensitivity(by_decks),
-        "verification": {"second_method": second, "checks": checks, "all_hold": verified},
-    }
+    t = a.outcome_table()
+    checks.append(player_advantage_check(t))  # about the game: not part of all_hold
+    return table(
+        f"{a.wager.id}/{a.paytable.id}", f"{a.wager.name} — paytable {a.paytable.id}", doc, par_sheet(t),
+        a.return_ > 0, {"second_method": second, "checks": checks, "all_hold": verified},
+        wager=a.wager.id, paytable=a.paytable.id, level=a.wager.level.name,
+        citations={"wager": a.wager.cite, "paytable": a.paytable.cite},
+        readings={"wager": a.wager.reading or None, "paytable": a.paytable.note or None},
+        effects_of_removal=eor_json(e) if e is not None else {"skipped": skipped or "not requested"},
+        sensitivity=_sensitivity(by_decks))
+
+
+def baccarat_entry(shoe: Shoe, tables: list[dict[str, Any]]) -> dict[str, Any]:
+    """Baccarat's entry of a report (:func:`exactodds.figures.entry.entry`): the shoe as its deck
+    and rules record, the method and readings, the drawing rules (§ 629a.10 Table 1) as its
+    schedule, and one table per wager-paytable."""
+    from exactodds.figures.entry import entry
+    from exactodds.game.protocol import STANDARD_52, rules_record
+    from exactodds.games.baccarat import Baccarat, BaccaratShoe
+
+    deck = {**STANDARD_52.to_json(shoe.decks or 1), "decks": shoe.decks, "size": shoe.size,
+            "description": shoe.describe()}
+    return entry(Baccarat, deck, rules_record(BaccaratShoe(shoe.describe())),
+                 [f"Method: {METHOD}", *READINGS, f"Drawing rules: {DRAWING_STATEMENT}"], tables, [drawing_rules()])
 
 
 def _targets(wagers: Iterable[str] | None, paytable: str | None) -> list[tuple[Wager[Any], Paytable]]:
@@ -342,46 +363,37 @@ def build_report(inputs: dict[str, Any], progress: Progress | None = None) -> di
         results, skips = effects_for(pairs, shoe, progress)
         effects = {(e.wager.id, e.paytable.id): e for e in results}
         skipped = {(s.wager, s.paytable): s.reason for s in skips}
-    entries = []
+    tables = []
     plans = compile_plans(pairs)  # once: the shoe and every sensitivity deck count tallied by them
     sensitivity = [analyze_pairs(pairs, Shoe.standard(d), plans) for d in decks]
     for i, ((w, t), a) in enumerate(zip(pairs, analyze_pairs(pairs, shoe, plans)), 1):
         by_decks = [(d, each[i - 1]) for d, each in zip(decks, sensitivity)]
-        entries.append(_entry(a, effects.get((w.id, t.id)), skipped.get((w.id, t.id)), by_decks))
+        tables.append(_table(a, effects.get((w.id, t.id)), skipped.get((w.id, t.id)), by_decks))
         if progress:
             progress(i, len(pairs), f"report {w.id} ({t.id})")
-    doc: dict[str, Any] = {
-        "report": REPORT_KIND,
-        "schema": SCHEMA,
-        "inputs": inputs,
-        "shoe": shoe.to_json() | {"description": shoe.describe()},
-        "method": METHOD,
-        "readings": list(READINGS),
-        "drawing_rules": drawing_rules(),
-        "entries": entries,
-        "summary": {"paytables": len(entries),
-                    "second_method_agrees": sum(1 for x in entries if x["verification"]["second_method"]["agrees"]),
-                    "no_second_method": sum(1 for x in entries
-                                            if x["verification"]["second_method"]["agrees"] is None),
-                    "all_checks_hold": all(x["verification"]["all_hold"] for x in entries),
-                    "checks_cover": CHECKS_COVER,
-                    "player_advantage": [f"{x['wager']}/{x['paytable']}" for x in entries if x["player_advantage"]]},
-    }
+    games = [baccarat_entry(shoe, tables)] if pairs else []
     if "games" in inputs:
         from exactodds.figures.entry import game_entry
 
-        doc["games"] = []
         for game, rules in game_inputs(inputs["games"]):
             if progress:
                 progress(len(pairs), len(pairs) + 1, game.title)
             game.prepare(rules, progress)
-            entry = game_entry(game, rules)
-            doc["games"].append(entry)
-            doc["summary"]["all_checks_hold"] = doc["summary"]["all_checks_hold"] and entry["verification"]["all_hold"]
-            doc["summary"]["player_advantage"] += [f"{game.id}/{s}" for s in entry["player_advantage"]["strategies"]]
-    if not pairs:  # other games alone: the shoe line is theirs ("Pai Gow (tiles): 32 tiles")
-        lines = [f"{e['title']}: {e['deck']['description']}" for e in doc.get("games", [])]
-        doc["shoe"]["description"] = "; ".join(lines)
+            games.append(game_entry(game, rules))
+    every = [(g, x) for g in games for x in g["tables"]]
+    seconds = [x["verification"]["second_method"]["agrees"] for _, x in every]
+    doc: dict[str, Any] = {
+        "report": REPORT_KIND,
+        "schema": SCHEMA,
+        "inputs": inputs,
+        "games": games,
+        "summary": {"tables": len(every),
+                    "second_method_agrees": sum(1 for a in seconds if a),
+                    "no_second_method": sum(1 for a in seconds if a is None),
+                    "all_checks_hold": all(g["verification"]["all_hold"] for g in games),
+                    "checks_cover": CHECKS_COVER,
+                    "player_advantage": [f"{g['game']}/{x['id']}" for g, x in every if x["player_advantage"]]},
+    }
     plain: dict[str, Any] = json.loads(json.dumps(doc, ensure_ascii=False))  # plain JSON types, as read back
     return plain
 
@@ -729,12 +741,12 @@ def verify_report(doc: dict[str, Any], progress: Progress | None = None,
     found.extend(diffs)
     if not fresh["summary"]["all_checks_hold"]:
         found.append("a verification check fails in the recomputation")
-    if any(d.startswith("/entries") for d in diffs):
+    if any(d.startswith("/games") and "/tables" in d for d in diffs):
         notes.append(ORDER_NOTE)  # said where it may explain a difference, not on every run
     return Verdict(not found, fp_ok, not diffs, found, notes)
 
 
-ORDER_NOTE: Final = ("entry order matters: entries follow inputs/wagers (the catalogue's order for the whole "
+ORDER_NOTE: Final = ("table order matters: baccarat's tables follow inputs/wagers (the catalogue's order for the whole "
                      "catalogue), each wager's paytables in the catalogue's order; a report listing them otherwise "
                      "does not hold")
 

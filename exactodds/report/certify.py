@@ -18,7 +18,7 @@ from exactodds.exact import decimal, parse_ratio, percent, ratio, significant
 from exactodds.figures.progressive import Linear
 from exactodds.games.certificate import Verdict
 from exactodds.report.figure_views import EOR_HEADERS
-from exactodds.report.html import DEFAULT_DIGITS, no_entries_line, ordered, summary_rows
+from exactodds.report.html import DEFAULT_DIGITS, ordered, shoe_line, summary_rows
 from exactodds.report.views import Block, Pairs, Table, View, render_view
 
 
@@ -43,42 +43,37 @@ def _document_lines(doc: dict[str, Any]) -> list[Block]:
     return out
 
 
-def _summary(doc: dict[str, Any], short: bool = False) -> Block:
-    """The summary table of the paytables and game strategies, or :func:`no_entries_line` when there are none."""
-    return _summary_table(doc, short) if summary_rows(doc) else no_entries_line(doc)
-
-
-def _summary_table(doc: dict[str, Any], short: bool = False) -> Table:
+def _summary(doc: dict[str, Any], short: bool = False) -> Table:
     """The summary of every entry; ``short``: decimals to 6 significant digits and short
     headers, wrapped to fit 100 columns (the terminal summary, ``certify -f table``)."""
     def num(x: str | None) -> str:
         return "n/a" if x is None else significant(Fraction(x), 6) if short else x
 
     rows = []
-    for r in summary_rows(doc):  # the wager-paytables, then each game entry's strategies: one row shape
+    for r in summary_rows(doc):  # every table of every game entry: one row shape
         ps = r.par_sheet
         mp = ps["maximum_payout"]
-        rows.append([f"{r.name} -- {r.sub}", _pct(r.house_edge, 4), _pct(ps["hit_frequency"], 4),
+        rows.append([r.title, _pct(r.house_edge, 4), _pct(ps["hit_frequency"], 4),
                      num(ps["hit_one_in"]), num(ps["standard_deviation"]), num(ps["volatility_index"]["90"]),
                      num(ps["volatility_index"]["95"]), "n/a" if mp is None else mp["pays_text"],
                      "YES" if r.player_advantage else "no", "yes" if r.all_hold else "NO"])
     if short:  # VI 90 % left out and the two flags made one, so that the table fits 100 columns
         rows = [[*r[:5], r[6], r[7], "FAIL" if r[9] == "NO" else "ADV." if r[8] == "YES" else "ok"] for r in rows]
-        return Table(["Wager -- paytable", "House edge", "Hit freq.", "1 in N", "SD", "VI 95%", "Max. win", "Status"],
+        return Table(["Table", "House edge", "Hit freq.", "1 in N", "SD", "VI 95%", "Max. win", "Status"],
                      rows, wrap=SUMMARY_WRAP, whole_words=True)
-    return Table(["Wager -- paytable", "House edge", "Hit frequency", "1 in N", "SD", "VI 90 %", "VI 95 %",
+    return Table(["Table", "House edge", "Hit frequency", "1 in N", "SD", "VI 90 %", "VI 95 %",
                   "Max. win per unit", "Player advantage", "Every check holds"], rows)
 
 
-def _outcome_table(t: dict[str, Any], count: str) -> Table:
-    """An outcome table, the same for a wager-paytable (``t`` its analysis) and for each player
-    strategy of a game entry (``t`` its outcome table): every outcome with its pays, ``count``
-    (combinations, deals), probability and return, and the total (the return summed over the
+def _outcome_table(t: dict[str, Any]) -> Table:
+    """An outcome table, the same for every table of every game entry (a wager-paytable's
+    analysis, a player strategy's outcome table): every outcome with its pays, count, probability
+    and return, and the total (the return summed over the
     rows: a progressive's analysis states its return as a form in the meters)."""
     rows = [[o["outcome"], o["pays_text"], f"{o['count']:,}", o["probability"], o["return"]] for o in t["outcomes"]]
     summed = sum((parse_ratio(o["return"]) for o in t["outcomes"]), Fraction(0))
     rows.append(["Total", "", f"{t['total']:,}", "1/1", ratio(summed)])
-    return Table(["Outcome", "Pays", count, "Probability", "Return"], rows)
+    return Table(["Outcome", "Pays", "Count", "Probability", "Return"], rows)
 
 
 def _figure_lines(t: dict[str, Any]) -> list[Block]:
@@ -98,9 +93,9 @@ def _figure_lines(t: dict[str, Any]) -> list[Block]:
     return out
 
 
-def _par_sheet_blocks(ps: dict[str, Any], advantage: bool, cycle: str = "equally likely card sequences") -> list[Block]:
+def _par_sheet_blocks(ps: dict[str, Any], advantage: bool) -> list[Block]:
     mp = ps["maximum_payout"]
-    out: list[Block] = ["", "### Par sheet", ""]
+    out: list[Block] = ["", "#### Par sheet", ""]
     if advantage:
         out += ["**PLAYER ADVANTAGE: this paytable returns more than the amount wagered to the player in the long "
                 "run (return above 0).** The mathematics may hold; the game favours the player.", ""]
@@ -108,7 +103,7 @@ def _par_sheet_blocks(ps: dict[str, Any], advantage: bool, cycle: str = "equally
             f"- Volatility index (z·σ): {ps['volatility_index']['90']} at 90 %, {ps['volatility_index']['95']} at 95 %, "
             f"{ps['volatility_index']['99']} at 99 %",
             f"- Hit frequency: {_pct(ps['hit_frequency'])}" + (f" (1 in {ps['hit_one_in']})" if ps["hit_one_in"] else ""),
-            f"- Cycle: {ps['cycle']:,} {cycle}"]
+            f"- Cycle: {ps['cycle']:,} (the universe's equally likely elements)"]
     if mp is not None:
         out += [f"- Maximum win per unit wagered: {mp['pays_text']} ({mp['outcome']}, 1 in {mp['one_in']})",
                 f"- Maximum paid per round per unit wagered (win + wager returned): {mp['paid_per_round_per_unit']}"]
@@ -121,17 +116,8 @@ def _par_sheet_blocks(ps: dict[str, Any], advantage: bool, cycle: str = "equally
     return out
 
 
-def _drawing_rules_blocks(r: dict[str, Any]) -> list[Block]:
-    t = r["table_1"]
-    return ["", f"## Drawing rules ({r['citation']})", "", r["statement"], "",
-            f"{t['citation']}: Banker's point count (rows) against the value of the Player's third card "
-            "(columns); D draws, S stays.", "",
-            Table(["Banker", *map(str, t["columns"])], [[str(row["banker"]), *row["draws"]] for row in t["rows"]])]
-
-
 def _report_blocks(doc: dict[str, Any]) -> list[Block]:
     """The report for people: Markdown, every figure exact with a rounded decimal beside it."""
-    shoe = doc["shoe"]
     s = doc["summary"]
     inputs = json.dumps({k: v for k, v in doc["inputs"].items() if k != "definitions"}, sort_keys=True,
                         ensure_ascii=False)
@@ -139,10 +125,10 @@ def _report_blocks(doc: dict[str, Any]) -> list[Block]:
     out: list[Block] = [f"# Certification report{' -- ' + title if title else ''} -- exactodds {doc.get('version')}",
                         "", *_document_lines(doc),
            f"- Generated (UTC): {doc.get('generated_utc')}",
-           f"- Shoe: {shoe['description']}; inputs: `{inputs}`"
+           f"- Dealt from: {shoe_line(doc)}; inputs: `{inputs}`"
            + (" + embedded wager files" if doc["inputs"].get("definitions") else ""),
            f"- Fingerprint (SHA-256 of the canonical JSON): `{doc['fingerprint']['value']}`",
-           (f"- Paytables certified: {s['paytables']}; second method agrees on {s['second_method_agrees']}, "
+           (f"- Tables certified: {s['tables']}; second method agrees on {s['second_method_agrees']}, "
             f"not available for {s['no_second_method']}"),
            (f"- Every check of the mathematics holds: {'yes' if s['all_checks_hold'] else 'NO'} "
             f"(the checks cover {s['checks_cover']})"),
@@ -152,55 +138,69 @@ def _report_blocks(doc: dict[str, Any]) -> list[Block]:
            "figure from the inputs above.",
            ("It checks the JSON report (`exactodds certify --format json`) only: this Markdown is a view for "
             "reading, and no tool can verify it -- keep the JSON report beside it and verify that."),
-           "", "## Summary", "", _summary(doc),
-           "", "## Method", "", doc["method"], "", "## Readings", ""]
-    out += [f"- {r}" for r in doc["readings"]]
-    out += _drawing_rules_blocks(doc["drawing_rules"])
-    for x in doc["entries"]:
-        a = x["analysis"]
-        out += ["", f"## {a['name']} -- paytable {x['paytable']}", "",
-                f"- Wager: {x['citations']['wager']}", f"- Paytable: {x['citations']['paytable']}"]
-        if x["readings"]["wager"]:
-            out.append(f"- Reading: {x['readings']['wager']}")
-        if x["readings"]["paytable"]:
-            out.append(f"- Paytable note: {x['readings']['paytable']}")
-        out += ["", "### Outcomes", "", _outcome_table(a, "Combinations"), "", "### Figures", "", *_figure_lines(a)]
-        out += _par_sheet_blocks(x["par_sheet"], x["player_advantage"])
-        if "return_expression" in a:
-            priced = ", ".join(f"{k} ${v}" for k, v in a["priced_at"].items())
-            at_reset = a["return_at_reset"]
-            out.append(f"- Return at reset: {'n/a (reset not regulated)' if at_reset is None else at_reset}"
-                       + ("" if at_reset is None else f" ({_pct(at_reset)})") + f"; figures above priced at {priced}")
-            for name, be in a["break_even"].items():
-                out.append(f"- Break-even {name} meter: " + ("n/a" if be is None else
-                                                             f"${be} (${decimal(parse_ratio(be), 2)})"))
-            lr = a["long_run_return"]
-            out.append(f"- Long-run return: {lr} ({_pct(lr)})" if "*" not in lr else
-                       f"- Long-run return: {Linear.parse(lr).readable()} (linear in the unregulated increment "
-                       "rates; decimals, exact form in the JSON)")
-        e = x["effects_of_removal"]
-        out += ["", "### Effects of removal", ""]
-        if "skipped" in e:
-            out.append(f"Not computed: {e['skipped']}.")
-        else:
-            erows = [[r["card"], f"{r['copies']:,}", r["effect"], r["effect_percent"],
-                      "" if r.get("tag") is None else f"{r['tag']:+d}"] for r in [*e["ranks"], *e["faces"]]]
-            tag_of = e["count"]["tags"]  # in the ranks' order, whatever order the object's keys come in
-            tags = ", ".join(f"{r['card']} {tag_of[r['card']]:+d}" for r in e["ranks"] if r["card"] in tag_of)
-            holds = e["identity"]["holds"]
-            out += [Table(EOR_HEADERS, erows), "",
-                    (f"Identity Σ n·Return(shoe − card) = N·Return(shoe): "
-                     f"{'n/a' if holds is None else ('holds' if holds else 'FAILS')}. "
-                     f"Suggested count {tags} ({'balanced' if e['count']['balanced'] else 'not balanced'}), "
-                     f"correlation {e['count']['correlation'] or 'n/a'}.")]
-        srows = [[d["decks"], d["house_edge"], _pct(d["house_edge"]), _pct(d["hit_frequency"])] for d in x["sensitivity"]]
-        out += ["", "### Deck-count sensitivity", "",
-                Table(["Decks", "House edge", "House edge (%)", "Hit frequency"], srows), "",
-                "### Verification", ""]
-        out += _verification_blocks(x["verification"])
-    for g in doc.get("games", []):
+           "", "## Summary", "", _summary(doc)]
+    for g in doc["games"]:
         out += _game_blocks(g)
     return out
+
+
+def _table_blocks(x: dict[str, Any]) -> list[Block]:
+    """One table of a game entry -- a wager-paytable, a player strategy -- whatever the game: its
+    outcome table, figures and par sheet, and whatever else it carries (citations, a progressive's
+    figures, effects of removal, deck-count sensitivity), then its verification."""
+    t = x["outcome_table"]
+    out: list[Block] = ["", f"### {x['title']}", ""]
+    if "citations" in x:
+        out += [f"- Wager: {x['citations']['wager']}", f"- Paytable: {x['citations']['paytable']}"]
+        out += [f"- {label}: {x['readings'][k]}" for k, label in (("wager", "Reading"), ("paytable", "Paytable note"))
+                if x["readings"][k]]
+        out.append("")
+    if "universe" in t:
+        out += [f"Universe: {t['universe']} ({t['basis']}).", ""]
+    out += ["#### Outcomes", "", _outcome_table(t), "", "#### Figures", "", *_figure_lines(t)]
+    out += _par_sheet_blocks(x["par_sheet"], x["player_advantage"])
+    if "return_expression" in t:
+        out += _progressive_lines(t)
+    if "effects_of_removal" in x:
+        out += _effects_blocks(x["effects_of_removal"])
+    if "sensitivity" in x:
+        srows = [[d["decks"], d["house_edge"], _pct(d["house_edge"]), _pct(d["hit_frequency"])]
+                 for d in x["sensitivity"]]
+        out += ["", "#### Deck-count sensitivity", "",
+                Table(["Decks", "House edge", "House edge (%)", "Hit frequency"], srows)]
+    return out + ["", "#### Verification", "", *_verification_blocks(x["verification"])]
+
+
+def _progressive_lines(a: dict[str, Any]) -> list[Block]:
+    """A progressive paytable's figures in its meters: return at reset, break-even, long run."""
+    priced = ", ".join(f"{k} ${v}" for k, v in a["priced_at"].items())
+    at_reset = a["return_at_reset"]
+    out: list[Block] = [f"- Return at reset: {'n/a (reset not regulated)' if at_reset is None else at_reset}"
+                        + ("" if at_reset is None else f" ({_pct(at_reset)})") + f"; figures above priced at {priced}"]
+    for name, be in a["break_even"].items():
+        out.append(f"- Break-even {name} meter: " + ("n/a" if be is None else f"${be} (${decimal(parse_ratio(be), 2)})"))
+    lr = a["long_run_return"]
+    out.append(f"- Long-run return: {lr} ({_pct(lr)})" if "*" not in lr else
+               f"- Long-run return: {Linear.parse(lr).readable()} (linear in the unregulated increment "
+               "rates; decimals, exact form in the JSON)")
+    return out
+
+
+def _effects_blocks(e: dict[str, Any]) -> list[Block]:
+    """The effects of removal of a table, with the identity and the suggested count."""
+    out: list[Block] = ["", "#### Effects of removal", ""]
+    if "skipped" in e:
+        return [*out, f"Not computed: {e['skipped']}."]
+    erows = [[r["card"], f"{r['copies']:,}", r["effect"], r["effect_percent"],
+              "" if r.get("tag") is None else f"{r['tag']:+d}"] for r in [*e["ranks"], *e["faces"]]]
+    tag_of = e["count"]["tags"]  # in the ranks' order, whatever order the object's keys come in
+    tags = ", ".join(f"{r['card']} {tag_of[r['card']]:+d}" for r in e["ranks"] if r["card"] in tag_of)
+    holds = e["identity"]["holds"]
+    return [*out, Table(EOR_HEADERS, erows), "",
+            (f"Identity Σ n·Return(shoe − card) = N·Return(shoe): "
+             f"{'n/a' if holds is None else ('holds' if holds else 'FAILS')}. "
+             f"Suggested count {tags} ({'balanced' if e['count']['balanced'] else 'not balanced'}), "
+             f"correlation {e['count']['correlation'] or 'n/a'}.")]
 
 
 def _verification_blocks(v: dict[str, Any]) -> list[Block]:
@@ -224,35 +224,25 @@ def _check_lines(v: dict[str, Any]) -> list[Block]:
 
 
 def _game_blocks(g: dict[str, Any]) -> list[Block]:
-    """A game entry (:func:`exactodds.figures.entry.game_entry`), whatever the game: its deck and
-    rules record, per strategy the outcome table, figures and par sheet, its schedules, the checks."""
+    """A game entry (:mod:`exactodds.figures.entry`), whatever the game: its deck and rules record,
+    readings and schedules, each of its tables (:func:`_table_blocks`), the entry's own checks."""
     pa = g["player_advantage"]
     out: list[Block] = ["", f"## {g['title']}", "", f"- Citation: {g['citation']}",
                         f"- Deck: {g['deck']['description']} ({g['deck']['title']})", "",
-                        f"**{pa['statement']}.**" if pa["strategies"] else f"{pa['statement']}.", "",
+                        f"**{pa['statement']}.**" if pa["tables"] else f"{pa['statement']}.", "",
                         "### Rules certified", "",
                         Table(["Rule", "Section", "Option", "Value"],
                               [[r["name"], r["section"], r["flag"], str(r["value"])] for r in g["rules"]]), ""]
     out += ["### Readings", "", *(f"- {r}" for r in g["readings"])]
-    for st in g["strategies"]:
-        t = st["outcome_table"]
-        out += ["", f"### Player strategy: {st['strategy']}", "", f"Universe: {t['universe']} ({t['basis']}).", "",
-                _outcome_table(t, "Count"), "", *_figure_lines(t)]
-        out += _par_sheet_blocks(st["par_sheet"], st["player_advantage"], "equally likely deals")
     for sc in g["schedules"]:
         out += ["", f"### {sc['title']} ({sc['cite']})", "", Table(sc["columns"], sc["rows"])]
-    v = g["verification"]
-    out += ["", "### Verification", ""]
-    for sm in v["second_method"]["strategies"]:
-        out.append(f"- Second method, {sm['strategy']}: {sm['statement']}." if sm["agrees"] is None else
-                   f"- Second method, {sm['strategy']} ({sm['method']}): "
-                   f"{'AGREES exactly' if sm['agrees'] else 'DISAGREES'} (return {sm['return']}).")
-    out += _check_lines(v)
-    return out
+    for x in g["tables"]:
+        out += _table_blocks(x)
+    return out + ["", f"### Checks of {g['title']}", "", *_check_lines(g["verification"])]
 
 
 CSV_COLUMNS: Final = (
-    "table", "wager", "paytable", "item",
+    "table", "game", "id", "item",
     "pays", "pays_decimal", "count", "probability", "probability_decimal", "probability_one_in",
     "return", "return_decimal",
     "copies", "effect_of_removal", "effect_of_removal_decimal", "return_after_removal", "return_after_removal_decimal",
@@ -287,13 +277,13 @@ def _exact(name: str, x: str | None, probability: bool = False) -> dict[str, Any
     return out
 
 
-def _table_csv(key: dict[str, str], item: str, t: dict[str, Any], ps: dict[str, Any], advantage: bool,
-               count: int | None = None) -> list[list[Any]]:
-    """One outcome table with its par sheet, the same for a wager-paytable (``t`` its analysis) and
-    for each player strategy of a game entry (``t`` its outcome table; ``count`` its universe): a
-    ``summary`` row (par-sheet figures), the ``outcome`` rows and the ``confidence_range`` rows."""
+def _table_csv(key: dict[str, str], x: dict[str, Any]) -> list[list[Any]]:
+    """One table of a game entry, whatever the game (``key``: its game and id): a ``summary`` row
+    (par-sheet figures), the ``outcome`` rows and the ``confidence_range`` rows, and where the
+    table has them its ``effect_of_removal`` and ``sensitivity`` rows."""
+    t, ps, advantage = x["outcome_table"], x["par_sheet"], x["player_advantage"]
     mp = ps["maximum_payout"]
-    rows = [_csv_row(table="summary", **key, item=item, **({} if count is None else {"count": count}),
+    rows = [_csv_row(table="summary", **key, item=x["title"], count=t["total"],
                      **_exact("return", t["return"]), **_exact("house_edge", t["house_edge"]),
                      **_exact("hit_frequency", ps["hit_frequency"]), hit_frequency_one_in=ps["hit_one_in"] or "",
                      standard_deviation=ps["standard_deviation"], volatility_index_90=ps["volatility_index"]["90"],
@@ -308,31 +298,25 @@ def _table_csv(key: dict[str, str], item: str, t: dict[str, Any], ps: dict[str, 
                       result_90_low=c["result_90"][0], result_90_high=c["result_90"][1],
                       result_95_low=c["result_95"][0], result_95_high=c["result_95"][1])
              for c in ps["confidence_ranges"]]
+    e = x.get("effects_of_removal", {})
+    rows += [_csv_row(table="effect_of_removal", **key, item=r["card"], copies=r["copies"],
+                      **_exact("effect_of_removal", r["effect"]), **_exact("return_after_removal", r["return_after"]))
+             for r in [*e.get("ranks", []), *e.get("faces", [])]]
+    rows += [_csv_row(table="sensitivity", **key, item=f"{d['decks']} decks", decks=d["decks"],
+                      **_exact("house_edge", d["house_edge"]), **_exact("hit_frequency", d["hit_frequency"]))
+             for d in x.get("sensitivity", [])]
     return rows
 
 
 def _report_csv(doc: dict[str, Any]) -> list[list[Any]]:
-    """The report's tables as one CSV with one column per concept (:data:`CSV_COLUMNS`):
-    a ``summary`` row per paytable (par-sheet figures), its outcome rows, its confidence
-    ranges, effects of removal and sensitivity; then the same rows (:func:`_table_csv`) for
-    each player strategy of each game entry; then the game sections."""
+    """The report's tables as one CSV with one column per concept (:data:`CSV_COLUMNS`): for
+    every table of every game entry (:func:`_table_csv`) a ``summary`` row (par-sheet figures),
+    its outcome rows, its confidence ranges, and its effects of removal and sensitivity where it
+    has them; ``game`` and ``id`` say whose rows they are."""
     rows: list[list[Any]] = [list(CSV_COLUMNS)]
-    for x in doc["entries"]:
-        key = {"wager": x["wager"], "paytable": x["paytable"]}
-        rows += _table_csv(key, x["analysis"]["name"], x["analysis"], x["par_sheet"], x["player_advantage"])
-        e = x["effects_of_removal"]
-        for r in [*e.get("ranks", []), *e.get("faces", [])]:
-            rows.append(_csv_row(table="effect_of_removal", **key, item=r["card"], copies=r["copies"],
-                                 **_exact("effect_of_removal", r["effect"]),
-                                 **_exact("return_after_removal", r["return_after"])))
-        for d in x["sensitivity"]:
-            rows.append(_csv_row(table="sensitivity", **key, item=f"{d['decks']} decks", decks=d["decks"],
-                                 **_exact("house_edge", d["house_edge"]), **_exact("hit_frequency", d["hit_frequency"])))
-    for g in doc.get("games", []):  # every game entry alike, each strategy as a wager-paytable
-        for st in g["strategies"]:
-            t = st["outcome_table"]
-            rows += _table_csv({"wager": g["game"], "paytable": st["strategy"]}, g["title"], t, st["par_sheet"],
-                               st["player_advantage"], t["total"])
+    for g in doc["games"]:  # every table of every game entry alike
+        for x in g["tables"]:
+            rows += _table_csv({"game": g["game"], "id": x["id"]}, x)
     fp = doc["fingerprint"]["value"]
     return [rows[0], *([*r[:-1], fp] for r in rows[1:])]
 
@@ -357,15 +341,14 @@ def _summary_blocks(doc: dict[str, Any]) -> list[Block]:
     s = doc["summary"]
     advantage = ", ".join(s["player_advantage"]) + " FAVOUR THE PLAYER" if s["player_advantage"] else "none"
     pairs = [("Fingerprint (SHA-256)", doc["fingerprint"]["value"]),
-             ("Paytables certified", f"{s['paytables']} (second method agrees on {s['second_method_agrees']}, "
-                                     f"not available for {s['no_second_method']})"),
+             ("Tables certified", f"{s['tables']} (second method agrees on {s['second_method_agrees']}, "
+                                  f"not available for {s['no_second_method']})"),
              ("Every check holds", "yes" if s["all_checks_hold"] else "NO"),
              ("Player advantage", advantage)]
-    return [f"Certification report summary -- exactodds {doc.get('version')} -- {doc['shoe']['description']}", "",
+    return [f"Certification report summary -- exactodds {doc.get('version')} -- {shoe_line(doc)}", "",
             Pairs(pairs), "",
             _summary(doc, short=True), "",
-            *(["Status: ok; ADV. = the wager favours the player; FAIL = a check of the mathematics fails."]
-              if summary_rows(doc) else []),
+            "Status: ok; ADV. = the table favours the player; FAIL = a check of the mathematics fails.",
             "The whole report: -f markdown or -f html; the report 'exactodds verify' checks: -f json."]
 
 

@@ -22,7 +22,7 @@ wager, every check) and the fingerprint. A wager from a wager file shows its emb
 definition.
 
 Every figure printed carries ``data-path`` (where it is in the JSON report, e.g.
-``entries/0/analysis/house_edge``) and ``data-value`` (the JSON value), so a test --
+``games/0/tables/0/outcome_table/house_edge``) and ``data-value`` (the JSON value), so a test --
 or an auditor -- can check each one against the report. Decimals and chart coordinates
 are derived from the exact values for display only.
 
@@ -30,7 +30,7 @@ are derived from the exact values for display only.
 >>> html = render_html(certify(["tie"], "8to1", sensitivity_decks=(8,), effects_of_removal=False))
 >>> html.startswith("<!DOCTYPE html>") and html.count("<script") == html.count('<script type="application/json"') == 1
 True
->>> 'data-path="entries/0/analysis/house_edge"' in html
+>>> 'data-path="games/0/tables/0/outcome_table/house_edge"' in html
 True
 """
 
@@ -142,9 +142,9 @@ def _badge(state: bool | None, yes: str = "holds", no: str = "FAILS", na: str = 
 
 # -- sections ----------------------------------------------------------------------------------
 
-def _outcomes(a: dict[str, Any], base: str, count: str = "Combinations") -> str:
-    """An outcome table, the same for a wager-paytable (``a`` its analysis) and for each player
-    strategy of a game entry (its outcome table; ``count`` names the count column)."""
+def _outcomes(a: dict[str, Any], base: str, count: str = "Count") -> str:
+    """An outcome table, the same for every table of every game entry (a wager-paytable's
+    analysis, a player strategy's outcome table; ``count`` names the count column)."""
     rows = [('<table class="outcomes"><thead><tr><th>Outcome</th><th>Pays</th>'
             f'<th class="num">{_e(count)}</th><th>Probability (exact)</th><th class="num">Probability</th><th class="num">1 in N</th>'
             '<th>Return (exact)</th></tr></thead><tbody>')]
@@ -337,34 +337,14 @@ def _definition(doc: dict[str, Any], wager: str) -> str:
     return "".join(out)
 
 
-def entry_anchor(x: dict[str, Any]) -> str:
-    """The id of a wager-paytable's section of the page."""
-    return f'e-{x["wager"]}--{x["paytable"]}'
+def table_anchor(g: dict[str, Any], x: dict[str, Any]) -> str:
+    """The id of a table's section of the page (a wager-paytable, a player strategy)."""
+    return f't-{g["game"]}--{x["id"].replace("/", "--")}'
 
 
 def game_anchor(g: dict[str, Any]) -> str:
     """The id of a game entry's section of the page."""
     return f'g-{g["game"]}'
-
-
-def _entry(doc: dict[str, Any], i: int, x: dict[str, Any]) -> str:
-    a, base = x["analysis"], f"entries/{i}"
-    readings = "".join(f"<dt>{label}</dt><dd>{_e(text)}</dd>" for label, text in
-                       (("Reading", x["readings"]["wager"]), ("Paytable note", x["readings"]["paytable"])) if text)
-    return "".join([
-        f'<section class="entry" id="{_e(entry_anchor(x))}"><h2>{_e(a["name"])} — paytable {_e(x["paytable"])}</h2>',
-        f'<p class="sub">wager <code>{_e(x["wager"])}</code>, level <code>{_e(x["level"])}</code></p>',
-        (f'<dl class="meta"><dt>Wager</dt><dd>{_e(x["citations"]["wager"])}</dd><dt>Paytable</dt>'
-        f'<dd>{_e(x["citations"]["paytable"])}</dd>{readings}</dl>'),
-        _definition(doc, x["wager"]),
-        '<h3>Outcomes</h3>', _outcomes(a, base + "/analysis"),
-        '<h3>Figures</h3>', _figures(a, base + "/analysis"),
-        _par_sheet(x["par_sheet"], base + "/par_sheet", x["player_advantage"]),
-        _progressive(a, base + "/analysis"),
-        _effects(x["effects_of_removal"], base + "/effects_of_removal"),
-        _sensitivity(x["sensitivity"], base + "/sensitivity"),
-        _verification(x["verification"], base + "/verification"),
-        "</section>"])
 
 
 EMBED_ID: Final = "exactodds-report"
@@ -387,28 +367,26 @@ def _pct_text(x: str | None) -> str:
     return "n/a" if x is None or not RATIO.fullmatch(x) else percent(Fraction(x), 4)
 
 
-def no_entries_line(doc: dict[str, Any]) -> str:
-    """What every view's summary says in place of an empty table of paytables (``certify
-    --game`` alone).
+def shoe_line(doc: dict[str, Any]) -> str:
+    """What a report deals from, every game's deck in words (the page's title line).
 
-    >>> no_entries_line({"entries": [], "games": [{"title": "Pai Gow (tiles)"}]})
-    'No baccarat wager in this report: it certifies Pai Gow (tiles) only.'
+    >>> shoe_line({"games": [{"title": "Baccarat", "deck": {"description": "8 decks (416 cards)"}},
+    ...                      {"title": "Pai Gow (tiles)", "deck": {"description": "32 tiles"}}]})
+    'Baccarat: 8 decks (416 cards); Pai Gow (tiles): 32 tiles'
     """
-    games = "; ".join(g["title"] for g in doc.get("games", []))
-    return f"No baccarat wager in this report: it certifies {games or 'nothing'} only."
+    return "; ".join(f"{g['title']}: {g['deck']['description']}" for g in doc["games"])
 
 
 @dataclass(frozen=True)
 class SummaryRow:
-    """One row of every view's summary table, the same for a wager-paytable and for each player
-    strategy of a game entry: its ``name`` and ``sub`` (wager name and paytable id; game title and
-    strategy), ids (``wager`` and ``paytable``; game id and strategy, as in the CSV), the HTML
-    ``anchor`` of its section, its house edge and par sheet with their JSON paths, and its flags."""
+    """One row of every view's summary table: a table of a game entry (a wager-paytable, a
+    player strategy), whatever the game -- its ``title``, the ``game`` id and the table's ``id``
+    (as in the CSV), the HTML ``anchor`` of its section, its house edge and par sheet with their
+    JSON paths, and its flags."""
 
-    name: str
-    sub: str
-    wager: str
-    paytable: str
+    title: str
+    game: str
+    id: str
     anchor: str
     house_edge: str
     house_edge_path: str
@@ -419,24 +397,16 @@ class SummaryRow:
 
 
 def summary_rows(doc: dict[str, Any]) -> list[SummaryRow]:
-    """Every row of the summary tables: the wager-paytables, then each game entry's strategies."""
-    out = [SummaryRow(x["analysis"]["name"], x["paytable"], x["wager"], x["paytable"], entry_anchor(x),
-                      x["analysis"]["house_edge"], f"entries/{i}/analysis/house_edge", x["par_sheet"],
-                      f"entries/{i}/par_sheet", x["player_advantage"], x["verification"]["all_hold"])
-           for i, x in enumerate(doc["entries"])]
-    out += [SummaryRow(g["title"], st["strategy"], g["game"], st["strategy"], game_anchor(g),
-                       st["outcome_table"]["house_edge"], f"games/{i}/strategies/{j}/outcome_table/house_edge",
-                       st["par_sheet"], f"games/{i}/strategies/{j}/par_sheet", st["player_advantage"],
-                       g["verification"]["all_hold"])
-            for i, g in enumerate(doc.get("games", [])) for j, st in enumerate(g["strategies"])]
-    return out
+    """Every row of the summary tables: every table of every game entry, in order."""
+    return [SummaryRow(x["title"], g["game"], x["id"], table_anchor(g, x), x["outcome_table"]["house_edge"],
+                       f"games/{i}/tables/{j}/outcome_table/house_edge", x["par_sheet"],
+                       f"games/{i}/tables/{j}/par_sheet", x["player_advantage"], x["verification"]["all_hold"])
+            for i, g in enumerate(doc["games"]) for j, x in enumerate(g["tables"])]
 
 
 def _summary(doc: dict[str, Any]) -> str:
     found = summary_rows(doc)
-    if not found:
-        return f"<p>{_e(no_entries_line(doc))}</p>"
-    rows = ['<table class="summary"><thead><tr><th>Wager — paytable</th><th class="num">House edge</th>'
+    rows = ['<table class="summary"><thead><tr><th>Table</th><th class="num">House edge</th>'
             '<th class="num">Hit frequency</th><th class="num">1 in N</th><th class="num">σ</th>'
             '<th class="num">VI 90 %</th><th class="num">VI 95 %</th><th class="num">Max. win per unit</th>'
             '<th>Player advantage</th><th>Mathematics</th></tr></thead><tbody>']
@@ -444,7 +414,7 @@ def _summary(doc: dict[str, Any]) -> str:
         ps, base = r.par_sheet, r.par_sheet_path
         mp = ps["maximum_payout"]
         rows.append(
-            f'<tr><td><a href="#{_e(r.anchor)}">{_e(r.name)} — {_e(r.sub)}</a></td>'
+            f'<tr><td><a href="#{_e(r.anchor)}">{_e(r.title)}</a></td>'
             f'<td class="num">{_pct(r.house_edge_path, r.house_edge)}</td>'
             f'<td class="num">{_pct(base + "/hit_frequency", ps["hit_frequency"])}</td>'
             f'<td class="num">{"" if ps["hit_one_in"] is None else _fig(base + "/hit_one_in", ps["hit_one_in"], "sig")}</td>'
@@ -458,8 +428,12 @@ def _summary(doc: dict[str, Any]) -> str:
     return "".join(rows)
 
 
+CYCLE: Final = "Cycle (the universe's equally likely elements: card sequences, tile deals)"
+"""What the par sheet calls its cycle, whatever the game."""
+
+
 def _par_sheet(ps: dict[str, Any], base: str, player_advantage: bool,
-               cycle: str = "Cycle (equally likely card sequences)") -> str:
+               cycle: str = CYCLE) -> str:
     mp = ps["maximum_payout"]
     out = ['<h3>Par sheet</h3>']
     if player_advantage:
@@ -496,17 +470,6 @@ def _par_sheet(ps: dict[str, Any], base: str, player_advantage: bool,
                    f'{_fig(p + "/return_95/1", c["return_95"][1], "text")}</td></tr>')
     out.append(f'</tbody></table><p class="sub">{_e(ps["definition"])}</p>')
     return "".join(out)
-
-
-def _drawing_rules(r: dict[str, Any]) -> str:
-    t = r["table_1"]
-    head = "".join(f"<th>{v}</th>" for v in t["columns"])
-    body = "".join(f'<tr><th>{row["banker"]}</th>' + "".join(f"<td>{m}</td>" for m in row["draws"]) + "</tr>"
-                   for row in t["rows"])
-    return (f'<h3>Drawing rules ({_e(r["citation"])})</h3><p>{_e(r["statement"])}</p>'
-            f'<table class="drawing"><caption>{_e(t["citation"])}: Banker\'s point count (rows) against the value of '
-            f'the Player\'s third card (columns); D draws, S stays</caption><thead><tr><th>Banker</th>{head}</tr>'
-            f'</thead><tbody>{body}</tbody></table>')
 
 
 DOCUMENT_LABELS: Final = (("game", "Game"), ("jurisdiction", "Jurisdiction"), ("submitter", "Submitter"),
@@ -572,7 +535,7 @@ def _head(doc: dict[str, Any]) -> str:
     s = doc["summary"]
     fp = doc["fingerprint"]["value"]
     inputs = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in input_items(doc["inputs"]))
-    return (f'<dl class="meta"><dt>Paytables certified</dt><dd>{_count("summary/paytables", s["paytables"])}</dd>'
+    return (f'<dl class="meta"><dt>Tables certified</dt><dd>{_count("summary/tables", s["tables"])}</dd>'
             f'<dt>Second method agrees</dt><dd>{_count("summary/second_method_agrees", s["second_method_agrees"])}'
             f' (none available for {_count("summary/no_second_method", s["no_second_method"])})</dd>'
             f'<dt>Every check of the mathematics holds</dt><dd>{_badge(s["all_checks_hold"], "yes", "NO")} '
@@ -589,40 +552,57 @@ def _head(doc: dict[str, Any]) -> str:
             '</div>')
 
 
+def _schedule(sc: dict[str, Any]) -> str:
+    """A schedule of a game entry (Pai Gow's hold by wager amount, baccarat's drawing rules)."""
+    return (f'<h3>{_e(sc["title"])} ({_e(sc["cite"])})</h3><table class="schedule"><thead><tr>'
+            + "".join(f"<th>{_e(c)}</th>" for c in sc["columns"]) + "</tr></thead><tbody>"
+            + "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in sc["rows"])
+            + "</tbody></table>")
+
+
 def _game(g: dict[str, Any], i: int) -> str:
-    """A game entry (:func:`exactodds.figures.entry.game_entry`), whatever the game: one shape."""
-    base = f"games/{i}"
+    """The head of a game entry (:mod:`exactodds.figures.entry`), whatever the game: its deck,
+    rules record, readings, schedules and the entry's own checks (its tables follow, :func:`_table`)."""
     pa = g["player_advantage"]
-    out = [f'<section class="entry" id="{_e(game_anchor(g))}"><h2>{_e(g["title"])}</h2>'
+    out = [f'<section class="game" id="{_e(game_anchor(g))}"><h2>{_e(g["title"])}</h2>'
            f'<p class="cite">{_e(g["citation"])}</p><p>Deck: {_e(g["deck"]["description"])} '
            f'({_e(g["deck"]["title"])})</p>'
-           f'<p class="{"advantage" if pa["strategies"] else "sub"}">{_e(pa["statement"])}.</p>'
+           f'<p class="{"advantage" if pa["tables"] else "sub"}">{_e(pa["statement"])}.</p>'
            '<h3>Rules certified</h3><table class="rules"><thead><tr><th>Rule</th><th>Section</th><th>Option</th>'
            '<th>Value</th></tr></thead><tbody>']
     out += [f'<tr><td>{_e(r["name"])}</td><td>{_e(r["section"])}</td><td><code>{_e(r["flag"])}</code></td>'
             f'<td>{_e(r["value"])}</td></tr>' for r in g["rules"]]
     out.append('</tbody></table><h3>Readings</h3><ul>' + "".join(f"<li>{_e(r)}</li>" for r in g["readings"]) + "</ul>")
-    for j, st in enumerate(g["strategies"]):
-        t, p = st["outcome_table"], f"{base}/strategies/{j}/outcome_table"
-        out.append(f'<h3>Player strategy: {_e(st["strategy"])}</h3><p class="sub">Universe: {_e(t["universe"])} '
-                   f'({_e(t["basis"])})</p>')
-        out += [_outcomes(t, p, "Count"), _figures(t, p)]
-        out.append(_par_sheet(st["par_sheet"], f"{base}/strategies/{j}/par_sheet", st["player_advantage"],
-                              "Cycle (equally likely deals)"))
-    for sc in g["schedules"]:
-        out.append(f'<h3>{_e(sc["title"])} ({_e(sc["cite"])})</h3><table class="schedule"><thead><tr>'
-                   + "".join(f"<th>{_e(c)}</th>" for c in sc["columns"]) + "</tr></thead><tbody>"
-                   + "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in sc["rows"])
-                   + "</tbody></table>")
-    v = g["verification"]
-    out.append("<h3>Verification</h3><ul class=\"checks\">")
-    for sm in v["second_method"]["strategies"]:
-        if sm["agrees"] is None:
-            out.append(f'<li>Second method, {_e(sm["strategy"])}: {_e(sm["statement"])} {_badge(None)}</li>')
-        else:
-            out.append(f'<li>Second method, {_e(sm["strategy"])} ({_e(sm["method"])}): '
-                       f'{_badge(sm["agrees"], "AGREES exactly", "DISAGREES")}</li>')
-    out.append("</ul>" + _checks(v) + "</section>")
+    out += [_schedule(sc) for sc in g["schedules"]]
+    out.append(f'<h3>Checks of {_e(g["title"])}</h3>' + _checks(g["verification"]) + "</section>")
+    return "".join(out)
+
+
+def _table(doc: dict[str, Any], i: int, j: int, x: dict[str, Any]) -> str:
+    """One table of a game entry -- a wager-paytable, a player strategy -- whatever the game: its
+    outcome table, figures and par sheet, and whatever else it carries (citations, a wager file,
+    a progressive's meters, effects of removal, deck-count sensitivity), then its verification."""
+    base = f"games/{i}/tables/{j}"
+    t, tb = x["outcome_table"], f"{base}/outcome_table"
+    out = [f'<section class="entry" id="{_e(table_anchor(doc["games"][i], x))}"><h2>{_e(x["title"])}</h2>']
+    if "level" in x:
+        out.append(f'<p class="sub">wager <code>{_e(x["wager"])}</code>, level <code>{_e(x["level"])}</code></p>')
+    if "citations" in x:
+        readings = "".join(f"<dt>{label}</dt><dd>{_e(text)}</dd>" for label, text in
+                           (("Reading", x["readings"]["wager"]), ("Paytable note", x["readings"]["paytable"])) if text)
+        out.append(f'<dl class="meta"><dt>Wager</dt><dd>{_e(x["citations"]["wager"])}</dd><dt>Paytable</dt>'
+                   f'<dd>{_e(x["citations"]["paytable"])}</dd>{readings}</dl>')
+    if "wager" in x:
+        out.append(_definition(doc, x["wager"]))
+    if "universe" in t:
+        out.append(f'<p class="sub">Universe: {_e(t["universe"])} ({_e(t["basis"])})</p>')
+    out += ['<h3>Outcomes</h3>', _outcomes(t, tb), '<h3>Figures</h3>', _figures(t, tb),
+            _par_sheet(x["par_sheet"], base + "/par_sheet", x["player_advantage"]), _progressive(t, tb)]
+    if "effects_of_removal" in x:
+        out.append(_effects(x["effects_of_removal"], base + "/effects_of_removal"))
+    if "sensitivity" in x:
+        out.append(_sensitivity(x["sensitivity"], base + "/sensitivity"))
+    out += [_verification(x["verification"], base + "/verification"), "</section>"]
     return "".join(out)
 
 
@@ -666,29 +646,27 @@ def _render_html(doc: dict[str, Any], template_dir: str | Path | None, digits: i
     doc = ordered(doc)
     from markupsafe import Markup as m
     fp = doc["fingerprint"]["value"]
-    entries = []
-    for i, x in enumerate(doc["entries"]):
-        name = f'{x["analysis"]["name"]} — paytable {x["paytable"]}'
-        entries.append({"anchor": entry_anchor(x), "page": f"p{i}", "title": name,
-                        "header": name,
-                        "badge": m(_badge(x["verification"]["second_method"]["agrees"], "second method agrees",
-                                          "SECOND METHOD DISAGREES", "no second method")),
-                        "body": m(_entry(doc, i, x))})
-    sections = [{"title": g["title"], "anchor": game_anchor(g), "body": m(_game(g, i))}
-                for i, g in enumerate(doc.get("games", []))]
-    method = m(f'<section id="method" class="entry"><h2>Method, readings and drawing rules</h2><h3>Method</h3>'
-               f'<p>{_e(doc["method"])}</p><h3>Readings</h3><ul>'
-               + "".join(f"<li>{_e(r)}</li>" for r in doc["readings"]) + "</ul>"
-               + _drawing_rules(doc["drawing_rules"]) + "</section>")
+    entries, sections = [], []
+    for i, g in enumerate(doc["games"]):
+        tables = []
+        for j, x in enumerate(g["tables"]):
+            tables.append({"anchor": table_anchor(g, x), "page": f"p{len(entries)}", "title": x["title"],
+                           "header": x["title"],
+                           "badge": m(_badge(x["verification"]["second_method"]["agrees"], "second method agrees",
+                                             "SECOND METHOD DISAGREES", "no second method")),
+                           "body": m(_table(doc, i, j, x))})
+            entries.append(tables[-1])
+        sections.append({"title": g["title"], "anchor": game_anchor(g), "body": m(_game(g, i)), "tables": tables})
     d = doc.get("document") or {}
-    title = f"Certification report — exactodds {doc.get('version')} — {doc['shoe']['description']}"
+    shoe = shoe_line(doc)
+    title = f"Certification report — exactodds {doc.get('version')} — {shoe}"
     context = dict(
         version=doc.get("version"), template_id=template.ident, title=title, css_text=_css_text,
         header_left=(d.get("game") or "exactodds certification report"),
-        footer_left=" · ".join(str(d[k]) for k in ("lab", "revision") if d.get(k)) or doc["shoe"]["description"],
-        fingerprint=fp, digits=digits, entries=entries, sections=sections, document=d, shoe=doc["shoe"]["description"],
+        footer_left=" · ".join(str(d[k]) for k in ("lab", "revision") if d.get(k)) or shoe,
+        fingerprint=fp, digits=digits, entries=entries, sections=sections, document=d, shoe=shoe,
         generated=doc.get("generated_utc"), document_block=m(_document(doc)), advantage_block=m(_advantage(doc)),
-        head_block=m(_head(doc)), summary_block=m(_summary(doc)), method_block=method,
+        head_block=m(_head(doc)), summary_block=m(_summary(doc)),
         embedded=m(embedded_json(doc)))
 
     def render() -> str:

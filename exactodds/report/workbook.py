@@ -1,11 +1,12 @@
 """The certification report as an Excel workbook (``certify -f xlsx``), written with XlsxWriter.
 
 A view of the JSON report, like the others: nothing is recomputed. One ``Summary`` sheet
-(a row per wager-paytable: the par-sheet figures, the player-advantage flag, the
-fingerprint), one sheet per wager-paytable (outcomes, par sheet, confidence ranges,
-effects of removal, sensitivity), one per game entry (:func:`_game_sheet`, the same for every
-game of the seam). Every outcome table but a progressive's is live
-(:func:`_live_table`, the same for a wager-paytable and a game entry): pays and counts are
+(a row per table of every game entry -- a wager-paytable, a player strategy: the par-sheet
+figures, the player-advantage flag -- and the fingerprint), then per game entry a sheet of its
+rules record and schedules (:func:`_game_sheet`) followed by one sheet per table (outcomes, par
+sheet, confidence ranges, and effects of removal and sensitivity where the table has them,
+:func:`_table_sheet`), the same for every game. Every outcome table but a progressive's is live
+(:func:`_live_table`): pays and counts are
 cells, and probabilities, contributions, return, house edge, hit frequency, variance and σ
 formulas over them, so a designer who changes a pay sees the edge move (a progressive's pays
 depend on its meters: its figures are values at the priced meters). Every exact value
@@ -33,7 +34,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from exactodds.exact import significant
-from exactodds.report.html import entry_anchor, game_anchor, no_entries_line, summary_rows
+from exactodds.report.html import summary_rows, table_anchor
 
 SHEET_NAME: Final = re.compile(r"[\[\]:*?/\\]")
 
@@ -188,19 +189,24 @@ def _par_sheet_lines(sh: _Sheet, ps: dict[str, Any], advantage: bool, cycle: str
                  *(("exact", v, "units") for v in (*c["result_90"], *c["result_95"]))])
 
 
-def _entry_sheet(sh: _Sheet, x: dict[str, Any]) -> None:
-    a, ps = x["analysis"], x["par_sheet"]
-    sh.line([f"{a['name']} -- paytable {x['paytable']}"], bold=True)
-    sh.freeze()  # the wager and paytable stay in view, and the labels of column A
-    sh.line(["Wager citation", x["citations"]["wager"]])
-    sh.line(["Paytable citation", x["citations"]["paytable"]])
+def _table_sheet(sh: _Sheet, g: dict[str, Any], x: dict[str, Any]) -> None:
+    """One table of a game entry -- a wager-paytable, a player strategy -- whatever the game: the
+    outcome table (live, :func:`_live_table`, unless a progressive's pays hang on its meters), the
+    par sheet, and where the table has them its effects of removal and deck-count sensitivity."""
+    a, ps = x["outcome_table"], x["par_sheet"]
+    sh.line([x["title"]], bold=True)
+    sh.freeze()  # the table's title stays in view, and the labels of column A
+    sh.line(["Game", g["title"]])
+    for k, label in (("wager", "Wager citation"), ("paytable", "Paytable citation")):
+        if "citations" in x:
+            sh.line([label, x["citations"][k]])
     if x["player_advantage"]:
-        sh.line(["PLAYER ADVANTAGE", "this paytable's return is above 0: it favours the player"], bold=True)
+        sh.line(["PLAYER ADVANTAGE", "this table's return is above 0: it favours the player"], bold=True)
     sh.heading("Outcomes")
-    if "meters" not in a:  # the outcome table live, as every game entry's (:func:`_live_table`)
-        _live_table(sh, a, "Combinations")
+    if "meters" not in a:  # the outcome table live
+        _live_table(sh, a)
     else:  # a progressive: pays and return depend on the meters; the figures at the priced meters, as values
-        sh.line(["Outcome", "Pays", "Pays (exact)", "Combinations", "Combinations (exact, text)", "Probability",
+        sh.line(["Outcome", "Pays", "Pays (exact)", "Count", "Count (exact, text)", "Probability",
                  "Probability (exact)", "Return", "Return (exact)"], bold=True)
         for o in a["outcomes"]:
             sh.line([o["outcome"], *_ex(o["pays"], "pays"), *_count(o["count"]), *_ex(o["probability"]),
@@ -213,17 +219,18 @@ def _entry_sheet(sh: _Sheet, x: dict[str, Any]) -> None:
             v = a.get(key)
             if isinstance(v, str) and "/" in v and "*" not in v and "M_" not in v:
                 sh.line([label, *_ex(v, "fixed" if key == "variance" else "pct")])
-    _par_sheet_lines(sh, ps, x["player_advantage"], "card sequences")
-    e = x["effects_of_removal"]
-    if "skipped" not in e:
+    _par_sheet_lines(sh, ps, x["player_advantage"], "the universe's equally likely elements")
+    e = x.get("effects_of_removal", {})
+    if "ranks" in e:
         sh.heading("Effects of removal")
         sh.line(["Card removed", "Copies", "Effect", "Effect (exact)", "Return after", "Return after (exact)"], bold=True)
         for r in [*e["ranks"], *e["faces"]]:
             sh.line([r["card"], r["copies"], *_ex(r["effect"]), *_ex(r["return_after"])])
-    sh.heading("Deck-count sensitivity")
-    sh.line(["Decks", "House edge", "House edge (exact)", "Hit frequency", "Hit frequency (exact)"], bold=True)
-    for d in x["sensitivity"]:
-        sh.line([d["decks"], *_ex(d["house_edge"]), *_ex(d["hit_frequency"])])
+    if "sensitivity" in x:
+        sh.heading("Deck-count sensitivity")
+        sh.line(["Decks", "House edge", "House edge (exact)", "Hit frequency", "Hit frequency (exact)"], bold=True)
+        for d in x["sensitivity"]:
+            sh.line([d["decks"], *_ex(d["house_edge"]), *_ex(d["hit_frequency"])])
     v = x["verification"]
     sh.heading("Verification")
     sh.line(["Second method agrees", "n/a" if v["second_method"]["agrees"] is None else v["second_method"]["agrees"]])
@@ -231,7 +238,8 @@ def _entry_sheet(sh: _Sheet, x: dict[str, Any]) -> None:
 
 
 def _game_sheet(sh: _Sheet, g: dict[str, Any]) -> None:
-    """A game entry (:func:`exactodds.figures.entry.game_entry`), whatever the game."""
+    """The head of a game entry (:mod:`exactodds.figures.entry`), whatever the game: citation,
+    deck, rules record, schedules and the entry's checks (each table has its own sheet)."""
     sh.line([g["title"]], bold=True)
     sh.freeze()
     sh.line(["Citation", g["citation"]])
@@ -241,11 +249,6 @@ def _game_sheet(sh: _Sheet, g: dict[str, Any]) -> None:
     sh.line(["Rule", "Section", "Option", "Value"], bold=True)
     for r in g["rules"]:
         sh.line([r["name"], r["section"], r["flag"], str(r["value"])])
-    for st in g["strategies"]:
-        t, ps = st["outcome_table"], st["par_sheet"]
-        sh.heading(f"Player strategy: {st['strategy']}")
-        _live_table(sh, t)
-        _par_sheet_lines(sh, ps, st["player_advantage"], "deals" if t["basis"] == "counts" else "elements")
     for sc in g["schedules"]:
         sh.heading(f"{sc['title']} ({sc['cite']})")
         sh.line(list(sc["columns"]), bold=True)
@@ -260,14 +263,14 @@ def _live_count(n: int) -> list[Any]:
     return [n if abs(n) < 2**53 else ("n", float(n), "count"), str(n) if len(str(abs(n))) > EXCEL_DIGITS else None]
 
 
-def _live_table(sh: _Sheet, t: dict[str, Any], count: str = "Count") -> None:
+def _live_table(sh: _Sheet, t: dict[str, Any]) -> None:
     """An outcome table whose figures are live: the pays (column B) and counts (D) are cells, and
     the probabilities, contributions, total, return, house edge, hit frequency, variance and σ are
     formulas over them, so a designer who changes a pay or a count sees the edge move; the exact
     ``p/q`` of the report stays beside each as text (it does not move: it is what was certified).
-    ``t`` is a game entry's outcome table or a (non-progressive) wager's analysis, which have the
-    same members; ``count`` names the count column (baccarat: "Combinations")."""
-    sh.line(["Outcome", "Pays", "Pays (exact)", count, f"{count} (exact, text)", "Probability",
+    ``t`` is a table's outcome table: a player strategy's, or a (non-progressive) wager's analysis,
+    which have the same members."""
+    sh.line(["Outcome", "Pays", "Pays (exact)", "Count", "Count (exact, text)", "Probability",
              "Probability (exact)", "Return", "Return (exact)"], bold=True)
     first = sh.row + 1                                  # A1 row numbers: the outcomes' first and last rows
     last = first + len(t["outcomes"]) - 1
@@ -327,29 +330,27 @@ def render_xlsx(doc: dict[str, Any]) -> bytes:
     s = doc["summary"]
     summary.line(["Every check of the mathematics holds", s["all_checks_hold"]])
     summary.line(["Player advantage", ", ".join(s["player_advantage"]) or "none"])
-    summary.heading("Every certified wager-paytable and game strategy")
+    summary.heading("Every certified table (a wager-paytable, a player strategy) of every game")
     found = summary_rows(doc)
-    if not found:
-        summary.line([no_entries_line(doc)])
-    else:
-        summary.line(["Wager", "Paytable", "Sheet", "House edge", "House edge (exact)", "Hit frequency",
-                      "Hit frequency (exact)", "Hit 1 in N", "Standard deviation", "VI 90 %", "VI 95 %",
-                      "Max. win per unit", "Max. win (exact)", "Player advantage", "Every check holds"], bold=True)
-        summary.freeze()  # the table's header row (and the wager column) stay in view
-    entry_sheets = [(_sheet_name(f"{x['wager']} {x['paytable']}", used), x) for x in doc["entries"]]
-    game_sheets = [(_sheet_name(g["title"], used), g) for g in doc.get("games", [])]
-    sheet_of = {**{entry_anchor(x): name for name, x in entry_sheets}, **{game_anchor(g): name for name, g in game_sheets}}
-    for r in found:  # one row shape: a wager-paytable, or a strategy of a game entry (its game id and strategy)
+    summary.line(["Game", "Table", "Sheet", "House edge", "House edge (exact)", "Hit frequency",
+                  "Hit frequency (exact)", "Hit 1 in N", "Standard deviation", "VI 90 %", "VI 95 %",
+                  "Max. win per unit", "Max. win (exact)", "Player advantage", "Every check holds"], bold=True)
+    summary.freeze()  # the table's header row (and the game column) stay in view
+    game_sheets = [(_sheet_name(g["title"], used), g) for g in doc["games"]]
+    table_sheets = [(_sheet_name(f"{g['game']} {x['id']}", used), g, x) for g in doc["games"] for x in g["tables"]]
+    sheet_of = {table_anchor(g, x): name for name, g, x in table_sheets}
+    for r in found:  # one row shape: every table of every game entry
         ps = r.par_sheet
         mp = ps["maximum_payout"]
-        summary.line([r.wager, r.paytable, sheet_of[r.anchor], *_ex(r.house_edge), *_ex(ps["hit_frequency"]),
+        summary.line([r.game, r.id, sheet_of[r.anchor], *_ex(r.house_edge), *_ex(ps["hit_frequency"]),
                       ("exact", ps["hit_one_in"], "fixed"), ("exact", ps["standard_deviation"], "fixed"),
                       ("exact", ps["volatility_index"]["90"], "fixed"), ("exact", ps["volatility_index"]["95"], "fixed"),
                       *_ex(None if mp is None else mp["win_per_unit"], "pays"), r.player_advantage, r.all_hold])
-    for name, x in entry_sheets:
-        _entry_sheet(sheet(name), x)
     for name, g in game_sheets:
         _game_sheet(sheet(name), g)
+        for tname, tg, x in table_sheets:
+            if tg is g:
+                _table_sheet(sheet(tname), g, x)
     for sh in sheets:
         sh.finish()
     wb.close()
