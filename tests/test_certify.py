@@ -44,9 +44,9 @@ def report() -> dict:
 
 def test_report_contents(report: dict) -> None:
     assert report["fingerprint"]["value"] == fingerprint(report)
-    by = {(x["wager"], x["paytable"]): x for x in report["entries"]}
+    by = {(x["wager"], x["paytable"]): x for x in report["games"][0]["tables"]}
     d7 = by[("dragon-7", "40to1")]
-    counts = {o["outcome"]: o["count"] for o in d7["analysis"]["outcomes"]}
+    counts = {o["outcome"]: o["count"] for o in d7["outcome_table"]["outcomes"]}
     assert counts["Dragon 7"] == 112_633_011_329_024  # published
     assert d7["verification"]["second_method"]["agrees"] is True
     assert d7["effects_of_removal"]["identity"]["holds"] is True
@@ -56,10 +56,10 @@ def test_report_contents(report: dict) -> None:
         sm = by[("player-pair", "11to1")]["verification"]["second_method"]
         assert sm["agrees"] is True and "52 × 52" in sm["method"]
     md = render_markdown(report)
-    for heading in ("## Method", "## Readings", "### Outcomes", "### Effects of removal",
-                    "### Deck-count sensitivity", "### Verification", "AGREES exactly"):
+    for heading in ("## Baccarat", "### Readings", "- Method: ", "#### Outcomes", "#### Effects of removal",
+                    "#### Deck-count sensitivity", "#### Verification", "AGREES exactly", "Drawing rules, Table 1"):
         assert heading in md
-    assert "outcome,dragon-7,40to1,Dragon 7" in render_csv(report)
+    assert "outcome,baccarat,dragon-7/40to1,Dragon 7" in render_csv(report)
 
 
 def test_second_method_catches_a_wrong_count(report: dict, monkeypatch) -> None:
@@ -79,7 +79,7 @@ def test_second_method_catches_a_wrong_count(report: dict, monkeypatch) -> None:
     monkeypatch.setattr(Level, "priced", skewed)
     doc = build_report({"wagers": ["dragon-7"], "paytable": None, "shoe": {"decks": 8},
                         "sensitivity_decks": [8], "effects_of_removal": False})
-    assert doc["entries"][0]["verification"]["second_method"]["agrees"] is False
+    assert doc["games"][0]["tables"][0]["verification"]["second_method"]["agrees"] is False
     assert doc["summary"]["all_checks_hold"] is False
 
 
@@ -87,7 +87,7 @@ def test_verify_holds_and_catches_edits(report: dict) -> None:
     text = json.dumps(report, indent=2)
     assert verify_report(read_report(text)).holds
     doc = json.loads(text)
-    doc["entries"][0]["analysis"]["house_edge"] = "1/13"
+    doc["games"][0]["tables"][0]["outcome_table"]["house_edge"] = "1/13"
     edited = json.dumps(doc)
     v = verify_report(read_report(edited))
     assert not v.holds and not v.fingerprint_ok and not v.recomputed_ok

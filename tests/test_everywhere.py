@@ -121,8 +121,8 @@ def test_a_toml_wager_runs_through_analyze_study_simulate_and_certify(tmp_path: 
     r = run("certify", "--wager-file", SUITED, "player-suited-start", "--no-eor", "-f", "json", "-o", str(report))
     assert r.exit_code == 0, r.output
     cert = json.loads(report.read_text())
-    assert Fraction(cert["entries"][0]["analysis"]["return"]) == exact.return_
-    assert Fraction(cert["entries"][0]["analysis"]["variance"]) == exact.variance
+    assert Fraction(cert["games"][0]["tables"][0]["outcome_table"]["return"]) == exact.return_
+    assert Fraction(cert["games"][0]["tables"][0]["outcome_table"]["variance"]) == exact.variance
     assert run("verify", str(report)).exit_code == 0
     # simulate: observed against exact, every figure recomputed here
     sim = run("simulate", "--wager-file", SUITED, "-w", "player-suited-start", "-n", "60000", "--seed", "5",

@@ -223,7 +223,7 @@ def test_certify_table_never_breaks_a_number() -> None:
                   effects_of_removal=False)
     text = str(render_report(doc, "table"))
     assert max(len(line) for line in text.splitlines()) <= 100
-    for x in doc["entries"]:
+    for x in doc["games"][0]["tables"]:
         ps = x["par_sheet"]
         for v in (ps["standard_deviation"], ps["volatility_index"]["95"], ps["hit_one_in"]):
             assert re.search(rf"(?<![\d.]){re.escape(significant(Fraction(v), 6))}(?![\d.])", text), (v, text)
@@ -270,7 +270,7 @@ def test_certify_writes_a_pdf_with_bookmarks_and_numbered_contents(pdf: tuple[di
     assert all(fp in t for t in pages) and pages[entry_page].count(title) >= 2
     assert all(f"page {i + 1} of {len(pages)}" in t for i, t in enumerate(pages))
     # figures at 6 significant digits; inputs as a list, never raw JSON
-    sd = doc["entries"][0]["par_sheet"]["standard_deviation"]
+    sd = doc["games"][0]["tables"][0]["par_sheet"]["standard_deviation"]
     assert significant(Fraction(sd), 6) in pages[0] and sd not in "".join(pages)
     assert '"sensitivity_decks"' not in "".join(pages) and "Sensitivity decks" in pages[0]
 
@@ -343,8 +343,8 @@ def test_the_workbook_is_one_a_lab_can_hand_on() -> None:
     outcome_header = next(i for i, r in enumerate(cells) if r[0].value == "Outcome")
     names = [c.value for c in cells[outcome_header]]
     assert names[3:5] == ["Combinations", "Combinations (exact, text)"]
-    counts = {o["outcome"]: o["count"] for o in doc["entries"][0]["analysis"]["outcomes"]}
-    counts["Total"] = doc["entries"][0]["analysis"]["total"]
+    counts = {o["outcome"]: o["count"] for o in doc["games"][0]["tables"][0]["outcome_table"]["outcomes"]}
+    counts["Total"] = doc["games"][0]["tables"][0]["outcome_table"]["total"]
     seen = 0
     for r in cells[outcome_header + 1: outcome_header + 1 + len(counts)]:
         n, text = r[3].value, r[4].value
@@ -359,7 +359,7 @@ def test_the_workbook_is_one_a_lab_can_hand_on() -> None:
         else:
             assert text is None
     assert seen >= 2  # "No Dragon 7" and the total: 16 digits
-    assert any(r[0].value == "Cycle (card sequences)" and r[2].value == str(doc["entries"][0]["par_sheet"]["cycle"])
+    assert any(r[0].value == "Cycle (card sequences)" and r[2].value == str(doc["games"][0]["tables"][0]["par_sheet"]["cycle"])
                for r in cells)
 
 
@@ -372,7 +372,7 @@ def test_digits_are_stated_recorded_and_verified(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     html = page.read_text()
     doc = json.loads(re.search(r'id="exactodds-report">(.*?)</script>', html, re.S).group(1))  # type: ignore[union-attr]
-    sd = doc["entries"][0]["par_sheet"]["standard_deviation"]
+    sd = doc["games"][0]["tables"][0]["par_sheet"]["standard_deviation"]
     assert f">{significant(Fraction(sd), 9)}<" in html and f">{significant(Fraction(sd), 6)}<" not in html
     assert "to 9 significant digits" in html and '<meta name="exactodds-digits" content="9">' in html
     assert runner.invoke(app, ["verify", str(page)]).exit_code == 0
@@ -459,15 +459,15 @@ def test_libreoffice_recalculates_the_wager_sheets(tmp_path: Path) -> None:
                   effects_of_removal=False)
     new_pay = {"Tie": Fraction(1), "Dragon 7": Fraction(-10)}  # added to the pay
     live = {}
-    for x in doc["entries"]:
-        if "meters" in x["analysis"]:
+    for x in doc["games"][0]["tables"]:
+        if "meters" in x["outcome_table"]:
             continue
         t = analyze(x["wager"], x["paytable"], Shoe.standard(1)).outcome_table()
-        assert [(o.name, o.count) for o in t.outcomes] == [(o["outcome"], o["count"]) for o in x["analysis"]["outcomes"]]
+        assert [(o.name, o.count) for o in t.outcomes] == [(o["outcome"], o["count"]) for o in x["outcome_table"]["outcomes"]]
         changed = dataclasses.replace(t, outcomes=tuple(dataclasses.replace(o, net=o.net + new_pay.get(o.name, 0))
                                                         for o in t.outcomes))
         live[f"{x['analysis']['name']} -- paytable {x['paytable']}"] = ([t], [changed])
-    assert len(live) == sum(1 for x in doc["entries"] if x["wager"] != "harmony") >= 3
+    assert len(live) == sum(1 for x in doc["games"][0]["tables"] if x["wager"] != "harmony") >= 3
     assert live_workbook.check_recalculation(render_xlsx(doc), live, tmp_path) > 0
 
 
@@ -480,7 +480,7 @@ def test_a_live_count_beyond_a_doubles_integers_is_a_number_with_its_exact_text(
 
     doc = certify(["tie"], "8to1", Shoe.standard(20), sensitivity_decks=(20,), effects_of_removal=False)
     ws = openpyxl.load_workbook(io.BytesIO(render_report(doc, "xlsx"))).worksheets[1]  # type: ignore[arg-type]
-    a = doc["entries"][0]["analysis"]
+    a = doc["games"][0]["tables"][0]["outcome_table"]
     rows = {r[0].value: r for r in ws.iter_rows() if r[0].value in {o["outcome"] for o in a["outcomes"]}}
     assert len(rows) == len(a["outcomes"]) and a["total"] >= 2**53
     for o in a["outcomes"]:

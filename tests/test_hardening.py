@@ -78,10 +78,10 @@ def progressive_report() -> dict[str, Any]:
 
 def test_certify_reports_progressives_exactly(progressive_report: dict[str, Any]) -> None:
     """certify royal-9 / harmony / heavenly-9-progressive ended in a Fraction traceback."""
-    entries = progressive_report["entries"]
+    entries = progressive_report["games"][0]["tables"]
     assert {x["wager"] for x in entries} == set(PROGRESSIVES)
     for x in entries:
-        a = x["analysis"]
+        a = x["outcome_table"]
         form = Linear.parse(a["return"])  # the return is the linear form in the meters ...
         assert str(form) == a["return"] == a["return_expression"]
         assert set(form.variables) == {meter_variable(m["name"]) for m in a["meters"]}
@@ -105,7 +105,7 @@ def test_verify_recomputes_progressive_figures(progressive_report: dict[str, Any
     text = json.dumps(progressive_report)
     assert verify_text(text).holds
     doc = json.loads(text)
-    a = doc["entries"][0]["analysis"]
+    a = doc["games"][0]["tables"][0]["outcome_table"]
     form = Linear.parse(a["return"])
     a["return"] = a["return_expression"] = str(form + Fraction(1, 10**9))  # a forged constant
     doc["fingerprint"]["value"] = fingerprint(doc)

@@ -142,7 +142,7 @@ def test_a_self_contained_html_document(report: dict[str, Any], page: Page) -> N
 
 
 def test_sections_and_charts_per_entry(report: dict[str, Any], page: Page) -> None:
-    entries = report["entries"]
+    entries = report["games"][0]["tables"]
     sections = [a for t, a in page.tags if t == "section" and a.get("id", "").startswith("e-")]
     assert len(sections) == len(entries) == sum(1 for h, t in page.headings if h == "h2" and "— paytable" in t)
     h3 = [t for h, t in page.headings if h == "h3"]
@@ -150,7 +150,7 @@ def test_sections_and_charts_per_entry(report: dict[str, Any], page: Page) -> No
         assert h3.count(title) == len(entries), title
     charts = [a["class"] for t, a in page.tags if t == "svg"]
     with_eor = sum(1 for x in entries if "ranks" in x["effects_of_removal"])
-    meters = sum(len(x["analysis"].get("meters", [])) for x in entries)
+    meters = sum(len(x["outcome_table"].get("meters", [])) for x in entries)
     assert charts.count("chart eor") == with_eor >= 4
     assert charts.count("chart sensitivity") == len(entries)
     assert charts.count("chart meter") == meters == 13  # royal-9: four paytables of three meters; the file: one
@@ -178,21 +178,21 @@ def test_every_figure_equals_the_json_report(report: dict[str, Any], page: Page)
                 assert f["text"] == want, f
         checked += 1
     paths = {f["data-path"] for f in page.figures}
-    for i, x in enumerate(report["entries"]):
-        a = x["analysis"]
+    for i, x in enumerate(report["games"][0]["tables"]):
+        a = x["outcome_table"]
         for j in range(len(a["outcomes"])):
             for key in ("count", "probability", "return", "pays_text"):
-                assert f"entries/{i}/analysis/outcomes/{j}/{key}" in paths
+                assert f"games/0/tables/{i}/outcome_table/outcomes/{j}/{key}" in paths
         for key in ("house_edge", "hit_frequency", "variance", "std_dev", "return"):
-            assert f"entries/{i}/analysis/{key}" in paths
+            assert f"games/0/tables/{i}/outcome_table/{key}" in paths
         e = x["effects_of_removal"]
         for kind in ("ranks", "faces"):
             for j in range(len(e.get(kind, []))):
-                assert f"entries/{i}/effects_of_removal/{kind}/{j}/effect" in paths
+                assert f"games/0/tables/{i}/effects_of_removal/{kind}/{j}/effect" in paths
         for j in range(len(x["sensitivity"])):
-            assert f"entries/{i}/sensitivity/{j}/house_edge" in paths
+            assert f"games/0/tables/{i}/sensitivity/{j}/house_edge" in paths
         for j in range(len(x["verification"]["second_method"].get("outcomes", []))):
-            assert f"entries/{i}/verification/second_method/outcomes/{j}/count" in paths
+            assert f"games/0/tables/{i}/verification/second_method/outcomes/{j}/count" in paths
     assert "fingerprint/value" in paths and checked > 500
 
 
@@ -219,8 +219,8 @@ def test_bars_point_the_way_of_the_effect_and_scale_with_it(report: dict[str, An
 def test_the_meter_line_is_the_exact_return(report: dict[str, Any]) -> None:
     """The plotted line meets the report's exact figures: the return at reset and zero at break-even."""
     lines = 0
-    for x in report["entries"]:
-        a = x["analysis"]
+    for x in report["games"][0]["tables"]:
+        a = x["outcome_table"]
         for m in a.get("meters", []):
             intercept, slope = meter_line(a, m)
             priced = Fraction(a["priced_at"][m["name"]])

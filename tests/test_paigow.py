@@ -586,7 +586,7 @@ def test_paigow_certificate_verifies_and_catches_a_forged_figure(pg_certificate:
     from exactodds.report.schemas import certificate_schema
 
     doc = json.loads(json.dumps(pg_certificate))
-    assert doc["entries"] == [] and doc["inputs"]["games"] == [
+    assert doc["games"][0]["tables"] == [] and doc["inputs"]["games"] == [
         {"game": "paigow", "rules": {"house_way_reading": "high-hand-first"}}]
     g = doc["games"][0]
     assert g["deck"]["description"] == "32 tiles" and "32 tiles" in doc["shoe"]["description"]

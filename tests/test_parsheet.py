@@ -83,8 +83,8 @@ def test_normal_quantiles_are_the_stated_ones() -> None:
 
 
 def test_par_sheet_figures_equal_an_independent_computation(small: dict[str, Any]) -> None:
-    for x in small["entries"]:
-        ps, ind = x["par_sheet"], _independent(x["analysis"]["outcomes"])
+    for x in small["games"][0]["tables"]:
+        ps, ind = x["par_sheet"], _independent(x["outcome_table"]["outcomes"])
         z90, z95, z99 = (Decimal(statistics.NormalDist().inv_cdf(q)) for q in (0.95, 0.975, 0.995))
         assert _close(ps["standard_deviation"], ind["sigma"])
         assert _close(ps["volatility_index"]["90"], z90 * ind["sigma"], "1e-12")
@@ -116,7 +116,7 @@ def test_par_sheet_figures_are_in_every_view(small: dict[str, Any]) -> None:
     cells = {str(c.value) for ws in wb.worksheets for row in ws.iter_rows() for c in row if c.value is not None}
     numbers = {significant(Fraction(repr(c.value)), 15) for ws in wb.worksheets for row in ws.iter_rows()
                for c in row if isinstance(c.value, float)}
-    for x in small["entries"]:
+    for x in small["games"][0]["tables"]:
         ps = x["par_sheet"]
         for text in (ps["volatility_index"]["90"], ps["volatility_index"]["95"], ps["confidence_ranges"][2]["result_95"][0],
                      ps["hit_one_in"], ps["maximum_payout"]["pays_text"]):
@@ -132,7 +132,7 @@ def test_xlsx_cells_equal_the_exact_values(small: dict[str, Any]) -> None:
 
     openpyxl = pytest.importorskip("openpyxl")
     wb = openpyxl.load_workbook(BytesIO(render_report(small, "xlsx")))  # type: ignore[arg-type]
-    assert wb.sheetnames[0] == "Summary" and len(wb.sheetnames) == 1 + len(small["entries"])
+    assert wb.sheetnames[0] == "Summary" and len(wb.sheetnames) == 1 + len(small["games"][0]["tables"])
     pairs = 0
     for ws in wb.worksheets:
         for row in ws.iter_rows():
@@ -164,8 +164,8 @@ def test_a_player_favourable_paytable_is_flagged_in_every_view(tmp_path: Path) -
             "--formats", "json,markdown,csv,html,xlsx", "-o", str(out))
     assert r.returncode == 0, r.stderr
     doc = json.loads((tmp_path / "fav.json").read_text())
-    x = doc["entries"][0]
-    assert Fraction(x["analysis"]["return"]) > 0 and x["player_advantage"] is True
+    x = doc["games"][0]["tables"][0]
+    assert Fraction(x["outcome_table"]["return"]) > 0 and x["player_advantage"] is True
     assert doc["summary"]["player_advantage"] == ["dragon-7/60to1"]
     game = [c for c in x["verification"]["checks"] if c.get("kind") == "game"]
     assert len(game) == 1 and game[0]["holds"] is False
@@ -229,7 +229,7 @@ def test_one_run_many_views_one_fingerprint_and_reproducible(tmp_path: Path) -> 
     assert page != edited.read_text() and run("verify", str(edited)).returncode == 1
     # render refuses a report that does not hold, and writes nothing
     forged = json.loads(outs[0].read_text())
-    forged["entries"][0]["analysis"]["house_edge"] = "1/100"
+    forged["games"][0]["tables"][0]["outcome_table"]["house_edge"] = "1/100"
     (tmp_path / "forged.json").write_text(json.dumps(refingerprint(forged)))
     r = run("render", str(tmp_path / "forged.json"), "-f", "html", "-o", str(tmp_path / "f.html"))
     assert r.returncode == 1 and r.stdout == "" and not (tmp_path / "f.html").exists()
@@ -258,7 +258,7 @@ def test_sensitivity_decks_and_document_control(tmp_path: Path) -> None:
             "-o", str(tmp_path / "t.json"), "-o", str(tmp_path / "t.html"), "-o", str(tmp_path / "t.md"))
     assert r.returncode == 0, r.stderr
     doc = json.loads((tmp_path / "t.json").read_text())
-    assert [s["decks"] for s in doc["entries"][0]["sensitivity"]] == [1, 2, 4, 6, 8]
+    assert [s["decks"] for s in doc["games"][0]["tables"][0]["sensitivity"]] == [1, 2, 4, 6, 8]
     assert doc["document"]["game"] == "Tie <b>" and doc["document"]["approval"] == [{"name": "R", "role": "reviewer"}]
     html = (tmp_path / "t.html").read_text()
     assert "Tie &lt;b&gt;" in html and "Tie <b>" not in html.split('id="exactodds-report">')[0]
@@ -283,7 +283,7 @@ def test_verify_reports_the_program(small: dict[str, Any]) -> None:
 
 def test_verify_names_the_entry_order_where_entries_differ(small: dict[str, Any]) -> None:
     swapped = copy.deepcopy(small)
-    swapped["entries"].reverse()
+    swapped["games"][0]["tables"].reverse()
     v = verify_report(refingerprint(swapped))
     assert not v.holds and any("entry order matters" in n for n in v.notes)
 
@@ -358,7 +358,7 @@ def test_grafted_sections_and_reordered_entries_do_not_hold(small: dict[str, Any
     v = verify_report(refingerprint(grafted))
     assert not v.holds
     swapped = copy.deepcopy(small)
-    swapped["entries"].reverse()
+    swapped["games"][0]["tables"].reverse()
     v = verify_report(refingerprint(swapped))
     assert not v.holds and v.problems
 
@@ -403,8 +403,8 @@ def test_the_printed_page_has_page_numbers_and_contents(tmp_path: Path, small: d
         assert f"page {i} of {len(pages)}" in p, i
         assert small["fingerprint"]["value"][:16] in p
     assert "Contents" in text and "Summary of every certified wager-paytable" in pages[0]
-    for x in small["entries"]:  # each wager starts a page, its name in the running header
-        name = x["analysis"]["name"]
+    for x in small["games"][0]["tables"]:  # each wager starts a page, its name in the running header
+        name = x["outcome_table"]["name"]
         assert any(p.lstrip().startswith(name) for p in pages), name
 
 

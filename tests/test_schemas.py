@@ -99,13 +99,13 @@ def test_certificates_match_the_certificate_schema(certificates: list[dict[str, 
     assert "definitions" in certificates[-1]["inputs"]
     for d in certificates[-1]["inputs"]["definitions"]:
         assert errors("wager", d["content"]) == []
-    assert any("return_expression" in e["analysis"] for e in certificates[0]["entries"])  # a progressive
-    assert any(o["outcome"].startswith("Round void") for o in certificates[2]["entries"][0]["analysis"]["outcomes"])
+    assert any("return_expression" in e["outcome_table"] for e in certificates[0]["games"][0]["tables"])  # a progressive
+    assert any(o["outcome"].startswith("Round void") for o in certificates[2]["games"][0]["tables"][0]["outcome_table"]["outcomes"])
 
 
 def test_the_certificate_schema_catches_tampering(certificates: list[dict[str, Any]]) -> None:
     doc = plain(certificates[0])
-    doc["entries"][0]["analysis"]["house_edge"] = 0.07
+    doc["games"][0]["tables"][0]["outcome_table"]["house_edge"] = 0.07
     assert errors("certificate", doc)
     doc = plain(certificates[0])
     doc["fingerprint"]["value"] = "not hex"

@@ -221,7 +221,7 @@ def test_a_corrupted_second_method_is_detected(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(sm, "recount", sm.recount.__wrapped__)  # no cached recount
     doc = build_report({"wagers": ["lucky-nines"], "paytable": None, "shoe": {"decks": 8},
                         "sensitivity_decks": [8], "effects_of_removal": False})
-    assert doc["entries"][0]["verification"]["second_method"]["agrees"] is False
+    assert doc["games"][0]["tables"][0]["verification"]["second_method"]["agrees"] is False
     assert doc["summary"]["all_checks_hold"] is False
 
 
@@ -242,4 +242,4 @@ def test_the_level_engine_itself_corrupted_is_detected(monkeypatch: pytest.Monke
     monkeypatch.setattr(analysis, "SESSION", analysis.Session())  # no tally of the real counts kept
     doc = build_report({"wagers": ["lucky-nines"], "paytable": None, "shoe": {"decks": 8},
                         "sensitivity_decks": [8], "effects_of_removal": False})
-    assert doc["entries"][0]["verification"]["second_method"]["agrees"] is False
+    assert doc["games"][0]["tables"][0]["verification"]["second_method"]["agrees"] is False

@@ -435,8 +435,8 @@ def test_certify_table_is_the_summary_of_the_same_report(tmp_path: Path) -> None
     assert code == 0 and out == "", err
     doc, text = json.loads(js.read_text()), txt.read_text()
     assert doc["fingerprint"]["value"] in text and "Status" in text
-    for x in doc["entries"]:
-        assert percent(Fraction(x["analysis"]["house_edge"]), 4) in text
+    for x in doc["games"][0]["tables"]:
+        assert percent(Fraction(x["outcome_table"]["house_edge"]), 4) in text
     assert max(len(line) for line in text.splitlines()) <= 100
     code, out, err = run("certify", "tie", "-d", "6", "--no-eor", "-f", "table")
     assert code == 0 and "Tie" in out and max(len(line) for line in out.splitlines()) <= 100, err

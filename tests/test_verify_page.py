@@ -92,7 +92,7 @@ def test_wager_file_and_royal_9_pages_verify() -> None:
     the TOML keys of a wager file."""
     files = load_wager_files([str(EXAMPLES / "dragon-7-30to1.toml")])
     doc = certify(["royal-9", *files], None, Shoe.standard(8), sensitivity_decks=(8,), effects_of_removal=False)
-    assert list(doc["entries"][0]["analysis"]["break_even"]) != sorted(doc["entries"][0]["analysis"]["break_even"])
+    assert list(doc["games"][0]["tables"][0]["outcome_table"]["break_even"]) != sorted(doc["games"][0]["tables"][0]["outcome_table"]["break_even"])
     assert list(doc["inputs"]["definitions"][0]["content"]) != sorted(doc["inputs"]["definitions"][0]["content"])
     v = verdict(str(render_report(doc, "html")))
     assert v.exit_code == 0, (v.problems, v.page)
@@ -125,7 +125,7 @@ def test_every_view_is_independent_of_key_order(royal: dict[str, Any], seed: int
 
 # -- forgeries (issue 25, What-5 first bullet) ----------------------------------------------------
 META = '<meta name="exactodds-template" content="shipped">'
-HOUSE_EDGE = re.compile(r'(data-path="entries/0/analysis/house_edge" data-value="[^"]*">)([^<]*)(<)')
+HOUSE_EDGE = re.compile(r'(data-path="games/0/tables/0/outcome_table/house_edge" data-value="[^"]*">)([^<]*)(<)')
 
 
 def _edit_edge(page: str) -> str:
@@ -137,7 +137,7 @@ def _edit_edge(page: str) -> str:
 
 def _edit_edge_and_value(page: str) -> str:
     """The house edge changed in both its text and its data-value."""
-    out = re.sub(r'(data-path="entries/0/analysis/house_edge" data-value=")[^"]*(">)[^<]*<',
+    out = re.sub(r'(data-path="games/0/tables/0/outcome_table/house_edge" data-value=")[^"]*(">)[^<]*<',
                  r'\g<1>1/100\g<2>1/100<', page, count=1)
     assert out != page
     return out
@@ -178,7 +178,7 @@ def _swap(page: str, _doc: dict[str, Any], other: dict[str, Any]) -> str:
 
 def _edited_report(page: str, doc: dict[str, Any], refp: bool) -> str:
     forged = copy.deepcopy(doc)
-    forged["entries"][0]["analysis"]["house_edge"] = "1/100"
+    forged["games"][0]["tables"][0]["outcome_table"]["house_edge"] = "1/100"
     return _edit_edge_and_value(_with_report(page, refingerprint(forged) if refp else forged))
 
 
@@ -388,7 +388,7 @@ def test_certify_csv_of_a_progressive_with_meters(royal: dict[str, Any]) -> None
     assert all(r[col["fingerprint"]] == fp for r in rows[1:])
     summary = [r for r in rows if r[0] == "summary" and r[1] == "royal-9"]
     assert summary
-    a = royal["entries"][0]["analysis"]
+    a = royal["games"][0]["tables"][0]["outcome_table"]
     assert "*M_" in a["return"]
     assert summary[0][col["return"]] == a["return"]
     assert summary[0][col["return_decimal"]] == Linear.parse(a["return"]).readable()

@@ -470,7 +470,7 @@ def test_certify_embeds_definitions_and_verify_rebuilds_them() -> None:
     raw = (EXAMPLES / "banker-three-card-eight.toml").read_bytes()
     import hashlib
     assert defs[0]["sha256"] == hashlib.sha256(raw).hexdigest()
-    assert [(e["wager"], e["paytable"]) for e in doc["entries"]] == [
+    assert [(e["wager"], e["paytable"]) for e in doc["games"][0]["tables"]] == [
         ("banker-three-card-eight", "30to1"), ("banker-three-card-eight", "25to1"),
         ("dragon-7", "40to1"), ("dragon-7", "30to1")]
     text = json.dumps(doc)

@@ -236,16 +236,6 @@ def certificate_schema() -> Schema:
 
     sensitivity = _obj({"decks": {"type": "integer", "minimum": 1}, "return": RATIO, "house_edge": RATIO,
                         "variance": RATIO, "hit_frequency": RATIO, "element_of_risk": _nullable(RATIO)})
-    entry = _obj({
-        "wager": {"type": "string"}, "paytable": {"type": "string"}, "level": {"type": "string"},
-        "citations": _obj({"wager": {"type": "string"}, "paytable": {"type": "string"}}),
-        "readings": _obj({"wager": _nullable({"type": "string"}), "paytable": _nullable({"type": "string"})}),
-        "analysis": {"$ref": "#/$defs/analysis"},
-        "par_sheet": {"$ref": "#/$defs/par_sheet"},
-        "player_advantage": {"type": "boolean", "description": "the return is above 0: the paytable favours the player"},
-        "effects_of_removal": {"$ref": "#/$defs/effects"},
-        "sensitivity": {"type": "array", "items": sensitivity},
-        "verification": {"$ref": "#/$defs/verification"}})
     definition = _obj({"file": {"type": "string"}, "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                        "content": {"type": "object",
                                    "description": "the wager file's TOML as JSON (docs/schemas/wager.json)"},
@@ -269,18 +259,13 @@ def certificate_schema() -> Schema:
         ["wagers", "paytable", "shoe", "sensitivity_decks", "effects_of_removal"])
     top = _obj({
         "report": {"const": "exactodds certification report"}, "schema": {"const": SCHEMA}, "inputs": inputs,
-        "shoe": {"type": "object", "properties": {"description": {"type": "string"}},
-                 "required": ["cards", "description"]},
-        "method": {"type": "string"}, "readings": {"type": "array", "items": {"type": "string"}},
-        "drawing_rules": {"type": "object", "required": ["citation", "table_1", "statement"],
-                          "description": "§ 629a.10 printed from the rules data, Table 1 row by row"},
-        "entries": {"type": "array", "items": entry},
-        "games": {"type": "array", "items": {"$ref": "#/$defs/game_entry"},
-                  "description": "one entry per game of the seam: rules record, a par sheet per strategy, checks"},
-        "summary": _obj({"paytables": COUNT, "second_method_agrees": COUNT, "no_second_method": COUNT,
+        "games": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/game_entry"},
+                  "description": "one entry per game, of one shape (exactodds.figures.entry): rules record, "
+                                 "readings, schedules and its tables, each with its outcome table and par sheet"},
+        "summary": _obj({"tables": COUNT, "second_method_agrees": COUNT, "no_second_method": COUNT,
                          "all_checks_hold": {"type": "boolean"}, "checks_cover": {"type": "string"},
                          "player_advantage": {"type": "array", "items": {"type": "string"},
-                                              "description": "wager/paytable (or game/strategy) favouring the player"}}),
+                                              "description": "game/table id of every table favouring the player"}}),
         "version": {"type": "string"},
         "program": _obj({"name": {"const": "exactodds"}, "version": {"type": "string"},
                          "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"}, "files": COUNT,
@@ -292,17 +277,19 @@ def certificate_schema() -> Schema:
         "generated_utc": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"},
         "fingerprint": _obj({"algorithm": {"const": "sha256"}, "value": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                              "covers": {"type": "string"}})})
-    top["required"] = [k for k in top["required"] if k not in ("games", "document", "template")]  # only when asked
+    top["required"] = [k for k in top["required"] if k not in ("document", "template")]  # only when asked
     return {"$schema": DRAFT, "title": "exactodds certification report",
             "description": "The report of 'exactodds certify --format json'; 'exactodds verify' recomputes it.",
             **top, "$defs": {"shoe": _shoe(), "analysis": _analysis(False), "effects": _effects(),
                              "verification": _verification(), "par_sheet": _par_sheet(),
-                             "game_entry": _game_entry(),
+                             "game_entry": _game_entry(sensitivity),
                              "document": {k: v for k, v in document_schema().items() if k != "$schema"}}}
 
 
-def _game_entry() -> Schema:
-    """A game entry of a certificate (:func:`exactodds.figures.entry.game_entry`): one shape for every game."""
+def _game_entry(sensitivity: Schema) -> Schema:
+    """A game entry of a certificate (:mod:`exactodds.figures.entry`): one shape for every game,
+    its tables a wager-paytable (baccarat: the analysis as outcome table, with citations, effects
+    of removal and sensitivity) or a player strategy (an outcome table of the seam)."""
     text = {"type": "string"}
     outcome = _obj({"outcome": text, "pays": RATIO, "pays_text": text, "count": COUNT, "probability": RATIO,
                     "return": RATIO})
@@ -314,14 +301,28 @@ def _game_entry() -> Schema:
                  "size": COUNT, "description": text})
     schedule = _obj({"title": text, "cite": text, "columns": {"type": "array", "items": text},
                      "rows": {"type": "array", "items": {"type": "array", "items": text}}})
-    strategy = _obj({"strategy": text, "outcome_table": table, "par_sheet": {"$ref": "#/$defs/par_sheet"},
-                     "player_advantage": {"type": "boolean"}})
+    row = _obj({
+        "id": text, "title": text,
+        "outcome_table": {"anyOf": [table, {"$ref": "#/$defs/analysis"}]},
+        "par_sheet": {"$ref": "#/$defs/par_sheet"},
+        "player_advantage": {"type": "boolean", "description": "the return is above 0: the table favours the player"},
+        "verification": {"$ref": "#/$defs/verification"},
+        # what a game may add to its tables (baccarat's wager-paytables)
+        "wager": text, "paytable": text, "level": text,
+        "citations": _obj({"wager": text, "paytable": text}),
+        "readings": _obj({"wager": _nullable(text), "paytable": _nullable(text)}),
+        "effects_of_removal": {"$ref": "#/$defs/effects"},
+        "sensitivity": {"type": "array", "items": sensitivity}},
+        ["id", "title", "outcome_table", "par_sheet", "player_advantage", "verification"])
+    check = {"type": "object", "required": ["check", "holds"]}
     return _obj({"game": text, "title": text, "citation": text, "deck": deck,
                  "rules": {"type": "array", "items": rule}, "readings": {"type": "array", "items": text},
-                 "strategies": {"type": "array", "items": strategy}, "schedules": {"type": "array", "items": schedule},
-                 "player_advantage": _obj({"strategies": {"type": "array", "items": text}, "statement": text}),
-                 "verification": {"type": "object", "required": ["second_method", "checks", "all_hold"]}},
-                description="one game of the seam (issue 26): its rules record and a whole par sheet per strategy")
+                 "tables": {"type": "array", "minItems": 1, "items": row},
+                 "schedules": {"type": "array", "items": schedule},
+                 "player_advantage": _obj({"tables": {"type": "array", "items": text}, "statement": text}),
+                 "verification": _obj({"checks": {"type": "array", "items": check}, "all_hold": {"type": "boolean"}})},
+                description="one game (issue 26): its rules record, readings, schedules and tables -- each an "
+                            "outcome table with its whole par sheet and verification")
 
 
 def _par_sheet() -> Schema:
