@@ -143,7 +143,7 @@ def test_a_self_contained_html_document(report: dict[str, Any], page: Page) -> N
 
 def test_sections_and_charts_per_entry(report: dict[str, Any], page: Page) -> None:
     entries = report["games"][0]["tables"]
-    sections = [a for t, a in page.tags if t == "section" and a.get("id", "").startswith("e-")]
+    sections = [a for t, a in page.tags if t == "section" and a.get("id", "").startswith("t-baccarat--")]
     assert len(sections) == len(entries) == sum(1 for h, t in page.headings if h == "h2" and "— paytable" in t)
     h3 = [t for h, t in page.headings if h == "h3"]
     for title in ("Outcomes", "Figures", "Effects of removal", "Deck-count sensitivity", "Verification"):

@@ -132,7 +132,7 @@ def test_xlsx_cells_equal_the_exact_values(small: dict[str, Any]) -> None:
 
     openpyxl = pytest.importorskip("openpyxl")
     wb = openpyxl.load_workbook(BytesIO(render_report(small, "xlsx")))  # type: ignore[arg-type]
-    assert wb.sheetnames[0] == "Summary" and len(wb.sheetnames) == 1 + len(small["games"][0]["tables"])
+    assert wb.sheetnames[0] == "Summary" and len(wb.sheetnames) == 2 + len(small["games"][0]["tables"])
     pairs = 0
     for ws in wb.worksheets:
         for row in ws.iter_rows():
@@ -166,7 +166,7 @@ def test_a_player_favourable_paytable_is_flagged_in_every_view(tmp_path: Path) -
     doc = json.loads((tmp_path / "fav.json").read_text())
     x = doc["games"][0]["tables"][0]
     assert Fraction(x["outcome_table"]["return"]) > 0 and x["player_advantage"] is True
-    assert doc["summary"]["player_advantage"] == ["dragon-7/60to1"]
+    assert doc["summary"]["player_advantage"] == ["baccarat/dragon-7/60to1"]
     game = [c for c in x["verification"]["checks"] if c.get("kind") == "game"]
     assert len(game) == 1 and game[0]["holds"] is False
     assert x["verification"]["all_hold"] is True and doc["summary"]["all_checks_hold"] is True  # the mathematics holds
@@ -175,7 +175,7 @@ def test_a_player_favourable_paytable_is_flagged_in_every_view(tmp_path: Path) -
     assert ",yes," in (tmp_path / "fav.csv").read_text()
     openpyxl = pytest.importorskip("openpyxl")
     wb = openpyxl.load_workbook(tmp_path / "fav.xlsx")
-    assert any("PLAYER ADVANTAGE" == c.value for row in wb.worksheets[1].iter_rows() for c in row)
+    assert any("PLAYER ADVANTAGE" == c.value for row in wb.worksheets[2].iter_rows() for c in row)
     assert run("verify", str(tmp_path / "fav.json")).returncode == 0
 
 
@@ -183,8 +183,8 @@ def test_pai_gow_optimal_play_that_beats_the_game_is_flagged() -> None:
     doc = certify([], games=[("paigow", {"house_way_reading": "high-hand-first"})], sensitivity_decks=(8,),
                   effects_of_removal=False)
     pa = doc["games"][0]["player_advantage"]
-    beats = [s["strategy"] for s in doc["games"][0]["strategies"] if Fraction(s["outcome_table"]["return"]) > 0]
-    assert pa["strategies"] == beats == ["optimal"]  # optimal play against the high-hand-first house way wins
+    beats = [s["id"] for s in doc["games"][0]["tables"] if Fraction(s["outcome_table"]["return"]) > 0]
+    assert pa["tables"] == beats == ["optimal"]  # optimal play against the high-hand-first house way wins
     assert doc["summary"]["player_advantage"] == [f"paigow/{s}" for s in beats]
     if beats:
         assert "PLAYER ADVANTAGE" in str(render_report(doc, "markdown")).upper()
@@ -281,11 +281,11 @@ def test_verify_reports_the_program(small: dict[str, Any]) -> None:
     assert not any("entry order matters" in n for n in v.notes)  # said only where it may explain a difference
 
 
-def test_verify_names_the_entry_order_where_entries_differ(small: dict[str, Any]) -> None:
+def test_verify_names_the_table_order_where_tables_differ(small: dict[str, Any]) -> None:
     swapped = copy.deepcopy(small)
     swapped["games"][0]["tables"].reverse()
     v = verify_report(refingerprint(swapped))
-    assert not v.holds and any("entry order matters" in n for n in v.notes)
+    assert not v.holds and any("table order matters" in n for n in v.notes)
 
 
 def test_the_program_hash_covers_the_shipped_tables() -> None:
@@ -402,7 +402,7 @@ def test_the_printed_page_has_page_numbers_and_contents(tmp_path: Path, small: d
     for i, p in enumerate(pages, 1):
         assert f"page {i} of {len(pages)}" in p, i
         assert small["fingerprint"]["value"][:16] in p
-    assert "Contents" in text and "Summary of every certified wager-paytable" in pages[0]
+    assert "Contents" in text and "Summary of every certified table" in pages[0]
     for x in small["games"][0]["tables"]:  # each wager starts a page, its name in the running header
         name = x["outcome_table"]["name"]
         assert any(p.lstrip().startswith(name) for p in pages), name

@@ -386,7 +386,7 @@ def test_certify_csv_of_a_progressive_with_meters(royal: dict[str, Any]) -> None
     col = {name: i for i, name in enumerate(rows[0])}
     fp = royal["fingerprint"]["value"]
     assert all(r[col["fingerprint"]] == fp for r in rows[1:])
-    summary = [r for r in rows if r[0] == "summary" and r[1] == "royal-9"]
+    summary = [r for r in rows if r[0] == "summary" and r[1] == "baccarat" and r[2].startswith("royal-9/")]
     assert summary
     a = royal["games"][0]["tables"][0]["outcome_table"]
     assert "*M_" in a["return"]
