@@ -255,7 +255,7 @@ def test_certify_writes_a_pdf_with_bookmarks_and_numbered_contents(pdf: tuple[di
     assert data.startswith(b"%PDF-")
     reader = pypdf.PdfReader(io.BytesIO(data))
     pages = [p.extract_text() for p in reader.pages]
-    title = f"{doc['entries'][0]['analysis']['name']} — paytable {doc['entries'][0]['paytable']}"
+    title = doc["games"][0]["tables"][0]["title"]
     # the entry starts on the page whose text opens with its running header and its heading
     entry_page = next(i for i, t in enumerate(pages) if title in t and "Outcomes" in t)
     bookmarks = list(_outline(reader.outline, reader))
@@ -324,11 +324,11 @@ def test_the_workbook_is_one_a_lab_can_hand_on() -> None:
 
     doc = certify(["dragon-7"], None, Shoe.standard(8), sensitivity_decks=(6, 8))
     wb = openpyxl.load_workbook(io.BytesIO(render_report(doc, "xlsx")))  # type: ignore[arg-type]
-    summary, entry = wb["Summary"], wb.worksheets[1]
+    summary, entry = wb["Summary"], wb.worksheets[2]  # the game entry's sheet, then its tables' sheets
     assert all(ws.freeze_panes for ws in wb.worksheets)
     header_row = int(summary.freeze_panes[1:]) - 1  # the summary table's header is the last frozen row
     headers = [c.value for c in summary[header_row]]
-    assert headers[:4] == ["Wager", "Paytable", "Sheet", "House edge"]
+    assert headers[:4] == ["Game", "Table", "Sheet", "House edge"]
     row = {h: c for h, c in zip(headers, summary[header_row + 1])}
     assert row["House edge"].number_format.endswith("%") and row["Hit frequency"].number_format.endswith("%")
     assert row["Standard deviation"].number_format == "0.000000" and row["Hit 1 in N"].number_format == "0.000000"
@@ -342,7 +342,7 @@ def test_the_workbook_is_one_a_lab_can_hand_on() -> None:
     cells = list(entry.iter_rows())
     outcome_header = next(i for i, r in enumerate(cells) if r[0].value == "Outcome")
     names = [c.value for c in cells[outcome_header]]
-    assert names[3:5] == ["Combinations", "Combinations (exact, text)"]
+    assert names[3:5] == ["Count", "Count (exact, text)"]
     counts = {o["outcome"]: o["count"] for o in doc["games"][0]["tables"][0]["outcome_table"]["outcomes"]}
     counts["Total"] = doc["games"][0]["tables"][0]["outcome_table"]["total"]
     seen = 0
@@ -359,7 +359,7 @@ def test_the_workbook_is_one_a_lab_can_hand_on() -> None:
         else:
             assert text is None
     assert seen >= 2  # "No Dragon 7" and the total: 16 digits
-    assert any(r[0].value == "Cycle (card sequences)" and r[2].value == str(doc["games"][0]["tables"][0]["par_sheet"]["cycle"])
+    assert any(r[0].value == "Cycle (the universe's equally likely elements)" and r[2].value == str(doc["games"][0]["tables"][0]["par_sheet"]["cycle"])
                for r in cells)
 
 
@@ -466,7 +466,7 @@ def test_libreoffice_recalculates_the_wager_sheets(tmp_path: Path) -> None:
         assert [(o.name, o.count) for o in t.outcomes] == [(o["outcome"], o["count"]) for o in x["outcome_table"]["outcomes"]]
         changed = dataclasses.replace(t, outcomes=tuple(dataclasses.replace(o, net=o.net + new_pay.get(o.name, 0))
                                                         for o in t.outcomes))
-        live[f"{x['analysis']['name']} -- paytable {x['paytable']}"] = ([t], [changed])
+        live[x["title"]] = ([t], [changed])
     assert len(live) == sum(1 for x in doc["games"][0]["tables"] if x["wager"] != "harmony") >= 3
     assert live_workbook.check_recalculation(render_xlsx(doc), live, tmp_path) > 0
 
@@ -479,7 +479,7 @@ def test_a_live_count_beyond_a_doubles_integers_is_a_number_with_its_exact_text(
     import openpyxl
 
     doc = certify(["tie"], "8to1", Shoe.standard(20), sensitivity_decks=(20,), effects_of_removal=False)
-    ws = openpyxl.load_workbook(io.BytesIO(render_report(doc, "xlsx"))).worksheets[1]  # type: ignore[arg-type]
+    ws = openpyxl.load_workbook(io.BytesIO(render_report(doc, "xlsx"))).worksheets[2]  # type: ignore[arg-type]
     a = doc["games"][0]["tables"][0]["outcome_table"]
     rows = {r[0].value: r for r in ws.iter_rows() if r[0].value in {o["outcome"] for o in a["outcomes"]}}
     assert len(rows) == len(a["outcomes"]) and a["total"] >= 2**53
