@@ -586,26 +586,26 @@ def test_paigow_certificate_verifies_and_catches_a_forged_figure(pg_certificate:
     from exactodds.report.schemas import certificate_schema
 
     doc = json.loads(json.dumps(pg_certificate))
-    assert doc["games"][0]["tables"] == [] and doc["inputs"]["games"] == [
+    assert [x["game"] for x in doc["games"]] == ["paigow"] and doc["inputs"]["games"] == [
         {"game": "paigow", "rules": {"house_way_reading": "high-hand-first"}}]
     g = doc["games"][0]
-    assert g["deck"]["description"] == "32 tiles" and "32 tiles" in doc["shoe"]["description"]
+    assert g["deck"]["description"] == "32 tiles"
     assert [r["flag"] for r in g["rules"]] == ["--reading"] and g["rules"][0]["value"] == "high-hand-first"
-    for entry in g["strategies"]:
-        a = paigow_analysis(entry["strategy"], house_way="high-hand-first")
+    for entry in g["tables"]:
+        a = paigow_analysis(entry["id"], house_way="high-hand-first")
         t = entry["outcome_table"]
         assert Fraction(t["return"]) == a.return_vigorish
         n = a.universe
         var = (Fraction(19, 20) ** 2 * a.wins + a.losses) / n - a.return_vigorish ** 2
         assert Fraction(t["variance"]) == var and t["std_dev"] == str(Sqrt(var))
         assert entry["par_sheet"]["standard_deviation"].startswith(str(Sqrt(var))[:10])
-    assert g["verification"]["second_method"]["agrees"] is True
+    assert all(x["verification"]["second_method"]["agrees"] is True for x in g["tables"])
     assert g["verification"]["all_hold"] and doc["summary"]["all_checks_hold"]
     assert len(g["schedules"]) == 1 and len(g["schedules"][0]["rows"]) == 40  # $1..$25, $30..$100
     jsonschema.validate(doc, certificate_schema())
     assert verify_report(json.loads(json.dumps(doc))).holds
     forged = json.loads(json.dumps(doc))
-    forged["games"][0]["strategies"][0]["outcome_table"]["variance"] = "1/1000"
+    forged["games"][0]["tables"][0]["outcome_table"]["variance"] = "1/1000"
     forged["fingerprint"]["value"] = fingerprint(forged)
     assert not verify_report(forged).holds
 
@@ -623,10 +623,10 @@ def test_the_game_workbook_is_live(pg_certificate: dict[str, Any]) -> None:
 
     doc = pg_certificate
     data = render_xlsx(doc)
-    ws = openpyxl.load_workbook(io.BytesIO(data))["Pai Gow (tiles)"]
-    values = openpyxl.load_workbook(io.BytesIO(data), data_only=True)["Pai Gow (tiles)"]
-    rows = {ws.cell(r, 1).value: r for r in range(1, ws.max_row + 1)}  # the last strategy's rows
-    t = doc["games"][0]["strategies"][-1]["outcome_table"]
+    ws = openpyxl.load_workbook(io.BytesIO(data))["paigow optimal"]  # the last strategy's sheet
+    values = openpyxl.load_workbook(io.BytesIO(data), data_only=True)["paigow optimal"]
+    rows = {ws.cell(r, 1).value: r for r in range(1, ws.max_row + 1)}
+    t = doc["games"][0]["tables"][-1]["outcome_table"]
     win, total = rows["win"], rows["Total"]
     assert ws.cell(win, 6).value == f"=D{win}/D{total}" and ws.cell(win, 8).value == f"=B{win}*F{win}"
     assert ws.cell(rows["Return"], 2).value == f"=H{total}" and str(ws.cell(rows["Variance"], 2).value).startswith(
@@ -635,11 +635,11 @@ def test_the_game_workbook_is_live(pg_certificate: dict[str, Any]) -> None:
         assert abs(Fraction(str(values.cell(rows[label], 2).value)) - Fraction(t[key])) < Fraction(1, 10**12)
         assert ws.cell(rows[label], 3).value == t[key]  # the exact p/q beside it
     assert ws.cell(rows["Standard deviation (√variance)"], 2).value == f"=SQRT(B{rows['Variance']})"
-    ps = doc["games"][0]["strategies"][-1]["par_sheet"]  # the whole par sheet, as a wager-paytable's sheet has it
-    assert ws.cell(rows["Cycle (deals)"], 2).value == ps["cycle"] == t["total"]
+    ps = doc["games"][0]["tables"][-1]["par_sheet"]  # the whole par sheet, as a wager-paytable's sheet has it
+    assert ws.cell(rows["Cycle (the universe's equally likely elements)"], 2).value == ps["cycle"] == t["total"]
     assert ws.cell(rows["Maximum win per unit"], 3).value == ps["maximum_payout"]["win_per_unit"] == "19/20"
     assert abs(Fraction(str(ws.cell(rows["Hit: 1 in N"], 2).value)) - Fraction(ps["hit_one_in"])) < Fraction(1, 10**9)
-    advantage = doc["games"][0]["strategies"][-1]["player_advantage"]
+    advantage = doc["games"][0]["tables"][-1]["player_advantage"]
     assert ws.cell(rows["Player advantage"], 2).value == ("yes" if advantage else "no") and ps["definition"] in rows
 
 
@@ -662,9 +662,9 @@ def test_every_view_renders_a_strategy_as_a_wager_paytable(pg_certificate: dict[
     doc = pg_certificate
     g = doc["games"][0]
     rows = list(csv.DictReader(io.StringIO(str(render_report(doc, "csv")))))
-    for strat in g["strategies"]:
+    for strat in g["tables"]:
         t, ps = strat["outcome_table"], strat["par_sheet"]
-        mine = [r for r in rows if r["wager"] == g["game"] and r["paytable"] == strat["strategy"]]
+        mine = [r for r in rows if r["game"] == g["game"] and r["id"] == strat["id"]]
         assert [r["table"] for r in mine] == (["summary"] + ["outcome"] * len(t["outcomes"])
                                                + ["confidence_range"] * len(ps["confidence_ranges"]))
         assert mine[0]["house_edge"] == t["house_edge"] and mine[0]["standard_deviation"] == ps["standard_deviation"]
@@ -675,21 +675,20 @@ def test_every_view_renders_a_strategy_as_a_wager_paytable(pg_certificate: dict[
     baccarat = certify(["tie"], "8to1", Shoe.standard(1), sensitivity_decks=(1,), effects_of_removal=False)
     header = re.compile(r'<table class="outcomes"><thead>.*?</thead>')
     html, theirs = str(render_report(doc, "html")), str(render_report(baccarat, "html"))
-    assert [h.replace(">Count<", ">Combinations<") for h in header.findall(html)] == header.findall(theirs) * 2
-    assert html.count('<table class="figures">') == len(g["strategies"]) and 'class="figures"' in theirs
+    assert header.findall(html) == header.findall(theirs) * 2
+    assert html.count('<table class="figures">') == len(g["tables"]) and 'class="figures"' in theirs
     md, terminal = str(render_report(doc, "markdown")), str(render_report(doc, "table"))
     book = openpyxl.load_workbook(io.BytesIO(render_report(doc, "xlsx")))  # type: ignore[arg-type]
     summary = [[c.value for c in row] for row in book["Summary"].iter_rows()]
-    assert "No baccarat wager" not in md + html + terminal  # the summary table lists the strategies instead
-    for strat in g["strategies"]:
+    for strat in g["tables"]:
         t = strat["outcome_table"]
         assert f"- House edge: {t['house_edge']} (" in md and f"- Standard deviation: {t['std_dev']}" in md
         edge = percent(Fraction(t["house_edge"]), 4)
-        assert re.search(rf"\| {re.escape(g['title'])} -- {strat['strategy']} +\| {edge} +\|", md)  # summary row
-        assert re.search(rf"^{strat['strategy']} ", terminal, re.M) and f"  {edge}  " in terminal
-        assert f'<a href="#g-{g["game"]}">{g["title"]} — {strat["strategy"]}</a>' in html
-        [row] = [r for r in summary if r[:2] == [g["game"], strat["strategy"]]]
-        assert row[2] == g["title"] and row[4] == t["house_edge"] and row[-2:] == [
+        assert re.search(rf"\| {re.escape(strat['title'])} +\| {edge} +\|", md)  # summary row
+        assert re.search(rf"^{strat['id']} ", terminal, re.M) and f"  {edge}  " in terminal
+        assert f'<a href="#t-{g["game"]}--{strat["id"]}">{g["title"]} — {strat["id"]}</a>' in html
+        [row] = [r for r in summary if r[:2] == [g["game"], strat["id"]]]
+        assert row[2] == f"paigow {strat['id']}" and row[4] == t["house_edge"] and row[-2:] == [
             "yes" if strat["player_advantage"] else "no", "yes"]
 
 
@@ -712,13 +711,14 @@ def test_libreoffice_recalculates_the_live_par_sheet(pg_certificate: dict[str, A
     [entry] = pg_certificate["games"]
     game = get_game(entry["game"])
     rules = game.rules({r["field"]: r["value"] for r in entry["rules"]})
-    tables = [game.outcome_table(rules, st["strategy"]) for st in entry["strategies"]]
-    assert [t.to_json() for t in tables] == [st["outcome_table"] for st in entry["strategies"]]  # engine = certificate
+    tables = [game.outcome_table(rules, st["id"]) for st in entry["tables"]]
+    assert [t.to_json() for t in tables] == [st["outcome_table"] for st in entry["tables"]]  # engine = certificate
     new_pay = {"house-way": Fraction(1), "optimal": Fraction(9, 10)}
     changed = [dataclasses.replace(t, outcomes=tuple(dataclasses.replace(o, net=new_pay[t.strategy])
                                                      if o.name == "win" else o for o in t.outcomes)) for t in tables]
-    checked = live_workbook.check_recalculation(render_xlsx(pg_certificate), {entry["title"]: (tables, changed)},
-                                                tmp_path)
+    checked = live_workbook.check_recalculation(
+        render_xlsx(pg_certificate), {x["title"]: ([t], [c]) for x, t, c in zip(entry["tables"], tables, changed)},
+        tmp_path)
     assert checked == 2 * 2 * (2 * 3 + 3 + 5)  # 2 workbooks, 2 strategies: 3 outcomes, the totals, 5 figures
 
 
