@@ -305,7 +305,7 @@ def test_a_report_of_an_older_schema_is_refused_in_one_line() -> None:
 
     from exactodds.games.certificate import SCHEMA, SchemaError, parse_report
 
-    assert SCHEMA == 6
+    assert SCHEMA == 7
     with pytest.raises(SchemaError, match="older than this exactodds reads"):
         parse_report(_json.dumps({"report": "exactodds certification report", "schema": 4, "paigow": True}))
     with pytest.raises(SchemaError, match="schema 5 is older"):  # Spanish 21's own section, before the seam

@@ -57,14 +57,14 @@ def test_certify_game_spanish21_holds_and_tampering_does_not(small: None, tmp_pa
     assert res.exit_code == 0, res.stderr
     doc = json.loads((tmp_path / "s21.json").read_text())
     jsonschema.validate(doc, SCHEMAS["certificate"]())
-    assert doc["schema"] == 6 and "spanish21" not in doc
+    assert doc["schema"] == 7 and "spanish21" not in doc
     (entry,) = doc["games"]
     assert entry["game"] == "spanish21" and entry["deck"]["description"] == "6 decks of 48 cards (288)"
     assert {r["field"]: r["value"] for r in entry["rules"]}["super_bonus_bet"] == "7.50"
-    assert doc["shoe"]["description"] == "Spanish 21 main wager: 6 decks of 48 cards (288)"
+    assert "Spanish 21 main wager: 6 decks of 48 cards (288)" in (tmp_path / "s21.md").read_text()
     cd = Game(SHOE, RULES)
     want = distribution(cd)
-    got = entry["strategies"][0]
+    got = entry["tables"][0]
     assert Fraction(got["outcome_table"]["variance"]) == want.variance
     assert Fraction(got["outcome_table"]["return"]) == want.mean == cd.solve().expected
     assert got["par_sheet"]["standard_deviation"] and entry["verification"]["all_hold"]
@@ -76,9 +76,9 @@ def test_certify_game_spanish21_holds_and_tampering_does_not(small: None, tmp_pa
     doc["fingerprint"]["value"] = fingerprint(doc)
     assert not verify_text(json.dumps(doc).encode()).holds
     old = json.loads((tmp_path / "s21.json").read_text())
-    old["schema"] = 5
+    old["schema"] = 6
     old["fingerprint"]["value"] = fingerprint(old)
-    with pytest.raises(SchemaError, match="schema 5 is older") as refused:  # one line (exit 2 at the command)
+    with pytest.raises(SchemaError, match="schema 6 is older") as refused:  # one line (exit 2 at the command)
         verify_text(json.dumps(old).encode())
     assert "\n" not in str(refused.value)
 

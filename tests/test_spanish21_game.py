@@ -118,18 +118,19 @@ def test_game_entry_holds_and_carries_the_variance(small_shoe: None) -> None:
     rules = game.rules({"max_hands": 2})
     entry = game_entry(game, rules)
     checks = {c["check"]: c["holds"] for c in entry["verification"]["checks"]}
+    checks |= {f'{x["id"]}: {c["check"]}': c["holds"] for x in entry["tables"] for c in x["verification"]["checks"]}
     math = {k: v for k, v in checks.items() if "house keeps an edge" not in k}
     assert all(math.values()) and len(math) >= 8
-    assert entry["verification"]["all_hold"]
+    assert entry["verification"]["all_hold"] and all(x["verification"]["all_hold"] for x in entry["tables"])
     assert entry["deck"]["description"] == "8 decks of 48 cards (384)"
     engine_rules = rules.engine_rules()
-    for item in entry["strategies"]:
-        table = game.outcome_table(rules, item["strategy"])
-        dist = s21.solved(rules)[item["strategy"]][1]
+    for item in entry["tables"]:
+        table = game.outcome_table(rules, item["id"])
+        dist = s21.solved(rules)[item["id"]][1]
         assert Fraction(item["outcome_table"]["variance"]) == dist.variance == table.variance
-        assert table.return_ == Game(SEAM_SHOE, engine_rules, s21.solved(rules)[item["strategy"]][0].policy
+        assert table.return_ == Game(SEAM_SHOE, engine_rules, s21.solved(rules)[item["id"]][0].policy
                                      ).solve().expected
-    assert entry["strategies"][1]["par_sheet"]["standard_deviation"]
+    assert entry["tables"][1]["par_sheet"]["standard_deviation"]
 
 
 def test_simulator_agrees_with_the_exact_return(small_shoe: None) -> None:
