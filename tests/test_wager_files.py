@@ -134,7 +134,7 @@ def test_examples_at_eight_decks_add_up_and_are_second_method_checked() -> None:
                                        "three-card-nine-progressive", "dragon-7", "my-wager"}
     doc = certify(wagers, None, Shoe.standard(8), sensitivity_decks=(8,), effects_of_removal=False)
     assert doc["summary"]["all_checks_hold"] is True
-    assert doc["summary"]["second_method_agrees"] == doc["summary"]["paytables"] == 8
+    assert doc["summary"]["second_method_agrees"] == doc["summary"]["tables"] == 8
 
 
 # -- the facts mean what the catalogue's predicates mean ---------------------------------------
