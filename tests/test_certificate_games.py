@@ -79,10 +79,15 @@ def test_baccarat_figures_are_those_of_schema_6() -> None:
     assert table_1["columns"] == ["Banker", *map(str, old["drawing_rules"]["table_1"]["columns"])]
     assert table_1["rows"] == [[str(r["banker"]), *r["draws"]] for r in old["drawing_rules"]["table_1"]["rows"]]
     assert DRAWING_STATEMENT == old["drawing_rules"]["statement"]
-    assert old["drawing_rules"]["naturals"] == [8, 9] and "(8 or 9 on two cards)" in DRAWING_STATEMENT
-    assert old["drawing_rules"]["player_draws_on"] == old["drawing_rules"]["banker_draws_when_player_stays"] \
-        == [0, 1, 2, 3, 4, 5]
-    assert old["drawing_rules"]["banker_always_draws"] == [0, 1, 2] and "draws on 0-2" in DRAWING_STATEMENT
+    from exactodds.game import rules  # the words of the statement are the rules data's
+
+    assert sorted(rules.NATURALS) == old["drawing_rules"]["naturals"] == [8, 9]
+    assert "(8 or 9 on two cards)" in DRAWING_STATEMENT
+    assert sorted(rules.PLAYER_DRAWS_ON) == sorted(rules.BANKER_DRAWS_WHEN_PLAYER_STAYS) == [0, 1, 2, 3, 4, 5]
+    assert "Player draws on 0-5, stays on 6-7" in DRAWING_STATEMENT and "Player stayed, draws on 0-5" in DRAWING_STATEMENT
+    assert sorted(rules.BANKER_ALWAYS_DRAWS) == [0, 1, 2] and "draws on 0-2" in DRAWING_STATEMENT
+    assert table_1["rows"] == [[str(b), *("D" if v in vs else "S" for v in range(10))]
+                               for b, vs in sorted(rules.BANKER_DRAWS_AGAINST.items())]
     assert {k: v for k, v in new["summary"].items() if k != "tables"} == \
         {k: v for k, v in old["summary"].items() if k != "paytables"} | {"player_advantage": []}
     assert new["summary"]["tables"] == old["summary"]["paytables"]

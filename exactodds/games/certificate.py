@@ -64,11 +64,7 @@ from exactodds.figures.plan import compile_plans
 from exactodds.figures.second_method import outcome_counts
 from exactodds.game.cards import Shoe, falling_factorial
 from exactodds.game.rules import (
-    BANKER_ALWAYS_DRAWS,
     BANKER_DRAWS_AGAINST,
-    BANKER_DRAWS_WHEN_PLAYER_STAYS,
-    NATURALS,
-    PLAYER_DRAWS_ON,
 )
 from exactodds.game.rules import CITATION as RULES_CITATION
 from exactodds.game.shoespec import (

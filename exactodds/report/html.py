@@ -646,9 +646,10 @@ def _render_html(doc: dict[str, Any], template_dir: str | Path | None, digits: i
     doc = ordered(doc)
     from markupsafe import Markup as m
     fp = doc["fingerprint"]["value"]
-    entries, sections = [], []
+    entries: list[dict[str, Any]] = []
+    sections: list[dict[str, Any]] = []
     for i, g in enumerate(doc["games"]):
-        tables = []
+        tables: list[dict[str, Any]] = []
         for j, x in enumerate(g["tables"]):
             tables.append({"anchor": table_anchor(g, x), "page": f"p{len(entries)}", "title": x["title"],
                            "header": x["title"],
