@@ -305,7 +305,9 @@ class Game:
     cli: ClassVar[str] = ""
     """The module of the game's own command, if it has one (its ``register(app)`` adds it)."""
     by_wager: ClassVar[bool] = False
-    """Certified per wager and paytable (baccarat's ``entries``), not as one game entry."""
+    """Certified per wager and paytable (baccarat: its entry's tables are the wager-paytables asked for,
+    :func:`exactodds.games.certificate.baccarat_entry`), not per strategy by :meth:`outcome_table`;
+    the entry has the one shape either way (:mod:`exactodds.figures.entry`)."""
 
     def outcome_table(self, rules: Any, strategy: str) -> OutcomeTable:
         """The exact outcome table under ``rules`` for the player's ``strategy`` (required)."""

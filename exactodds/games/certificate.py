@@ -1,7 +1,10 @@
 """Certification reports: every figure of a wager, recomputed independently, fingerprinted.
 
-:func:`certify` builds one JSON document (the report) for some wagers -- or the whole
-catalogue -- on one shoe: per paytable, the citations and readings, the outcome table
+:func:`certify` builds one JSON document (the report) whose figures are a list ``games`` of
+entries of one shape (:mod:`exactodds.figures.entry`, schema 7): baccarat's for some wagers -- or
+the whole catalogue -- on one shoe (:func:`baccarat_entry`), then one per other game asked for
+(:func:`exactodds.figures.entry.game_entry`). Baccarat's tables are its wager-paytables: per
+paytable, the citations and readings, the outcome table
 with exact counts and the figures of :func:`~exactodds.figures.analysis.analysis_json` (which
 carries the progressive figures of progressive paytables), the effects of removal
 (:mod:`exactodds.figures.eor`), the deck-count sensitivity (6, 7, 8 decks by default) and a
