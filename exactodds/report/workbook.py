@@ -197,9 +197,8 @@ def _table_sheet(sh: _Sheet, g: dict[str, Any], x: dict[str, Any]) -> None:
     sh.line([x["title"]], bold=True)
     sh.freeze()  # the table's title stays in view, and the labels of column A
     sh.line(["Game", g["title"]])
-    for k, label in (("wager", "Wager citation"), ("paytable", "Paytable citation")):
-        if "citations" in x:
-            sh.line([label, x["citations"][k]])
+    for k, text in x.get("citations", {}).items():  # what a wager-paytable cites
+        sh.line([f"{k.capitalize()} citation", text])
     if x["player_advantage"]:
         sh.line(["PLAYER ADVANTAGE", "this table's return is above 0: it favours the player"], bold=True)
     sh.heading("Outcomes")
