@@ -140,3 +140,31 @@ def test_every_game_through_every_format_verifies(tmp_path: Path, case: str) -> 
 
     wb = load_workbook(tmp_path / "c.xlsx")
     assert wb.sheetnames[0] == "Summary" and len(wb.sheetnames) == 1 + len(doc["games"]) + len(tables)
+
+
+def test_a_forged_or_grafted_entry_does_not_hold() -> None:
+    """Schema 7's structure is checked like the rest: a schema-6 member beside ``games``, a
+    missing ``games``, a member a table does not have, a flipped verdict of an entry or a table,
+    a table moved out of its entry -- each re-fingerprinted -- does not hold."""
+    import copy
+
+    from exactodds.games.certificate import fingerprint, verify_report
+
+    doc = certify(["tie"], None, sensitivity_decks=(8,), effects_of_removal=False)
+    assert verify_report(copy.deepcopy(doc)).holds
+
+    def forged(edit: Any) -> list[str]:
+        bad = copy.deepcopy(doc)
+        edit(bad)
+        bad["fingerprint"]["value"] = fingerprint(bad)
+        verdict = verify_report(bad)
+        assert not verdict.holds
+        return verdict.problems
+
+    assert any("members not in a report" in p for p in forged(lambda d: d.update(entries=[])))
+    assert any("members missing" in p and "games" in p for p in forged(lambda d: d.pop("games")))
+    assert any("/games[0]/tables[1]/note" in p for p in forged(lambda d: d["games"][0]["tables"][1].update(note="x")))
+    assert forged(lambda d: d["games"][0]["verification"].update(all_hold=False))
+    assert forged(lambda d: d["games"][0]["tables"][0]["verification"].update(all_hold=False))
+    assert forged(lambda d: d["games"].append({**d["games"][0], "tables": [d["games"][0]["tables"].pop()]}))
+    assert any("/games[0]/tables" in p for p in forged(lambda d: d["games"][0]["tables"].pop()))
