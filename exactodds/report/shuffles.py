@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from exactodds.report.simulation import _family_json, _short, p_text, tidy_rows
+from exactodds.report.simulation import _family_json, _short, p_text, tidy_rows, verdict_lines
 from exactodds.report.views import Block, Table, View, render_view
 from exactodds.version import __version__
 
@@ -60,16 +60,8 @@ def _blocks(r: ShuffleCheck) -> list[Block]:
     if full:
         out.append("Tests named short above, in full: " + "; ".join(full) + ".")
     out += [""] + [f"Note: {n}" for n in r.notes]
-    fails = r.failures()
-    if fails:
-        out.append("Verdict: INCONSISTENT with a uniform shuffle")
-        out += [f"  - {f}" for f in fails]
-    elif r.verdict == "inconclusive":
-        out.append("Verdict: inconclusive: too little output for any test")
-    else:
-        out.append(f"Verdict: consistent with a uniform shuffle (no test fails at alpha {r.alpha:g} after Holm's "
-                   "correction)")
-    return out
+    return out + verdict_lines(r.failures(), r.verdict, "a uniform shuffle", "too little output for any test",
+                               f"no test fails at alpha {r.alpha:g} after Holm's correction")
 
 
 def shufflecheck_view(r: ShuffleCheck) -> View:

@@ -345,16 +345,19 @@ def _crosscheck_blocks(r: CrossCheck, show: int) -> list[Block]:
                       break_ids=True),
                 *_largest(r.not_comparable), *_described(r.not_comparable)]
     out += [""] + [f"Note: {n}" for n in r.notes] + [f"Note: {s}" for s in r.skipped]
-    fails = r.failures()
+    return out + verdict_lines(r.failures(), r.verdict, "the exact figures",
+                               "too few rounds for any statistical test; no rule broken",
+                               f"no test fails at alpha {r.alpha:g} after Holm's correction, no rule broken")
+
+
+def verdict_lines(fails: list[str], verdict: str, against: str, inconclusive: str, consistent: str) -> list[str]:
+    """The verdict of a Holm-corrected check (a cross-check, a shuffle check) as a view's last
+    lines: every failure, else why it is inconclusive, else what "consistent with ``against``" rests on."""
     if fails:
-        out.append("Verdict: INCONSISTENT with the exact figures")
-        out += [f"  - {f}" for f in fails]
-    elif r.verdict == "inconclusive":
-        out.append("Verdict: inconclusive: too few rounds for any statistical test; no rule broken")
-    else:
-        out.append(f"Verdict: consistent with the exact figures (no test fails at alpha {r.alpha:g} after Holm's "
-                   "correction, no rule broken)")
-    return out
+        return [f"Verdict: INCONSISTENT with {against}", *(f"  - {f}" for f in fails)]
+    if verdict == "inconclusive":
+        return [f"Verdict: inconclusive: {inconclusive}"]
+    return [f"Verdict: consistent with {against} ({consistent})"]
 
 
 TIDY_KEYS: Final = ("wager", "paytable", "outcome")
