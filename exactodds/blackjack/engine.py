@@ -45,7 +45,7 @@ resplits each order of a pair of two suits is valued (:meth:`Game.decide`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -199,7 +199,7 @@ class Game:
             return None
         ref = self.solver(up) if mode == "cdz" else self.solver(up, pair, 0)
 
-        def pick(hand: Values, doublings: int, acts: Mapping[str, int]) -> str:
+        def pick(hand: Values, doublings: int, acts: Collection[str]) -> str:
             ref.value(hand, doublings)
             known = ref.node_actions.get((hand, doublings))
             if known is None:  # one action there: the same one here

@@ -10,7 +10,7 @@ described in the engine's module docstring.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from fractions import Fraction
 from functools import cache
 from operator import mul, sub
@@ -37,9 +37,9 @@ ClassKey = tuple[object, ...]
 Policy = Callable[[ClassKey], tuple[str, ...]]
 """A fixed strategy: the actions of a decision class, best first (the first available is taken)."""
 
-Chooser = Callable[[Values, int, Mapping[str, int]], str]
+Chooser = Callable[[Values, int, Collection[str]], str]
 """A split hand's post-split strategy: the action taken at a node (hand, doublings) among its
-available actions (their numerators given, first-listed on a tie)."""
+available actions (first-listed on a tie); it reads a reference solver, not this node's values."""
 
 
 def decision_class(up: int, hand: Values, doublings: int, split: bool) -> ClassKey:
@@ -344,6 +344,10 @@ class HandSolver:
                 taken = next((a for a in ranking if a in names), None)
                 if taken is not None:
                     names = [taken]
+            elif keep and ranking is None and self.chooser is not None and not (doublings == 0 and sum(hand) == 2):
+                # a post-split strategy fixed by a reference solver: only the action it takes is
+                # valued (no one reads this solver's other actions past the first decision)
+                names, keep = [self.chooser(hand, doublings, names)], False
             acts = self.action_values(hand, doublings, names, hard, rem)
             if ranking is None and self.chooser is not None and len(acts) > 1:
                 out = acts[self.chooser(hand, doublings, acts)]
