@@ -48,6 +48,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import lcm
 
 from exactodds.blackjack.dealer import hand_total
 from exactodds.blackjack.hands import (
@@ -61,6 +62,7 @@ from exactodds.blackjack.hands import (
     _add,
     _bonus_part,
     _dealt,
+    _removed,
     _sub,
     choose,
     completes,
@@ -168,13 +170,60 @@ class Game:
                 base = _sub(base, split_value_)
             table = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
             if not any(k[0] == up for k in self.solvers):  # every hand this up card's solvers stand on, one batch
-                splits = self._splits(up)
+                splits = [(r, extra) for r, extra in self._splits(up) if not self._chosen(r, extra)]
                 table.request_removed((x for r, extra in splits for x in _dealt(table.base, r, extra)),
                                       [("hands", r, extra) for r, extra in splits])
+            chosen = self._chosen(split_value_, extra)
             chooser = self._chooser(up, split_value_, extra) if split_value_ else None
             self.solvers[key] = HandSolver(base, up, self.rules, bool(split_value_), self.floor, self.policy,
-                                           table, split_value_, extra, chooser)
+                                           table, split_value_, extra, chooser, request=not chosen)
+            if chosen and ("chosen", up) not in table.asked:
+                self._request_chosen(up)
         return self.solvers[key]
+
+    def _chosen(self, pair: int, extra: int) -> bool:
+        """Whether the solver ``(pair, extra)`` (pair 0: unsplit hands) plays a strategy fixed
+        ahead of its values: the game's fixed strategy (the basic chart), or a post-split strategy
+        read from another solver (:meth:`_chooser`). It then values only the actions that
+        strategy takes, and stands on far fewer hands than it could hold (about half, 8 decks)."""
+        if self.policy is not None:
+            return True
+        mode = self.rules.post_split
+        return bool(pair) and (mode == "cdz" or (mode == "cdp1" and extra > 0))
+
+    def _request_chosen(self, up: int) -> None:
+        """Ask the dealer's table, in one batch, for the hands up card ``up``'s chosen split
+        solvers (:meth:`_chosen`) stand on: per pair, the walk of the one with the fewest pair
+        cards out (:meth:`HandSolver.stood_on`; the decisions are the reference solver's, the
+        same for every number out, and a shoe with fewer cards deals fewer hands), moved by the
+        pair cards out of each and kept where the shoe holds them."""
+        table = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
+        table.asked.add(("chosen", up))
+        by_pair: dict[int, list[int]] = {}
+        for r, extra in self._splits(up):
+            if self._chosen(r, extra):
+                by_pair.setdefault(r, []).append(extra)
+        removed: set[Values] = set()
+        cap = table.base
+        for r, extras in by_pair.items():
+            walker = self.solver(up, r, min(extras))
+            if r:  # a split hand: from its two-card hands (every action valued there)
+                stood = walker.stood_on((_add(_add((0,) * 10, r), i + 1), 0)
+                                        for i, k in enumerate(walker.rem(_add((0,) * 10, r))) if k)
+            else:  # unsplit: the initial two-card hands stand, hit and double (:meth:`HandSolver.actions`)
+                twos = [h for h in _removed(0) if sum(h) == 2 and all(a <= b for a, b in zip(h, walker.base))]
+                stood = set(twos) | walker.stood_on((_add(h, i + 1), d) for h in twos for i in range(10)
+                                                    for d in (0, 1) if h[i] < walker.base[i])
+            if not r:
+                removed |= stood
+                continue
+            for extra in extras:
+                more = 1 + extra
+                for hand in stood:
+                    x = hand[:r - 1] + (hand[r - 1] + more,) + hand[r:]
+                    if all(a <= b for a, b in zip(x, cap)):
+                        removed.add(x)
+        table.request_removed(removed)
 
     def _splits(self, up: int) -> list[tuple[int, int]]:
         """The hand solvers a solve can ask for with up card ``up``: ``(0, 0)`` for unsplit hands,
@@ -472,13 +521,16 @@ class _SplitValues:
         values = hs.rem(hand)
         # the rank part in numerators over ``den`` (small weights times integers), the bonus part
         # over small denominators: one division by the node's large denominator at the end
-        rank, bonus = ZERO, ZERO
+        # the configurations' weights summed by the action taken: one product of a big numerator
+        # per action, not per configuration (the Fraction arithmetic was most of this method)
+        taken: dict[str, Fraction] = {}
+        bonus = ZERO
         parts = self.game.bonus_parts
         for s, t, w, need_suits in self._suit_configs(second, need, a, role):
             first, card = (self.pair, s), (second, t)
             chosen = self._split_decision(hs, hand, acts, value, first, card, need, a)
             if acts[chosen] != value:
-                rank += w * (acts[chosen] - value)
+                taken[chosen] = taken.get(chosen, ZERO) + w
             if chosen in ("hit", "double"):
                 key = (first, card, self.up, values, need_suits, chosen)
                 part = parts.get(key)
@@ -486,7 +538,11 @@ class _SplitValues:
                     part = parts[key] = _bonus_part(first, card, self.up, values, need_suits, self.game.rules,
                                                     chosen == "double")
                 bonus += w * part
-        return rank / den + bonus
+        if not taken:
+            return bonus
+        scale = lcm(*(w.denominator for w in taken.values()))
+        rank = sum(w.numerator * (scale // w.denominator) * (acts[chosen] - value) for chosen, w in taken.items())
+        return Fraction(rank, scale * den) + bonus
 
     def _split_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], value: int,
                         first: CardType, card: CardType, need: int, a: int) -> str:

@@ -10,7 +10,7 @@ described in the engine's module docstring.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import cache
 from operator import mul, sub
@@ -148,6 +148,7 @@ def _dealt(cap: Values, pair: int, extra: int) -> tuple[Values, ...]:
     return removed
 
 
+@cache
 def _hands() -> tuple[Values, ...]:
     """Every hand composition of two or more cards and at most 21 hard points (those that stand)."""
     out: list[Values] = []
@@ -191,7 +192,7 @@ class HandSolver:
 
     def __init__(self, base: Values, up: int, rules: Rules, split: bool, floor: int = 0,
                  policy: Policy | None = None, dealer: DealerTable | None = None, pair: int = 0,
-                 extra: int = 0, chooser: Chooser | None = None) -> None:
+                 extra: int = 0, chooser: Chooser | None = None, request: bool = True) -> None:
         self.base, self.up, self.rules, self.split, self.floor = base, up, rules, split, floor
         self.policy, self.chooser = policy, chooser
         self.locked = split and pair == 1 and not rules.hit_split_aces
@@ -202,7 +203,8 @@ class HandSolver:
         self.node_actions: dict[tuple[Values, int], dict[str, int]] = {}
         """Numerators of every action of each decision node (over :meth:`denominator`); under a
         fixed strategy only a split hand's first decision (its suit bonus reads it): memory."""
-        self.dealer.request_removed(_dealt(self.dealer.base, pair, extra), [("hands", pair, extra)])
+        if request:  # (else the caller asks the dealer's table for what this solver reads)
+            self.dealer.request_removed(_dealt(self.dealer.base, pair, extra), [("hands", pair, extra)])
 
     def rem(self, hand: Values) -> Values:
         """The cards left."""
@@ -320,6 +322,52 @@ class HandSolver:
                 acts[name] = self._draw(hand, rem, 0 if name == "hit" else doublings + 1, hard)
         return acts
 
+    def _plan(self, hand: Values, doublings: int, hard: int) -> tuple[list[str], tuple[str, ...] | None, bool]:
+        """What :meth:`value` does at the node ``(hand, doublings)`` of ``hard`` points (21 or
+        less): the actions it values, the fixed strategy's ranking (None: the best, or the
+        post-split chooser's), and whether it keeps every action's value (``node_actions``)."""
+        names = self.open_actions(hand, doublings, hard)
+        ranking = None
+        if self.policy is not None and len(names) > 1:
+            ranking = self.policy(decision_class(self.up, hand, doublings, self.split))
+        keep = len(names) > 1 and (self.policy is None or (self.split and sum(hand) == 2))
+        if ranking and not keep:  # a fixed strategy: only the action it takes is valued
+            taken = next((a for a in ranking if a in names), None)
+            if taken is not None:
+                names = [taken]
+        elif keep and ranking is None and self.chooser is not None and not (doublings == 0 and sum(hand) == 2):
+            # a post-split strategy fixed by a reference solver: only the action it takes is
+            # valued (no one reads this solver's other actions past the first decision)
+            names, keep = [self.chooser(hand, doublings, names)], False
+        return names, ranking, keep
+
+    def stood_on(self, roots: Iterable[tuple[Values, int]]) -> set[Values]:
+        """The hands whose standing :meth:`value` values from the nodes ``roots`` (hand, doublings):
+        its walk without the values (the decisions of a fixed strategy or of a post-split
+        chooser, which reads its reference solver, not this one), so that the dealer's table
+        computes just those compositions in one batch (:meth:`DealerTable.request_removed`)."""
+        seen: set[tuple[Values, int]] = set()
+        out: set[Values] = set()
+        stack = list(roots)
+        while stack:
+            node = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            hand, doublings = node
+            hard = sum(map(mul, POINTS, hand))
+            if hard > 21:
+                continue
+            rem = self.rem(hand)
+            for name in self._plan(hand, doublings, hard)[0]:
+                if name == "stand":
+                    out.add(hand)
+                elif name != "rescue":
+                    after = 0 if name == "hit" else doublings + 1
+                    stack.extend((hand[:i] + (hand[i] + 1,) + hand[i + 1:], after)
+                                 for i in range(min(21 - hard, 10)) if rem[i])
+        return out
+
     def value(self, hand: Values, doublings: int = 0, hard: int | None = None, rem: Values | None = None) -> int:
         """Best value of a hand holding ``hand``; ``doublings`` > 0 is a doubled hand that has
         just received its card (stand, rescue or redouble); ``hard`` and ``rem`` (its hard points,
@@ -335,19 +383,7 @@ class HandSolver:
         if hard > 21:
             out = -SCALE * (1 << doublings) * self._no_blackjack(rem)
         else:
-            names = self.open_actions(hand, doublings, hard)
-            ranking = None
-            if self.policy is not None and len(names) > 1:
-                ranking = self.policy(decision_class(self.up, hand, doublings, self.split))
-            keep = len(names) > 1 and (self.policy is None or (self.split and sum(hand) == 2))
-            if ranking and not keep:  # a fixed strategy: only the action it takes is valued
-                taken = next((a for a in ranking if a in names), None)
-                if taken is not None:
-                    names = [taken]
-            elif keep and ranking is None and self.chooser is not None and not (doublings == 0 and sum(hand) == 2):
-                # a post-split strategy fixed by a reference solver: only the action it takes is
-                # valued (no one reads this solver's other actions past the first decision)
-                names, keep = [self.chooser(hand, doublings, names)], False
+            names, ranking, keep = self._plan(hand, doublings, hard)
             acts = self.action_values(hand, doublings, names, hard, rem)
             if ranking is None and self.chooser is not None and len(acts) > 1:
                 out = acts[self.chooser(hand, doublings, acts)]
