@@ -454,37 +454,37 @@ class _SplitValues:
         return ctx
 
     def _suit_configs(self, second: int, need: int, a: int,
-                      role: str) -> list[tuple[int, int, Fraction, tuple[Fraction | int, ...]]]:
+                      role: str) -> tuple[int, list[tuple[int, int, int, tuple[Fraction | int, ...]]]]:
         """The suits of a split hand ``pair, second`` that can draw a 6-7-8 / 7-7-7, given ranks:
-        ``(suit of its pair card s, suit of its second card t, P(s, t), the expected suit counts
-        of the completing value in the cards left)``. Given the ranks dealt, the suits within a
-        rank are exchangeable: the pair card of a resplit hand (``ex``) is any pair card of the
-        shoe left, the ``a`` extra pair cards out are a random draw of those, and the second card
-        is any card of its value left (§ 551.6(g)(1)-(4))."""
+        a denominator ``D`` and ``(suit of its pair card s, suit of its second card t, D·P(s, t),
+        the expected suit counts of the completing value in the cards left)`` (integer weights:
+        the sums over them stay integers). Given the ranks dealt, the suits within a rank are
+        exchangeable: the pair card of a resplit hand (``ex``) is any pair card of the shoe left,
+        the ``a`` extra pair cards out are a random draw of those, and the second card is any
+        card of its value left (§ 551.6(g)(1)-(4))."""
         assert self.suits is not None
         _, (p1, p2), left = self.suits
         r = self.pair
         pool = left.suits[r]
         count = left.values[r - 1]
-        own: list[tuple[int, Fraction]]
-        if role == "ex":
-            own = [(s, Fraction(k, count)) for s, k in enumerate(pool) if k]
+        own: list[tuple[int, int]]
+        if role == "ex":  # P(s) = k / count
+            own, own_den = [(s, k) for s, k in enumerate(pool) if k], count
         else:
-            own = [((p1 if role == "p1" else p2)[1], ONE)]
-        out: list[tuple[int, int, Fraction, tuple[Fraction | int, ...]]] = []
+            own, own_den = [((p1 if role == "p1" else p2)[1], 1)], 1
+        out: list[tuple[int, int, int, tuple[Fraction | int, ...]]] = []
+        if need != r:  # second and completing values are not the pair's: their suits are the shoe's
+            seconds = left.suits[second]
+            for s, ws in own:
+                out.extend((s, t, ws * k, left.suits[need]) for t, k in enumerate(seconds) if k)
+            return own_den * left.values[second - 1], out
+        # 7-7-7 on split 7s: the second card is a pair card too; the extra pair cards out are
+        # drawn from the others (a resplit hand's own pair card is not among them)
+        known = count - 1 if role == "ex" else count
         for s, ws in own:
-            if need != r:  # second and completing values are not the pair's: their suits are the shoe's
-                seconds = left.suits[second]
-                for t, k in enumerate(seconds):
-                    if k:
-                        out.append((s, t, ws * Fraction(k, left.values[second - 1]), left.suits[need]))
-                continue
-            # 7-7-7 on split 7s: the second card is a pair card too; the extra pair cards out are
-            # drawn from the others
             avail = list(pool)
             if role == "ex":
                 avail[s] -= 1
-            known = sum(avail)
             for t in range(4):
                 if not avail[t]:
                     continue
@@ -492,8 +492,8 @@ class _SplitValues:
                 others = known - 1  # the pair cards left whose suits are unknown to the hand
                 keep = count - a - 1  # of those, the ones still in the shoe
                 share = Fraction(keep, others) if others else ZERO
-                out.append((s, t, ws * Fraction(avail[t], known), tuple(x * share for x in rest)))
-        return out
+                out.append((s, t, ws * avail[t], tuple(x * share for x in rest)))
+        return own_den * known, out
 
     def _suit_correction(self, hs: HandSolver, hand: Values, value: int, second: int, a: int,
                          role: str) -> Fraction:
@@ -524,30 +524,27 @@ class _SplitValues:
             return ZERO
         den = hs.denominator(hand)
         values = hs.rem(hand)
-        # the rank part in numerators over ``den`` (small weights times integers), the bonus part
-        # over small denominators: one division by the node's large denominator at the end
-        # the configurations' weights summed by the action taken: one product of a big numerator
-        # per action, not per configuration (the Fraction arithmetic was most of this method)
-        taken: dict[str, Fraction] = {}
-        bonus = ZERO
+        # integer weights over ``wden``: the rank part summed per action taken as integers (one
+        # division by the node's large denominator), the bonus part per configuration
+        taken: dict[str, int] = {}
+        bonus: Fraction | int = 0
         parts = self.game.bonus_parts
-        for s, t, w, need_suits in self._suit_configs(second, need, a, role):
+        wden, configs = self._suit_configs(second, need, a, role)
+        for s, t, w, need_suits in configs:
             first, card = (self.pair, s), (second, t)
             chosen = self._split_decision(hs, hand, acts, value, first, card, need, a)
             if acts[chosen] != value:
-                taken[chosen] = taken.get(chosen, ZERO) + w
+                taken[chosen] = taken.get(chosen, 0) + w
             if chosen in ("hit", "double"):
                 key = (first, card, self.up, values, need_suits, chosen)
                 part = parts.get(key)
                 if part is None:
                     part = parts[key] = _bonus_part(first, card, self.up, values, need_suits, self.game.rules,
                                                     chosen == "double")
-                bonus += w * part
-        if not taken:
-            return bonus
-        scale = lcm(*(w.denominator for w in taken.values()))
-        rank = sum(w.numerator * (scale // w.denominator) * (acts[chosen] - value) for chosen, w in taken.items())
-        return Fraction(rank, scale * den) + bonus
+                if part:
+                    bonus += w * part
+        rank = sum(w * (acts[chosen] - value) for chosen, w in taken.items())
+        return Fraction(rank, wden * den) + Fraction(bonus) / wden
 
     def _split_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], value: int,
                         first: CardType, card: CardType, need: int, a: int) -> str:
