@@ -530,6 +530,8 @@ class _SplitValues:
         bonus: Fraction | int = 0
         parts = self.game.bonus_parts
         wden, configs = self._suit_configs(second, need, a, role)
+        if not configs:  # no suit of the hand's cards left to complete one (wden may be 0)
+            return ZERO
         for s, t, w, need_suits in configs:
             first, card = (self.pair, s), (second, t)
             chosen = self._split_decision(hs, hand, acts, value, first, card, need, a)
