@@ -48,12 +48,10 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import lcm
 
 from exactodds.blackjack.dealer import DealerTable, hand_total
 from exactodds.blackjack.hands import (
     HAND_POINTS_MAX,
-    ONE,
     ZERO,
     Chooser,
     ClassKey,
