@@ -42,15 +42,28 @@ Chooser = Callable[[Values, int, Collection[str]], str]
 available actions (first-listed on a tie); it reads a reference solver, not this node's values."""
 
 
+_SHAPES: dict[Values, tuple[int, int, bool, int]] = {}
+""":func:`shape` by hand (a few thousand hands: every solver's nodes read it)."""
+
+
+def shape(hand: Values) -> tuple[int, int, bool, int]:
+    """A hand's hard points (aces 1), total, softness and number of cards (§ 551.1)."""
+    got = _SHAPES.get(hand)
+    if got is None:
+        hard = sum(map(mul, POINTS, hand))
+        total, soft = hand_total(hard, hand[0] > 0)
+        got = _SHAPES[hand] = (hard, total, soft, sum(hand))
+    return got
+
+
 def decision_class(up: int, hand: Values, doublings: int, split: bool) -> ClassKey:
     """The total-dependent class of a hand of three or more cards, or of a doubled hand:
     ``("multi", up, soft, total, cards (6 = six or more), split)`` or
     ``("doubled", up, soft, total, doublings)``."""
-    hard = sum((i + 1) * c for i, c in enumerate(hand))
-    total, soft = hand_total(hard, hand[0] > 0)
+    _, total, soft, cards = shape(hand)
     if doublings:
         return ("doubled", up, soft, total, doublings)
-    return ("multi", up, soft, total, min(sum(hand), 6), split)
+    return ("multi", up, soft, total, min(cards, 6), split)
 
 
 def two_card_class(up: int, a: int, b: int, split: bool) -> ClassKey:
@@ -109,6 +122,8 @@ def dealer_table(shoe: Values, up: int, h17: bool, floor: int) -> DealerTable:
 
 TABLES_KEPT: Final = 40
 _TABLES: dict[tuple[Values, int, bool, int], DealerTable] = {}
+_OPENS: dict[tuple[Rules, bool, bool], dict[tuple[Values, int], list[str]]] = {}
+""":meth:`HandSolver.open_actions` by rules, split and locked split aces (they read nothing else)."""
 
 
 def dealer_outcomes(rem: Values, up: int, h17: bool) -> Dist:
@@ -200,6 +215,13 @@ class HandSolver:
         self.size = sum(base)
         self.dealer = dealer if dealer is not None else DealerTable(base, up, rules.hit_soft_17, floor)
         self.memo: dict[tuple[Values, int], int] = {}
+        opens = _OPENS.get((rules, split, self.locked))
+        if opens is None:
+            if len(_OPENS) >= TABLES_KEPT:
+                _OPENS.pop(next(iter(_OPENS)))
+            opens = _OPENS[(rules, split, self.locked)] = {}
+        self.opens = opens
+        """:meth:`open_actions` by node, shared by the solvers of the same rules and kind of hand."""
         self.node_actions: dict[tuple[Values, int], dict[str, int]] = {}
         """Numerators of every action of each decision node (over :meth:`denominator`); under a
         fixed strategy only a split hand's first decision (its suit bonus reads it): memory."""
@@ -231,10 +253,7 @@ class HandSolver:
         """Value of standing, ``2**doublings`` units wagered (§ 551.6(b),(c),(f),(g));
         ``rem`` and ``hard`` (the cards left, the hand's hard points) when the caller has them."""
         rules = self.rules
-        if hard is None:
-            hard = sum(map(mul, POINTS, hand))
-        total, _ = hand_total(hard, hand[0] > 0)
-        ncards = sum(hand)
+        _, total, _, ncards = shape(hand)
         d, scale = self.dealer.raw(self.rem(hand) if rem is None else rem)
         bet = 1 << doublings
         if total == 21 and ncards >= 3:
@@ -283,20 +302,24 @@ class HandSolver:
         rules = self.rules
         if self.split and not rules.double_after_split:
             return False
-        if sum(hand) != 2:
+        _, total, soft, cards = shape(hand)
+        if cards != 2:
             return rules.double_any_cards
-        total, soft = hand_total(hand[0] + sum(map(mul, POINTS[1:], hand[1:])), hand[0] > 0)
         return rules.double_total_allowed(total, soft)
 
     def open_actions(self, hand: Values, doublings: int, hard: int) -> list[str]:
         """The actions open at the node ``(hand, doublings)`` of a hand of ``hard`` points (21 or
         less), in the engine's order (a tie goes to the first listed): stand; before any double,
         hit and double (§ 551.11(a)); after one, rescue (§ 551.11(d)) and redouble."""
-        total, _ = hand_total(hard, hand[0] > 0)
+        key = (hand, doublings)
+        got = self.opens.get(key)
+        if got is not None:
+            return got
+        _, total, _, cards = shape(hand)
         rules = self.rules
         names = ["stand"]
         if doublings == 0:
-            if total < 21 and not (self.locked and sum(hand) == 2):
+            if total < 21 and not (self.locked and cards == 2):
                 names.append("hit")
                 if self.can_double(hand):
                     names.append("double")
@@ -305,6 +328,7 @@ class HandSolver:
                 names.append("rescue")
             if doublings <= rules.redoubles and total < 21:
                 names.append("redouble")
+        self.opens[key] = names
         return names
 
     def action_values(self, hand: Values, doublings: int, names: list[str], hard: int, rem: Values) -> dict[str, int]:
@@ -330,12 +354,13 @@ class HandSolver:
         ranking = None
         if self.policy is not None and len(names) > 1:
             ranking = self.policy(decision_class(self.up, hand, doublings, self.split))
-        keep = len(names) > 1 and (self.policy is None or (self.split and sum(hand) == 2))
+        two = shape(hand)[3] == 2
+        keep = len(names) > 1 and (self.policy is None or (self.split and two))
         if ranking and not keep:  # a fixed strategy: only the action it takes is valued
             taken = next((a for a in ranking if a in names), None)
             if taken is not None:
                 names = [taken]
-        elif keep and ranking is None and self.chooser is not None and not (doublings == 0 and sum(hand) == 2):
+        elif keep and ranking is None and self.chooser is not None and not (doublings == 0 and two):
             # a post-split strategy fixed by a reference solver: only the action it takes is
             # valued (no one reads this solver's other actions past the first decision)
             names, keep = [self.chooser(hand, doublings, names)], False
