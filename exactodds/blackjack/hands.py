@@ -42,6 +42,9 @@ Chooser = Callable[[Values, int, Collection[str]], str]
 available actions (first-listed on a tie); it reads a reference solver, not this node's values."""
 
 
+_CHILDREN: dict[Values, tuple[Values, ...]] = {}
+"""A hand's ten children (one more card of each value), by hand: built once, read by every solver."""
+
 _SHAPES: dict[Values, tuple[int, int, bool, int]] = {}
 """:func:`shape` by hand (a few thousand hands: every solver's nodes read it)."""
 
@@ -254,7 +257,11 @@ class HandSolver:
         ``rem`` and ``hard`` (the cards left, the hand's hard points) when the caller has them."""
         rules = self.rules
         _, total, _, ncards = shape(hand)
-        d, scale = self.dealer.raw(self.rem(hand) if rem is None else rem)
+        d = self.dealer.cache.get(rem) if rem is not None else None
+        if d is None:
+            d, scale = self.dealer.raw(self.rem(hand) if rem is None else rem)
+        else:  # (the cards left: the shoe's less the hand's)
+            scale = self.dealer.per_n[self.size - ncards][2]
         bet = 1 << doublings
         if total == 21 and ncards >= 3:
             pay = SCALE
@@ -276,10 +283,13 @@ class HandSolver:
         acc = 0
         value, memo = self.value, self.memo
         room = 21 - hard  # the highest value index that does not bust
+        kids = _CHILDREN.get(hand)
+        if kids is None:
+            kids = _CHILDREN[hand] = tuple(hand[:i] + (hand[i] + 1,) + hand[i + 1:] for i in range(10))
         for i in range(min(room, 10)):
             c = rem[i]
             if c:
-                child = hand[:i] + (hand[i] + 1,) + hand[i + 1:]
+                child = kids[i]
                 got = memo.get((child, doublings))
                 if got is None:
                     got = value(child, doublings, hard + i + 1, rem[:i] + (c - 1,) + rem[i + 1:])
@@ -380,7 +390,7 @@ class HandSolver:
                 continue
             seen.add(node)
             hand, doublings = node
-            hard = sum(map(mul, POINTS, hand))
+            hard = shape(hand)[0]
             if hard > 21:
                 continue
             rem = self.rem(hand)
