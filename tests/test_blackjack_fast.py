@@ -107,3 +107,17 @@ def test_the_walk_finds_what_the_solve_stands_on(name: str, monkeypatch: pytest.
     assert rec.singles == 0
     assert alone == shared
     assert isinstance(alone, Fraction) and -1 < alone < 1
+
+
+def test_a_second_rule_set_on_the_same_tables_walks_again(monkeypatch: pytest.MonkeyPatch,
+                                                         fresh_tables: None) -> None:
+    """``--contributions`` solves several rule sets on one shoe: the dealer's tables are shared,
+    and each rule set's chosen solvers must have their own batch (no single requests)."""
+    rec = Recorder(monkeypatch)
+    first = Game(SMALL, AS_WRITTEN).solve().expected
+    assert rec.singles == 0
+    other = AS_WRITTEN.with_(double_any_cards=True, surrender=False)
+    second = Game(SMALL, other).solve().expected
+    assert rec.singles == 0
+    hands._TABLES.clear()
+    assert Game(SMALL, other).solve().expected == second != first

@@ -175,7 +175,7 @@ class Game:
             chooser = self._chooser(up, split_value_, extra) if split_value_ else None
             self.solvers[key] = HandSolver(base, up, self.rules, bool(split_value_), self.floor, self.policy,
                                            table, split_value_, extra, chooser, request=not chosen)
-            if chosen and ("chosen", up, self.policy is None) not in table.asked:
+            if chosen and ("chosen", up, self.rules, self.policy is None) not in table.asked:
                 self._request_chosen(up, table)
         return self.solvers[key]
 
@@ -199,7 +199,7 @@ class Game:
         Under a fixed strategy (the basic chart's play after the optimal solve) on a table that
         already holds the optimal game's hands (``("hands", 0, 0)`` asked), no walk: the few
         hands more it stands on are asked one at a time (0.1 s on 8 decks, the walk 1 s)."""
-        table.asked.add(("chosen", up, self.policy is None))
+        table.asked.add(("chosen", up, self.rules, self.policy is None))  # (the table serves every rule set)
         if self.policy is not None and ("hands", 0, 0) in table.asked:
             return
         by_pair: dict[int, list[int]] = {}
