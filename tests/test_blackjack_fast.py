@@ -13,7 +13,7 @@ checked by the brute force and the peer (tests/test_blackjack.py, tests/test_bla
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
 import pytest
@@ -42,9 +42,14 @@ class Recorder:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.singles = 0
+        self.walks = 0
         self.stood: dict[int, set[Values]] = {}
-        request, stand = DealerTable.request, HandSolver.stand
+        request, stand, stood_on = DealerTable.request, HandSolver.stand, HandSolver.stood_on
         recorder = self
+
+        def walked(solver: HandSolver, roots: Iterable[tuple[Values, int]]) -> set[Values]:
+            recorder.walks += 1
+            return stood_on(solver, roots)
 
         def counted(table: DealerTable, rems: object) -> None:
             recorder.singles += 1
@@ -57,6 +62,7 @@ class Recorder:
 
         monkeypatch.setattr(DealerTable, "request", counted)
         monkeypatch.setattr(HandSolver, "stand", recorded)
+        monkeypatch.setattr(HandSolver, "stood_on", walked)
 
 
 @pytest.fixture
@@ -117,7 +123,11 @@ def test_a_second_rule_set_on_the_same_tables_walks_again(monkeypatch: pytest.Mo
     first = Game(SMALL, AS_WRITTEN).solve().expected
     assert rec.singles == 0
     other = AS_WRITTEN.with_(double_any_cards=True, surrender=False)
+    rec.walks = 0
     second = Game(SMALL, other).solve().expected
     assert rec.singles == 0
+    # one walk per up card: split tens, the only pair of SMALL with pair cards left to resplit
+    # (cdp1 fixes the strategy ahead only with extra pair cards out)
+    assert rec.walks == 10
     hands._TABLES.clear()
     assert Game(SMALL, other).solve().expected == second != first
