@@ -73,7 +73,7 @@ from exactodds.blackjack.hands import (
     two_card_class,
 )
 from exactodds.blackjack.rules import Rules
-from exactodds.blackjack.shoe import SUITED, CardType, SpanishShoe, Values
+from exactodds.blackjack.shoe import SPADES, SUITED, CardType, SpanishShoe, Values
 from exactodds.errors import InputError
 from exactodds.game.cards import falling_factorial
 
@@ -148,8 +148,6 @@ class Game:
         """The memos of :class:`_SplitValues` by up card, pair value and shoe left (one up card's)."""
         self.suit_corrections: dict[tuple[object, ...], Fraction] = {}
         """:meth:`_SplitValues._suit_correction` by what it reads."""
-        self.bonus_parts: dict[tuple[object, ...], Fraction] = {}
-        """The suit bonus of a split hand's draw (:func:`_bonus_part`) by what it reads."""
         self.split_decisions: dict[tuple[object, ...], str] = {}
         """The suit-aware first decision of a split hand (:meth:`_SplitValues._split_decision`)."""
         self.floor = max(0, shoe.size - 50 - 2 * max(0, rules.max_hands - 2))
@@ -272,7 +270,6 @@ class Game:
                     hs.node_actions.clear()
         self.split_memos.clear()
         self.suit_corrections.clear()
-        self.bonus_parts.clear()
         self.split_decisions.clear()
 
     def split_value(self, up: CardType, p1: CardType, p2: CardType) -> Fraction:
@@ -452,14 +449,14 @@ class _SplitValues:
         return ctx
 
     def _suit_configs(self, second: int, need: int, a: int,
-                      role: str) -> tuple[int, list[tuple[int, int, int, tuple[Fraction | int, ...]]]]:
+                      role: str) -> tuple[int, Fraction | int, list[tuple[int, int, int, tuple[int, ...]]]]:
         """The suits of a split hand ``pair, second`` that can draw a 6-7-8 / 7-7-7, given ranks:
-        a denominator ``D`` and ``(suit of its pair card s, suit of its second card t, D·P(s, t),
-        the expected suit counts of the completing value in the cards left)`` (integer weights:
-        the sums over them stay integers). Given the ranks dealt, the suits within a rank are
-        exchangeable: the pair card of a resplit hand (``ex``) is any pair card of the shoe left,
-        the ``a`` extra pair cards out are a random draw of those, and the second card is any
-        card of its value left (§ 551.6(g)(1)-(4))."""
+        a denominator ``D``, a factor ``f`` and ``(suit of its pair card s, suit of its second
+        card t, D·P(s, t), c)`` where ``f·c`` are the expected suit counts of the completing value
+        in the cards left (integers but for ``f``: the sums over them stay integers). Given the
+        ranks dealt, the suits within a rank are exchangeable: the pair card of a resplit hand
+        (``ex``) is any pair card of the shoe left, the ``a`` extra pair cards out are a random
+        draw of those, and the second card is any card of its value left (§ 551.6(g)(1)-(4))."""
         assert self.suits is not None
         _, (p1, p2), left = self.suits
         r = self.pair
@@ -470,28 +467,26 @@ class _SplitValues:
             own, own_den = [(s, k) for s, k in enumerate(pool) if k], count
         else:
             own, own_den = [((p1 if role == "p1" else p2)[1], 1)], 1
-        out: list[tuple[int, int, int, tuple[Fraction | int, ...]]] = []
+        out: list[tuple[int, int, int, tuple[int, ...]]] = []
         if need != r:  # second and completing values are not the pair's: their suits are the shoe's
             seconds = left.suits[second]
             for s, ws in own:
                 out.extend((s, t, ws * k, left.suits[need]) for t, k in enumerate(seconds) if k)
-            return own_den * left.values[second - 1], out
+            return own_den * left.values[second - 1], 1, out
         # 7-7-7 on split 7s: the second card is a pair card too; the extra pair cards out are
         # drawn from the others (a resplit hand's own pair card is not among them)
         known = count - 1 if role == "ex" else count
+        others = known - 1  # the pair cards left whose suits are unknown to the hand
+        keep = count - a - 1  # of those, the ones still in the shoe
+        share = Fraction(keep, others) if others else ZERO
         for s, ws in own:
             avail = list(pool)
             if role == "ex":
                 avail[s] -= 1
             for t in range(4):
-                if not avail[t]:
-                    continue
-                rest = avail[:t] + [avail[t] - 1] + avail[t + 1:]
-                others = known - 1  # the pair cards left whose suits are unknown to the hand
-                keep = count - a - 1  # of those, the ones still in the shoe
-                share = Fraction(keep, others) if others else ZERO
-                out.append((s, t, ws * avail[t], tuple(x * share for x in rest)))
-        return own_den * known, out
+                if avail[t]:
+                    out.append((s, t, ws * avail[t], tuple(avail[:t] + [avail[t] - 1] + avail[t + 1:])))
+        return own_den * known, share, out
 
     def _suit_correction(self, hs: HandSolver, hand: Values, value: int, second: int, a: int,
                          role: str) -> Fraction:
@@ -516,35 +511,38 @@ class _SplitValues:
 
     def _suit_correction_of(self, hs: HandSolver, hand: Values, value: int, second: int, need: int, a: int,
                             role: str) -> Fraction:
-        """:meth:`_suit_correction`, computed."""
+        """:meth:`_suit_correction`, computed. The bonus of a split hand's draw (no super bonus on
+        a split hand, § 551.12(e)) is ``twice·clear·(2 if doubled)/(2·n·m)`` (:func:`_bonus_part`),
+        ``twice`` linear in the completing value's suit counts and ``clear``, ``n``, ``m`` the
+        node's: so the rank part and the bonus part are each summed over the configurations in
+        integers, with one division each at the end."""
         acts = hs.node_actions.get((hand, 0))
         if not acts:
             return ZERO
-        den = hs.denominator(hand)
-        values = hs.rem(hand)
-        # integer weights over ``wden``: the rank part summed per action taken as integers (one
-        # division by the node's large denominator), the bonus part per configuration
-        taken: dict[str, int] = {}
-        bonus: Fraction | int = 0
-        parts = self.game.bonus_parts
-        wden, configs = self._suit_configs(second, need, a, role)
+        wden, share, configs = self._suit_configs(second, need, a, role)
         if not configs:  # no suit of the hand's cards left to complete one (wden may be 0)
             return ZERO
-        for s, t, w, need_suits in configs:
+        on_doubled = self.game.rules.bonus_on_doubled
+        taken: dict[str, int] = {}
+        twice = 0  # Σ weight · (twice the extra odds, by completing card) · the wager doubled
+        for s, t, w, counts in configs:
             first, card = (self.pair, s), (second, t)
             chosen = self._split_decision(hs, hand, acts, value, first, card, need, a)
             if acts[chosen] != value:
                 taken[chosen] = taken.get(chosen, 0) + w
-            if chosen in ("hit", "double"):
-                key = (first, card, self.up, values, need_suits, chosen)
-                part = parts.get(key)
-                if part is None:
-                    part = parts[key] = _bonus_part(first, card, self.up, values, need_suits, self.game.rules,
-                                                    chosen == "double")
-                if part:
-                    bonus += w * part
+            if chosen == "hit" or (chosen == "double" and on_doubled):
+                # mixed 3:2 → 1, suited 2:1 → 2, spades 3:1 → 4 (§ 551.6(g)(1)-(4)), by card
+                odds = sum(counts) + (counts[s] * (3 if s == SPADES else 1) if s == t else 0)
+                twice += w * odds * (2 if chosen == "double" else 1)
         rank = sum(w * (acts[chosen] - value) for chosen, w in taken.items())
-        return Fraction(rank, wden * den) + Fraction(bonus) / wden
+        out = Fraction(rank, wden * hs.denominator(hand))
+        values = hs.rem(hand)
+        if twice and values[need - 1]:
+            n = sum(values)
+            m = max(n - 1, 1)  # (the completing card the last: no hole card to peek at, never reached)
+            clear = m - values[9] if self.up == 1 else m - values[0] if self.up == 10 else m  # need is 6-8
+            out += share * Fraction(twice * clear, 2 * n * m * wden)
+        return out
 
     def _split_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], value: int,
                         first: CardType, card: CardType, need: int, a: int) -> str:
