@@ -56,6 +56,7 @@ from exactodds.blackjack.hands import (
     Chooser,
     ClassKey,
     HandSolver,
+    Plan,
     Policy,
     _add,
     _bonus_part,
@@ -148,6 +149,9 @@ class Game:
         """The memos of :class:`_SplitValues` by up card, pair value and shoe left (one up card's)."""
         self.suit_corrections: dict[tuple[object, ...], Fraction] = {}
         """:meth:`_SplitValues._suit_correction` by what it reads."""
+        self.plans: dict[tuple[int, bool, bool], dict[tuple[Values, int], Plan]] = {}
+        """Node plans shared under a fixed strategy (:meth:`_shared_plans`); an up card's freed with
+        its values."""
         self.split_decisions: dict[tuple[object, ...], str] = {}
         """The suit-aware first decision of a split hand (:meth:`_SplitValues._split_decision`)."""
         self.floor = max(0, shoe.size - 50 - 2 * max(0, rules.max_hands - 2))
@@ -172,10 +176,20 @@ class Game:
             chosen = self._chosen(split_value_, extra)
             chooser = self._chooser(up, split_value_, extra) if split_value_ else None
             self.solvers[key] = HandSolver(base, up, self.rules, bool(split_value_), self.floor, self.policy,
-                                           table, split_value_, extra, chooser, request=not chosen)
+                                           table, split_value_, extra, chooser, request=not chosen,
+                                           plans=self._shared_plans(up, split_value_))
             if chosen and ("chosen", up, self.rules, self.policy is None) not in table.asked:
                 self._request_chosen(up, table)
         return self.solvers[key]
+
+    def _shared_plans(self, up: int, pair: int) -> dict[tuple[Values, int], Plan] | None:
+        """The node plans (:meth:`HandSolver._plan`) a solver shares under a fixed strategy (the
+        basic chart's play): those of the solvers of the same up card, kind of hand (split or not)
+        and split-ace lock, which do the same at every node whatever the cards out; None otherwise."""
+        if self.policy is None:
+            return None
+        locked = pair == 1 and not self.rules.hit_split_aces
+        return self.plans.setdefault((up, bool(pair), locked), {})
 
     def _chosen(self, pair: int, extra: int) -> bool:
         """Whether the solver ``(pair, extra)`` (pair 0: unsplit hands) plays a strategy fixed
@@ -268,6 +282,8 @@ class Game:
                 hs.memo.clear()
                 if self.policy is not None or key[2] > 0:
                     hs.node_actions.clear()
+        for share in [k for k in self.plans if k[0] == up]:
+            del self.plans[share]
         self.split_memos.clear()
         self.suit_corrections.clear()
         self.split_decisions.clear()

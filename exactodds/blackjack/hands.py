@@ -59,6 +59,11 @@ def shape(hand: Values) -> tuple[int, int, bool, int]:
     return got
 
 
+Plan = tuple[list[str], "tuple[str, ...] | None", bool]
+"""What :meth:`HandSolver.value` does at a node: the actions it values, the fixed strategy's
+ranking, whether it keeps every action's value."""
+
+
 def decision_class(up: int, hand: Values, doublings: int, split: bool) -> ClassKey:
     """The total-dependent class of a hand of three or more cards, or of a doubled hand:
     ``("multi", up, soft, total, cards (6 = six or more), split)`` or
@@ -210,7 +215,8 @@ class HandSolver:
 
     def __init__(self, base: Values, up: int, rules: Rules, split: bool, floor: int = 0,
                  policy: Policy | None = None, dealer: DealerTable | None = None, pair: int = 0,
-                 extra: int = 0, chooser: Chooser | None = None, request: bool = True) -> None:
+                 extra: int = 0, chooser: Chooser | None = None, request: bool = True,
+                 plans: dict[tuple[Values, int], Plan] | None = None) -> None:
         self.base, self.up, self.rules, self.split, self.floor = base, up, rules, split, floor
         self.policy, self.chooser = policy, chooser
         self.locked = split and pair == 1 and not rules.hit_split_aces
@@ -218,6 +224,10 @@ class HandSolver:
         self.size = sum(base)
         self.dealer = dealer if dealer is not None else DealerTable(base, up, rules.hit_soft_17, floor)
         self.memo: dict[tuple[Values, int], int] = {}
+        self.plans: dict[tuple[Values, int], Plan] = {} if plans is None else plans
+        """:meth:`_plan` by node, kept only when the caller shares it between solvers that do the same
+        at every node (a fixed strategy's solvers of one up card, differing only in cards out)."""
+        self.share_plans = plans is not None
         opens = _OPENS.get((rules, split, self.locked))
         if opens is None:
             if len(_OPENS) >= TABLES_KEPT:
@@ -356,7 +366,7 @@ class HandSolver:
                 acts[name] = self._draw(hand, rem, 0 if name == "hit" else doublings + 1, hard)
         return acts
 
-    def _plan(self, hand: Values, doublings: int, hard: int) -> tuple[list[str], tuple[str, ...] | None, bool]:
+    def _plan(self, hand: Values, doublings: int, hard: int) -> Plan:
         """What :meth:`value` does at the node ``(hand, doublings)`` of ``hard`` points (21 or
         less): the actions it values, the fixed strategy's ranking (None: the best, or the
         post-split chooser's), and whether it keeps every action's value (``node_actions``)."""
@@ -394,7 +404,12 @@ class HandSolver:
             if hard > 21:
                 continue
             rem = self.rem(hand)
-            for name in self._plan(hand, doublings, hard)[0]:
+            plan = self.plans.get(node) if self.share_plans else None
+            if plan is None:
+                plan = self._plan(hand, doublings, hard)
+                if self.share_plans:
+                    self.plans[node] = plan
+            for name in plan[0]:
                 if name == "stand":
                     out.add(hand)
                 elif name != "rescue":
@@ -418,7 +433,13 @@ class HandSolver:
         if hard > 21:
             out = -SCALE * (1 << doublings) * self._no_blackjack(rem)
         else:
-            names, ranking, keep = self._plan(hand, doublings, hard)
+            if self.share_plans:
+                plan = self.plans.get(key)
+                if plan is None:
+                    plan = self.plans[key] = self._plan(hand, doublings, hard)
+                names, ranking, keep = plan
+            else:
+                names, ranking, keep = self._plan(hand, doublings, hard)
             acts = self.action_values(hand, doublings, names, hard, rem)
             if ranking is None and self.chooser is not None and len(acts) > 1:
                 out = acts[self.chooser(hand, doublings, acts)]
