@@ -291,7 +291,7 @@ class HandSolver:
         """The numerator of drawing one card to ``hand`` (``hard`` points): each card's node, a
         card that busts the hand valued on the spot (the wager lost unless the dealer has Blackjack)."""
         acc = 0
-        value, memo = self.value, self.memo
+        value, memo = self._value, self.memo
         room = 21 - hard  # the highest value index that does not bust
         kids = _CHILDREN.get(hand)
         if kids is None:
@@ -422,10 +422,14 @@ class HandSolver:
         """Best value of a hand holding ``hand``; ``doublings`` > 0 is a doubled hand that has
         just received its card (stand, rescue or redouble); ``hard`` and ``rem`` (its hard points,
         the cards left) when the caller has them."""
-        key = (hand, doublings)
-        got = self.memo.get(key)
+        got = self.memo.get((hand, doublings))
         if got is not None:
             return got
+        return self._value(hand, doublings, hard, rem)
+
+    def _value(self, hand: Values, doublings: int, hard: int | None, rem: Values | None) -> int:
+        """:meth:`value` of a node not in the memo (a draw has just looked)."""
+        key = (hand, doublings)
         if hard is None:
             hard = sum(map(mul, POINTS, hand))
         if rem is None:
