@@ -233,11 +233,10 @@ class Game:
                 removed |= stood
                 continue
             for extra in extras:
-                more = 1 + extra
-                for hand in stood:
-                    x = hand[:r - 1] + (hand[r - 1] + more,) + hand[r:]
-                    if all(a <= b for a, b in zip(x, cap)):
-                        removed.add(x)
+                # the walker's hands fit its shoe: only the pair's count can exceed the table's
+                most = cap[r - 1] - 1 - extra
+                removed.update(hand[:r - 1] + (hand[r - 1] + 1 + extra,) + hand[r:] for hand in stood
+                               if hand[r - 1] <= most)
         table.request_removed(removed)
 
     def _splits(self, up: int) -> list[tuple[int, int]]:
