@@ -445,7 +445,9 @@ class HandSolver:
             else:
                 names, ranking, keep = self._plan(hand, doublings, hard)
             acts = self.action_values(hand, doublings, names, hard, rem)
-            if ranking is None and self.chooser is not None and len(acts) > 1:
+            if len(names) == 1:  # (most nodes of a fixed strategy)
+                out = acts[names[0]]
+            elif ranking is None and self.chooser is not None:
                 out = acts[self.chooser(hand, doublings, acts)]
             else:
                 out = acts[choose(acts, ranking)]
