@@ -45,6 +45,14 @@ available actions (first-listed on a tie); it reads a reference solver, not this
 _CHILDREN: dict[Values, tuple[Values, ...]] = {}
 """A hand's ten children (one more card of each value), by hand: built once, read by every solver."""
 
+def children(hand: Values) -> tuple[Values, ...]:
+    """The hand with one more card of each value (aces first), built once per hand."""
+    got = _CHILDREN.get(hand)
+    if got is None:
+        got = _CHILDREN[hand] = tuple(hand[:i] + (hand[i] + 1,) + hand[i + 1:] for i in range(10))
+    return got
+
+
 _SHAPES: dict[Values, tuple[int, int, bool, int]] = {}
 """:func:`shape` by hand (a few thousand hands: every solver's nodes read it)."""
 
@@ -295,7 +303,7 @@ class HandSolver:
         room = 21 - hard  # the highest value index that does not bust
         kids = _CHILDREN.get(hand)
         if kids is None:
-            kids = _CHILDREN[hand] = tuple(hand[:i] + (hand[i] + 1,) + hand[i + 1:] for i in range(10))
+            kids = children(hand)
         for i in range(min(room, 10)):
             c = rem[i]
             if c:
@@ -393,6 +401,7 @@ class HandSolver:
         computes just those compositions in one batch (:meth:`DealerTable.request_removed`)."""
         seen: set[tuple[Values, int]] = set()
         out: set[Values] = set()
+        base = self.base
         stack = list(roots)
         while stack:
             node = stack.pop()
@@ -403,7 +412,6 @@ class HandSolver:
             hard = shape(hand)[0]
             if hard > 21:
                 continue
-            rem = self.rem(hand)
             plan = self.plans.get(node) if self.share_plans else None
             if plan is None:
                 plan = self._plan(hand, doublings, hard)
@@ -414,8 +422,8 @@ class HandSolver:
                     out.add(hand)
                 elif name != "rescue":
                     after = 0 if name == "hit" else doublings + 1
-                    stack.extend((hand[:i] + (hand[i] + 1,) + hand[i + 1:], after)
-                                 for i in range(min(21 - hard, 10)) if rem[i])
+                    kids = children(hand)
+                    stack.extend((kids[i], after) for i in range(min(21 - hard, 10)) if hand[i] < base[i])
         return out
 
     def value(self, hand: Values, doublings: int = 0, hard: int | None = None, rem: Values | None = None) -> int:
