@@ -43,6 +43,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import sub
 from typing import Final
 
 import numpy as np
@@ -225,7 +226,7 @@ class DealerTable:
         cache, base = self.cache, self.base
         asked = set(removed)
         if cache:
-            asked = {x for x in asked if tuple(b - y for b, y in zip(base, x)) not in cache}
+            asked = {x for x in asked if tuple(map(sub, base, x)) not in cache}
         if not asked:
             return
         todo = sorted(asked)

@@ -45,22 +45,23 @@ resplits each order of a pair of two suits is valued (:meth:`Game.decide`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from exactodds.blackjack.dealer import hand_total
+from exactodds.blackjack.dealer import DealerTable, hand_total
 from exactodds.blackjack.hands import (
     HAND_POINTS_MAX,
-    ONE,
     ZERO,
     Chooser,
     ClassKey,
     HandSolver,
+    Plan,
     Policy,
     _add,
     _bonus_part,
     _dealt,
+    _removed,
     _sub,
     choose,
     completes,
@@ -73,7 +74,7 @@ from exactodds.blackjack.hands import (
     two_card_class,
 )
 from exactodds.blackjack.rules import Rules
-from exactodds.blackjack.shoe import SUITED, CardType, SpanishShoe, Values
+from exactodds.blackjack.shoe import SPADES, SUITED, CardType, SpanishShoe, Values
 from exactodds.errors import InputError
 from exactodds.game.cards import falling_factorial
 
@@ -148,8 +149,9 @@ class Game:
         """The memos of :class:`_SplitValues` by up card, pair value and shoe left (one up card's)."""
         self.suit_corrections: dict[tuple[object, ...], Fraction] = {}
         """:meth:`_SplitValues._suit_correction` by what it reads."""
-        self.bonus_parts: dict[tuple[object, ...], Fraction] = {}
-        """The suit bonus of a split hand's draw (:func:`_bonus_part`) by what it reads."""
+        self.plans: dict[tuple[int, bool, bool], dict[tuple[Values, int], Plan]] = {}
+        """Node plans shared under a fixed strategy (:meth:`_shared_plans`); an up card's freed with
+        its values."""
         self.split_decisions: dict[tuple[object, ...], str] = {}
         """The suit-aware first decision of a split hand (:meth:`_SplitValues._split_decision`)."""
         self.floor = max(0, shoe.size - 50 - 2 * max(0, rules.max_hands - 2))
@@ -168,13 +170,74 @@ class Game:
                 base = _sub(base, split_value_)
             table = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
             if not any(k[0] == up for k in self.solvers):  # every hand this up card's solvers stand on, one batch
-                splits = self._splits(up)
+                splits = [(r, extra) for r, extra in self._splits(up) if not self._chosen(r, extra)]
                 table.request_removed((x for r, extra in splits for x in _dealt(table.base, r, extra)),
                                       [("hands", r, extra) for r, extra in splits])
+            chosen = self._chosen(split_value_, extra)
             chooser = self._chooser(up, split_value_, extra) if split_value_ else None
             self.solvers[key] = HandSolver(base, up, self.rules, bool(split_value_), self.floor, self.policy,
-                                           table, split_value_, extra, chooser)
+                                           table, split_value_, extra, chooser, request=not chosen,
+                                           plans=self._shared_plans(up, split_value_))
+            if chosen and ("chosen", up, self.rules, self.policy is None) not in table.asked:
+                self._request_chosen(up, table)
         return self.solvers[key]
+
+    def _shared_plans(self, up: int, pair: int) -> dict[tuple[Values, int], Plan] | None:
+        """The node plans (:meth:`HandSolver._plan`) a solver shares under a fixed strategy (the
+        basic chart's play): those of the solvers of the same up card, kind of hand (split or not)
+        and split-ace lock, which do the same at every node whatever the cards out; None otherwise."""
+        if self.policy is None:
+            return None
+        locked = pair == 1 and not self.rules.hit_split_aces
+        return self.plans.setdefault((up, bool(pair), locked), {})
+
+    def _chosen(self, pair: int, extra: int) -> bool:
+        """Whether the solver ``(pair, extra)`` (pair 0: unsplit hands) plays a strategy fixed
+        ahead of its values: the game's fixed strategy (the basic chart), or a post-split strategy
+        read from another solver (:meth:`_chooser`). It then values only the actions that
+        strategy takes, and stands on far fewer hands than it could hold (about half, 8 decks)."""
+        if self.policy is not None:
+            return True
+        mode = self.rules.post_split
+        return bool(pair) and (mode == "cdz" or (mode == "cdp1" and extra > 0))
+
+    def _request_chosen(self, up: int, table: DealerTable) -> None:
+        """Ask the dealer's table, in one batch, for the hands up card ``up``'s chosen split
+        solvers (:meth:`_chosen`) stand on: per pair, the walk of the one with the fewest pair
+        cards out (:meth:`HandSolver.stood_on`; the decisions are the reference solver's, the
+        same for every number out, and a shoe with fewer cards deals fewer hands), moved by the
+        pair cards out of each and kept where the shoe holds them.
+
+        Under a fixed strategy (the basic chart's play after the optimal solve) on a table that
+        already holds the optimal game's hands (``("hands", 0, 0)`` asked), no walk: the few
+        hands more it stands on are asked one at a time (0.1 s on 8 decks, the walk 1 s)."""
+        table.asked.add(("chosen", up, self.rules, self.policy is None))  # (the table serves every rule set)
+        if self.policy is not None and ("hands", 0, 0) in table.asked:
+            return
+        by_pair: dict[int, list[int]] = {}
+        for r, extra in self._splits(up):
+            if self._chosen(r, extra):
+                by_pair.setdefault(r, []).append(extra)
+        removed: set[Values] = set()
+        cap = table.base
+        for r, extras in by_pair.items():
+            walker = self.solver(up, r, min(extras))
+            if r:  # a split hand: from its two-card hands (every action valued there)
+                stood = walker.stood_on((_add(_add((0,) * 10, r), i + 1), 0)
+                                        for i, k in enumerate(walker.rem(_add((0,) * 10, r))) if k)
+            else:  # unsplit: the initial two-card hands stand, hit and double (:meth:`HandSolver.actions`)
+                twos = [h for h in _removed(0) if sum(h) == 2 and all(a <= b for a, b in zip(h, walker.base))]
+                stood = set(twos) | walker.stood_on((_add(h, i + 1), d) for h in twos for i in range(10)
+                                                    for d in (0, 1) if h[i] < walker.base[i])
+            if not r:
+                removed |= stood
+                continue
+            for extra in extras:
+                # the walker's hands fit its shoe: only the pair's count can exceed the table's
+                most = cap[r - 1] - 1 - extra
+                removed.update(hand[:r - 1] + (hand[r - 1] + 1 + extra,) + hand[r:] for hand in stood
+                               if hand[r - 1] <= most)
+        table.request_removed(removed)
 
     def _splits(self, up: int) -> list[tuple[int, int]]:
         """The hand solvers a solve can ask for with up card ``up``: ``(0, 0)`` for unsplit hands,
@@ -199,7 +262,7 @@ class Game:
             return None
         ref = self.solver(up) if mode == "cdz" else self.solver(up, pair, 0)
 
-        def pick(hand: Values, doublings: int, acts: Mapping[str, int]) -> str:
+        def pick(hand: Values, doublings: int, acts: Collection[str]) -> str:
             ref.value(hand, doublings)
             known = ref.node_actions.get((hand, doublings))
             if known is None:  # one action there: the same one here
@@ -218,9 +281,10 @@ class Game:
                 hs.memo.clear()
                 if self.policy is not None or key[2] > 0:
                     hs.node_actions.clear()
+        for share in [k for k in self.plans if k[0] == up]:
+            del self.plans[share]
         self.split_memos.clear()
         self.suit_corrections.clear()
-        self.bonus_parts.clear()
         self.split_decisions.clear()
 
     def split_value(self, up: CardType, p1: CardType, p2: CardType) -> Fraction:
@@ -400,46 +464,44 @@ class _SplitValues:
         return ctx
 
     def _suit_configs(self, second: int, need: int, a: int,
-                      role: str) -> list[tuple[int, int, Fraction, tuple[Fraction | int, ...]]]:
+                      role: str) -> tuple[int, Fraction | int, list[tuple[int, int, int, tuple[int, ...]]]]:
         """The suits of a split hand ``pair, second`` that can draw a 6-7-8 / 7-7-7, given ranks:
-        ``(suit of its pair card s, suit of its second card t, P(s, t), the expected suit counts
-        of the completing value in the cards left)``. Given the ranks dealt, the suits within a
-        rank are exchangeable: the pair card of a resplit hand (``ex``) is any pair card of the
-        shoe left, the ``a`` extra pair cards out are a random draw of those, and the second card
-        is any card of its value left (§ 551.6(g)(1)-(4))."""
+        a denominator ``D``, a factor ``f`` and ``(suit of its pair card s, suit of its second
+        card t, D·P(s, t), c)`` where ``f·c`` are the expected suit counts of the completing value
+        in the cards left (integers but for ``f``: the sums over them stay integers). Given the
+        ranks dealt, the suits within a rank are exchangeable: the pair card of a resplit hand
+        (``ex``) is any pair card of the shoe left, the ``a`` extra pair cards out are a random
+        draw of those, and the second card is any card of its value left (§ 551.6(g)(1)-(4))."""
         assert self.suits is not None
         _, (p1, p2), left = self.suits
         r = self.pair
         pool = left.suits[r]
         count = left.values[r - 1]
-        own: list[tuple[int, Fraction]]
-        if role == "ex":
-            own = [(s, Fraction(k, count)) for s, k in enumerate(pool) if k]
+        own: list[tuple[int, int]]
+        if role == "ex":  # P(s) = k / count
+            own, own_den = [(s, k) for s, k in enumerate(pool) if k], count
         else:
-            own = [((p1 if role == "p1" else p2)[1], ONE)]
-        out: list[tuple[int, int, Fraction, tuple[Fraction | int, ...]]] = []
+            own, own_den = [((p1 if role == "p1" else p2)[1], 1)], 1
+        out: list[tuple[int, int, int, tuple[int, ...]]] = []
+        if need != r:  # second and completing values are not the pair's: their suits are the shoe's
+            seconds = left.suits[second]
+            for s, ws in own:
+                out.extend((s, t, ws * k, left.suits[need]) for t, k in enumerate(seconds) if k)
+            return own_den * left.values[second - 1], 1, out
+        # 7-7-7 on split 7s: the second card is a pair card too; the extra pair cards out are
+        # drawn from the others (a resplit hand's own pair card is not among them)
+        known = count - 1 if role == "ex" else count
+        others = known - 1  # the pair cards left whose suits are unknown to the hand
+        keep = count - a - 1  # of those, the ones still in the shoe
+        share = Fraction(keep, others) if others else ZERO
         for s, ws in own:
-            if need != r:  # second and completing values are not the pair's: their suits are the shoe's
-                seconds = left.suits[second]
-                for t, k in enumerate(seconds):
-                    if k:
-                        out.append((s, t, ws * Fraction(k, left.values[second - 1]), left.suits[need]))
-                continue
-            # 7-7-7 on split 7s: the second card is a pair card too; the extra pair cards out are
-            # drawn from the others
             avail = list(pool)
             if role == "ex":
                 avail[s] -= 1
-            known = sum(avail)
             for t in range(4):
-                if not avail[t]:
-                    continue
-                rest = avail[:t] + [avail[t] - 1] + avail[t + 1:]
-                others = known - 1  # the pair cards left whose suits are unknown to the hand
-                keep = count - a - 1  # of those, the ones still in the shoe
-                share = Fraction(keep, others) if others else ZERO
-                out.append((s, t, ws * Fraction(avail[t], known), tuple(x * share for x in rest)))
-        return out
+                if avail[t]:
+                    out.append((s, t, ws * avail[t], tuple(avail[:t] + [avail[t] - 1] + avail[t + 1:])))
+        return own_den * known, share, out
 
     def _suit_correction(self, hs: HandSolver, hand: Values, value: int, second: int, a: int,
                          role: str) -> Fraction:
@@ -464,29 +526,38 @@ class _SplitValues:
 
     def _suit_correction_of(self, hs: HandSolver, hand: Values, value: int, second: int, need: int, a: int,
                             role: str) -> Fraction:
-        """:meth:`_suit_correction`, computed."""
+        """:meth:`_suit_correction`, computed. The bonus of a split hand's draw (no super bonus on
+        a split hand, § 551.12(e)) is ``twice·clear·(2 if doubled)/(2·n·m)`` (:func:`_bonus_part`),
+        ``twice`` linear in the completing value's suit counts and ``clear``, ``n``, ``m`` the
+        node's: so the rank part and the bonus part are each summed over the configurations in
+        integers, with one division each at the end."""
         acts = hs.node_actions.get((hand, 0))
         if not acts:
             return ZERO
-        den = hs.denominator(hand)
-        values = hs.rem(hand)
-        # the rank part in numerators over ``den`` (small weights times integers), the bonus part
-        # over small denominators: one division by the node's large denominator at the end
-        rank, bonus = ZERO, ZERO
-        parts = self.game.bonus_parts
-        for s, t, w, need_suits in self._suit_configs(second, need, a, role):
+        wden, share, configs = self._suit_configs(second, need, a, role)
+        if not configs:  # no suit of the hand's cards left to complete one (wden may be 0)
+            return ZERO
+        on_doubled = self.game.rules.bonus_on_doubled
+        taken: dict[str, int] = {}
+        twice = 0  # Σ weight · (twice the extra odds, by completing card) · the wager doubled
+        for s, t, w, counts in configs:
             first, card = (self.pair, s), (second, t)
             chosen = self._split_decision(hs, hand, acts, value, first, card, need, a)
             if acts[chosen] != value:
-                rank += w * (acts[chosen] - value)
-            if chosen in ("hit", "double"):
-                key = (first, card, self.up, values, need_suits, chosen)
-                part = parts.get(key)
-                if part is None:
-                    part = parts[key] = _bonus_part(first, card, self.up, values, need_suits, self.game.rules,
-                                                    chosen == "double")
-                bonus += w * part
-        return rank / den + bonus
+                taken[chosen] = taken.get(chosen, 0) + w
+            if chosen == "hit" or (chosen == "double" and on_doubled):
+                # mixed 3:2 → 1, suited 2:1 → 2, spades 3:1 → 4 (§ 551.6(g)(1)-(4)), by card
+                odds = sum(counts) + (counts[s] * (3 if s == SPADES else 1) if s == t else 0)
+                twice += w * odds * (2 if chosen == "double" else 1)
+        rank = sum(w * (acts[chosen] - value) for chosen, w in taken.items())
+        out = Fraction(rank, wden * hs.denominator(hand))
+        values = hs.rem(hand)
+        if twice and values[need - 1]:
+            n = sum(values)
+            m = max(n - 1, 1)  # (the completing card the last: no hole card to peek at, never reached)
+            clear = m - values[9] if self.up == 1 else m - values[0] if self.up == 10 else m  # need is 6-8
+            out += share * Fraction(twice * clear, 2 * n * m * wden)
+        return out
 
     def _split_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], value: int,
                         first: CardType, card: CardType, need: int, a: int) -> str:

@@ -10,7 +10,7 @@ described in the engine's module docstring.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import cache
 from operator import mul, sub
@@ -37,20 +37,49 @@ ClassKey = tuple[object, ...]
 Policy = Callable[[ClassKey], tuple[str, ...]]
 """A fixed strategy: the actions of a decision class, best first (the first available is taken)."""
 
-Chooser = Callable[[Values, int, Mapping[str, int]], str]
+Chooser = Callable[[Values, int, Collection[str]], str]
 """A split hand's post-split strategy: the action taken at a node (hand, doublings) among its
-available actions (their numerators given, first-listed on a tie)."""
+available actions (first-listed on a tie); it reads a reference solver, not this node's values."""
+
+
+_CHILDREN: dict[Values, tuple[Values, ...]] = {}
+"""A hand's ten children (one more card of each value), by hand: built once, read by every solver."""
+
+def children(hand: Values) -> tuple[Values, ...]:
+    """The hand with one more card of each value (aces first), built once per hand."""
+    got = _CHILDREN.get(hand)
+    if got is None:
+        got = _CHILDREN[hand] = tuple(hand[:i] + (hand[i] + 1,) + hand[i + 1:] for i in range(10))
+    return got
+
+
+_SHAPES: dict[Values, tuple[int, int, bool, int]] = {}
+""":func:`shape` by hand (a few thousand hands: every solver's nodes read it)."""
+
+
+def shape(hand: Values) -> tuple[int, int, bool, int]:
+    """A hand's hard points (aces 1), total, softness and number of cards (§ 551.1)."""
+    got = _SHAPES.get(hand)
+    if got is None:
+        hard = sum(map(mul, POINTS, hand))
+        total, soft = hand_total(hard, hand[0] > 0)
+        got = _SHAPES[hand] = (hard, total, soft, sum(hand))
+    return got
+
+
+Plan = tuple[list[str], "tuple[str, ...] | None", bool]
+"""What :meth:`HandSolver.value` does at a node: the actions it values, the fixed strategy's
+ranking, whether it keeps every action's value."""
 
 
 def decision_class(up: int, hand: Values, doublings: int, split: bool) -> ClassKey:
     """The total-dependent class of a hand of three or more cards, or of a doubled hand:
     ``("multi", up, soft, total, cards (6 = six or more), split)`` or
     ``("doubled", up, soft, total, doublings)``."""
-    hard = sum((i + 1) * c for i, c in enumerate(hand))
-    total, soft = hand_total(hard, hand[0] > 0)
+    _, total, soft, cards = shape(hand)
     if doublings:
         return ("doubled", up, soft, total, doublings)
-    return ("multi", up, soft, total, min(sum(hand), 6), split)
+    return ("multi", up, soft, total, min(cards, 6), split)
 
 
 def two_card_class(up: int, a: int, b: int, split: bool) -> ClassKey:
@@ -109,6 +138,8 @@ def dealer_table(shoe: Values, up: int, h17: bool, floor: int) -> DealerTable:
 
 TABLES_KEPT: Final = 40
 _TABLES: dict[tuple[Values, int, bool, int], DealerTable] = {}
+_OPENS: dict[tuple[Rules, bool, bool], dict[tuple[Values, int], list[str]]] = {}
+""":meth:`HandSolver.open_actions` by rules, split and locked split aces (they read nothing else)."""
 
 
 def dealer_outcomes(rem: Values, up: int, h17: bool) -> Dist:
@@ -148,6 +179,7 @@ def _dealt(cap: Values, pair: int, extra: int) -> tuple[Values, ...]:
     return removed
 
 
+@cache
 def _hands() -> tuple[Values, ...]:
     """Every hand composition of two or more cards and at most 21 hard points (those that stand)."""
     out: list[Values] = []
@@ -191,7 +223,8 @@ class HandSolver:
 
     def __init__(self, base: Values, up: int, rules: Rules, split: bool, floor: int = 0,
                  policy: Policy | None = None, dealer: DealerTable | None = None, pair: int = 0,
-                 extra: int = 0, chooser: Chooser | None = None) -> None:
+                 extra: int = 0, chooser: Chooser | None = None, request: bool = True,
+                 plans: dict[tuple[Values, int], Plan] | None = None) -> None:
         self.base, self.up, self.rules, self.split, self.floor = base, up, rules, split, floor
         self.policy, self.chooser = policy, chooser
         self.locked = split and pair == 1 and not rules.hit_split_aces
@@ -199,10 +232,22 @@ class HandSolver:
         self.size = sum(base)
         self.dealer = dealer if dealer is not None else DealerTable(base, up, rules.hit_soft_17, floor)
         self.memo: dict[tuple[Values, int], int] = {}
+        self.plans: dict[tuple[Values, int], Plan] = {} if plans is None else plans
+        """:meth:`_plan` by node, kept only when the caller shares it between solvers that do the same
+        at every node (a fixed strategy's solvers of one up card, differing only in cards out)."""
+        self.share_plans = plans is not None
+        opens = _OPENS.get((rules, split, self.locked))
+        if opens is None:
+            if len(_OPENS) >= TABLES_KEPT:
+                _OPENS.pop(next(iter(_OPENS)))
+            opens = _OPENS[(rules, split, self.locked)] = {}
+        self.opens = opens
+        """:meth:`open_actions` by node, shared by the solvers of the same rules and kind of hand."""
         self.node_actions: dict[tuple[Values, int], dict[str, int]] = {}
         """Numerators of every action of each decision node (over :meth:`denominator`); under a
         fixed strategy only a split hand's first decision (its suit bonus reads it): memory."""
-        self.dealer.request_removed(_dealt(self.dealer.base, pair, extra), [("hands", pair, extra)])
+        if request:  # (else the caller asks the dealer's table for what this solver reads)
+            self.dealer.request_removed(_dealt(self.dealer.base, pair, extra), [("hands", pair, extra)])
 
     def rem(self, hand: Values) -> Values:
         """The cards left."""
@@ -229,11 +274,12 @@ class HandSolver:
         """Value of standing, ``2**doublings`` units wagered (§ 551.6(b),(c),(f),(g));
         ``rem`` and ``hard`` (the cards left, the hand's hard points) when the caller has them."""
         rules = self.rules
-        if hard is None:
-            hard = sum(map(mul, POINTS, hand))
-        total, _ = hand_total(hard, hand[0] > 0)
-        ncards = sum(hand)
-        d, scale = self.dealer.raw(self.rem(hand) if rem is None else rem)
+        _, total, _, ncards = shape(hand)
+        d = self.dealer.cache.get(rem) if rem is not None else None
+        if d is None:
+            d, scale = self.dealer.raw(self.rem(hand) if rem is None else rem)
+        else:  # (the cards left: the shoe's less the hand's)
+            scale = self.dealer.per_n[self.size - ncards][2]
         bet = 1 << doublings
         if total == 21 and ncards >= 3:
             pay = SCALE
@@ -253,12 +299,15 @@ class HandSolver:
         """The numerator of drawing one card to ``hand`` (``hard`` points): each card's node, a
         card that busts the hand valued on the spot (the wager lost unless the dealer has Blackjack)."""
         acc = 0
-        value, memo = self.value, self.memo
+        value, memo = self._value, self.memo
         room = 21 - hard  # the highest value index that does not bust
+        kids = _CHILDREN.get(hand)
+        if kids is None:
+            kids = children(hand)
         for i in range(min(room, 10)):
             c = rem[i]
             if c:
-                child = hand[:i] + (hand[i] + 1,) + hand[i + 1:]
+                child = kids[i]
                 got = memo.get((child, doublings))
                 if got is None:
                     got = value(child, doublings, hard + i + 1, rem[:i] + (c - 1,) + rem[i + 1:])
@@ -281,20 +330,24 @@ class HandSolver:
         rules = self.rules
         if self.split and not rules.double_after_split:
             return False
-        if sum(hand) != 2:
+        _, total, soft, cards = shape(hand)
+        if cards != 2:
             return rules.double_any_cards
-        total, soft = hand_total(hand[0] + sum(map(mul, POINTS[1:], hand[1:])), hand[0] > 0)
         return rules.double_total_allowed(total, soft)
 
     def open_actions(self, hand: Values, doublings: int, hard: int) -> list[str]:
         """The actions open at the node ``(hand, doublings)`` of a hand of ``hard`` points (21 or
         less), in the engine's order (a tie goes to the first listed): stand; before any double,
         hit and double (§ 551.11(a)); after one, rescue (§ 551.11(d)) and redouble."""
-        total, _ = hand_total(hard, hand[0] > 0)
+        key = (hand, doublings)
+        got = self.opens.get(key)
+        if got is not None:
+            return got
+        _, total, _, cards = shape(hand)
         rules = self.rules
         names = ["stand"]
         if doublings == 0:
-            if total < 21 and not (self.locked and sum(hand) == 2):
+            if total < 21 and not (self.locked and cards == 2):
                 names.append("hit")
                 if self.can_double(hand):
                     names.append("double")
@@ -303,6 +356,7 @@ class HandSolver:
                 names.append("rescue")
             if doublings <= rules.redoubles and total < 21:
                 names.append("redouble")
+        self.opens[key] = names
         return names
 
     def action_values(self, hand: Values, doublings: int, names: list[str], hard: int, rem: Values) -> dict[str, int]:
@@ -320,14 +374,70 @@ class HandSolver:
                 acts[name] = self._draw(hand, rem, 0 if name == "hit" else doublings + 1, hard)
         return acts
 
+    def _plan(self, hand: Values, doublings: int, hard: int) -> Plan:
+        """What :meth:`value` does at the node ``(hand, doublings)`` of ``hard`` points (21 or
+        less): the actions it values, the fixed strategy's ranking (None: the best, or the
+        post-split chooser's), and whether it keeps every action's value (``node_actions``)."""
+        names = self.open_actions(hand, doublings, hard)
+        ranking = None
+        if self.policy is not None and len(names) > 1:
+            ranking = self.policy(decision_class(self.up, hand, doublings, self.split))
+        two = shape(hand)[3] == 2
+        keep = len(names) > 1 and (self.policy is None or (self.split and two))
+        if ranking and not keep:  # a fixed strategy: only the action it takes is valued
+            taken = next((a for a in ranking if a in names), None)
+            if taken is not None:
+                names = [taken]
+        elif keep and ranking is None and self.chooser is not None and not (doublings == 0 and two):
+            # a post-split strategy fixed by a reference solver: only the action it takes is
+            # valued (no one reads this solver's other actions past the first decision)
+            names, keep = [self.chooser(hand, doublings, names)], False
+        return names, ranking, keep
+
+    def stood_on(self, roots: Iterable[tuple[Values, int]]) -> set[Values]:
+        """The hands whose standing :meth:`value` values from the nodes ``roots`` (hand, doublings):
+        its walk without the values (the decisions of a fixed strategy or of a post-split
+        chooser, which reads its reference solver, not this one), so that the dealer's table
+        computes just those compositions in one batch (:meth:`DealerTable.request_removed`)."""
+        seen: set[tuple[Values, int]] = set()
+        out: set[Values] = set()
+        base = self.base
+        stack = list(roots)
+        while stack:
+            node = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            hand, doublings = node
+            hard = shape(hand)[0]
+            if hard > 21:
+                continue
+            plan = self.plans.get(node) if self.share_plans else None
+            if plan is None:
+                plan = self._plan(hand, doublings, hard)
+                if self.share_plans:
+                    self.plans[node] = plan
+            for name in plan[0]:
+                if name == "stand":
+                    out.add(hand)
+                elif name != "rescue":
+                    after = 0 if name == "hit" else doublings + 1
+                    kids = children(hand)
+                    stack.extend((kids[i], after) for i in range(min(21 - hard, 10)) if hand[i] < base[i])
+        return out
+
     def value(self, hand: Values, doublings: int = 0, hard: int | None = None, rem: Values | None = None) -> int:
         """Best value of a hand holding ``hand``; ``doublings`` > 0 is a doubled hand that has
         just received its card (stand, rescue or redouble); ``hard`` and ``rem`` (its hard points,
         the cards left) when the caller has them."""
-        key = (hand, doublings)
-        got = self.memo.get(key)
+        got = self.memo.get((hand, doublings))
         if got is not None:
             return got
+        return self._value(hand, doublings, hard, rem)
+
+    def _value(self, hand: Values, doublings: int, hard: int | None, rem: Values | None) -> int:
+        """:meth:`value` of a node not in the memo (a draw has just looked)."""
+        key = (hand, doublings)
         if hard is None:
             hard = sum(map(mul, POINTS, hand))
         if rem is None:
@@ -335,17 +445,17 @@ class HandSolver:
         if hard > 21:
             out = -SCALE * (1 << doublings) * self._no_blackjack(rem)
         else:
-            names = self.open_actions(hand, doublings, hard)
-            ranking = None
-            if self.policy is not None and len(names) > 1:
-                ranking = self.policy(decision_class(self.up, hand, doublings, self.split))
-            keep = len(names) > 1 and (self.policy is None or (self.split and sum(hand) == 2))
-            if ranking and not keep:  # a fixed strategy: only the action it takes is valued
-                taken = next((a for a in ranking if a in names), None)
-                if taken is not None:
-                    names = [taken]
+            if self.share_plans:
+                plan = self.plans.get(key)
+                if plan is None:
+                    plan = self.plans[key] = self._plan(hand, doublings, hard)
+                names, ranking, keep = plan
+            else:
+                names, ranking, keep = self._plan(hand, doublings, hard)
             acts = self.action_values(hand, doublings, names, hard, rem)
-            if ranking is None and self.chooser is not None and len(acts) > 1:
+            if len(names) == 1:  # (most nodes of a fixed strategy)
+                out = acts[names[0]]
+            elif ranking is None and self.chooser is not None:
                 out = acts[self.chooser(hand, doublings, acts)]
             else:
                 out = acts[choose(acts, ranking)]

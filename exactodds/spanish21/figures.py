@@ -59,12 +59,11 @@ class Chart:
         return CODES[got[0]] if got else ""
 
 
-def _composition_weight(base: tuple[int, ...], hand: tuple[int, ...]) -> Fraction:
-    """P(a given set of ``sum(hand)`` cards drawn from ``base`` has composition ``hand``)."""
-    n = sum(hand)
+def _composition_ways(base: tuple[int, ...], hand: tuple[int, ...]) -> int:
+    """P(a given set of ``sum(hand)`` cards drawn from ``base`` has composition ``hand``), times
+    ``ff(|base|, sum(hand))`` (an integer: the ordered draws giving ``hand``)."""
     ways = prod(comb(sum(hand[i:]), hand[i]) for i in range(10))
-    return Fraction(ways * prod(falling_factorial(b, h) for b, h in zip(base, hand)),
-                    falling_factorial(sum(base), n))
+    return ways * prod(falling_factorial(b, h) for b, h in zip(base, hand))
 
 
 def basic_chart(game: Game, result: GameResult) -> Chart:
@@ -80,12 +79,21 @@ def basic_chart(game: Game, result: GameResult) -> Chart:
     for (up_value, split, _), hs in game.solvers.items():
         if split:
             continue
+        # the weighted numerators of a class's hands of ``n`` cards share the denominator
+        # ``ff(|base|, n) · hs.denominator``: summed as integers, one Fraction per (class, n, action)
+        sums: dict[tuple[ClassKey, int, str], int] = {}
         for (hand, k), acts in hs.node_actions.items():
             key = decision_class(up_value, hand, k, False)
-            w = _composition_weight(hs.base, hand) / hs.denominator(hand)
-            row = agg.setdefault(key, {})
+            n = sum(hand)
+            ways = _composition_ways(hs.base, hand)
             for a, num in acts.items():
-                row[a] = row.get(a, Fraction(0)) + w * num
+                at = (key, n, a)
+                sums[at] = sums.get(at, 0) + ways * num
+        size = sum(hs.base)
+        for (key, n, a), total in sums.items():
+            hand = (0,) * 9 + (n,)  # any hand of n cards: the denominator reads only n
+            row = agg.setdefault(key, {})
+            row[a] = row.get(a, Fraction(0)) + Fraction(total, falling_factorial(size, n) * hs.denominator(hand))
     return Chart({k: tuple(sorted(row, key=lambda a: -row[a])) for k, row in agg.items()})
 
 
