@@ -189,6 +189,8 @@ class _Walker:
         self.hand_memo: dict[tuple[int, Values, int], dict[Fraction, int]] = {}
         self.split_tables: dict[int, DealerTable] = {}
         self.split_memo: dict[tuple[object, ...], tuple[dict[Fraction, int], int]] = {}
+        self.joints: dict[tuple[object, ...], dict[tuple[int, int, tuple[tuple[str, int, int, int], ...]], Fraction]] = {}
+        self.joint_tables: dict[tuple[int, int], DealerTable] = {}
 
     # -- unsplit hands -------------------------------------------------------------------
     def hand(self, solver: HandSolver, hand: Values, doublings: int) -> dict[Fraction, int]:
@@ -266,7 +268,47 @@ class _Walker:
     # -- splits ---------------------------------------------------------------------------
     def split(self, up: CardType, p1: CardType, p2: CardType) -> dict[Fraction, Fraction]:
         """The no-Blackjack part of a round that splits ``p1, p2`` (§ 551.12): the joint of the
-        split hands, played in order from the shoe each leaves, and the dealer's draw."""
+        split hands by values (:class:`~exactodds.blackjack.splitjoint.SplitJoint`: counts of
+        orders, one dealer outcome at a time, the dealer in residues), kept per up card, pair value
+        and number of hands; then the suits of the bonus hands (§ 551.6(g)(1)-(4)) for these cards."""
+        from exactodds.blackjack.splitjoint import SplitJoint, bonus_pays
+
+        rules = self.rules
+        r = p1[0]
+        limit = split_limit(self.game, up, p1, p2)
+        key: tuple[object, ...] = (up[0], r, limit)
+        joint = self.joints.get(key)
+        if joint is None:
+            joint = self.joints[key] = SplitJoint(self.game, up[0], r, limit,
+                                                  lambda extra: self._table(up[0], extra)).by_outcome()
+        left = self.game.shoe.remove(up, p1, p2)
+        pays: dict[tuple[object, ...], dict[int, Fraction]] = {}
+        out: dict[Fraction, Fraction] = {}
+        for (o, net, code), p in joint.items():
+            if not code or (o == 4 and not rules.player_21_wins):  # § 551.6(b)(4): a bonus 21 pushes a dealer 21
+                bonus = {0: ONE}
+            else:
+                bonus = pays.get(code) or pays.setdefault(code, bonus_pays(code, r, p1, p2, left))
+            for extra, q in bonus.items():
+                total = Fraction(net + extra, 2)
+                out[total] = out.get(total, ZERO) + p * q
+        return out
+
+    def _table(self, up: int, extra: int) -> DealerTable:
+        """The dealer's table of the shoe less the up card with primes for ``extra`` more cards (kept
+        per up card, ``extra`` rounded up to a multiple of 8)."""
+        extra = -(-extra // 8) * 8
+        table = self.joint_tables.get((up, extra))
+        if table is None:
+            base = self.game.shoe.values[:up - 1] + (self.game.shoe.values[up - 1] - 1,) + self.game.shoe.values[up:]
+            table = self.joint_tables[(up, extra)] = DealerTable(base, up, self.rules.hit_soft_17, 0, extra)
+        return table
+
+    def split_enumerated(self, up: CardType, p1: CardType, p2: CardType) -> dict[Fraction, Fraction]:
+        """:meth:`split` by the first method: the joint enumerated state by state in Python
+        integers (cards left by type, the finished hands' nets for every dealer outcome); exact and
+        independent of :mod:`~exactodds.blackjack.splitjoint`, feasible on small shoes only (the
+        second method of the tests)."""
         rules = self.rules
         r = p1[0]
         typed = rules.bonus_678_777 and r in SUITED
