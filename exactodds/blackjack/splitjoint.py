@@ -69,8 +69,9 @@ CHUNK: Final = 1 << 22
 X_CHUNK: Final = 1 << 14
 """Distinct final multisets whose dealer residues are computed at once."""
 
-MAX_STATES: Final = 30_000_000
-"""Most states one pass may hold before the joint is refused (memory: about 16 bytes each)."""
+MAX_TRANSITIONS: Final = 40_000_000
+"""Most transitions (state × path) one step of a pass may form before the joint is refused: time
+(about a second per ten million, six passes) and memory (the merged states)."""
 
 Desc = tuple[str, int, int, int]
 """A split hand standing on a three-card 6-7-8 / 7-7-7 with the bonus: the pair card it started from
@@ -182,6 +183,11 @@ class _Packing:
         cols = [rest // w % r for w, r in zip(self.weights, self.radix)]
         return np.stack(cols, axis=1), keys // self.net_weight - self.offset
 
+    @property
+    def capped(self) -> bool:
+        """Whether a sum of paths can draw more cards of a value than the shoe holds."""
+        return any(r - 1 > c for r, c in zip(self.radix, self.cap))
+
     def over_cap(self, keys: IntArray) -> npt.NDArray[np.bool_]:
         """The keys drawing more cards of a value than the shoe holds."""
         bad = np.zeros(len(keys), dtype=np.bool_)
@@ -217,11 +223,12 @@ def _merge(parts: list[tuple[IntArray, IntArray]], packing: _Packing) -> tuple[I
     more cards of a value than the shoe holds dropped."""
     keys = np.concatenate([k for k, _ in parts])
     counts = np.concatenate([c for _, c in parts])
-    keep = ~packing.over_cap(keys)
-    keys, counts = keys[keep], counts[keep]
+    if packing.capped:
+        keep = ~packing.over_cap(keys)
+        keys, counts = keys[keep], counts[keep]
     if not len(keys):
         return keys, counts
-    order = np.argsort(keys, kind="stable")
+    order = np.argsort(keys, kind="stable")  # a merge of sorted runs (:func:`_steps`)
     keys, counts = keys[order], counts[order]
     starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
     return keys[starts], np.add.reduceat(counts, starts)
@@ -268,32 +275,42 @@ class SplitJoint:
         every state the hands before left."""
         typed = self.game.rules.bonus_678_777 and self.r in SUITED
         groups: dict[Group, tuple[IntArray, IntArray, int]] = {
-            (("F", "P"), 2, ()): (np.array([packing.offset * packing.net_weight], dtype=np.int64),
+            (("F", "P" if typed else "F"), 2, ()): (np.array([packing.offset * packing.net_weight], dtype=np.int64),
                                   np.ones(1, dtype=np.int64), 1)}
         final: dict[tuple[Desc, ...], list[tuple[IntArray, IntArray]]] = {}
         while groups:
-            nxt: dict[Group, list[tuple[IntArray, IntArray]]] = {}
+            steps: list[tuple[Group, IntArray, IntArray, IntArray, IntArray]] = []
             bound: dict[Group, int] = {}
             for (pending, hands, code), (keys, counts, total) in groups.items():
                 if not pending:
                     final.setdefault(code, []).append((keys, counts))
                     continue
-                first = pending[0] if typed else "F"
+                first = pending[0]
                 allowance = self.limit - hands if self.resplit_ok else 0
                 for (new, desc), (x, nets, m) in self._paths(first, allowance).groups.items():
-                    target = (("R",) * new + pending[1:], hands + new, tuple(sorted(code + (desc,))) if desc else code)
+                    queue = ("R",) * new + pending[1:] if typed else ("F",) * (new + len(pending) - 1)
+                    target = (queue, hands + new, tuple(sorted(code + (desc,))) if desc else code)
                     bound[target] = bound.get(target, 0) + total * int(m.sum())
                     if bound[target] >= INT64_BOUND:
                         raise InputError("the exact joint of this split's hands counts more orders than 64-bit "
                                          "integers hold: too large here (docs/spanish21.md, 'Speed')")
-                    pkeys = packing.pack(x) + nets[:, o] * packing.net_weight
-                    nxt.setdefault(target, []).extend(_steps(keys, counts, pkeys, m))
+                    steps.append((target, keys, counts, packing.pack(x) + nets[:, o] * packing.net_weight, m))
+            work = sum(len(keys) * len(pkeys) for _, keys, _, pkeys, _ in steps)
+            if work > MAX_TRANSITIONS:
+                raise InputError(f"the exact joint of split {self.r}s against a {self.up} needs more than "
+                                 f"{MAX_TRANSITIONS:,} transitions in one step for this {sum(self.start) + 3}-card "
+                                 "shoe: too large here (docs/spanish21.md, 'Speed'); use a smaller shoe or fewer "
+                                 "hands (--max-hands)")
+            merged: dict[Group, list[tuple[IntArray, IntArray]]] = {}
+            for target, keys, counts, pkeys, m in steps:
+                parts = merged.setdefault(target, [])
+                for part in _steps(keys, counts, pkeys, m):
+                    parts.append(part)
+                    if sum(len(k) for k, _ in parts) > 2 * CHUNK:  # merge as it goes: memory stays bounded
+                        parts[:] = [_merge(parts, packing)]
             groups = {}
-            for target, parts in nxt.items():
+            for target, parts in merged.items():
                 keys, counts = _merge(parts, packing)
-                if len(keys) > MAX_STATES:
-                    raise InputError(f"the exact joint of split {self.r}s against a {self.up} needs more than "
-                                     f"{MAX_STATES:,} states: too large here (docs/spanish21.md, 'Speed')")
                 if len(keys):
                     groups[target] = (keys, counts, bound[target])
         return {code: _merge(parts, packing) for code, parts in final.items()}
@@ -345,12 +362,14 @@ class SplitJoint:
 
 
 def _steps(keys: IntArray, counts: IntArray, pkeys: IntArray, m: IntArray) -> Iterator[tuple[IntArray, IntArray]]:
-    """The outer sum of state keys and path keys, the outer product of their counts, in chunks."""
-    rows = max(1, CHUNK // max(1, len(pkeys)))
-    for lo in range(0, len(keys), rows):
-        k = keys[lo:lo + rows]
-        c = counts[lo:lo + rows]
-        yield (k[:, None] + pkeys[None, :]).ravel(), (c[:, None] * m[None, :]).ravel()
+    """The outer sum of state keys and path keys, the outer product of their counts, in chunks; path
+    by path, so that each path's block keeps the order of the (sorted) state keys: the merge that
+    follows sorts a few long runs."""
+    rows = max(1, CHUNK // max(1, len(keys)))
+    for lo in range(0, len(pkeys), rows):
+        k = pkeys[lo:lo + rows]
+        c = m[lo:lo + rows]
+        yield (k[:, None] + keys[None, :]).ravel(), (c[:, None] * counts[None, :]).ravel()
 
 
 def _product(xs: tuple[int, ...]) -> int:
