@@ -475,7 +475,10 @@ def distribution(game: Game, strategy: str = "", progress: Progress | None = Non
     """The exact distribution of the round's net result per unit under ``game``'s decisions
     (its ``policy``: None, the composition-dependent best; a :class:`~exactodds.spanish21.figures.Chart`,
     the basic chart), the player's own hands (the envy payouts of § 551.6(h) left out)."""
+    from exactodds.blackjack.splitjoint import check_feasible
+
     shoe, rules = game.shoe, game.rules
+    check_feasible(shoe.size, rules.max_hands)
     walker = _Walker(game)
     weights = initial_deals(shoe)
     n = shoe.size

@@ -73,6 +73,22 @@ MAX_TRANSITIONS: Final = 40_000_000
 """Most transitions (state × path) one step of a pass may form before the joint is refused: time
 (about a second per ten million, six passes) and memory (the merged states)."""
 
+RESPLIT_CARDS_LIMIT: Final = 47
+"""Most cards a shoe may hold for an exact joint of three or more split hands (resplits): measured
+(docs/spanish21.md, 'Speed'), from one 48-card deck up the joints of split aces and 2s against most
+up cards need more than :data:`MAX_TRANSITIONS` transitions in a step (three hands' paths multiply),
+so such a shoe is refused before any solve (:func:`check_feasible`); two hands are feasible at any size."""
+
+
+def check_feasible(cards: int, max_hands: int) -> None:
+    """Refuse, in one line and before any work, an exact split joint measured to be out of reach:
+    three or more hands (§ 551.12(c) resplits) from a shoe of more than :data:`RESPLIT_CARDS_LIMIT` cards."""
+    if max_hands >= 3 and cards > RESPLIT_CARDS_LIMIT:
+        raise InputError(f"the exact distribution with resplits ({max_hands} hands) is out of reach for a {cards}-card "
+                         f"shoe (measured out of reach from one 48-card deck up; docs/spanish21.md, 'Speed'): use "
+                         "--max-hands 2 (splits without resplits, exact at any size) or a smaller shoe")
+
+
 Desc = tuple[str, int, int, int]
 """A split hand standing on a three-card 6-7-8 / 7-7-7 with the bonus: the pair card it started from
 (``F`` the first, ``P`` the second, ``R`` a resplit card of unknown suit), the two values it drew
@@ -424,4 +440,4 @@ def _suit_draws(cards: list[int], counts: tuple[tuple[int, int, int, int], ...]
                 yield [s, *drawn], Fraction(row[s], n) * q, end
 
 
-__all__ = ["SplitJoint", "bonus_pays", "hand_paths"]
+__all__ = ["RESPLIT_CARDS_LIMIT", "SplitJoint", "bonus_pays", "check_feasible", "hand_paths"]

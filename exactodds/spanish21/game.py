@@ -160,7 +160,10 @@ def _solve(rules: Spanish21Rules, progress: Progress | None) -> dict[str, tuple[
     from exactodds.blackjack.engine import Game as Engine
     from exactodds.spanish21.figures import basic_chart
 
+    from exactodds.blackjack.splitjoint import check_feasible
+
     shoe, engine_rules = rules.shoe_values(), rules.engine_rules()
+    check_feasible(shoe.size, engine_rules.max_hands)  # before the solves: a joint out of reach, in one line
     out: dict[str, tuple[Engine, Distribution]] = {}
 
     def phase(k: int, name: str) -> Progress | None:
