@@ -23,14 +23,22 @@ with the engine's decisions fixed, each node carrying ``{net: weight}`` instead 
   and suit) from the two-card hand that can complete it, so mixed (3 to 2), suited (2 to 1),
   spades (3 to 1) and the super bonus each land on their own net.
 * *Splits* (§ 551.12): the split hands share the shoe and the dealer, so their joint is
-  enumerated exactly: the hands in order (§ 551.12(b)), each drawing from the shoe the previous
+  computed exactly: the hands in order (§ 551.12(b)), each drawing from the shoe the previous
   hands left, a pair card dealt to a split hand resplit while under the number of hands the
   engine chose (:func:`split_limit`), the dealer last. Each post-split decision depends only on
   the hand's own cards (``cdz``, ``cdp1``; ``cdp`` is that strategy only with two hands), which
-  keeps the joint enumerable: the state after a hand is the cards left and the sum of the
-  finished hands' nets for each dealer outcome, merged by that state. With a pair of 6s, 7s
-  or 8s and the bonuses on, every 6, 7 or 8 is drawn by suit. Nothing is approximated: the
-  joint is exact, and slow for big shoes (measured in docs/spanish21.md).
+  makes a path's probability depend only on the multiset of cards drawn. The joint is
+  :class:`~exactodds.blackjack.splitjoint.SplitJoint`: numbers of orders by the values drawn and
+  the net, one dealer outcome at a time, in int64 under a checked bound, the falling factorials
+  and the dealer applied once per final multiset in residues, the suits of the 6-7-8 / 7-7-7
+  bonus hands drawn after the joint (exchangeability). The first method -- the states (cards left
+  by type, the finished hands' nets for each dealer outcome) in Python dicts -- is kept as
+  :meth:`_Walker.split_enumerated`, the tests' second method. Measured (docs/spanish21.md,
+  'Speed'): a pair of 8s against a 10 from six decks with three hands took more than 8 GB the
+  first way and takes 40 s and 1.8 GB this way; two hands are exact at any shoe size (split aces,
+  8 decks: about 30 s CPU); three or more hands from a 48-card deck up are refused before any
+  solve (:func:`~exactodds.blackjack.splitjoint.check_feasible`), a step over
+  :data:`~exactodds.blackjack.splitjoint.MAX_TRANSITIONS` in one line.
 
 The envy payouts for other players' super bonuses (§ 551.6(h)) are not part of the player's
 own round: the distribution's mean is :attr:`~exactodds.blackjack.engine.GameResult.own_hands`.
@@ -58,9 +66,9 @@ OUTCOMES: Final = 6
 """Dealer outcomes: final 17, 18, 19, 20, 21, bust (index 0..5)."""
 
 MAX_SPLIT_STATES: Final = 1_000_000
-"""Most states (cards left, finished hands' nets) the joint of one split may hold before it is
-refused: a pair of 8s against a 10 from six 48-card decks passed 8 GB and 6 CPU minutes without
-finishing (docs/spanish21.md), so full-size shoes are refused in one line rather than run out of memory."""
+"""Most states (cards left, finished hands' nets) the first method's joint
+(:meth:`_Walker.split_enumerated`) may hold before it is refused: a pair of 8s against a 10 from
+six 48-card decks passed 8 GB and 6 CPU minutes without finishing that way (docs/spanish21.md)."""
 
 Progress = Callable[[int, int, str], None]
 NetVector = tuple[Fraction, ...]

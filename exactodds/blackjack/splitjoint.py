@@ -150,8 +150,7 @@ def hand_paths(game: Game, up: int, r: int, first: str, allowance: int) -> _Path
                     ncards = sum(cards)
                     if (ncards == 3 and total == 21 and rules.bonus_678_777 and sorted(seen) in ([6, 7, 8], [7, 7, 7])
                             and (doublings == 0 or rules.bonus_on_doubled)):
-                        desc: Desc = (first, min(seen[1:]), max(seen[1:]), doublings)
-                        finish(x, (Fraction(0),) * OUTCOMES, new, desc, m)
+                        finish(x, (Fraction(0),) * OUTCOMES, new, (first, min(seen[1:]), max(seen[1:]), doublings), m)
                     else:
                         finish(x, settle_vector(rules, total, ncards, doublings), new, None, m)
                 else:
@@ -163,8 +162,8 @@ def hand_paths(game: Game, up: int, r: int, first: str, allowance: int) -> _Path
                 nxt[child] = nxt.get(child, 0) + m
         level = nxt
     grouped: dict[tuple[int, Desc | None], list[tuple[Values, tuple[int, ...], int]]] = {}
-    for (x, halves, new, desc), m in out.items():
-        grouped.setdefault((new, desc), []).append((x, halves, m))
+    for (x, halves, new, bonus), m in out.items():
+        grouped.setdefault((new, bonus), []).append((x, halves, m))
     return _Paths({key: (np.array([x for x, _, _ in rows], dtype=np.int64).reshape(-1, 10),
                          np.array([h for _, h, _ in rows], dtype=np.int64).reshape(-1, OUTCOMES),
                          np.array([m for _, _, m in rows], dtype=np.int64)) for key, rows in grouped.items()})
