@@ -66,7 +66,7 @@ KEY_BOUND: Final = 1 << 62
 CHUNK: Final = 1 << 22
 """Most transitions (state × path) formed at once: bounds the memory of a step (a few hundred MB)."""
 
-X_CHUNK: Final = 1 << 14
+X_CHUNK: Final = 1 << 15
 """Distinct final multisets whose dealer residues are computed at once."""
 
 MAX_TRANSITIONS: Final = 40_000_000
@@ -351,9 +351,12 @@ class SplitJoint:
         pair = np.zeros(10, dtype=np.int64)
         pair[self.r - 1] = 2
         fd = np.empty((len(table.primes), len(allx), OUTCOMES), dtype=np.int64)
-        for lo in range(0, len(allx), X_CHUNK):
-            res = table.residues(xs[lo:lo + X_CHUNK] + pair)
-            fd[:, lo:lo + X_CHUNK, :] = res * weight[:, lo:lo + X_CHUNK, None] % q[:, :, None]
+        by_size = np.argsort(ks, kind="stable")  # one size per batch: the dealer's tails shared most
+        bounds = np.flatnonzero(np.diff(ks[by_size])) + 1
+        for rows in np.split(by_size, bounds):
+            for lo in range(0, len(rows), X_CHUNK):
+                part = rows[lo:lo + X_CHUNK]
+                fd[:, part, :] = table.residues(xs[part] + pair) * weight[:, part, None] % q[:, :, None]
         out: dict[tuple[int, int, tuple[Desc, ...]], Fraction] = {}
         kmax = len(kk)
         for o, final in enumerate(passes):
