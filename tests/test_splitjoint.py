@@ -9,6 +9,7 @@ and the whole distribution against the card-by-card brute force where it is smal
 
 from __future__ import annotations
 
+import os
 import time
 from fractions import Fraction
 
@@ -136,3 +137,19 @@ def test_bonus_pays_draw_the_suits_without_replacement() -> None:
     assert got == {8: Fraction(1)}
     mixed = splitjoint.bonus_pays((("R", 6, 8, 0),), 7, (7, 0), (7, 0), SEVENS_FOUR)
     assert sum(mixed.values()) == 1 and set(mixed) <= {3, 4, 6}
+
+
+SLOW = pytest.mark.skipif(not os.environ.get("EXACTODDS_SLOW"), reason="two 96-card solves: set EXACTODDS_SLOW=1")
+
+
+@SLOW
+def test_two_decks_two_hands_mean_equals_the_engine() -> None:
+    """At a size the first method could not reach (two 48-card decks, every split of § 551 as
+    written with two hands; about 105 s CPU): the distribution's mean equals the engine's return
+    exactly, with the 6-7-8 / 7-7-7 bonus off. With it on the engine's split hands take their first
+    decision reading suits and the distribution's by values (docs/spanish21.md, 'Speed': a known
+    gap of −0.0021 points here), so that case is not asserted."""
+    from exactodds.blackjack.rules import AS_WRITTEN
+
+    game = Game(SpanishShoe.standard(2), AS_WRITTEN.with_(max_hands=2, bonus_678_777=False))
+    assert distribution(game).mean == game.solve().own_hands
