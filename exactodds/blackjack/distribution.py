@@ -56,7 +56,7 @@ from exactodds.blackjack.dealer import DealerTable, hand_total
 from exactodds.blackjack.engine import Game, _SplitValues, initial_deals
 from exactodds.blackjack.hands import HandSolver, _falling, choose, completes, decision_class, no_blackjack
 from exactodds.blackjack.rules import Rules
-from exactodds.blackjack.shoe import SPADES, SUITED, CardType, Values
+from exactodds.blackjack.shoe import SPADES, SUITED, CardType, SpanishShoe, Values
 from exactodds.errors import InputError
 from exactodds.exact import reduced
 
@@ -197,7 +197,7 @@ class _Walker:
         self.hand_memo: dict[tuple[int, Values, int], dict[Fraction, int]] = {}
         self.split_tables: dict[int, DealerTable] = {}
         self.split_memo: dict[tuple[object, ...], tuple[dict[Fraction, int], int]] = {}
-        self.joints: dict[tuple[object, ...], dict[tuple[int, int, tuple[tuple[str, int, int, int], ...]], Fraction]] = {}
+        self.joints: dict[tuple[object, ...], dict[tuple[int, int, tuple[tuple[str, int, int, int, str], ...]], Fraction]] = {}
         self.joint_tables: dict[tuple[int, int], DealerTable] = {}
 
     # -- unsplit hands -------------------------------------------------------------------
@@ -292,15 +292,46 @@ class _Walker:
         left = self.game.shoe.remove(up, p1, p2)
         pays: dict[tuple[object, ...], dict[int, Fraction]] = {}
         out: dict[Fraction, Fraction] = {}
+        decide = self._decider(up, p1, p2, left) if self.game.policy is None else None
         for (o, net, code), p in joint.items():
-            if not code or (o == 4 and not rules.player_21_wins):  # § 551.6(b)(4): a bonus 21 pushes a dealer 21
+            paid = rules.player_21_wins or o != 4  # § 551.6(b)(4): else a bonus 21 pushes a dealer 21
+            if not code:
                 bonus = {0: ONE}
             else:
-                bonus = pays.get(code) or pays.setdefault(code, bonus_pays(code, r, p1, p2, left))
+                got = pays.get((code, paid))
+                bonus = got if got is not None else pays.setdefault(
+                    (code, paid), bonus_pays(code, r, p1, p2, left, decide, paid))
             for extra, q in bonus.items():
                 total = Fraction(net + extra, 2)
                 out[total] = out.get(total, ZERO) + p * q
         return out
+
+    def _decider(self, up: CardType, p1: CardType, p2: CardType, left: SpanishShoe
+                 ) -> Callable[[CardType, CardType], str]:
+        """The engine's suit-aware first decision of a split hand ``first, second`` that can complete
+        a 6-7-8 / 7-7-7 (:meth:`~exactodds.blackjack.engine._SplitValues._split_decision`, composition-
+        dependent play): the distribution plays what the engine values."""
+        from exactodds.blackjack.engine import _SplitValues
+
+        game, r = self.game, p1[0]
+        game.split_context = (up, (p1, p2), left)
+        values = _SplitValues(game, up[0], r, left.values)
+        hs = game.solver(up[0], r, 0)
+        memo: dict[tuple[CardType, CardType], str] = {}
+
+        def decide(first: CardType, card: CardType) -> str:
+            got = memo.get((first, card))
+            if got is None:
+                hand = _add(_add((0,) * 10, r), card[0])
+                need = completes(r, card[0])
+                assert need is not None
+                hs.value(hand)
+                acts = hs.node_actions.get((hand, 0))
+                got = memo[(first, card)] = (engine_choice(hs, hand, 0) if not acts else
+                                             values._reference_decision(hs, hand, acts, first, card, need))
+            return got
+
+        return decide
 
     def _table(self, up: int, extra: int) -> DealerTable:
         """The dealer's table of the shoe less the up card with primes for ``extra`` more cards (kept

@@ -48,6 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.blackjack.dealer import OUTCOMES, DealerTable, hand_total
+from exactodds.blackjack.hands import completes
 from exactodds.blackjack.shoe import SPADES, SUITED, CardType, SpanishShoe, Values
 from exactodds.errors import InputError
 from exactodds.game.cards import falling_factorial
@@ -89,10 +90,12 @@ def check_feasible(cards: int, max_hands: int) -> None:
                          "--max-hands 2 (splits without resplits, exact at any size) or a smaller shoe")
 
 
-Desc = tuple[str, int, int, int]
-"""A split hand standing on a three-card 6-7-8 / 7-7-7 with the bonus: the pair card it started from
-(``F`` the first, ``P`` the second, ``R`` a resplit card of unknown suit), the two values it drew
-(ascending) and its doublings."""
+Desc = tuple[str, int, int, int, str]
+"""A split hand whose net or path reads suits: the pair card it started from (``F`` the first, ``P``
+the second, ``R`` a resplit card of unknown suit), its second card's value, the third card's value
+when it stands on a three-card 6-7-8 / 7-7-7 with the bonus (else 0), its doublings, and the action
+it took at its first decision when that decision reads suits (the engine's suit-aware choice under
+composition-dependent play, else "")."""
 
 
 @dataclass(frozen=True)
@@ -104,12 +107,15 @@ class _Paths:
     """``(resplits, descriptor) → (x by value (rows), nets in half units by dealer outcome, orders)``."""
 
 
-def hand_paths(game: Game, up: int, r: int, first: str, allowance: int) -> _Paths:
+def hand_paths(game: Game, up: int, r: int, first: str, allowance: int, branch: bool = False) -> _Paths:
     """Every path of a split hand of pair value ``r`` against ``up`` by the values it draws
     (§ 551.12(b): a pair card dealt as its second card starts a new hand while ``allowance`` lasts,
     § 551.12(c)); decisions the engine's (:func:`~exactodds.blackjack.distribution.engine_choice`),
     reading the hand's values only. A path's nets are in half units for each dealer outcome; a hand
-    standing on a suited-bonus 6-7-8 / 7-7-7 has nets 0 and a descriptor (its pay is drawn by suit later)."""
+    standing on a suited-bonus 6-7-8 / 7-7-7 has nets 0 and a descriptor (its pay is drawn by suit later).
+    ``branch``: the first decision of a hand that can complete a 6-7-8 / 7-7-7 reads suits (the
+    engine's composition-dependent split hands): every open action is followed, each tagged in the
+    descriptor, and the suits that take it are weighed after the joint (:func:`bonus_pays`)."""
     from exactodds.blackjack.distribution import engine_choice, settle_vector
 
     rules = game.rules
@@ -124,40 +130,49 @@ def hand_paths(game: Game, up: int, r: int, first: str, allowance: int) -> _Path
         key = (x, halves, new, desc)
         out[key] = out.get(key, 0) + m
 
-    Node = tuple[Values, Values, tuple[int, ...], int, int, int, int]
-    # (x drawn, the hand's cards, its first three values, doublings, resplits, -1 before its second card, allowance)
-    level: dict[Node, int] = {((0,) * 10, bump((0,) * 10, r), (r,), 0, 0, -1, allowance): 1}
+    Node = tuple[Values, Values, tuple[int, ...], int, int, int, int, str]
+    # (x drawn, the hand's cards, its first three values, doublings, resplits, -1 before its second card, allowance,
+    #  the action taken at a first decision that reads suits)
+    level: dict[Node, int] = {((0,) * 10, bump((0,) * 10, r), (r,), 0, 0, -1, allowance, ""): 1}
     while level:
         nxt: dict[Node, int] = {}
-        for (x, cards, seen, doublings, new, phase, left), m in level.items():
+        for (x, cards, seen, doublings, new, phase, left, tag), m in level.items():
             children: list[Node] = []
             if phase < 0:  # the second card (§ 551.12(b)); a pair card is resplit while allowed
                 for v in range(1, 11):
                     if v == r and left > 0:
-                        children.append((bump(x, v), cards, seen, 0, new + 1, -1, left - 1))
+                        children.append((bump(x, v), cards, seen, 0, new + 1, -1, left - 1, ""))
                     else:
-                        children.append((bump(x, v), bump(cards, v), seen + (v,), 0, new, 0, left))
+                        children.append((bump(x, v), bump(cards, v), seen + (v,), 0, new, 0, left, ""))
             elif not any(c > b for c, b in zip(cards, solver.base)):  # else: more cards than the shoe holds
-                act = engine_choice(solver, cards, doublings)
-                if act == "bust":
-                    finish(x, (Fraction(-(1 << doublings)),) * OUTCOMES, new, None, m)
-                elif act == "rescue":
-                    loss = rules.rescue_loss(doublings)
-                    assert loss is not None
-                    finish(x, (Fraction(-loss),) * OUTCOMES, new, None, m)
-                elif act == "stand":
-                    total, _ = hand_total(sum((i + 1) * c for i, c in enumerate(cards)), cards[0] > 0)
-                    ncards = sum(cards)
-                    if (ncards == 3 and total == 21 and rules.bonus_678_777 and sorted(seen) in ([6, 7, 8], [7, 7, 7])
-                            and (doublings == 0 or rules.bonus_on_doubled)):
-                        finish(x, (Fraction(0),) * OUTCOMES, new, (first, min(seen[1:]), max(seen[1:]), doublings), m)
+                acts = [(engine_choice(solver, cards, doublings), tag)]
+                if branch and doublings == 0 and sum(cards) == 2 and completes(r, seen[1]) is not None:
+                    names = solver.open_actions(cards, 0, sum((i + 1) * c for i, c in enumerate(cards)))
+                    if len(names) > 1:
+                        acts = [(a, a) for a in names]
+                for act, took in acts:
+                    def mark(bonus: int, d: int = doublings, took: str = took, second: int = seen[1]) -> Desc | None:
+                        return (first, second, bonus, d, took) if (took or bonus) else None
+
+                    if act == "bust":
+                        finish(x, (Fraction(-(1 << doublings)),) * OUTCOMES, new, mark(0), m)
+                    elif act == "rescue":
+                        loss = rules.rescue_loss(doublings)
+                        assert loss is not None
+                        finish(x, (Fraction(-loss),) * OUTCOMES, new, mark(0), m)
+                    elif act == "stand":
+                        total, _ = hand_total(sum((i + 1) * c for i, c in enumerate(cards)), cards[0] > 0)
+                        ncards = sum(cards)
+                        if (ncards == 3 and total == 21 and rules.bonus_678_777
+                                and sorted(seen) in ([6, 7, 8], [7, 7, 7]) and (doublings == 0 or rules.bonus_on_doubled)):
+                            finish(x, (Fraction(0),) * OUTCOMES, new, mark(seen[2]), m)
+                        else:
+                            finish(x, settle_vector(rules, total, ncards, doublings), new, mark(0), m)
                     else:
-                        finish(x, settle_vector(rules, total, ncards, doublings), new, None, m)
-                else:
-                    after = doublings if act == "hit" else doublings + 1
-                    for v in range(1, 11):
-                        children.append((bump(x, v), bump(cards, v), seen + (v,) if len(seen) < 3 else seen, after, new,
-                                         0, left))
+                        after = doublings if act == "hit" else doublings + 1
+                        for v in range(1, 11):
+                            children.append((bump(x, v), bump(cards, v), seen + (v,) if len(seen) < 3 else seen, after,
+                                             new, 0, left, took))
             for child in children:
                 nxt[child] = nxt.get(child, 0) + m
         level = nxt
@@ -274,7 +289,8 @@ class SplitJoint:
     def _paths(self, first: str, allowance: int) -> _Paths:
         got = self.paths.get((first, allowance))
         if got is None:
-            got = self.paths[(first, allowance)] = hand_paths(self.game, self.up, self.r, first, allowance)
+            branch = self.game.rules.bonus_678_777 and self.r in SUITED and self.game.policy is None
+            got = self.paths[(first, allowance)] = hand_paths(self.game, self.up, self.r, first, allowance, branch)
         return got
 
     def _passes(self) -> tuple[_Packing, list[dict[tuple[Desc, ...], tuple[IntArray, IntArray]]]]:
@@ -397,25 +413,30 @@ def _product(xs: tuple[int, ...]) -> int:
     return out
 
 
-def bonus_pays(descs: tuple[Desc, ...], r: int, p1: CardType, p2: CardType,
-               left: SpanishShoe) -> dict[int, Fraction]:
+def bonus_pays(descs: tuple[Desc, ...], r: int, p1: CardType, p2: CardType, left: SpanishShoe,
+               decide: Callable[[CardType, CardType], str] | None = None, pays: bool = True) -> dict[int, Fraction]:
     """The distribution of the bonus hands' total net in half units (each ``bet × 3/2, 2, 3``:
-    mixed, suited, spades, § 551.6(g)(1)-(4)) for the descriptors ``descs``: the suits of their
-    unknown cards drawn without replacement from the suits ``left`` holds (exchangeability:
-    whatever else was drawn)."""
+    mixed, suited, spades, § 551.6(g)(1)-(4); 0 where ``pays`` is false: a dealer 21 pushes it) for
+    the descriptors ``descs``, the suits of their unknown cards drawn without replacement from the
+    suits ``left`` holds (exchangeability: whatever else was drawn); a hand tagged with the action of
+    a first decision that reads suits counts only the suits for which ``decide(first, second)``
+    takes it, so the total mass is the probability of the suits that play these paths (at most 1)."""
     suits = {v: left.suits[v] for v in SUITED}
     states: dict[tuple[tuple[tuple[int, int, int, int], ...], int], Fraction] = {
         (tuple(suits[v] for v in SUITED), 0): Fraction(1)}
-    for first, a, b, doublings in descs:
+    for first, c, b, doublings, took in descs:
         nxt: dict[tuple[tuple[tuple[int, int, int, int], ...], int], Fraction] = {}
-        cards = ([r] if first == "R" else []) + [a, b]
+        cards = ([r] if first == "R" else []) + [c] + ([b] if b else [])
         fixed = [] if first == "R" else [(p1 if first == "F" else p2)[1]]
         for (counts, total), p in states.items():
             for drawn, q, after in _suit_draws(cards, counts):
                 hand = fixed + drawn
-                same = len(set(hand)) == 1
-                halves = (6 if hand[0] == SPADES else 4) if same else 3
-                key = (after, total + halves * (1 << doublings))
+                if took and (decide is None or decide((r, hand[0]), (c, hand[1])) != took):
+                    continue
+                halves = 0
+                if b and pays:
+                    halves = ((6 if hand[0] == SPADES else 4) if len(set(hand)) == 1 else 3) * (1 << doublings)
+                key = (after, total + halves)
                 nxt[key] = nxt.get(key, Fraction(0)) + p * q
         states = nxt
     out: dict[int, Fraction] = {}
