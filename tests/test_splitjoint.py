@@ -44,10 +44,16 @@ CASES = [
 ]
 
 
+def _by_values(key: object) -> tuple[str, ...]:
+    """A fixed strategy ranking nothing: every node's best by value, split hands' first decisions
+    by values too (the engine reads suits there only without a fixed strategy), as the first method plays."""
+    return ()
+
+
 def _compare(shoe: SpanishShoe, rules: Rules) -> tuple[int, set[str]]:
-    """Every split deal's joint by both methods, asserted equal; the number compared and the kinds
-    of pair card the bonus hands started from."""
-    game = Game(shoe, rules)
+    """Every split deal's joint by both methods, asserted equal, both playing by values
+    (:func:`_by_values`). The number compared and the kinds of pair card the bonus hands started from."""
+    game = Game(shoe, rules, _by_values)
     walker = _Walker(game)
     compared = 0
     for up, c1, c2 in initial_deals(shoe):
@@ -62,6 +68,19 @@ def _compare(shoe: SpanishShoe, rules: Rules) -> tuple[int, set[str]]:
 def test_the_joint_equals_the_enumeration(name: str, shoe: SpanishShoe, rules: Rules) -> None:
     compared, _ = _compare(shoe, rules)
     assert compared >= 1
+
+
+MEAN_CASES = [pytest.param(*c, marks=pytest.mark.xfail(strict=True, reason="open: cdz with bonuses on doubled hands "
+                                                      "and resplits by choice differs by 1.4e-7 (docs/spanish21.md)"))
+              if "cdz, bonus on doubled" in c[0] else c for c in CASES]
+
+
+@pytest.mark.parametrize(("name", "shoe", "rules"), MEAN_CASES, ids=[c[0] for c in CASES])
+def test_the_composition_dependent_mean_equals_the_engine(name: str, shoe: SpanishShoe, rules: Rules) -> None:
+    """Composition-dependent play, split 6s, 7s and 8s taking their first decision by suits as the
+    engine does (:meth:`_Walker._decider`): the round's mean is the engine's return, exactly."""
+    game = Game(shoe, rules)
+    assert distribution(game).mean == game.solve().own_hands
 
 
 def test_resplit_hands_and_suited_bonuses_are_exercised() -> None:
@@ -133,9 +152,9 @@ def test_bonus_pays_draw_the_suits_without_replacement() -> None:
     """Two bonus hands from the same pair: their suits drawn jointly add up to 1, and with one suit
     of 6s and 8s left both hands are suited (2 to 1 each: 4 + 4 half units)."""
     left = SpanishShoe((0, 0, 0, 0, 0, 2, 2, 2, 0, 4), {6: (0, 2, 0, 0), 7: (0, 2, 0, 0), 8: (0, 2, 0, 0)})
-    got = splitjoint.bonus_pays((("F", 6, 8, 0), ("P", 6, 8, 0)), 7, (7, 1), (7, 1), left)
+    got = splitjoint.bonus_pays((("F", 6, 8, 0, ""), ("P", 6, 8, 0, "")), 7, (7, 1), (7, 1), left)
     assert got == {8: Fraction(1)}
-    mixed = splitjoint.bonus_pays((("R", 6, 8, 0),), 7, (7, 0), (7, 0), SEVENS_FOUR)
+    mixed = splitjoint.bonus_pays((("R", 6, 8, 0, ""),), 7, (7, 0), (7, 0), SEVENS_FOUR)
     assert sum(mixed.values()) == 1 and set(mixed) <= {3, 4, 6}
 
 
@@ -145,10 +164,9 @@ SLOW = pytest.mark.skipif(not os.environ.get("EXACTODDS_SLOW"), reason="two 96-c
 @SLOW
 def test_two_decks_two_hands_mean_equals_the_engine() -> None:
     """At a size the first method could not reach (two 48-card decks, every split of § 551 as
-    written with two hands; about 105 s CPU): the distribution's mean equals the engine's return
-    exactly, with the 6-7-8 / 7-7-7 bonus off. With it on the engine's split hands take their first
-    decision reading suits and the distribution's by values (docs/spanish21.md, 'Speed': a known
-    gap of −0.0021 points here), so that case is not asserted."""
+    written with two hands; about 240 s CPU): the distribution's mean equals the engine's return
+    exactly, with the 6-7-8 / 7-7-7 bonus off and with it on (split 6s, 7s and 8s taking the
+    engine's suit-aware first decision; by values the gap was −0.0021 points)."""
     from exactodds.blackjack.rules import AS_WRITTEN
 
     game = Game(SpanishShoe.standard(2), AS_WRITTEN.with_(max_hands=2, bonus_678_777=False))
