@@ -169,5 +169,6 @@ def test_two_decks_two_hands_mean_equals_the_engine() -> None:
     engine's suit-aware first decision; by values the gap was −0.0021 points)."""
     from exactodds.blackjack.rules import AS_WRITTEN
 
-    game = Game(SpanishShoe.standard(2), AS_WRITTEN.with_(max_hands=2, bonus_678_777=False))
-    assert distribution(game).mean == game.solve().own_hands
+    for bonus in (False, True):
+        game = Game(SpanishShoe.standard(2), AS_WRITTEN.with_(max_hands=2, bonus_678_777=bonus))
+        assert distribution(game).mean == game.solve().own_hands
