@@ -27,7 +27,8 @@ with the engine's decisions fixed, each node carrying ``{net: weight}`` instead 
   hands left, a pair card dealt to a split hand resplit while under the number of hands the
   engine chose (:func:`split_limit`), the dealer last. Each post-split decision depends only on
   the hand's own cards (``cdz``, ``cdp1``; ``cdp`` is that strategy only with two hands), which
-  makes a path's probability depend only on the multiset of cards drawn. The joint is
+  makes a path's probability depend only on the multiset of cards drawn (a split 6, 7 or 8 takes
+  its first decision by suits, as the engine does: :meth:`_Walker._decider`). The joint is
   :class:`~exactodds.blackjack.splitjoint.SplitJoint`: numbers of orders by the values drawn and
   the net, one dealer outcome at a time, in int64 under a checked bound, the falling factorials
   and the dealer applied once per final multiset in residues, the suits of the 6-7-8 / 7-7-7
