@@ -19,12 +19,14 @@ computes the same joint from four observations:
    in mixed radix, so a hand's step is an outer sum of keys and an outer product of counts, merged
    by sorting (:func:`_merge`).
 3. *Suits at the end.* Only a split hand standing on a three-card 6-7-8 / 7-7-7 reads suits
-   (§ 551.6(g)(1)-(4); the super bonus is not paid on split hands, § 551.6(h)), and the decisions read
-   values only. By exchangeability, given the values of every card drawn, the suits of any set of
+   (§ 551.6(g)(1)-(4); the super bonus is not paid on split hands, § 551.6(h)), and, under
+   composition-dependent play, a split 6, 7 or 8's first decision when its two cards can complete
+   one (the engine's suit-aware choice: such a hand's paths follow every open action, tagged). By
+   exchangeability, given the values of every card drawn, the suits of any set of
    drawn 6s, 7s or 8s are a draw without replacement from the suits the shoe holds, whatever else was
-   drawn. So the joint is over values; a bonus hand is carried as a descriptor (which pair card it
-   started from, the values it drew, its doublings) and its pay is drawn by suit after the joint
-   (:func:`_bonus_sums`), exactly.
+   drawn. So the joint is over values; such a hand is carried as a descriptor (which pair card it
+   started from, the values it drew, its doublings, the action tagged) and after the joint its pay
+   is drawn by suit and only the suits that take the tagged action are weighed (:func:`bonus_pays`).
 4. *The dealer last, in residues.* For each final ``X`` the dealer's outcome numerators over
    ``ff(n − k, K)`` come from :meth:`~exactodds.blackjack.dealer.DealerTable.residues` modulo primes
    below 2²⁹; ``G · Π ff(S_v, X_v) · dealer`` is summed by (outcome, net, descriptors, ``k``) modulo
