@@ -78,7 +78,7 @@ MAX_TRANSITIONS: Final = 40_000_000
 
 RESPLIT_CARDS_LIMIT: Final = 47
 """Most cards a shoe may hold for an exact joint of three or more split hands (resplits): measured
-(the Spanish 21 docs, 'Speed'), from one 48-card deck up the joints of split aces and 2s against most
+(docs, split joint speed), from one 48-card deck up the joints of split aces and 2s against most
 up cards need more than :data:`MAX_TRANSITIONS` transitions in a step (three hands' paths multiply),
 so such a shoe is refused before any solve (:func:`check_feasible`); two hands are feasible at any size."""
 
@@ -88,7 +88,7 @@ def check_feasible(cards: int, max_hands: int) -> None:
     three or more hands (§ 551.12(c) resplits) from a shoe of more than :data:`RESPLIT_CARDS_LIMIT` cards."""
     if max_hands >= 3 and cards > RESPLIT_CARDS_LIMIT:
         raise InputError(f"the exact distribution with resplits ({max_hands} hands) is out of reach for a {cards}-card "
-                         f"shoe (measured out of reach from one 48-card deck up; the Spanish 21 docs, 'Speed'): use "
+                         f"shoe (measured out of reach from one 48-card deck up; docs, split joint speed): use "
                          "--max-hands 2 (splits without resplits, exact at any size) or a smaller shoe")
 
 
@@ -246,7 +246,7 @@ def _packing(paths: list[_Paths], hands: int, cap: Values) -> _Packing:
     offset = -hands * low
     if net_weight * (offset + hands * high + 1) >= KEY_BOUND:
         raise InputError("the exact joint of this split's hands does not fit a 64-bit key: too large here "
-                         "(the Spanish 21 docs, 'Speed')")
+                         "(docs, split joint speed)")
     return _Packing(radix, offset, tuple(weights), net_weight, cap)
 
 
@@ -326,13 +326,13 @@ class SplitJoint:
                     bound[target] = bound.get(target, 0) + total * int(m.sum())
                     if bound[target] >= INT64_BOUND:
                         raise InputError("the exact joint of this split's hands counts more orders than 64-bit "
-                                         "integers hold: too large here (the Spanish 21 docs, 'Speed')")
+                                         "integers hold: too large here (docs, split joint speed)")
                     steps.append((target, keys, counts, packing.pack(x) + nets[:, o] * packing.net_weight, m))
             work = sum(len(keys) * len(pkeys) for _, keys, _, pkeys, _ in steps)
             if work > MAX_TRANSITIONS:
                 raise InputError(f"the exact joint of split {self.r}s against a {self.up} needs more than "
                                  f"{MAX_TRANSITIONS:,} transitions in one step for this {sum(self.start) + 3}-card "
-                                 "shoe: too large here (the Spanish 21 docs, 'Speed'); use a smaller shoe or fewer "
+                                 "shoe: too large here (docs, split joint speed); use a smaller shoe or fewer "
                                  "hands (--max-hands)")
             merged: dict[Group, list[tuple[IntArray, IntArray]]] = {}
             for target, keys, counts, pkeys, m in steps:
