@@ -49,8 +49,10 @@ MAX_DIGITS: Final = 60
 """Most significant digits a typed number may have (mantissa or numerator + denominator)."""
 MAX_EXPONENT: Final = 100
 """Largest power of ten a typed number may carry (``1e100``, ``1e-100``)."""
-MAX_JSON_INT_DIGITS: Final = 64
-"""Longest JSON integer read (a 1,000-deck universe has 29 digits)."""
+MAX_JSON_INT_DIGITS: Final = 1000
+"""Longest JSON integer read: a 1,000-deck baccarat universe has 29 digits, Spanish 21's exact
+distribution with splits 72 at 8 decks (its universe the common denominator of the joint's
+``ff(n, k + K)``); far below Python's 4,300 and cheap to parse, a 5,000-digit integer still refused."""
 MAX_FILE_BYTES: Final = 64 * 1024 * 1024
 """Largest report read (a whole-catalogue report is a few MiB)."""
 MAX_SHOWN: Final = 32

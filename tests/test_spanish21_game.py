@@ -218,10 +218,10 @@ def test_eor_command_game_json(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_split_joint_too_large_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A full-size shoe's split joint is refused (one InputError), never left to exhaust memory."""
-    from exactodds.blackjack import distribution as dist
+    """A split joint over its budget is refused (one InputError), never left to exhaust memory."""
+    from exactodds.blackjack import splitjoint
 
-    monkeypatch.setattr(dist, "MAX_SPLIT_STATES", 3)
-    with pytest.raises(InputError, match="too large to enumerate") as refused:
+    monkeypatch.setattr(splitjoint, "MAX_TRANSITIONS", 3)
+    with pytest.raises(InputError, match="too large here") as refused:
         distribution(Game(PAIRS, Rules(max_hands=2)))
     assert "\n" not in str(refused.value)

@@ -165,7 +165,7 @@ class DealerTable:
     returned over ``n!/floor!`` so that a caller can add values of different levels).
     """
 
-    def __init__(self, base: Values, up: int, h17: bool, floor: int) -> None:
+    def __init__(self, base: Values, up: int, h17: bool, floor: int, extra_cards: int = 0) -> None:
         self.base, self.up, self.h17, self.floor = base, up, h17, floor
         found = dealer_compositions(up, h17, base)
         if not found:
@@ -180,7 +180,9 @@ class DealerTable:
         self.k: IntArray = self.d.sum(axis=1)
         self.kmax = int(self.k.max())
         self.size = sum(base)
-        self.primes = primes_above(falling_factorial(self.size, self.kmax))
+        self.primes = primes_above(falling_factorial(self.size, self.kmax + extra_cards))
+        """Enough primes for ``ff(|B|, K)`` (``extra_cards`` > 0: for a caller that multiplies the
+        residues (:meth:`residues`) by ``ff`` over that many more cards and must still reconstruct)."""
         self.p: IntArray = np.array(self.primes, dtype=np.int64)[:, None, None]
         self.orders: IntArray = np.array([[o % q for _, (o, _) in comps] for q in self.primes], dtype=np.int64)
         starts: list[IntArray] = []
@@ -247,6 +249,23 @@ class DealerTable:
     def _batch(self, s: int, xa: IntArray) -> None:
         """The numerators of ``B − x`` for the removed multisets ``xa`` (rows) of ``s`` cards: the
         sum over the dealer's compositions, one value at a time (module doc)."""
+        residues = self._residues(s, xa)
+        rems = np.array(self.base, dtype=np.int64) - xa
+        self._store(rems.tolist(), residues)
+
+    def residues(self, removed: IntArray) -> IntArray:
+        """The outcome numerators of ``B − x`` over ``ff(n, K)`` modulo each of :attr:`primes`
+        (axes: prime, row of ``removed``, outcome 17..21, bust), unreconstructed: for a caller that
+        goes on in residues (the split joint of :mod:`exactodds.blackjack.splitjoint`)."""
+        out = np.zeros((len(self.primes), len(removed), OUTCOMES), dtype=np.int64)
+        sizes = removed.sum(axis=1)
+        for s in np.unique(sizes).tolist():
+            rows = np.flatnonzero(sizes == s)
+            out[:, rows[:, None], np.array(self.out_index)[None, :]] = self._residues(s, removed[rows])
+        return out
+
+    def _residues(self, s: int, xa: IntArray) -> IntArray:
+        """:meth:`_batch`'s sums modulo the primes (axes: prime, row, outcome group), checked."""
         p = self.p
         n = self.size - s
         w, kk = self._weights(n)
@@ -283,9 +302,12 @@ class DealerTable:
             expect = np.broadcast_to(self._mod(den), (len(self.primes), len(xa)))
         if ((residues.sum(axis=2) - expect) % q).any():
             raise InputError("the shoe ran out of cards during the round; use a larger shoe")
+        return residues
+
+    def _store(self, keys: list[list[int]], residues: IntArray) -> None:
+        """Reconstruct the numerators of the compositions ``keys`` from ``residues`` and cache them."""
         full = self.out_index == list(range(OUTCOMES))
-        keys = rems.tolist()
-        for lo in range(0, len(xa), CHUNK):
+        for lo in range(0, len(keys), CHUNK):
             nums = self._reconstruct(residues[:, lo:lo + CHUNK, :])
             if full:
                 self.cache.update(zip(map(tuple, keys[lo:lo + CHUNK]), map(tuple, nums)))
@@ -299,6 +321,10 @@ class DealerTable:
     def _mod(self, x: int) -> IntArray:
         """``x`` modulo each prime, as a column."""
         return np.array([[x % q] for q in self.primes], dtype=np.int64)
+
+    def reconstruct(self, residues: IntArray) -> list[list[int]]:
+        """The non-negative integers below the primes' product of ``residues`` (axes: prime, row, column)."""
+        return self._reconstruct(residues)
 
     def _reconstruct(self, residues: IntArray) -> list[list[int]]:
         """The integers of the residues (axes: prime, composition, outcome group) by Garner's

@@ -23,14 +23,23 @@ with the engine's decisions fixed, each node carrying ``{net: weight}`` instead 
   and suit) from the two-card hand that can complete it, so mixed (3 to 2), suited (2 to 1),
   spades (3 to 1) and the super bonus each land on their own net.
 * *Splits* (§ 551.12): the split hands share the shoe and the dealer, so their joint is
-  enumerated exactly: the hands in order (§ 551.12(b)), each drawing from the shoe the previous
+  computed exactly: the hands in order (§ 551.12(b)), each drawing from the shoe the previous
   hands left, a pair card dealt to a split hand resplit while under the number of hands the
   engine chose (:func:`split_limit`), the dealer last. Each post-split decision depends only on
   the hand's own cards (``cdz``, ``cdp1``; ``cdp`` is that strategy only with two hands), which
-  keeps the joint enumerable: the state after a hand is the cards left and the sum of the
-  finished hands' nets for each dealer outcome, merged by that state. With a pair of 6s, 7s
-  or 8s and the bonuses on, every 6, 7 or 8 is drawn by suit. Nothing is approximated: the
-  joint is exact, and slow for big shoes (measured in docs/spanish21.md).
+  makes a path's probability depend only on the multiset of cards drawn (a split 6, 7 or 8 takes
+  its first decision by suits, as the engine does: :meth:`_Walker._decider`). The joint is
+  :class:`~exactodds.blackjack.splitjoint.SplitJoint`: numbers of orders by the values drawn and
+  the net, one dealer outcome at a time, in int64 under a checked bound, the falling factorials
+  and the dealer applied once per final multiset in residues, the suits of the 6-7-8 / 7-7-7
+  bonus hands drawn after the joint (exchangeability). The first method -- the states (cards left
+  by type, the finished hands' nets for each dealer outcome) in Python dicts -- is kept as
+  :meth:`_Walker.split_enumerated`, the tests' second method. Measured (docs/spanish21.md,
+  'Speed'): a pair of 8s against a 10 from six decks with three hands took more than 8 GB the
+  first way and takes 40 s and 1.8 GB this way; two hands are exact at any shoe size (split aces,
+  8 decks: about 30 s CPU); three or more hands from a 48-card deck up are refused before any
+  solve (:func:`~exactodds.blackjack.splitjoint.check_feasible`), a step over
+  :data:`~exactodds.blackjack.splitjoint.MAX_TRANSITIONS` in one line.
 
 The envy payouts for other players' super bonuses (§ 551.6(h)) are not part of the player's
 own round: the distribution's mean is :attr:`~exactodds.blackjack.engine.GameResult.own_hands`.
@@ -48,7 +57,7 @@ from exactodds.blackjack.dealer import DealerTable, hand_total
 from exactodds.blackjack.engine import Game, _SplitValues, initial_deals
 from exactodds.blackjack.hands import HandSolver, _falling, choose, completes, decision_class, no_blackjack
 from exactodds.blackjack.rules import Rules
-from exactodds.blackjack.shoe import SPADES, SUITED, CardType, Values
+from exactodds.blackjack.shoe import SPADES, SUITED, CardType, SpanishShoe, Values
 from exactodds.errors import InputError
 from exactodds.exact import reduced
 
@@ -58,9 +67,9 @@ OUTCOMES: Final = 6
 """Dealer outcomes: final 17, 18, 19, 20, 21, bust (index 0..5)."""
 
 MAX_SPLIT_STATES: Final = 1_000_000
-"""Most states (cards left, finished hands' nets) the joint of one split may hold before it is
-refused: a pair of 8s against a 10 from six 48-card decks passed 8 GB and 6 CPU minutes without
-finishing (docs/spanish21.md), so full-size shoes are refused in one line rather than run out of memory."""
+"""Most states (cards left, finished hands' nets) the first method's joint
+(:meth:`_Walker.split_enumerated`) may hold before it is refused: a pair of 8s against a 10 from
+six 48-card decks passed 8 GB and 6 CPU minutes without finishing that way (docs/spanish21.md)."""
 
 Progress = Callable[[int, int, str], None]
 NetVector = tuple[Fraction, ...]
@@ -189,6 +198,8 @@ class _Walker:
         self.hand_memo: dict[tuple[int, Values, int], dict[Fraction, int]] = {}
         self.split_tables: dict[int, DealerTable] = {}
         self.split_memo: dict[tuple[object, ...], tuple[dict[Fraction, int], int]] = {}
+        self.joints: dict[tuple[object, ...], dict[tuple[int, int, tuple[tuple[str, int, int, int, str], ...]], Fraction]] = {}
+        self.joint_tables: dict[tuple[int, int], DealerTable] = {}
 
     # -- unsplit hands -------------------------------------------------------------------
     def hand(self, solver: HandSolver, hand: Values, doublings: int) -> dict[Fraction, int]:
@@ -266,7 +277,78 @@ class _Walker:
     # -- splits ---------------------------------------------------------------------------
     def split(self, up: CardType, p1: CardType, p2: CardType) -> dict[Fraction, Fraction]:
         """The no-Blackjack part of a round that splits ``p1, p2`` (§ 551.12): the joint of the
-        split hands, played in order from the shoe each leaves, and the dealer's draw."""
+        split hands by values (:class:`~exactodds.blackjack.splitjoint.SplitJoint`: counts of
+        orders, one dealer outcome at a time, the dealer in residues), kept per up card, pair value
+        and number of hands; then the suits of the bonus hands (§ 551.6(g)(1)-(4)) for these cards."""
+        from exactodds.blackjack.splitjoint import SplitJoint, bonus_pays
+
+        rules = self.rules
+        r = p1[0]
+        limit = split_limit(self.game, up, p1, p2)
+        key: tuple[object, ...] = (up[0], r, limit)
+        joint = self.joints.get(key)
+        if joint is None:
+            joint = self.joints[key] = SplitJoint(self.game, up[0], r, limit,
+                                                  lambda extra: self._table(up[0], extra)).by_outcome()
+        left = self.game.shoe.remove(up, p1, p2)
+        pays: dict[tuple[object, ...], dict[int, Fraction]] = {}
+        out: dict[Fraction, Fraction] = {}
+        decide = self._decider(up, p1, p2, left) if self.game.policy is None else None
+        for (o, net, code), p in joint.items():
+            paid = rules.player_21_wins or o != 4  # § 551.6(b)(4): else a bonus 21 pushes a dealer 21
+            if not code:
+                bonus = {0: ONE}
+            else:
+                got = pays.get((code, paid))
+                bonus = got if got is not None else pays.setdefault(
+                    (code, paid), bonus_pays(code, r, p1, p2, left, decide, paid))
+            for extra, q in bonus.items():
+                total = Fraction(net + extra, 2)
+                out[total] = out.get(total, ZERO) + p * q
+        return out
+
+    def _decider(self, up: CardType, p1: CardType, p2: CardType, left: SpanishShoe
+                 ) -> Callable[[CardType, CardType], str]:
+        """The engine's suit-aware first decision of a split hand ``first, second`` that can complete
+        a 6-7-8 / 7-7-7 (:meth:`~exactodds.blackjack.engine._SplitValues._split_decision`, composition-
+        dependent play): the distribution plays what the engine values."""
+        from exactodds.blackjack.engine import _SplitValues
+
+        game, r = self.game, p1[0]
+        game.split_context = (up, (p1, p2), left)
+        values = _SplitValues(game, up[0], r, left.values)
+        hs = game.solver(up[0], r, 0)
+        memo: dict[tuple[CardType, CardType], str] = {}
+
+        def decide(first: CardType, card: CardType) -> str:
+            got = memo.get((first, card))
+            if got is None:
+                hand = _add(_add((0,) * 10, r), card[0])
+                need = completes(r, card[0])
+                assert need is not None
+                hs.value(hand)
+                acts = hs.node_actions.get((hand, 0))
+                got = memo[(first, card)] = (engine_choice(hs, hand, 0) if not acts else
+                                             values._reference_decision(hs, hand, acts, first, card, need))
+            return got
+
+        return decide
+
+    def _table(self, up: int, extra: int) -> DealerTable:
+        """The dealer's table of the shoe less the up card with primes for ``extra`` more cards (kept
+        per up card, ``extra`` rounded up to a multiple of 8)."""
+        extra = -(-extra // 8) * 8
+        table = self.joint_tables.get((up, extra))
+        if table is None:
+            base = self.game.shoe.values[:up - 1] + (self.game.shoe.values[up - 1] - 1,) + self.game.shoe.values[up:]
+            table = self.joint_tables[(up, extra)] = DealerTable(base, up, self.rules.hit_soft_17, 0, extra)
+        return table
+
+    def split_enumerated(self, up: CardType, p1: CardType, p2: CardType) -> dict[Fraction, Fraction]:
+        """:meth:`split` by the first method: the joint enumerated state by state in Python
+        integers (cards left by type, the finished hands' nets for every dealer outcome); exact and
+        independent of :mod:`~exactodds.blackjack.splitjoint`, feasible on small shoes only (the
+        second method of the tests)."""
         rules = self.rules
         r = p1[0]
         typed = rules.bonus_678_777 and r in SUITED
@@ -433,7 +515,10 @@ def distribution(game: Game, strategy: str = "", progress: Progress | None = Non
     """The exact distribution of the round's net result per unit under ``game``'s decisions
     (its ``policy``: None, the composition-dependent best; a :class:`~exactodds.spanish21.figures.Chart`,
     the basic chart), the player's own hands (the envy payouts of § 551.6(h) left out)."""
+    from exactodds.blackjack.splitjoint import check_feasible
+
     shoe, rules = game.shoe, game.rules
+    check_feasible(shoe.size, rules.max_hands)
     walker = _Walker(game)
     weights = initial_deals(shoe)
     n = shoe.size
