@@ -19,9 +19,10 @@ import pytest
 from typer.testing import CliRunner
 
 from exactodds.blackjack.bruteforce import brute_force, brute_force_distribution
-from exactodds.blackjack.distribution import distribution, settle_vector
+from exactodds.blackjack.distribution import distribution
 from exactodds.blackjack.engine import Game
 from exactodds.blackjack.rules import WIZARD_RULES, Rules
+from exactodds.blackjack.settlement import settle_vector
 from exactodds.blackjack.shoe import SpanishShoe
 from exactodds.errors import InputError
 from exactodds.game.protocol import rules_record

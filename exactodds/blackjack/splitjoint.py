@@ -118,7 +118,7 @@ def hand_paths(game: Game, up: int, r: int, first: str, allowance: int, branch: 
     ``branch``: the first decision of a hand that can complete a 6-7-8 / 7-7-7 reads suits (the
     engine's composition-dependent split hands): every open action is followed, each tagged in the
     descriptor, and the suits that take it are weighed after the joint (:func:`bonus_pays`)."""
-    from exactodds.blackjack.distribution import engine_choice, settle_vector
+    from exactodds.blackjack.settlement import engine_choice, settle_vector
 
     rules = game.rules
     solver = game.solver(up, r, 0)

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
-from exactodds.blackjack.distribution import engine_choice
 from exactodds.blackjack.engine import Game, hand_total
 from exactodds.blackjack.rules import Rules
+from exactodds.blackjack.settlement import engine_choice
 from exactodds.blackjack.shoe import SPADES, CardType, SpanishShoe
 from exactodds.errors import InputError
 
