@@ -200,7 +200,7 @@ class Spanish21Analysis:
     def notes(self) -> list[str]:
         """What a reader must know about the inputs: a deck count ch. 551 does not regulate."""
         if self.preset != "standard" and self.decks is not None and self.decks not in (6, 8):
-            return [f"{self.decks} decks is not a count § 551.3(a) regulates (six or eight decks of 48 cards): "
+            return [f"{self.decks} deck{'' if self.decks == 1 else 's'} is not a count § 551.3(a) regulates (six or eight decks of 48 cards): "
                     "computed as asked, not a ch. 551 game"]
         return []
 
@@ -323,7 +323,7 @@ def summary_pairs(a: Spanish21Analysis) -> list[tuple[str, str]]:
         r = ratio(x)
         return f"{percent(x, 4)}" + (f"  ({r})" if len(r) <= 20 else "")
 
-    out = [("Shoe", f"{a.shoe.size} cards" + (f", {a.decks} decks of 48" if a.decks else "")),
+    out = [("Shoe", f"{a.shoe.size} cards" + (f", {a.decks} deck{'' if a.decks == 1 else 's'} of 48" if a.decks else "")),
            *(("Note", n) for n in a.notes()),
            ("Rules changed from § 551 as written", ", ".join(f"{k}={v}" for k, v in a.rules.changed().items())
             or "none"),
