@@ -486,15 +486,19 @@ def distribution(game: Game, strategy: str = "", progress: Progress | None = Non
             add(bj if rules.blackjack_beats_dealer_blackjack else ZERO, p * (1 - pn))
             continue
         add(Fraction(-1), p * (1 - pn))
-        best = game.decide(up, c1, c2).best
-        if best == "surrender":
-            part = {Fraction(-1, 2): pn}
-        elif best == "split":
-            part = walker.split(up, c1, c2)
-        else:
-            part = walker.unsplit(up, c1, c2, best)
-        for net, q in part.items():
-            add(net, p * q)
+        # each order of the two cards as the engine plays it (a pair of two suits with resplits
+        # and the 6-7-8 / 7-7-7 bonus: the split and its number of hands by order, § 551.12(c))
+        plays = game.decide(up, c1, c2).by_order()
+        for first, second, best in plays:
+            if best == "surrender":
+                part = {Fraction(-1, 2): pn}
+            elif best == "split":
+                part = walker.split(up, first, second)
+            else:
+                part = walker.unsplit(up, first, second, best)
+            share = p / len(plays)
+            for net, q in part.items():
+                add(net, share * q)
     if progress is not None:
         progress(len(deals), len(deals), "done")
     probs = {k: total[k] for k in sorted(total) if total[k]}

@@ -110,6 +110,21 @@ class Decision:
     best: str
     value: Fraction
     """The round's value: best action (no dealer Blackjack) plus the dealer-Blackjack branch."""
+    order_bests: tuple[str, str] | None = None
+    """With resplits and the 6-7-8 / 7-7-7 bonus, a pair of one value and two suits: the action
+    taken when ``cards[0]`` is dealt first and when ``cards[1]`` is (§ 551.8(d): the first pair
+    card's hand gets the first non-pair card, the second's is dealt last, § 551.12(b),(c)), the
+    split valued for each order; None when the order of the cards does not matter (:attr:`best`)."""
+
+    def by_order(self) -> tuple[tuple[CardType, CardType, str], ...]:
+        """``(first card dealt, second card, action taken)`` for each order of the player's two
+        cards, equally likely: both orders when the order matters (:attr:`order_bests`), else the
+        cards as listed with :attr:`best`. A walk of the engine's decisions (the distribution,
+        the simulation) plays these, not ``best`` (the best of the two orders' average)."""
+        c1, c2 = self.cards
+        if self.order_bests is None:
+            return ((c1, c2, self.best),)
+        return ((c1, c2, self.order_bests[0]), (c2, c1, self.order_bests[1]))
 
 
 @dataclass
@@ -342,9 +357,12 @@ class Game:
         ranking = self.policy(two_card_class(up[0], c1[0], c2[0], False)) if self.policy else None
         best = choose(acts, ranking)
         value = acts[best]
-        if orders and orders[0] != orders[1]:  # each order's best, the two orders equally likely
-            value = sum((max_of({**acts, "split": v}, ranking) for v in orders), ZERO) / 2
-        return Decision(up, (c1, c2), acts, best, value - (1 - pn))
+        order_bests: tuple[str, str] | None = None
+        if orders:  # each order's best, the two orders equally likely (played so: :meth:`Decision.by_order`)
+            order_bests = (choose({**acts, "split": orders[0]}, ranking), choose({**acts, "split": orders[1]}, ranking))
+            if orders[0] != orders[1]:
+                value = sum((max_of({**acts, "split": v}, ranking) for v in orders), ZERO) / 2
+        return Decision(up, (c1, c2), acts, best, value - (1 - pn), order_bests)
 
     def solve(self, progress: Callable[[int, int, str], None] | None = None) -> GameResult:
         """The expected return per unit of the main wager, optimal composition-dependent play;
