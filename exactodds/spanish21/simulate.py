@@ -145,7 +145,7 @@ def simulate_rounds(shoe: SpanishShoe, rules: Rules, rounds: int, seed: int, gam
 
     deal = _Dealer([t for t, k in shoe.types() for _ in range(k)], seed)
     limits: dict[tuple[CardType, CardType, CardType], int] = {}
-    decisions: dict[tuple[CardType, CardType, CardType], str] = {}
+    decisions: dict[tuple[CardType, CardType, CardType], dict[CardType, str]] = {}
 
     def first_split_action(up: CardType, first: CardType, c: CardType, pair: CardType) -> str:
         return _split_action(game, up[0], first[0], _counts([first, c]), 0)
@@ -161,12 +161,15 @@ def simulate_rounds(shoe: SpanishShoe, rules: Rules, rounds: int, seed: int, gam
             result = Fraction(-1)
         else:
             key = (up, min(c1, c2), max(c1, c2))
-            if key not in decisions:
-                decisions[key] = game.decide(*key).best
-                if decisions[key] == "split":
-                    limits[key] = split_limit(game, *key)
-            result = _round(game, rules, up, hole, c1, c2, decisions[key], deal, first_split_action,
-                            limits.get(key))
+            if key not in decisions:  # the action by the card dealt first (a pair of two suits whose
+                # order changes the split: :meth:`~exactodds.blackjack.engine.Decision.by_order`)
+                decisions[key] = {first: act for first, _, act in game.decide(*key).by_order()}
+            taken = decisions[key]
+            action = taken.get(c1, next(iter(taken.values())))
+            dealt = (up, c1, c2)
+            if action == "split" and dealt not in limits:  # the number of hands for this order (§ 551.12(c))
+                limits[dealt] = split_limit(game, *dealt)
+            result = _round(game, rules, up, hole, c1, c2, action, deal, first_split_action, limits.get(dealt))
         yield result
 
 
