@@ -115,6 +115,9 @@ class Decision:
     taken when ``cards[0]`` is dealt first and when ``cards[1]`` is (§ 551.8(d): the first pair
     card's hand gets the first non-pair card, the second's is dealt last, § 551.12(b),(c)), the
     split valued for each order; None when the order of the cards does not matter (:attr:`best`)."""
+    split_orders: tuple[Fraction, Fraction] | None = None
+    """The split's value for those two orders (``actions["split"]`` is their average); None with
+    :attr:`order_bests`."""
 
     def by_order(self) -> tuple[tuple[CardType, CardType, str], ...]:
         """``(first card dealt, second card, action taken)`` for each order of the player's two
@@ -362,7 +365,8 @@ class Game:
             order_bests = (choose({**acts, "split": orders[0]}, ranking), choose({**acts, "split": orders[1]}, ranking))
             if orders[0] != orders[1]:
                 value = sum((max_of({**acts, "split": v}, ranking) for v in orders), ZERO) / 2
-        return Decision(up, (c1, c2), acts, best, value - (1 - pn), order_bests)
+        return Decision(up, (c1, c2), acts, best, value - (1 - pn), order_bests,
+                        (orders[0], orders[1]) if orders else None)
 
     def solve(self, progress: Callable[[int, int, str], None] | None = None) -> GameResult:
         """The expected return per unit of the main wager, optimal composition-dependent play;

@@ -21,6 +21,7 @@ from math import comb, prod
 from typing import Any, Final
 
 from exactodds.blackjack.engine import ClassKey, Game, GameResult, choose, decision_class, two_card_class
+from exactodds.blackjack.hands import max_of
 from exactodds.blackjack.rules import CITES, Rules, rules_record
 from exactodds.blackjack.shoe import SpanishShoe
 from exactodds.exact import decimal, percent, ratio
@@ -163,10 +164,19 @@ def derived_return(result: GameResult, other: Rules) -> Fraction:
             clear = d.actions["blackjack"] / bj  # P(no dealer Blackjack)
             total += p * (bj * clear + (1 - clear) * (bj if other.blackjack_beats_dealer_blackjack else 0))
             continue
-        lost = d.actions[d.best] - d.value  # the dealer-Blackjack branch: −P(dealer Blackjack)
+        orders = d.split_orders
+
+        def taken(acts: dict[str, Fraction], orders: tuple[Fraction, Fraction] | None = orders) -> Fraction:
+            """The best's value; a pair whose order changes the split's value (resplits and the
+            6-7-8 / 7-7-7 bonus): each order's best, the two equally likely (:meth:`Decision.by_order`)."""
+            if orders is None or "split" not in acts:
+                return acts[choose(acts, None)]
+            return sum((max_of({**acts, "split": v}, None) for v in orders), Fraction(0)) / 2
+
+        lost = taken(d.actions) - d.value  # the dealer-Blackjack branch: −P(dealer Blackjack)
         acts = {a: v for a, v in d.actions.items() if a not in drop}
         best = choose(acts, None)
-        total += p * (acts[best] - lost)
+        total += p * (taken(acts) - lost)
         if up[0] == 7 and c1 == c2 and c1[0] == 7 and best == "hit":
             left = result.shoe.remove(up, c1, c2)
             p_super += p * Fraction(left.suits[7][c1[1]], left.size)
