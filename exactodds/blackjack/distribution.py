@@ -10,8 +10,12 @@ with the engine's decisions fixed, each node carrying ``{net: weight}`` instead 
 * *Decisions* are the engine's: the initial one is :meth:`Game.decide`'s ``best`` (surrender,
   split, stand, hit, double), every later one the action the engine's own node takes
   (:func:`engine_choice`: the policy's ranking, the post-split chooser, else the best value,
-  first-listed on a tie -- the same rule as :func:`~exactodds.blackjack.engine.choose`). So the
-  mean of the distribution is the engine's expected return, exactly (a test holds it).
+  first-listed on a tie -- the same rule as :func:`~exactodds.blackjack.engine.choose`). A pair
+  of two suits whose split is worth a different amount in each deal order (resplits and the
+  6-7-8 / 7-7-7 bonus: the first pair card's hand gets the first non-pair card, the second's is
+  dealt last, § 551.8(d), § 551.12(b),(c)) is played in each order with that order's action and
+  number of hands, as the engine values it (:meth:`~exactodds.blackjack.engine.Decision.by_order`).
+  So the mean of the distribution is the engine's expected return, exactly (a test holds it).
 * *The peek* (§ 551.8(e)): the dealer's hole card is drawn, by exchangeability, after the
   player's cards, the Blackjack hole cards left out of the dealer's weights (the engine's
   unnormalised values); a dealer Blackjack settles the round first (net −1, or the player

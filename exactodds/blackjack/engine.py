@@ -40,7 +40,8 @@ digit (tests/test_blackjack.py). The suit part of a split 6-7-8 / 7-7-7 bonus (Â
 is in that sum too: a suit-aware first decision of the split hand, each hand's role (the first
 pair card's hand finishes first, the second's is dealt last, resplit hands hold random-suit pair
 cards) and the suits averaged given the ranks (:meth:`_SplitValues._suit_correction`); with
-resplits each order of a pair of two suits is valued (:meth:`Game.decide`).
+resplits each order of a pair of two suits is valued, and its best recorded for the walks that
+play the engine's decisions (:meth:`Game.decide`, :meth:`Decision.by_order`).
 """
 
 from __future__ import annotations
