@@ -148,6 +148,8 @@ class _Walker:
         self.split_memo: dict[tuple[object, ...], tuple[dict[Fraction, int], int]] = {}
         self.joints: dict[tuple[object, ...], dict[tuple[int, int, tuple[tuple[str, int, int, int, str], ...]], Fraction]] = {}
         self.joint_tables: dict[tuple[int, int], DealerTable] = {}
+        self.tick: Callable[[int, str], None] | None = None
+        """Passed to each split joint (:attr:`~exactodds.blackjack.splitjoint.SplitJoint.tick`)."""
 
     # -- unsplit hands -------------------------------------------------------------------
     def hand(self, solver: HandSolver, hand: Values, doublings: int) -> dict[Fraction, int]:
@@ -237,7 +239,7 @@ class _Walker:
         joint = self.joints.get(key)
         if joint is None:
             joint = self.joints[key] = SplitJoint(self.game, up[0], r, limit,
-                                                  lambda extra: self._table(up[0], extra)).by_outcome()
+                                                  lambda extra: self._table(up[0], extra), self.tick).by_outcome()
         left = self.game.shoe.remove(up, p1, p2)
         pays: dict[tuple[object, ...], dict[int, Fraction]] = {}
         out: dict[Fraction, Fraction] = {}
@@ -479,9 +481,17 @@ def distribution(game: Game, strategy: str = "", progress: Progress | None = Non
 
     bj = rules.blackjack_payout()
     deals = sorted(weights.items())
+    # progress in units of SUB per initial deal: a split's joint (tens of seconds at full size) moves
+    # the bar through its six dealer-outcome passes and the dealer's residues, its label every chunk
+    sub = OUTCOMES + 2
+    at = [0]
+    if progress is not None:
+        report = progress
+        walker.tick = lambda stage, label: report(at[0] * sub + 1 + stage, len(deals) * sub, label)
     for index, ((up, c1, c2), w) in enumerate(deals):
+        at[0] = index
         if progress is not None:
-            progress(index, len(deals), f"up card {'A' if up[0] == 1 else up[0]}")
+            progress(index * sub, len(deals) * sub, f"up card {'A' if up[0] == 1 else up[0]}")
         p = reduced(w, denom)
         left = shoe.remove(up, c1, c2)
         pn = no_blackjack(left.values, up[0])
@@ -504,7 +514,7 @@ def distribution(game: Game, strategy: str = "", progress: Progress | None = Non
             for net, q in part.items():
                 add(net, share * q)
     if progress is not None:
-        progress(len(deals), len(deals), "done")
+        progress(len(deals) * sub, len(deals) * sub, "done")
     probs = {k: total[k] for k in sorted(total) if total[k]}
     if sum(probs.values(), ZERO) != 1:
         raise AssertionError("internal: the distribution does not add up to 1")

@@ -59,6 +59,8 @@ if TYPE_CHECKING:
     from exactodds.blackjack.engine import Game
 
 IntArray = npt.NDArray[np.int64]
+Tick = Callable[[int, str], None]
+"""Told ``(stage, label)`` as a split joint advances (:attr:`SplitJoint.tick`)."""
 
 INT64_BOUND: Final = 1 << 63
 """Counts of orders are int64 while the sum of all of them stays below this (checked exactly)."""
@@ -275,8 +277,13 @@ class SplitJoint:
     """The joint of one split's hands (pair value ``r`` against ``up``, ``limit`` hands at most),
     by values, before the suits of the bonus hands: :meth:`by_outcome`."""
 
-    def __init__(self, game: Game, up: int, r: int, limit: int, tables: Callable[[int], DealerTable]) -> None:
+    def __init__(self, game: Game, up: int, r: int, limit: int, tables: Callable[[int], DealerTable],
+                 tick: Tick | None = None) -> None:
         self.game, self.up, self.r, self.limit, self.tables = game, up, r, limit, tables
+        self.tick = tick
+        """Told ``(stage, label)`` as the work advances (stage 0-5 the dealer outcomes' passes, 6 the
+        dealer's residues), at least once per chunk of transitions: the progress of a long split."""
+        self.chunks = 0
         rules = game.rules
         self.resplit_ok = r != 1 or rules.resplit_aces
         shoe = game.shoe.values
@@ -302,6 +309,12 @@ class SplitJoint:
         listed = [self._paths(k, a) for k in kinds for a in allowances]
         packing = _packing(listed, self.limit, self.start)
         return packing, [self._pass(o, packing) for o in range(OUTCOMES)]
+
+    def _told(self, stage: int, what: str) -> None:
+        """One tick of :attr:`tick` (a chunk done), labelled with the split, the stage and the count."""
+        if self.tick is not None:
+            self.chunks += 1
+            self.tick(stage, f"split {self.r}s v {self.up}: {what} ({self.chunks})")
 
     def _pass(self, o: int, packing: _Packing) -> dict[tuple[Desc, ...], tuple[IntArray, IntArray]]:
         """The joint for dealer outcome ``o``: the hands in order (§ 551.12(b)), each a step over
@@ -339,6 +352,7 @@ class SplitJoint:
                 parts = merged.setdefault(target, [])
                 for part in _steps(keys, counts, pkeys, m):
                     parts.append(part)
+                    self._told(o, f"pass {o + 1} of {OUTCOMES}")
                     if sum(len(k) for k, _ in parts) > 2 * CHUNK:  # merge as it goes: memory stays bounded
                         parts[:] = [_merge(parts, packing)]
             groups = {}
@@ -373,6 +387,7 @@ class SplitJoint:
         bounds = np.flatnonzero(np.diff(ks[by_size])) + 1
         for rows in np.split(by_size, bounds):
             for lo in range(0, len(rows), X_CHUNK):
+                self._told(OUTCOMES, "the dealer")
                 part = rows[lo:lo + X_CHUNK]
                 fd[:, part, :] = table.residues(xs[part] + pair) * weight[:, part, None] % q[:, :, None]
         out: dict[tuple[int, int, tuple[Desc, ...]], Fraction] = {}
