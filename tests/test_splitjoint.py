@@ -193,3 +193,18 @@ def test_two_decks_two_hands_mean_equals_the_engine() -> None:
     for bonus in (False, True):
         game = Game(SpanishShoe.standard(2), AS_WRITTEN.with_(max_hands=2, bonus_678_777=bonus))
         assert distribution(game).mean == game.solve().own_hands
+
+
+def test_progress_moves_through_a_split_joint() -> None:
+    """Issue 27's "progress that moves": the distribution reports inside a split's joint (its six
+    dealer-outcome passes and the dealer's residues), the count never going back, one total, done at the end."""
+    calls: list[tuple[int, int, str]] = []
+    game = Game(SEVENS_FOUR, Rules(max_hands=3))
+    got = distribution(game, progress=lambda done, total, label: calls.append((done, total, label)))
+    assert got.mean == game.solve().own_hands  # the progress changes nothing
+    dones = [d for d, _, _ in calls]
+    assert dones == sorted(dones) and len({t for _, t, _ in calls}) == 1
+    assert calls[-1][0] == calls[-1][1]
+    inside = [label for _, _, label in calls if label.startswith("split 7s")]
+    assert any("pass 1 of 6" in x for x in inside) and any("pass 6 of 6" in x for x in inside)
+    assert any("the dealer" in x for x in inside)

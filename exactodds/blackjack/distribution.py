@@ -481,7 +481,7 @@ def distribution(game: Game, strategy: str = "", progress: Progress | None = Non
 
     bj = rules.blackjack_payout()
     deals = sorted(weights.items())
-    # progress in units of SUB per initial deal: a split's joint (tens of seconds at full size) moves
+    # progress in units of ``sub`` per initial deal: a split's joint (tens of seconds at full size) moves
     # the bar through its six dealer-outcome passes and the dealer's residues, its label every chunk
     sub = OUTCOMES + 2
     at = [0]

@@ -358,6 +358,7 @@ class SplitJoint:
             groups = {}
             for target, parts in merged.items():
                 keys, counts = _merge(parts, packing)
+                self._told(o, f"pass {o + 1} of {OUTCOMES}")
                 if len(keys):
                     groups[target] = (keys, counts, bound[target])
         return {code: _merge(parts, packing) for code, parts in final.items()}
