@@ -54,6 +54,7 @@ def test_engine_equals_brute_force_without_splits(shoe: SpanishShoe, rules: Rule
     assert Game(shoe, rules).solve().expected == brute_force(shoe, rules)
 
 
+@pytest.mark.skipif(not os.environ.get("EXACTODDS_SLOW"), reason="20 s of CPU: set EXACTODDS_SLOW=1 (CI runs it, .ci/run)")
 def test_engine_equals_brute_force_twelve_cards() -> None:
     rules = Rules(max_hands=1, hit_soft_17=True)
     assert Game(TWELVE, rules).solve().expected == brute_force(TWELVE, rules)
