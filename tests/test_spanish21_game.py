@@ -143,6 +143,37 @@ def test_simulator_agrees_with_the_exact_return(small_shoe: None) -> None:
     assert sum(o["count"] for o in out["strategies"][0]["outcomes"]) == 5000
 
 
+def test_simulator_where_the_distribution_is_out_of_reach(small_shoe: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Resplits from a full shoe put the exact distribution out of reach (OutOfReach, before any
+    solve); the simulation still sets its mean beside the engine's exact return, SE from the sample's
+    own σ (exact: the sample variance of the nets dealt, checked by :func:`statistics.variance`)."""
+    import statistics
+
+    from exactodds.blackjack import splitjoint
+    from exactodds.errors import OutOfReach
+    from exactodds.simulation.games import SAMPLE_SIGMA, simulate_game
+
+    shoe = SpanishShoe((1, 0, 0, 0, 0, 1, 2, 4, 0, 9), {6: (1, 0, 0, 0), 7: (1, 1, 0, 0), 8: (2, 1, 1, 0)})
+    monkeypatch.setattr(s21.Spanish21Rules, "shoe_values", lambda self: shoe)  # 8s resplit to three hands
+    monkeypatch.setattr(splitjoint, "RESPLIT_CARDS_LIMIT", shoe.size - 1)  # this shoe now counts as full
+    game = s21.Spanish21()
+    rules = game.rules({"max_hands": 3})
+    with pytest.raises(OutOfReach):
+        game.outcome_table(rules, "composition-dependent")
+    out = simulate_game(game, rules, 3000, 4)
+    for item in out["strategies"]:
+        assert item["standard_error_from"] == SAMPLE_SIGMA and "out of reach" in item["out_of_reach"]
+        assert all(o["expected_count"] is None for o in item["outcomes"])
+        assert sum(o["count"] for o in item["outcomes"]) == 3000
+        nets = game.simulate(rules, item["strategy"], 3000, 4)
+        assert Fraction(item["mean"]) == statistics.mean(nets)
+        se = Fraction(item["standard_error"])
+        assert abs(se * se - statistics.variance(nets) / 3000) < Fraction(1, 10 ** 12)
+        engine = s21.engines(rules)[item["strategy"]][0]
+        assert Fraction(item["exact_return"]) == Game(shoe, engine.rules, engine.policy).solve().own_hands
+        assert item["agrees"]
+
+
 def test_rules_record_maps_onto_the_engine_rules() -> None:
     game = s21.Spanish21()
     assert game.rules().engine_rules() == Rules()

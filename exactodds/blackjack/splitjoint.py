@@ -52,7 +52,7 @@ import numpy.typing as npt
 from exactodds.blackjack.dealer import OUTCOMES, DealerTable, hand_total
 from exactodds.blackjack.hands import completes
 from exactodds.blackjack.shoe import SPADES, SUITED, CardType, SpanishShoe, Values
-from exactodds.errors import InputError
+from exactodds.errors import InputError, OutOfReach
 from exactodds.game.cards import falling_factorial
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def check_feasible(cards: int, max_hands: int) -> None:
     """Refuse, in one line and before any work, an exact split joint measured to be out of reach:
     three or more hands (§ 551.12(c) resplits) from a shoe of more than :data:`RESPLIT_CARDS_LIMIT` cards."""
     if max_hands >= 3 and cards > RESPLIT_CARDS_LIMIT:
-        raise InputError(f"the exact distribution with resplits ({max_hands} hands) is out of reach for a {cards}-card "
+        raise OutOfReach(f"the exact distribution with resplits ({max_hands} hands) is out of reach for a {cards}-card "
                          f"shoe (measured out of reach from one 48-card deck up; docs, split joint speed): use "
                          "--max-hands 2 (splits without resplits, exact at any size) or a smaller shoe")
 

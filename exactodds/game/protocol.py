@@ -338,10 +338,15 @@ class Game:
         """Do the long work of :meth:`outcome_table` for ``rules`` ahead, telling ``progress``
         (the certificate calls it before the entry, so a bar moves); by default nothing."""
 
-    def simulate(self, rules: Any, strategy: str, rounds: int, seed: int) -> Sequence[int] | None:
-        """``rounds`` dealt rounds' outcomes (indexes into the outcome table's rows), from
-        ``seed``; None: the game has no simulator."""
+    def simulate(self, rules: Any, strategy: str, rounds: int, seed: int) -> Sequence[Fraction] | None:
+        """``rounds`` dealt rounds' net results per unit wagered, from ``seed`` (the simulator's own
+        settlement, set beside the exact table by ``simulate --game``); None: no simulator."""
         return None
+
+    def exact_return(self, rules: Any, strategy: str) -> Fraction:
+        """The strategy's exact return per unit: the outcome table's, unless the game knows it
+        where the table is out of reach (:class:`~exactodds.errors.OutOfReach`)."""
+        return self.outcome_table(rules, strategy).return_
 
     def effects_of_removal(self, rules: Any, progress: Any = None) -> dict[str, Any] | None:
         """The exact change in the player's return when one card of each rank is removed (the

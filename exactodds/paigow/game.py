@@ -122,10 +122,10 @@ class PaiGow(Game):
 
         return game_tables()
 
-    def simulate(self, rules: Any, strategy: str, rounds: int, seed: int) -> Sequence[int]:
+    def simulate(self, rules: Any, strategy: str, rounds: int, seed: int) -> Sequence[Fraction]:
         """Deal ``rounds`` rounds from the shuffled 32 tiles (player 4, dealer 4), set the
         dealer's hand by the house way and the player's by the strategy, settle each
-        (§ 535.10(f)-(j)): the index of its outcome row (0 win, 1 push, 2 loss)."""
+        (§ 535.10(f)-(j)): its net per unit, the pay of its outcome row (win, push, loss)."""
         import random
 
         from .hands import compare, settings
@@ -139,7 +139,8 @@ class PaiGow(Game):
         if chosen == "optimal":
             outs = pg.hand_outcomes(tile_counts(), hw)
             best = {o.hand: i for o, i in zip(outs, pg._choices(outs, chosen, 1 - VIGORISH))}
-        index = {"win": 0, "tie": 1, "loss": 2}
+        table = self.outcome_table(rules, strategy).outcomes
+        index = {"win": table[0].net, "tie": table[1].net, "loss": table[2].net}
         rng = random.Random(seed)
         out = []
         for _ in range(rounds):

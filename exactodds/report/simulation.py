@@ -438,22 +438,25 @@ def game_simulation_view(doc: dict[str, Any]) -> View:
         for s in doc["strategies"]:
             out += [f"Player strategy: {s['strategy']}", "",
                     Table(["Outcome", "Pays", "Dealt", "Expected"],
-                          [[o["outcome"], o["pays"], f"{o['count']:,}", decimal(Fraction(o["expected_count"]), 1)]
+                          [[o["outcome"], o["pays"], f"{o['count']:,}",
+                            "n/a" if o["expected_count"] is None else decimal(Fraction(o["expected_count"]), 1)]
                            for o in s["outcomes"]]), "",
                     Table(["Figure", "Value"], [
-                        ["Mean net result per unit", s["mean"]], ["Exact return", s["exact_return"]],
-                        ["Standard error", s["standard_error"]], ["z", s["z"] or "n/a"],
+                        ["Mean net result per unit", s["mean_decimal"]],
+                        ["Exact return", s["exact_return_decimal"]],
+                        ["Standard error", s["standard_error"]], ["SE from", s["standard_error_from"]],
+                        ["z", s["z"] or "n/a"],
                         ["Agrees (|z| ≤ 4)", "yes" if s["agrees"] else "NO"]], plain=True), ""]
         return [*out, doc["statement"]]
 
     def csv() -> list[list[Any]]:
-        rows: list[list[Any]] = [["strategy", "outcome", "pays", "count", "expected_count", "mean", "exact_return",
-                                  "standard_error", "z", "agrees"]]
+        rows: list[list[Any]] = [["strategy", "outcome", "pays", "count", "expected_count", "mean", "mean_decimal",
+                                  "exact_return", "exact_return_decimal", "standard_error", "z", "agrees"]]
         for s in doc["strategies"]:
-            rows += [[s["strategy"], o["outcome"], o["pays"], o["count"], o["expected_count"], "", "", "", "", ""]
-                     for o in s["outcomes"]]
-            rows.append([s["strategy"], "", "", "", "", s["mean"], s["exact_return"], s["standard_error"],
-                         s["z"] or "", "yes" if s["agrees"] else "no"])
+            rows += [[s["strategy"], o["outcome"], o["pays"], o["count"], o["expected_count"] or "", "", "", "", "",
+                      "", "", ""] for o in s["outcomes"]]
+            rows.append([s["strategy"], "", "", "", "", s["mean"], s["mean_decimal"], s["exact_return"],
+                         s["exact_return_decimal"], s["standard_error"], s["z"] or "", "yes" if s["agrees"] else "no"])
         return rows
 
     return View(lambda: doc, blocks, csv)

@@ -27,6 +27,7 @@ from exactodds.game.protocol import SPANISH_48, Game, OutcomeTable, rule
 if TYPE_CHECKING:
     from exactodds.blackjack.distribution import Distribution
     from exactodds.blackjack.engine import Game as Engine
+    from exactodds.blackjack.engine import GameResult
     from exactodds.blackjack.rules import Rules
     from exactodds.io.progress import Progress
 
@@ -135,50 +136,67 @@ class Spanish21Rules:
 SOLVED_KEPT: Final = 2
 """Rules records whose solves are kept (a certificate reads one record several times)."""
 _SOLVED: dict[Spanish21Rules, dict[str, tuple[Engine, Distribution]]] = {}
+_ENGINES: dict[Spanish21Rules, dict[str, tuple[Engine, GameResult]]] = {}
 
 
 def clear_solved() -> None:
     """Forget the kept solves (tests that count the work)."""
     _SOLVED.clear()
+    _ENGINES.clear()
+
+
+def _kept(store: dict[Spanish21Rules, Any], rules: Spanish21Rules, got: Any) -> None:
+    while len(store) >= SOLVED_KEPT:
+        del store[next(iter(store))]
+    store[rules] = got
+
+
+def engines(rules: Spanish21Rules, progress: Progress | None = None, share: tuple[int, int] = (0, 2)
+            ) -> dict[str, tuple[Engine, GameResult]]:
+    """Each strategy's engine and its solve (composition-dependent, then the basic chart derived from it),
+    kept by value: the exact return of each, with or without the distribution (a simulation needs
+    only this; :func:`solved` adds the distributions). ``progress`` is told of each initial deal;
+    ``share`` = (passes before, passes in all) places these two passes within a longer bar."""
+    got = _ENGINES.get(rules)
+    if got is None:
+        from exactodds.blackjack.engine import Game as Engine
+        from exactodds.spanish21.figures import basic_chart
+
+        shoe, engine_rules = rules.shoe_values(), rules.engine_rules()
+        cd = Engine(shoe, engine_rules)
+        result = cd.solve(_phase(progress, share[0], share[1], "solve"))
+        basic = Engine(shoe, engine_rules, basic_chart(cd, result))
+        chart = basic.solve(_phase(progress, share[0] + 1, share[1], "basic chart"))
+        got = {STRATEGIES[0]: (cd, result), STRATEGIES[1]: (basic, chart)}
+        _kept(_ENGINES, rules, got)
+    return got
+
+
+def _phase(progress: Progress | None, k: int, passes: int, name: str) -> Progress | None:
+    """``progress`` for pass ``k`` of ``passes``, its own count scaled into the whole."""
+    if progress is None:
+        return None
+    report = progress
+    return lambda done, total, label: report(k * total + done, passes * total, f"{name}: {label}")
 
 
 def solved(rules: Spanish21Rules, progress: Progress | None = None) -> dict[str, tuple[Engine, Distribution]]:
     """Each strategy's solved engine and exact distribution (one solve per rules record, kept by
     value: the certificate, its identities and the simulator all read these); ``progress`` is
-    told of each initial deal of the four passes (two solves, two distributions)."""
+    told of each initial deal of the four passes (two solves, two distributions). A distribution
+    out of reach at this size raises :class:`~exactodds.errors.OutOfReach` before any solve."""
     got = _SOLVED.get(rules)
     if got is None:
-        got = _solve(rules, progress)
-        while len(_SOLVED) >= SOLVED_KEPT:
-            del _SOLVED[next(iter(_SOLVED))]
-        _SOLVED[rules] = got
+        from exactodds.blackjack.distribution import distribution
+        from exactodds.blackjack.splitjoint import check_feasible
+
+        shoe, engine_rules = rules.shoe_values(), rules.engine_rules()
+        check_feasible(shoe.size, engine_rules.max_hands)  # before the solves: a joint out of reach, in one line
+        solves = engines(rules, progress, (0, 4))
+        got = {s: (solves[s][0], distribution(solves[s][0], s, _phase(progress, 2 + i, 4, f"{s} distribution")))
+               for i, s in enumerate(STRATEGIES)}
+        _kept(_SOLVED, rules, got)
     return got
-
-
-def _solve(rules: Spanish21Rules, progress: Progress | None) -> dict[str, tuple[Engine, Distribution]]:
-    from exactodds.blackjack.distribution import distribution
-    from exactodds.blackjack.engine import Game as Engine
-    from exactodds.blackjack.splitjoint import check_feasible
-    from exactodds.spanish21.figures import basic_chart
-
-    shoe, engine_rules = rules.shoe_values(), rules.engine_rules()
-    check_feasible(shoe.size, engine_rules.max_hands)  # before the solves: a joint out of reach, in one line
-    out: dict[str, tuple[Engine, Distribution]] = {}
-
-    def phase(k: int, name: str) -> Progress | None:
-        """``progress`` for pass ``k`` of 4, its own count scaled into the whole."""
-        if progress is None:
-            return None
-        report = progress
-        return lambda done, total, label: report(k * total + done, 4 * total, f"{name}: {label}")
-
-    cd = Engine(shoe, engine_rules)
-    result = cd.solve(phase(0, "solve"))
-    out[STRATEGIES[0]] = (cd, distribution(cd, STRATEGIES[0], phase(1, "distribution")))
-    basic = Engine(shoe, engine_rules, basic_chart(cd, result))
-    basic.solve(phase(2, "basic chart"))
-    out[STRATEGIES[1]] = (basic, distribution(basic, STRATEGIES[1], phase(3, "basic chart distribution")))
-    return out
 
 
 def _shown(x: Fraction) -> str:
@@ -302,22 +320,22 @@ class Spanish21(Game):
         return {"game": self.id, "title": self.title, "deck": self.deck.to_json(rules.decks),
                 **effects_of_removal(rules.shoe_values(), rules.engine_rules(), progress)}
 
-    def simulate(self, rules: Any, strategy: str, rounds: int, seed: int) -> Sequence[int]:
+    def exact_return(self, rules: Any, strategy: str) -> Fraction:
+        """The engine's exact return of the player's own hands (§ 551.6(h)'s envy payouts left out,
+        as in the outcome table): available where the distribution is out of reach (resplits from
+        a full shoe), so a simulation can still be set beside the exact figure."""
+        return engines(rules)[_strategy(strategy)][1].own_hands
+
+    def simulate(self, rules: Any, strategy: str, rounds: int, seed: int) -> Sequence[Fraction]:
         """``rounds`` rounds dealt by :func:`exactodds.spanish21.simulate.simulate_rounds` (its own
-        settlement of § 551.6) with the strategy's decisions: each round's row of the table."""
+        settlement of § 551.6) with the strategy's decisions: each round's net result per unit."""
         from exactodds.spanish21.simulate import simulate_rounds
 
         engine_rules = rules.engine_rules()
         if engine_rules.other_players and engine_rules.super_bonus():
             raise InputError("the simulation deals one player: leave out the other players' envy bonus (§ 551.6(h))")
-        engine, dist = solved(rules)[_strategy(strategy)]
-        index = {net: i for i, net in enumerate(dist.probabilities)}
-        out = []
-        for net in simulate_rounds(engine.shoe, engine_rules, rounds, seed, engine):
-            if net not in index:
-                raise AssertionError(f"internal: a dealt round's net {net} is not in the exact distribution")
-            out.append(index[net])
-        return out
+        engine = engines(rules)[_strategy(strategy)][0]
+        return list(simulate_rounds(engine.shoe, engine_rules, rounds, seed, engine))
 
 
 __all__ = ["STRATEGIES", "Spanish21", "Spanish21Rules", "solved", "table_of"]
