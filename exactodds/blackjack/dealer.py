@@ -44,12 +44,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from operator import sub
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from exactodds.errors import InputError
+from exactodds.extras import compiled
 from exactodds.game.cards import falling_factorial
 
 Values = tuple[int, ...]
@@ -183,7 +184,8 @@ class DealerTable:
         self.primes = primes_above(falling_factorial(self.size, self.kmax + extra_cards))
         """Enough primes for ``ff(|B|, K)`` (``extra_cards`` > 0: for a caller that multiplies the
         residues (:meth:`residues`) by ``ff`` over that many more cards and must still reconstruct)."""
-        self.p: IntArray = np.array(self.primes, dtype=np.int64)[:, None, None]
+        self.q: IntArray = np.array(self.primes, dtype=np.int64)
+        self.p: IntArray = self.q[:, None, None]
         self.orders: IntArray = np.array([[o % q for _, (o, _) in comps] for q in self.primes], dtype=np.int64)
         starts: list[IntArray] = []
         for j in range(len(columns) + 1):  # the groups of equal outcome and first j values
@@ -212,6 +214,31 @@ class DealerTable:
         self.asked: set[object] = set()
         """Names of the sets of compositions already asked for (:meth:`request_removed`)."""
         self.per_n: dict[int, tuple[int, int, int, int]] = {}
+        self._packed: tuple[IntArray, IntArray, IntArray, IntArray, IntArray] | None = None
+
+    def _kernel_arrays(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
+        """:attr:`levels` and :attr:`factors` as the compiled contraction reads them
+        (:func:`~exactodds.blackjack.dealer_kernel.contract`): per level its value, group counts,
+        the counts of each group, the runs of groups the next level's groups sum, and the factors
+        (axes: prime, level, ``x``, ``d``), padded to one shape. Built on first use."""
+        if self._packed is None:
+            levels = self.levels
+            ng = [len(dv) for _, dv, _ in levels] + [len(self.out_index)]
+            width = max(ng)
+            dv_pad = np.zeros((len(levels), width), dtype=np.int64)
+            runs = np.zeros((len(levels), width + 1), dtype=np.int64)
+            xmax = max(self.factors[v].shape[1] for v, _, _ in levels)
+            dmax = max(self.factors[v].shape[2] for v, _, _ in levels)
+            factors = np.zeros((len(self.primes), len(levels), xmax, dmax), dtype=np.int64)
+            for i, (v, dv, parents) in enumerate(levels):
+                dv_pad[i, :len(dv)] = dv
+                runs[i, :len(parents)] = parents
+                runs[i, len(parents)] = len(dv)
+                f = self.factors[v]
+                factors[:, i, :f.shape[1], :f.shape[2]] = f
+            cols = np.array([v for v, _, _ in levels], dtype=np.int64)
+            self._packed = (cols, np.array(ng, dtype=np.int64), dv_pad, runs, factors)
+        return self._packed
 
     def request(self, rems: Iterable[Values]) -> None:
         """Compute (in one batch) the numerators of every composition of ``rems`` not yet known."""
@@ -261,6 +288,7 @@ class DealerTable:
         sizes = removed.sum(axis=1)
         for s in np.unique(sizes).tolist():
             rows = np.flatnonzero(sizes == s)
+            rows = rows[np.lexsort(removed[rows].T[::-1])]  # sorted: neighbours share partial sums
             out[:, rows[:, None], np.array(self.out_index)[None, :]] = self._residues(s, removed[rows])
         return out
 
@@ -276,6 +304,29 @@ class DealerTable:
             got = (falling_factorial(n, kk), falling_factorial(n - 1, kk - 1) if n else 0,
                    falling_factorial(n - kk, n - kk - self.floor), falling_factorial(n, n - self.floor))
             self.per_n[n] = got
+        kernel = compiled("exactodds.blackjack.dealer_kernel")
+        if kernel is not None:
+            residues: IntArray = kernel.contract(w, np.ascontiguousarray(xa), *self._kernel_arrays(), self.q)
+        else:
+            residues = self._contract(w, xa)
+        rems = np.array(self.base, dtype=np.int64) - xa
+        # the outcomes add up to ff(n, K)·P(no dealer Blackjack) (§ 551.8(e)); both sides are below
+        # the primes' product, so equal residues are equal numbers (a short shoe loses sequences)
+        den, den_less_one, _, _ = got
+        q = p[:, :, 0]
+        if self.up in (1, 10):
+            clear = n - rems[:, 9 if self.up == 1 else 0]
+            expect = clear[None, :] % q * self._mod(den_less_one) % q
+        else:
+            expect = np.broadcast_to(self._mod(den), (len(self.primes), len(xa)))
+        if ((residues.sum(axis=2) - expect) % q).any():
+            raise InputError("the shoe ran out of cards during the round; use a larger shoe")
+        return residues
+
+    def _contract(self, w: IntArray, xa: IntArray) -> IntArray:
+        """The numpy path of the contraction (the compiled kernel's oracle): ``w`` (axes: prime,
+        composition) summed against the factors of the rows of ``xa``, a whole array per value."""
+        p = self.p
         # the distinct tails of the x (their counts of the values summed so far), level by level
         ids = np.zeros(len(xa), dtype=np.int64)
         count = 1
@@ -289,19 +340,7 @@ class DealerTable:
             rows = self.factors[v][:, :int(head.max()) + 1, :][:, :, dv]  # (prime, x_v, group): small
             prod = rows[:, head, :] * acc[:, tail, :]  # below 2⁵⁸
             acc = np.add.reduceat(prod, parents, axis=2) % p  # at most MOST_TERMS terms: below 2⁶³
-        residues = acc[:, ids, :]
-        rems = np.array(self.base, dtype=np.int64) - xa
-        # the outcomes add up to ff(n, K)·P(no dealer Blackjack) (§ 551.8(e)); both sides are below
-        # the primes' product, so equal residues are equal numbers (a short shoe loses sequences)
-        den, den_less_one, _, _ = got
-        q = p[:, :, 0]
-        if self.up in (1, 10):
-            clear = n - rems[:, 9 if self.up == 1 else 0]
-            expect = clear[None, :] % q * self._mod(den_less_one) % q
-        else:
-            expect = np.broadcast_to(self._mod(den), (len(self.primes), len(xa)))
-        if ((residues.sum(axis=2) - expect) % q).any():
-            raise InputError("the shoe ran out of cards during the round; use a larger shoe")
+        residues: IntArray = acc[:, ids, :]
         return residues
 
     def _store(self, keys: list[list[int]], residues: IntArray) -> None:
@@ -329,16 +368,11 @@ class DealerTable:
     def _reconstruct(self, residues: IntArray) -> list[list[int]]:
         """The integers of the residues (axes: prime, composition, outcome group) by Garner's
         algorithm: mixed-radix digits in int64, two digits to a limb, the limbs joined in Python."""
-        primes = self.primes
-        digits: list[IntArray] = [residues[0]]
-        for i in range(1, len(primes)):
-            q = primes[i]
-            v = digits[i - 1] % q
-            for j in range(i - 2, -1, -1):
-                v = (v * (primes[j] % q) + digits[j]) % q
-            digits.append((residues[i] - v) % q * self.garner[i] % q)
-        limbs = [digits[i] + (primes[i] * digits[i + 1] if i + 1 < len(digits) else 0)
-                 for i in range(0, len(digits), 2)]  # below 2⁵⁸
+        kernel = compiled("exactodds.blackjack.dealer_kernel")
+        if kernel is not None:
+            limbs: IntArray = kernel.garner(np.ascontiguousarray(residues), self.q, np.array(self.garner, np.int64))
+        else:
+            limbs = self._limbs(residues)
         if len(limbs) == 1:
             out: list[list[int]] = limbs[0].tolist()
             return out
@@ -349,6 +383,20 @@ class DealerTable:
         weights = self.limbs
         return [[sum(part[c][g] * wt for part, wt in zip(lists, weights)) for g in range(len(lists[0][c]))]
                 for c in range(len(lists[0]))]
+
+    def _limbs(self, residues: IntArray) -> IntArray:
+        """The numpy path of Garner's digits (the compiled kernel's oracle), two to a limb (each
+        below 2⁵⁸; axes: limb, composition, outcome group)."""
+        primes = self.primes
+        digits: list[IntArray] = [residues[0]]
+        for i in range(1, len(primes)):
+            q = primes[i]
+            v = digits[i - 1] % q
+            for j in range(i - 2, -1, -1):
+                v = (v * (primes[j] % q) + digits[j]) % q
+            digits.append((residues[i] - v) % q * self.garner[i] % q)
+        return np.stack([digits[i] + (primes[i] * digits[i + 1] if i + 1 < len(digits) else 0)
+                         for i in range(0, len(digits), 2)])
 
     def raw(self, rem: Values) -> tuple[tuple[int, ...], int]:
         """The outcome numerators of cards left ``rem`` over ``ff(n, K)`` and the factor
