@@ -187,10 +187,11 @@ class DealerTable:
         self.q: IntArray = np.array(self.primes, dtype=np.int64)
         self.p: IntArray = self.q[:, None, None]
         self.orders: IntArray = np.array([[o % q for _, (o, _) in comps] for q in self.primes], dtype=np.int64)
+        keys = np.column_stack([np.array([o for _, (_, o) in comps], dtype=np.int64), self.d[:, columns]])
         starts: list[IntArray] = []
-        for j in range(len(columns) + 1):  # the groups of equal outcome and first j values
-            keys = [(o, *(c[v] for v in columns[:j])) for c, (_, o) in comps]
-            starts.append(np.array([i for i in range(len(keys)) if i == 0 or keys[i] != keys[i - 1]], dtype=np.intp))
+        for j in range(len(columns) + 1):  # the groups of equal outcome and first j values (rows sorted)
+            differs = (keys[1:, :j + 1] != keys[:-1, :j + 1]).any(axis=1)
+            starts.append(np.concatenate([[0], np.flatnonzero(differs) + 1]).astype(np.intp))
         self.levels: list[tuple[int, IntArray, IntArray]] = []
         """Per summing step (value ``v``, from the last level to the first): ``v``, the count of
         ``v`` in each group of the level, and where the groups of the level above start."""
@@ -214,6 +215,13 @@ class DealerTable:
         self.asked: set[object] = set()
         """Names of the sets of compositions already asked for (:meth:`request_removed`)."""
         self.per_n: dict[int, tuple[int, int, int, int]] = {}
+        radix = [_product(b + 1 for b in base[v + 1:]) for v in range(10)]
+        wide = radix[0] * (base[0] + 1) >= 1 << 63
+        self._radix: npt.NDArray[Any] = np.array(radix, dtype=object if wide else np.int64)
+        """Each removed multiset's code ``Σ x_v · radix_v`` (mixed radix, ace count first: codes
+        sort as the multisets do); Python ints (object) for a shoe whose codes outgrow int64."""
+        self._done: npt.NDArray[Any] = np.zeros(0, dtype=self._radix.dtype)
+        """The sorted codes of the removed multisets computed (:meth:`request_removed`)."""
         self._packed: tuple[IntArray, IntArray, IntArray, IntArray, IntArray] | None = None
 
     def _kernel_arrays(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
@@ -252,16 +260,34 @@ class DealerTable:
         if names and all(name in self.asked for name in names):
             return
         self.asked.update(names)
-        cache, base = self.cache, self.base
         asked = set(removed)
-        if cache:
-            asked = {x for x in asked if tuple(map(sub, base, x)) not in cache}
         if not asked:
             return
-        todo = sorted(asked)
-        xa = np.array(todo, dtype=np.int64).reshape(len(todo), 10)
-        if (xa < 0).any() or (xa > np.array(base, dtype=np.int64)).any():
+        xa = np.array(list(asked), dtype=np.int64).reshape(len(asked), 10)
+        self._check(xa)
+        codes = xa @ self._radix
+        done = self._done
+        if len(done):  # those computed before: a sorted search of their codes
+            at = np.minimum(np.searchsorted(done, codes), len(done) - 1)
+            new = done[at] != codes
+            xa, codes = xa[new], codes[new]
+            if not len(codes):
+                return
+        order = np.argsort(codes, kind="stable")  # the multisets sorted: neighbours share partial sums
+        self._compute(xa[order])
+        codes = codes[order]
+        self._done = np.insert(done, np.searchsorted(done, codes), codes)
+
+    def _check(self, xa: IntArray) -> None:
+        """Refuse a removed multiset of more cards than the shoe holds, or of fewer than none (the
+        kernel reads its factors by these counts)."""
+        if (xa < 0).any() or (xa > np.array(self.base, dtype=np.int64)).any():
             raise InputError("internal: a composition holds more cards than the shoe")
+
+    def _compute(self, xa: IntArray) -> None:
+        """The numerators of ``B − x`` for the rows ``x`` of ``xa`` (best sorted), cached, a batch
+        per number of cards removed."""
+        self._check(xa)
         sizes = xa.sum(axis=1)
         for s in np.unique(sizes).tolist():
             self._batch(s, xa[sizes == s])
@@ -278,12 +304,13 @@ class DealerTable:
         sum over the dealer's compositions, one value at a time (module doc)."""
         residues = self._residues(s, xa)
         rems = np.array(self.base, dtype=np.int64) - xa
-        self._store(rems.tolist(), residues)
+        self._store(rems.ravel().tolist(), residues)
 
     def residues(self, removed: IntArray) -> IntArray:
         """The outcome numerators of ``B − x`` over ``ff(n, K)`` modulo each of :attr:`primes`
         (axes: prime, row of ``removed``, outcome 17..21, bust), unreconstructed: for a caller that
         goes on in residues (the split joint of :mod:`exactodds.blackjack.splitjoint`)."""
+        self._check(removed)
         out = np.zeros((len(self.primes), len(removed), OUTCOMES), dtype=np.int64)
         sizes = removed.sum(axis=1)
         for s in np.unique(sizes).tolist():
@@ -343,19 +370,22 @@ class DealerTable:
         residues: IntArray = acc[:, ids, :]
         return residues
 
-    def _store(self, keys: list[list[int]], residues: IntArray) -> None:
-        """Reconstruct the numerators of the compositions ``keys`` from ``residues`` and cache them."""
+    def _store(self, keys: list[int], residues: IntArray) -> None:
+        """Reconstruct the numerators of the compositions ``keys`` (their counts, flat: ten to a
+        composition) from ``residues`` and cache them."""
         full = self.out_index == list(range(OUTCOMES))
-        for lo in range(0, len(keys), CHUNK):
-            nums = self._reconstruct(residues[:, lo:lo + CHUNK, :])
+        groups = len(self.out_index)
+        for lo in range(0, residues.shape[1], CHUNK):
+            nums = iter(self._numbers(residues[:, lo:lo + CHUNK, :]))
+            rems = zip(*[iter(keys[10 * lo:10 * (lo + CHUNK)])] * 10)  # (tuples of ten, in C)
             if full:
-                self.cache.update(zip(map(tuple, keys[lo:lo + CHUNK]), map(tuple, nums)))
+                self.cache.update(zip(rems, zip(*[nums] * OUTCOMES)))
                 continue
-            for key, grouped in zip(keys[lo:lo + CHUNK], nums):
+            for key, grouped in zip(rems, zip(*[nums] * groups)):
                 row = [0] * OUTCOMES
                 for o, v in zip(self.out_index, grouped):
                     row[o] = v
-                self.cache[tuple(key)] = tuple(row)
+                self.cache[key] = tuple(row)
 
     def _mod(self, x: int) -> IntArray:
         """``x`` modulo each prime, as a column."""
@@ -366,23 +396,27 @@ class DealerTable:
         return self._reconstruct(residues)
 
     def _reconstruct(self, residues: IntArray) -> list[list[int]]:
+        """The integers of the residues (axes: prime, composition, outcome group), by row."""
+        flat = iter(self._numbers(residues))
+        return [list(row) for row in zip(*[flat] * residues.shape[2])]
+
+    def _numbers(self, residues: IntArray) -> list[int]:
         """The integers of the residues (axes: prime, composition, outcome group) by Garner's
-        algorithm: mixed-radix digits in int64, two digits to a limb, the limbs joined in Python."""
+        algorithm, flat (composition-major): mixed-radix digits in int64, two digits to a limb
+        (compiled, or :meth:`_limbs`), the limbs joined as Python ints by numpy's object loops."""
         kernel = compiled("exactodds.blackjack.dealer_kernel")
         if kernel is not None:
             limbs: IntArray = kernel.garner(np.ascontiguousarray(residues), self.q, np.array(self.garner, np.int64))
         else:
             limbs = self._limbs(residues)
         if len(limbs) == 1:
-            out: list[list[int]] = limbs[0].tolist()
+            out: list[int] = limbs[0].ravel().tolist()
             return out
-        if len(limbs) == 2:
-            high = self.limbs[1]
-            return [[a + high * b for a, b in zip(r0, r1)] for r0, r1 in zip(limbs[0].tolist(), limbs[1].tolist())]
-        lists = [limb.tolist() for limb in limbs]
-        weights = self.limbs
-        return [[sum(part[c][g] * wt for part, wt in zip(lists, weights)) for g in range(len(lists[0][c]))]
-                for c in range(len(lists[0]))]
+        total = limbs[0].ravel().astype(object)
+        for limb, weight in zip(limbs[1:], self.limbs[1:]):
+            total += limb.ravel().astype(object) * weight
+        joined: list[int] = total.tolist()
+        return joined
 
     def _limbs(self, residues: IntArray) -> IntArray:
         """The numpy path of Garner's digits (the compiled kernel's oracle), two to a limb (each
@@ -403,7 +437,7 @@ class DealerTable:
         ``(n − K)!/floor!`` that puts them over ``n!/floor!`` (kept unscaled: a third of the memory)."""
         got = self.cache.get(rem)
         if got is None:
-            self.request([rem])
+            self._compute(np.array([[b - r for b, r in zip(self.base, rem)]], dtype=np.int64))
             got = self.cache[rem]
         return got, self.per_n[sum(rem)][2]
 
