@@ -132,12 +132,13 @@ def dealer_compositions(up: int, h17: bool, cap: Values) -> dict[Values, tuple[i
     while level:
         nxt: dict[Values, int] = {}
         for d, ways in level.items():
+            held = up + sum((j + 1) * c for j, c in enumerate(d))  # the hand's hard points so far
             for i in range(10):
                 v = i + 1
                 if d[i] >= cap[i] or (first and ((up == 1 and v == 10) or (up == 10 and v == 1))):
                     continue
                 child = d[:i] + (d[i] + 1,) + d[i + 1:]
-                hard = up + sum((j + 1) * c for j, c in enumerate(child))
+                hard = held + v
                 total, soft = hand_total(hard, up == 1 or child[0] > 0)
                 if hard > 21:
                     got = out.get(child, (0, 5))
