@@ -32,7 +32,7 @@ import os
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import cache
 from types import ModuleType
 from typing import Final
 
@@ -128,7 +128,7 @@ def compiled(module: str) -> ModuleType | None:
     return _compiled(module)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled(module: str) -> ModuleType | None:
     """:func:`compiled`'s import, memoized (the import machinery is not paid per batch)."""
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -28,7 +28,7 @@ Values = tuple[int, ...]
 numba = pytest.importorskip("numba")
 
 
-@lru_cache(maxsize=None)
+@cache
 def plain(left: Values, hard: int, ace: bool, hole: bool, up: int, h17: bool) -> tuple[Fraction, ...] | None:
     """``P(the dealer ends on 17..21, bust; no dealer Blackjack)`` drawing from ``left`` (None: some
     draw sequence runs out of cards). The hole card is not a ten under an ace, nor an ace under a

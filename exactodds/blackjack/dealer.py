@@ -43,7 +43,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from operator import sub
 from typing import Any, Final
 
 import numpy as np
