@@ -43,6 +43,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import chain
 from typing import Any, Final
 
 import numpy as np
@@ -263,7 +264,7 @@ class DealerTable:
         asked = set(removed)
         if not asked:
             return
-        xa = np.array(list(asked), dtype=np.int64).reshape(len(asked), 10)
+        xa = np.fromiter(chain.from_iterable(asked), dtype=np.int64, count=10 * len(asked)).reshape(len(asked), 10)
         self._check(xa)
         codes = xa @ self._radix
         done = self._done
