@@ -10,6 +10,7 @@ multiset codes outgrow int64, and the division-free reduction at its edges.
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 from functools import cache
@@ -191,5 +192,21 @@ def test_compiled_garner_equals_numpy(extra: int, rows: int, data: st.DataObject
     assert np.array_equal(limbs, table._limbs(residues))
     for r, row in enumerate(table.reconstruct(residues)):
         for c, value in enumerate(row):
-            assert 0 <= value < np.prod([float(q) for q in primes])
+            assert 0 <= value < math.prod(primes)
             assert [value % q for q in primes] == residues[:, r, c].tolist()
+
+
+def test_a_composition_dropped_from_the_cache_is_computed_again() -> None:
+    """A caller that empties :attr:`DealerTable.cache` (memory) still reads every composition:
+    the ones computed before are recomputed on reading, to the same numerators."""
+    base = (4,) * 9 + (16,)
+    table = DealerTable(base, 9, True, floor=0)
+    removed = [(0,) * 10, (1, 0, 2) + (0,) * 7, (0,) * 9 + (4,)]
+    table.request_removed(removed)
+    kept = dict(table.cache)
+    table.cache.clear()
+    table.request_removed(removed)  # (known: nothing computed)
+    assert not table.cache
+    for rem, nums in kept.items():
+        assert table.raw(rem)[0] == nums
+    assert table.cache == kept

@@ -42,6 +42,7 @@ True
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from itertools import chain
 from typing import Any, Final
@@ -332,7 +333,7 @@ class DealerTable:
             got = (falling_factorial(n, kk), falling_factorial(n - 1, kk - 1) if n else 0,
                    falling_factorial(n - kk, n - kk - self.floor), falling_factorial(n, n - self.floor))
             self.per_n[n] = got
-        kernel = compiled("exactodds.blackjack.dealer_kernel")
+        kernel = _kernel(len(xa))
         if kernel is not None:
             residues: IntArray = kernel.contract(w, np.ascontiguousarray(xa), *self._kernel_arrays(), self.q)
         else:
@@ -405,7 +406,7 @@ class DealerTable:
         """The integers of the residues (axes: prime, composition, outcome group) by Garner's
         algorithm, flat (composition-major): mixed-radix digits in int64, two digits to a limb
         (compiled, or :meth:`_limbs`), the limbs joined as Python ints by numpy's object loops."""
-        kernel = compiled("exactodds.blackjack.dealer_kernel")
+        kernel = _kernel(residues.shape[1])
         if kernel is not None:
             limbs: IntArray = kernel.garner(np.ascontiguousarray(residues), self.q, np.array(self.garner, np.int64))
         else:
@@ -438,8 +439,11 @@ class DealerTable:
         ``(n − K)!/floor!`` that puts them over ``n!/floor!`` (kept unscaled: a third of the memory)."""
         got = self.cache.get(rem)
         if got is None:
-            self._compute(np.array([[b - r for b, r in zip(self.base, rem)]], dtype=np.int64))
-            got = self.cache[rem]
+            self.request([rem])
+            got = self.cache.get(rem)
+            if got is None:  # computed before (its code is in _done) and dropped from the cache since
+                self._compute(np.array([[b - r for b, r in zip(self.base, rem)]], dtype=np.int64))
+                got = self.cache[rem]
         return got, self.per_n[sum(rem)][2]
 
     def numerators(self, rem: Values) -> tuple[tuple[int, ...], int]:
@@ -447,6 +451,23 @@ class DealerTable:
         left ``rem``, and their denominator ``n!/floor!``."""
         got, scale = self.raw(rem)
         return tuple(v * scale for v in got), self.per_n[sum(rem)][3]
+
+
+KERNEL: Final = "exactodds.blackjack.dealer_kernel"
+
+KERNEL_MIN_ROWS: Final = 64
+"""A batch of at least this many compositions imports the compiled kernel (numba's import and
+first call cost about 0.6 s of CPU and 130 MB once per process: a small shoe's game, or one
+composition's dealer, never pays them); once it is imported, every batch uses it."""
+
+
+def _kernel(rows: int) -> Any:
+    """The compiled kernel module (:mod:`~exactodds.blackjack.dealer_kernel`) for a batch of
+    ``rows`` compositions, or None for the numpy path: numba missing, ``EXACTODDS_PURE=1``
+    (:func:`exactodds.extras.compiled`), or a small batch before anything imported it."""
+    if rows < KERNEL_MIN_ROWS and KERNEL not in sys.modules:
+        return None
+    return compiled(KERNEL)
 
 
 def _product(xs: Iterable[int]) -> int:
