@@ -34,6 +34,16 @@ numerator exactly. Their sum is then checked against ``ff(n, K)·P(no dealer Bla
 computed directly, which also catches a shoe too small for the dealer to finish (the lost
 sequences are missing from it).
 
+*Compiled.* With numba (the ``fast`` extra) the contraction and Garner's digits run in
+:mod:`~exactodds.blackjack.dealer_kernel`: the same residues summed row by row (the removed
+multisets sorted, each row summing again only the levels from its first value that differs from
+the row before), reduced without a division; the numpy path here stays as the fallback and the
+tests' oracle (``EXACTODDS_PURE=1`` forces it; a batch below :data:`KERNEL_MIN_ROWS` takes it
+until the kernel is imported). The removed multisets asked for are filtered (those computed
+before) and sorted by a mixed-radix code, in numpy; the integers are joined from their limbs by
+numpy's object loops and cached as tuples. Issue 27: the dealer's tables of a whole 8-deck
+game, 4.4-5.0 s of CPU before, 1.0-1.4 s after (docs/blackjack.md, "Speed").
+
 >>> t = DealerTable((4, 4, 4, 4, 4, 4, 4, 4, 4, 12), 6, False, floor=0)
 >>> nums, den = t.numerators((4, 4, 4, 4, 4, 4, 4, 4, 4, 12))
 >>> sum(nums) == den
