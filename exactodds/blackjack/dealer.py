@@ -42,7 +42,7 @@ tests' oracle (``EXACTODDS_PURE=1`` forces it; a batch below :data:`KERNEL_MIN_R
 until the kernel is imported). The removed multisets asked for are filtered (those computed
 before) and sorted by a mixed-radix code, in numpy; the integers are joined from their limbs by
 numpy's object loops and cached as tuples. Issue 27: the dealer's tables of a whole 8-deck
-game, 4.4-5.0 s of CPU before, 1.0-1.4 s after (docs/blackjack.md, "Speed").
+game, 4.4-5.1 s of CPU before, 1.1-1.2 s after plus numba's one-off import (docs/blackjack.md, "Speed").
 
 >>> t = DealerTable((4, 4, 4, 4, 4, 4, 4, 4, 4, 12), 6, False, floor=0)
 >>> nums, den = t.numerators((4, 4, 4, 4, 4, 4, 4, 4, 4, 12))
