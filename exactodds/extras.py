@@ -6,7 +6,7 @@ The core install (``pip install exactodds``) carries what ``analyze``, ``eor``, 
 ======== ================== ====================================================
 extra    module             used by
 ======== ================== ====================================================
-fast     numba              the compiled batch kernel (a numpy path runs without)
+fast     numba              the compiled batch kernels (a numpy path runs without)
 stats    scipy              simulate / crosscheck / study statistics
 plot     matplotlib         ``study --plot``
 cluster  dask.distributed   ``study --scheduler``
@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from types import ModuleType
 from typing import Final
 
@@ -112,5 +114,28 @@ def quiet_pyplot(what: str) -> Iterator[ModuleType]:
         logger.setLevel(level)
 
 
-__all__ = ["EXTRAS", "PLOT_FORMATS", "PLOT_METADATA", "missing_extra_message", "plot_format", "quiet_pyplot",
-           "require"]
+PURE_ENV: Final = "EXACTODDS_PURE"
+"""Set to ``1``, the numpy paths run where a compiled kernel (the ``fast`` extra) would: the
+oracle the tests hold the kernels to, and the speed of an install without numba."""
+
+
+def compiled(module: str) -> ModuleType | None:
+    """The compiled kernel module ``module`` (numba, the ``fast`` extra), or None when numba is
+    missing or ``EXACTODDS_PURE=1`` (:data:`PURE_ENV`) asks for the numpy path. The switch is
+    read at every call (a test sets it for a block); the import is paid once."""
+    if os.environ.get(PURE_ENV) == "1":
+        return None
+    return _compiled(module)
+
+
+@cache
+def _compiled(module: str) -> ModuleType | None:
+    """:func:`compiled`'s import, memoized (the import machinery is not paid per batch)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
+
+
+__all__ = ["EXTRAS", "PLOT_FORMATS", "PLOT_METADATA", "PURE_ENV", "compiled", "missing_extra_message", "plot_format",
+           "quiet_pyplot", "require"]

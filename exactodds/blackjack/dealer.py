@@ -34,6 +34,16 @@ numerator exactly. Their sum is then checked against ``ff(n, K)·P(no dealer Bla
 computed directly, which also catches a shoe too small for the dealer to finish (the lost
 sequences are missing from it).
 
+*Compiled.* With numba (the ``fast`` extra) the contraction and Garner's digits run in
+:mod:`~exactodds.blackjack.dealer_kernel`: the same residues summed row by row (the removed
+multisets sorted, each row summing again only the levels from its first value that differs from
+the row before), reduced without a division; the numpy path here stays as the fallback and the
+tests' oracle (``EXACTODDS_PURE=1`` forces it; a batch below :data:`KERNEL_MIN_ROWS` takes it
+until the kernel is imported). The removed multisets asked for are filtered (those computed
+before) and sorted by a mixed-radix code, in numpy; the integers are joined from their limbs by
+numpy's object loops and cached as tuples. Issue 27: the dealer's tables of a whole 8-deck
+game, 4.4-5.1 s of CPU before, 1.1-1.2 s after plus numba's one-off import (docs/blackjack.md, "Speed").
+
 >>> t = DealerTable((4, 4, 4, 4, 4, 4, 4, 4, 4, 12), 6, False, floor=0)
 >>> nums, den = t.numerators((4, 4, 4, 4, 4, 4, 4, 4, 4, 12))
 >>> sum(nums) == den
@@ -42,14 +52,16 @@ True
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
-from operator import sub
-from typing import Final
+from itertools import chain
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from exactodds.errors import InputError
+from exactodds.extras import compiled
 from exactodds.game.cards import falling_factorial
 
 Values = tuple[int, ...]
@@ -131,12 +143,13 @@ def dealer_compositions(up: int, h17: bool, cap: Values) -> dict[Values, tuple[i
     while level:
         nxt: dict[Values, int] = {}
         for d, ways in level.items():
+            held = up + sum((j + 1) * c for j, c in enumerate(d))  # the hand's hard points so far
             for i in range(10):
                 v = i + 1
                 if d[i] >= cap[i] or (first and ((up == 1 and v == 10) or (up == 10 and v == 1))):
                     continue
                 child = d[:i] + (d[i] + 1,) + d[i + 1:]
-                hard = up + sum((j + 1) * c for j, c in enumerate(child))
+                hard = held + v
                 total, soft = hand_total(hard, up == 1 or child[0] > 0)
                 if hard > 21:
                     got = out.get(child, (0, 5))
@@ -183,12 +196,14 @@ class DealerTable:
         self.primes = primes_above(falling_factorial(self.size, self.kmax + extra_cards))
         """Enough primes for ``ff(|B|, K)`` (``extra_cards`` > 0: for a caller that multiplies the
         residues (:meth:`residues`) by ``ff`` over that many more cards and must still reconstruct)."""
-        self.p: IntArray = np.array(self.primes, dtype=np.int64)[:, None, None]
+        self.q: IntArray = np.array(self.primes, dtype=np.int64)
+        self.p: IntArray = self.q[:, None, None]
         self.orders: IntArray = np.array([[o % q for _, (o, _) in comps] for q in self.primes], dtype=np.int64)
+        keys = np.column_stack([np.array([o for _, (_, o) in comps], dtype=np.int64), self.d[:, columns]])
         starts: list[IntArray] = []
-        for j in range(len(columns) + 1):  # the groups of equal outcome and first j values
-            keys = [(o, *(c[v] for v in columns[:j])) for c, (_, o) in comps]
-            starts.append(np.array([i for i in range(len(keys)) if i == 0 or keys[i] != keys[i - 1]], dtype=np.intp))
+        for j in range(len(columns) + 1):  # the groups of equal outcome and first j values (rows sorted)
+            differs = (keys[1:, :j + 1] != keys[:-1, :j + 1]).any(axis=1)
+            starts.append(np.concatenate([[0], np.flatnonzero(differs) + 1]).astype(np.intp))
         self.levels: list[tuple[int, IntArray, IntArray]] = []
         """Per summing step (value ``v``, from the last level to the first): ``v``, the count of
         ``v`` in each group of the level, and where the groups of the level above start."""
@@ -212,6 +227,38 @@ class DealerTable:
         self.asked: set[object] = set()
         """Names of the sets of compositions already asked for (:meth:`request_removed`)."""
         self.per_n: dict[int, tuple[int, int, int, int]] = {}
+        radix = [_product(b + 1 for b in base[v + 1:]) for v in range(10)]
+        wide = radix[0] * (base[0] + 1) >= 1 << 63
+        self._radix: npt.NDArray[Any] = np.array(radix, dtype=object if wide else np.int64)
+        """Each removed multiset's code ``Σ x_v · radix_v`` (mixed radix, ace count first: codes
+        sort as the multisets do); Python ints (object) for a shoe whose codes outgrow int64."""
+        self._done: npt.NDArray[Any] = np.zeros(0, dtype=self._radix.dtype)
+        """The sorted codes of the removed multisets computed (:meth:`request_removed`)."""
+        self._packed: tuple[IntArray, IntArray, IntArray, IntArray, IntArray] | None = None
+
+    def _kernel_arrays(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
+        """:attr:`levels` and :attr:`factors` as the compiled contraction reads them
+        (:func:`~exactodds.blackjack.dealer_kernel.contract`): per level its value, group counts,
+        the counts of each group, the runs of groups the next level's groups sum, and the factors
+        (axes: prime, level, ``x``, ``d``), padded to one shape. Built on first use."""
+        if self._packed is None:
+            levels = self.levels
+            ng = [len(dv) for _, dv, _ in levels] + [len(self.out_index)]
+            width = max(ng)
+            dv_pad = np.zeros((len(levels), width), dtype=np.int64)
+            runs = np.zeros((len(levels), width + 1), dtype=np.int64)
+            xmax = max(self.factors[v].shape[1] for v, _, _ in levels)
+            dmax = max(self.factors[v].shape[2] for v, _, _ in levels)
+            factors = np.zeros((len(self.primes), len(levels), xmax, dmax), dtype=np.int64)
+            for i, (v, dv, parents) in enumerate(levels):
+                dv_pad[i, :len(dv)] = dv
+                runs[i, :len(parents)] = parents
+                runs[i, len(parents)] = len(dv)
+                f = self.factors[v]
+                factors[:, i, :f.shape[1], :f.shape[2]] = f
+            cols = np.array([v for v, _, _ in levels], dtype=np.int64)
+            self._packed = (cols, np.array(ng, dtype=np.int64), dv_pad, runs, factors)
+        return self._packed
 
     def request(self, rems: Iterable[Values]) -> None:
         """Compute (in one batch) the numerators of every composition of ``rems`` not yet known."""
@@ -225,16 +272,34 @@ class DealerTable:
         if names and all(name in self.asked for name in names):
             return
         self.asked.update(names)
-        cache, base = self.cache, self.base
         asked = set(removed)
-        if cache:
-            asked = {x for x in asked if tuple(map(sub, base, x)) not in cache}
         if not asked:
             return
-        todo = sorted(asked)
-        xa = np.array(todo, dtype=np.int64).reshape(len(todo), 10)
-        if (xa < 0).any() or (xa > np.array(base, dtype=np.int64)).any():
+        xa = np.fromiter(chain.from_iterable(asked), dtype=np.int64, count=10 * len(asked)).reshape(len(asked), 10)
+        self._check(xa)
+        codes = xa @ self._radix
+        done = self._done
+        if len(done):  # those computed before: a sorted search of their codes
+            at = np.minimum(np.searchsorted(done, codes), len(done) - 1)
+            new = done[at] != codes
+            xa, codes = xa[new], codes[new]
+            if not len(codes):
+                return
+        order = np.argsort(codes, kind="stable")  # the multisets sorted: neighbours share partial sums
+        self._compute(xa[order])
+        codes = codes[order]
+        self._done = np.insert(done, np.searchsorted(done, codes), codes)
+
+    def _check(self, xa: IntArray) -> None:
+        """Refuse a removed multiset of more cards than the shoe holds, or of fewer than none (the
+        kernel reads its factors by these counts)."""
+        if (xa < 0).any() or (xa > np.array(self.base, dtype=np.int64)).any():
             raise InputError("internal: a composition holds more cards than the shoe")
+
+    def _compute(self, xa: IntArray) -> None:
+        """The numerators of ``B − x`` for the rows ``x`` of ``xa`` (best sorted), cached, a batch
+        per number of cards removed."""
+        self._check(xa)
         sizes = xa.sum(axis=1)
         for s in np.unique(sizes).tolist():
             self._batch(s, xa[sizes == s])
@@ -251,16 +316,18 @@ class DealerTable:
         sum over the dealer's compositions, one value at a time (module doc)."""
         residues = self._residues(s, xa)
         rems = np.array(self.base, dtype=np.int64) - xa
-        self._store(rems.tolist(), residues)
+        self._store(rems.ravel().tolist(), residues)
 
     def residues(self, removed: IntArray) -> IntArray:
         """The outcome numerators of ``B − x`` over ``ff(n, K)`` modulo each of :attr:`primes`
         (axes: prime, row of ``removed``, outcome 17..21, bust), unreconstructed: for a caller that
         goes on in residues (the split joint of :mod:`exactodds.blackjack.splitjoint`)."""
+        self._check(removed)
         out = np.zeros((len(self.primes), len(removed), OUTCOMES), dtype=np.int64)
         sizes = removed.sum(axis=1)
         for s in np.unique(sizes).tolist():
             rows = np.flatnonzero(sizes == s)
+            rows = rows[np.lexsort(removed[rows].T[::-1])]  # sorted: neighbours share partial sums
             out[:, rows[:, None], np.array(self.out_index)[None, :]] = self._residues(s, removed[rows])
         return out
 
@@ -276,20 +343,11 @@ class DealerTable:
             got = (falling_factorial(n, kk), falling_factorial(n - 1, kk - 1) if n else 0,
                    falling_factorial(n - kk, n - kk - self.floor), falling_factorial(n, n - self.floor))
             self.per_n[n] = got
-        # the distinct tails of the x (their counts of the values summed so far), level by level
-        ids = np.zeros(len(xa), dtype=np.int64)
-        count = 1
-        steps: list[tuple[IntArray, IntArray]] = []
-        for v, _, _ in self.levels:
-            uniq, inv = np.unique(xa[:, v] * count + ids, return_inverse=True)
-            steps.append((uniq // count, uniq % count))
-            ids, count = inv.reshape(-1), len(uniq)
-        acc = w[:, None, :]
-        for (v, dv, parents), (head, tail) in zip(self.levels, steps):
-            rows = self.factors[v][:, :int(head.max()) + 1, :][:, :, dv]  # (prime, x_v, group): small
-            prod = rows[:, head, :] * acc[:, tail, :]  # below 2⁵⁸
-            acc = np.add.reduceat(prod, parents, axis=2) % p  # at most MOST_TERMS terms: below 2⁶³
-        residues = acc[:, ids, :]
+        kernel = _kernel(len(xa))
+        if kernel is not None:
+            residues: IntArray = kernel.contract(w, np.ascontiguousarray(xa), *self._kernel_arrays(), self.q)
+        else:
+            residues = self._contract(w, xa)
         rems = np.array(self.base, dtype=np.int64) - xa
         # the outcomes add up to ff(n, K)·P(no dealer Blackjack) (§ 551.8(e)); both sides are below
         # the primes' product, so equal residues are equal numbers (a short shoe loses sequences)
@@ -304,19 +362,42 @@ class DealerTable:
             raise InputError("the shoe ran out of cards during the round; use a larger shoe")
         return residues
 
-    def _store(self, keys: list[list[int]], residues: IntArray) -> None:
-        """Reconstruct the numerators of the compositions ``keys`` from ``residues`` and cache them."""
+    def _contract(self, w: IntArray, xa: IntArray) -> IntArray:
+        """The numpy path of the contraction (the compiled kernel's oracle): ``w`` (axes: prime,
+        composition) summed against the factors of the rows of ``xa``, a whole array per value."""
+        p = self.p
+        # the distinct tails of the x (their counts of the values summed so far), level by level
+        ids = np.zeros(len(xa), dtype=np.int64)
+        count = 1
+        steps: list[tuple[IntArray, IntArray]] = []
+        for v, _, _ in self.levels:
+            uniq, inv = np.unique(xa[:, v] * count + ids, return_inverse=True)
+            steps.append((uniq // count, uniq % count))
+            ids, count = inv.reshape(-1), len(uniq)
+        acc = w[:, None, :]
+        for (v, dv, parents), (head, tail) in zip(self.levels, steps):
+            rows = self.factors[v][:, :int(head.max()) + 1, :][:, :, dv]  # (prime, x_v, group): small
+            prod = rows[:, head, :] * acc[:, tail, :]  # below 2⁵⁸
+            acc = np.add.reduceat(prod, parents, axis=2) % p  # at most MOST_TERMS terms: below 2⁶³
+        residues: IntArray = acc[:, ids, :]
+        return residues
+
+    def _store(self, keys: list[int], residues: IntArray) -> None:
+        """Reconstruct the numerators of the compositions ``keys`` (their counts, flat: ten to a
+        composition) from ``residues`` and cache them."""
         full = self.out_index == list(range(OUTCOMES))
-        for lo in range(0, len(keys), CHUNK):
-            nums = self._reconstruct(residues[:, lo:lo + CHUNK, :])
+        groups = len(self.out_index)
+        for lo in range(0, residues.shape[1], CHUNK):
+            nums = iter(self._numbers(residues[:, lo:lo + CHUNK, :]))
+            rems = zip(*[iter(keys[10 * lo:10 * (lo + CHUNK)])] * 10)  # (tuples of ten, in C)
             if full:
-                self.cache.update(zip(map(tuple, keys[lo:lo + CHUNK]), map(tuple, nums)))
+                self.cache.update(zip(rems, zip(*[nums] * OUTCOMES)))
                 continue
-            for key, grouped in zip(keys[lo:lo + CHUNK], nums):
+            for key, grouped in zip(rems, zip(*[nums] * groups)):
                 row = [0] * OUTCOMES
                 for o, v in zip(self.out_index, grouped):
                     row[o] = v
-                self.cache[tuple(key)] = tuple(row)
+                self.cache[key] = tuple(row)
 
     def _mod(self, x: int) -> IntArray:
         """``x`` modulo each prime, as a column."""
@@ -327,8 +408,31 @@ class DealerTable:
         return self._reconstruct(residues)
 
     def _reconstruct(self, residues: IntArray) -> list[list[int]]:
+        """The integers of the residues (axes: prime, composition, outcome group), by row."""
+        flat = iter(self._numbers(residues))
+        return [list(row) for row in zip(*[flat] * residues.shape[2])]
+
+    def _numbers(self, residues: IntArray) -> list[int]:
         """The integers of the residues (axes: prime, composition, outcome group) by Garner's
-        algorithm: mixed-radix digits in int64, two digits to a limb, the limbs joined in Python."""
+        algorithm, flat (composition-major): mixed-radix digits in int64, two digits to a limb
+        (compiled, or :meth:`_limbs`), the limbs joined as Python ints by numpy's object loops."""
+        kernel = _kernel(residues.shape[1])
+        if kernel is not None:
+            limbs: IntArray = kernel.garner(np.ascontiguousarray(residues), self.q, np.array(self.garner, np.int64))
+        else:
+            limbs = self._limbs(residues)
+        if len(limbs) == 1:
+            out: list[int] = limbs[0].ravel().tolist()
+            return out
+        total = limbs[0].ravel().astype(object)
+        for limb, weight in zip(limbs[1:], self.limbs[1:]):
+            total += limb.ravel().astype(object) * weight
+        joined: list[int] = total.tolist()
+        return joined
+
+    def _limbs(self, residues: IntArray) -> IntArray:
+        """The numpy path of Garner's digits (the compiled kernel's oracle), two to a limb (each
+        below 2⁵⁸; axes: limb, composition, outcome group)."""
         primes = self.primes
         digits: list[IntArray] = [residues[0]]
         for i in range(1, len(primes)):
@@ -337,18 +441,8 @@ class DealerTable:
             for j in range(i - 2, -1, -1):
                 v = (v * (primes[j] % q) + digits[j]) % q
             digits.append((residues[i] - v) % q * self.garner[i] % q)
-        limbs = [digits[i] + (primes[i] * digits[i + 1] if i + 1 < len(digits) else 0)
-                 for i in range(0, len(digits), 2)]  # below 2⁵⁸
-        if len(limbs) == 1:
-            out: list[list[int]] = limbs[0].tolist()
-            return out
-        if len(limbs) == 2:
-            high = self.limbs[1]
-            return [[a + high * b for a, b in zip(r0, r1)] for r0, r1 in zip(limbs[0].tolist(), limbs[1].tolist())]
-        lists = [limb.tolist() for limb in limbs]
-        weights = self.limbs
-        return [[sum(part[c][g] * wt for part, wt in zip(lists, weights)) for g in range(len(lists[0][c]))]
-                for c in range(len(lists[0]))]
+        return np.stack([digits[i] + (primes[i] * digits[i + 1] if i + 1 < len(digits) else 0)
+                         for i in range(0, len(digits), 2)])
 
     def raw(self, rem: Values) -> tuple[tuple[int, ...], int]:
         """The outcome numerators of cards left ``rem`` over ``ff(n, K)`` and the factor
@@ -356,7 +450,10 @@ class DealerTable:
         got = self.cache.get(rem)
         if got is None:
             self.request([rem])
-            got = self.cache[rem]
+            got = self.cache.get(rem)
+            if got is None:  # computed before (its code is in _done) and dropped from the cache since
+                self._compute(np.array([[b - r for b, r in zip(self.base, rem)]], dtype=np.int64))
+                got = self.cache[rem]
         return got, self.per_n[sum(rem)][2]
 
     def numerators(self, rem: Values) -> tuple[tuple[int, ...], int]:
@@ -364,6 +461,23 @@ class DealerTable:
         left ``rem``, and their denominator ``n!/floor!``."""
         got, scale = self.raw(rem)
         return tuple(v * scale for v in got), self.per_n[sum(rem)][3]
+
+
+KERNEL: Final = "exactodds.blackjack.dealer_kernel"
+
+KERNEL_MIN_ROWS: Final = 64
+"""A batch of at least this many compositions imports the compiled kernel (numba's import and
+first call cost about 0.6 s of CPU and 130 MB once per process: a small shoe's game, or one
+composition's dealer, never pays them); once it is imported, every batch uses it."""
+
+
+def _kernel(rows: int) -> Any:
+    """The compiled kernel module (:mod:`~exactodds.blackjack.dealer_kernel`) for a batch of
+    ``rows`` compositions, or None for the numpy path: numba missing, ``EXACTODDS_PURE=1``
+    (:func:`exactodds.extras.compiled`), or a small batch before anything imported it."""
+    if rows < KERNEL_MIN_ROWS and KERNEL not in sys.modules:
+        return None
+    return compiled(KERNEL)
 
 
 def _product(xs: Iterable[int]) -> int:

@@ -1,0 +1,117 @@
+"""The compiled form of :class:`~exactodds.blackjack.dealer.DealerTable`'s two loops (numba; the
+optional ``fast`` extra): the contraction of the dealer's compositions against the removed
+multisets (:func:`contract`), and Garner's mixed-radix reconstruction (:func:`garner`).
+
+The same sums, in the same residues, as the numpy path, in another order. The numpy path sums
+one value at a time for every distinct ``x``-tail at once (breadth first: a whole array per
+level). Here the removed multisets are walked one row at a time (depth first): with the rows
+sorted, a row shares the partial sums of the levels whose values it holds as many of as the row
+before, and only the levels from the first value where it differs are summed again, into one
+small buffer per level. So the only arrays are the output and ``levels × groups`` residues, and
+every residue sum is one short loop of multiply-adds with one reduction at its end (below 2⁶³
+by the bound of :mod:`~exactodds.blackjack.dealer`'s module doc: each product below 2⁵⁸, at most
+:data:`~exactodds.blackjack.dealer.MOST_TERMS` of them).
+
+Integer arithmetic only (int64, non-negative throughout). Imported only by
+:mod:`~exactodds.blackjack.dealer` when numba is installed and ``EXACTODDS_PURE`` is not set;
+the tests hold both equal to the numpy path and to a direct dealer recursion.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from exactodds.engine.kernel import _jit
+
+
+def _reduce(a: Any, q: Any, inverse: Any) -> Any:  # pragma: no cover - compiled
+    """``a mod q`` for ``0 ≤ a < 2⁶³`` and a prime ``2²⁸ < q < 2²⁹``, without a division:
+    ``t = trunc(a · (1/q))`` in float64 is within 1 of ``⌊a/q⌋`` (the float quotient's
+    relative error is below 2⁻⁵¹ and ``a/q < 2³⁵``, so its absolute error is below 2⁻¹⁶), and
+    one correction by ``q`` brings ``a − t·q`` into ``0..q − 1``: exact."""
+    r = a - np.int64(np.float64(a) * inverse) * q
+    if r < 0:
+        r += q
+    elif r >= q:
+        r -= q
+    return r
+
+
+def _contract(w: Any, xa: Any, cols: Any, ng: Any, dv: Any, ps: Any, factors: Any, q: Any) -> Any:  # pragma: no cover - compiled
+    """Residues ``(prime, row, group)`` of the sums of :meth:`DealerTable._residues`.
+
+    ``w[p, c]``: composition ``c``'s weight mod prime ``p``; ``xa``: the removed multisets (rows,
+    best sorted); per level ``l``: the value ``cols[l]`` summed out, the ``ng[l]`` groups it
+    sums (their counts ``dv[l, :ng[l]]`` of that value), the groups of the next level as runs
+    ``ps[l, g] .. ps[l, g + 1]`` of them, and ``factors[p, l, x, d] = ff(B_v − x, d) mod p``."""
+    nprimes = q.shape[0]
+    rows = xa.shape[0]
+    nlevels = cols.shape[0]
+    groups = ng[nlevels]
+    out = np.empty((nprimes, rows, groups), dtype=np.int64)
+    start = np.zeros(rows, dtype=np.int64)
+    for i in range(1, rows):  # the first level whose value's count differs from the row before
+        s = nlevels
+        for level in range(nlevels):
+            if xa[i, cols[level]] != xa[i - 1, cols[level]]:
+                s = level
+                break
+        start[i] = s
+    width = 0
+    for level in range(nlevels + 1):
+        width = max(width, ng[level])
+    buf = np.empty((nlevels + 1, width), dtype=np.int64)
+    for p in range(nprimes):
+        qp = q[p]
+        inverse = 1.0 / qp
+        for c in range(ng[0]):
+            buf[0, c] = w[p, c]
+        for i in range(rows):
+            s = start[i] if i > 0 else 0
+            if s == nlevels:
+                for g in range(groups):
+                    out[p, i, g] = out[p, i - 1, g]
+                continue
+            for level in range(s, nlevels):
+                x = xa[i, cols[level]]
+                for g in range(ng[level + 1]):
+                    acc = 0
+                    for c in range(ps[level, g], ps[level, g + 1]):
+                        acc += factors[p, level, x, dv[level, c]] * buf[level, c]
+                    buf[level + 1, g] = reduce(acc, qp, inverse)
+            for g in range(groups):
+                out[p, i, g] = buf[nlevels, g]
+    return out
+
+
+def _garner(residues: Any, q: Any, inv: Any) -> Any:  # pragma: no cover - compiled
+    """The mixed-radix digits of :meth:`DealerTable._reconstruct`, two to a limb: axes (limb,
+    row, column), each limb below 2⁵⁸ (``digit + q_i · digit'``)."""
+    nprimes, rows, cols = residues.shape
+    nlimbs = (nprimes + 1) // 2
+    out = np.zeros((nlimbs, rows, cols), dtype=np.int64)
+    digits = np.empty(nprimes, dtype=np.int64)
+    for r in range(rows):
+        for c in range(cols):
+            digits[0] = residues[0, r, c]
+            for i in range(1, nprimes):
+                qi = q[i]
+                v = digits[i - 1] % qi
+                for j in range(i - 2, -1, -1):
+                    v = (v * (q[j] % qi) + digits[j]) % qi
+                digits[i] = (residues[i, r, c] - v + qi) % qi * inv[i] % qi
+            for k in range(nlimbs):
+                limb = digits[2 * k]
+                if 2 * k + 1 < nprimes:
+                    limb += q[2 * k] * digits[2 * k + 1]
+                out[k, r, c] = limb
+    return out
+
+
+reduce: Any = _jit(_reduce)
+contract: Any = _jit(_contract)
+garner: Any = _jit(_garner)
+
+__all__ = ["contract", "garner", "reduce"]

@@ -1,0 +1,212 @@
+"""The dealer's tables (:mod:`exactodds.blackjack.dealer`): the compiled kernel
+(:mod:`exactodds.blackjack.dealer_kernel`, numba) equal to the numpy path (``EXACTODDS_PURE=1``),
+and both equal to a plain dealer recursion over draw sequences written here, in Fractions.
+
+Issue 27 item 5: the kernels make the whole game's dealer tables fast; these tests hold them to
+the last digit: random shoes, both dealer rules (§ 551.13(b)), every up card, random sets of
+removed multisets of several sizes, requests that overlap the ones before, a shoe whose
+multiset codes outgrow int64, and the division-free reduction at its edges.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from exactodds.blackjack.dealer import OUTCOMES, DealerTable, primes_above
+from exactodds.errors import InputError
+from exactodds.extras import PURE_ENV, compiled
+
+Values = tuple[int, ...]
+
+numba = pytest.importorskip("numba")
+
+
+@cache
+def plain(left: Values, hard: int, ace: bool, hole: bool, up: int, h17: bool) -> tuple[Fraction, ...] | None:
+    """``P(the dealer ends on 17..21, bust; no dealer Blackjack)`` drawing from ``left`` (None: some
+    draw sequence runs out of cards). The hole card is not a ten under an ace, nor an ace under a
+    ten (the peek, § 551.8(e)); the dealer draws to 17, hitting soft 17 with ``h17``."""
+    total = hard + 10 if ace and hard + 10 <= 21 else hard
+    if hard > 21:
+        return (Fraction(0),) * 5 + (Fraction(1),)
+    if not hole and (total > 17 or (total == 17 and not (h17 and total != hard))):
+        return tuple(Fraction(int(total - 17 == j)) for j in range(OUTCOMES))
+    n = sum(left)
+    if n == 0:
+        return None
+    acc = [Fraction(0)] * OUTCOMES
+    for i, c in enumerate(left):
+        if c and not (hole and ((up == 1 and i == 9) or (up == 10 and i == 0))):
+            sub = plain(left[:i] + (c - 1,) + left[i + 1:], hard + i + 1, ace or i == 0, False, up, h17)
+            if sub is None:
+                return None
+            acc = [a + Fraction(c, n) * b for a, b in zip(acc, sub)]
+    return tuple(acc)
+
+
+def table_of(base: Values, up: int, h17: bool, removed: list[Values], pure: bool,
+             monkeypatch: pytest.MonkeyPatch) -> DealerTable | None:
+    """A table of ``base`` with ``removed`` asked for (half, then all: the second request overlaps
+    the first), on the numpy path (``pure``) or the compiled one; None if the shoe is refused."""
+    with monkeypatch.context() as m:
+        if pure:
+            m.setenv(PURE_ENV, "1")
+        else:
+            m.delenv(PURE_ENV, raising=False)
+        assert (compiled("exactodds.blackjack.dealer_kernel") is None) == pure
+        try:
+            table = DealerTable(base, up, h17, floor=0)
+            table.request_removed(removed[::2])
+            table.request_removed(removed)
+        except InputError:
+            return None
+    return table
+
+
+shoes = st.tuples(st.lists(st.integers(0, 4), min_size=9, max_size=9), st.integers(0, 12)).map(
+    lambda t: tuple(t[0]) + (t[1],))
+
+
+@given(shoes, st.integers(1, 10), st.booleans(), st.lists(st.lists(st.integers(0, 2), min_size=10, max_size=10),
+                                                          min_size=1, max_size=12), st.randoms(use_true_random=False))
+@settings(max_examples=40, deadline=None)
+def test_compiled_and_numpy_tables_equal_a_plain_recursion(base: Values, up: int, h17: bool, xs: list[list[int]],
+                                                           rng: random.Random) -> None:
+    """Random small shoes, every up card, both dealer rules, up to 12 removed multisets (clipped to
+    the shoe): the compiled and numpy tables hold the same numerators, the same residues
+    (:meth:`DealerTable.residues`, rows shuffled), and each composition's numerators over its
+    denominator are the plain recursion's probabilities; a shoe the dealer can run out of is
+    refused by both."""
+    if sum(base) == 0:
+        return
+    removed = list(dict.fromkeys(tuple(min(x, b) for x, b in zip(row, base)) for row in xs))
+    mp = pytest.MonkeyPatch()
+    try:
+        fast = table_of(base, up, h17, removed, False, mp)
+        slow = table_of(base, up, h17, removed, True, mp)
+        assert (fast is None) == (slow is None)
+        event("refused" if fast is None else "computed")
+        if fast is None or slow is None:
+            assert any(plain(tuple(b - x for b, x in zip(base, r)), up, up == 1, True, up, h17) is None
+                       for r in removed)
+            return
+        assert fast.cache == slow.cache
+        assert len(fast.cache) == len(removed)
+        rows = np.array(removed, dtype=np.int64)[rng.sample(range(len(removed)), len(removed))]
+        with mp.context() as m:
+            m.delenv(PURE_ENV, raising=False)
+            got = fast.residues(rows)
+            m.setenv(PURE_ENV, "1")
+            assert np.array_equal(got, slow.residues(rows))
+        for x in removed:
+            rem = tuple(b - y for b, y in zip(base, x))
+            nums, den = fast.numerators(rem)
+            want = plain(rem, up, up == 1, True, up, h17)
+            assert want is not None
+            assert [Fraction(v, den) for v in nums] == list(want)
+    finally:
+        mp.undo()
+
+
+@pytest.mark.parametrize("up,h17", [(1, False), (6, True), (10, True)])
+def test_eight_decks_compiled_equals_numpy_and_the_recursion(up: int, h17: bool,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """§ 551's 8-deck shoe less the up card, 400 random removals of 0..12 cards: both paths equal,
+    every numerator; 5 of them against the plain recursion."""
+    base = [32] * 9 + [96]
+    base[up - 1] -= 1
+    shoe = tuple(base)
+    rng = random.Random(up)
+    removed = []
+    for _ in range(400):
+        x = [0] * 10
+        for _ in range(rng.randint(0, 12)):
+            x[rng.choice((0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9))] += 1
+        removed.append(tuple(x))
+    removed = list(dict.fromkeys(removed))
+    fast = table_of(shoe, up, h17, removed, False, monkeypatch)
+    slow = table_of(shoe, up, h17, removed, True, monkeypatch)
+    assert fast is not None and slow is not None
+    assert fast.cache == slow.cache and len(fast.cache) == len(removed)
+    for x in removed[:5]:
+        rem = tuple(b - y for b, y in zip(shoe, x))
+        nums, den = fast.numerators(rem)
+        assert [Fraction(v, den) for v in nums] == list(plain(rem, up, up == 1, True, up, h17) or ())
+
+
+def test_a_shoe_whose_codes_outgrow_int64(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 2,000-card shoe: the removed multisets' mixed-radix codes are Python ints (object), the
+    filter of those already computed still works (a second, overlapping request computes only
+    the new ones), and the numerators equal a table of each composition alone."""
+    base = (200,) * 9 + (200,)
+    table = DealerTable(base, 7, False, floor=0)
+    assert table._radix.dtype == object
+    first = [(0,) * 10, (1,) + (0,) * 9, (0,) * 9 + (3,)]
+    table.request_removed(first)
+    computed: list[int] = []
+    real = table._compute
+    monkeypatch.setattr(table, "_compute", lambda xa: (computed.append(len(xa)), real(xa)))
+    table.request_removed(first + [(2,) * 10])
+    assert computed == [1] and len(table.cache) == 4
+    for x in first + [(2,) * 10]:
+        rem = tuple(b - y for b, y in zip(base, x))
+        assert table.numerators(rem) == DealerTable(rem, 7, False, 0).numerators(rem)
+
+
+def test_division_free_reduction_at_its_edges() -> None:
+    """The kernel's ``a mod q`` without a division, for the primes the tables use, at 0, around
+    multiples of ``q`` (where the float quotient rounds either way), and up to 2⁶³ − 1."""
+    from exactodds.blackjack.dealer_kernel import reduce
+
+    rng = random.Random(5)
+    for q in primes_above(1 << 120):
+        inverse = 1.0 / q
+        cases = [0, 1, q - 1, q, q + 1, (1 << 63) - 1, (1 << 63) - q, (1 << 58) * 31]
+        cases += [k * q + e for k in (1 << 34, (1 << 34) - 1, 12345678901) for e in (-1, 0, 1)]
+        cases += [rng.randrange(1 << 63) for _ in range(2000)]
+        for a in cases:
+            assert reduce(a, q, inverse) == a % q, (a, q)
+
+
+@given(st.integers(0, 40), st.integers(1, 5), st.data())
+@settings(max_examples=30, deadline=None)
+def test_compiled_garner_equals_numpy(extra: int, rows: int, data: st.DataObject) -> None:
+    """Garner's digits, two to a limb: the kernel's equal the numpy path's (tables of 2 to 7
+    primes), for residues from 0 to ``q − 1``; and the integers they join to have those residues
+    (the Chinese remainder theorem)."""
+    from exactodds.blackjack.dealer_kernel import garner
+
+    table = DealerTable((4,) * 9 + (16,), 10, False, floor=0, extra_cards=extra)
+    primes = table.primes
+    residues = np.array([[[data.draw(st.sampled_from([0, q - 1, q // 2]) | st.integers(0, q - 1))
+                           for _ in range(OUTCOMES)] for _ in range(rows)] for q in primes], dtype=np.int64)
+    limbs = garner(residues, table.q, np.array(table.garner, dtype=np.int64))
+    assert np.array_equal(limbs, table._limbs(residues))
+    for r, row in enumerate(table.reconstruct(residues)):
+        for c, value in enumerate(row):
+            assert 0 <= value < math.prod(primes)
+            assert [value % q for q in primes] == residues[:, r, c].tolist()
+
+
+def test_a_composition_dropped_from_the_cache_is_computed_again() -> None:
+    """A caller that empties :attr:`DealerTable.cache` (memory) still reads every composition:
+    the ones computed before are recomputed on reading, to the same numerators."""
+    base = (4,) * 9 + (16,)
+    table = DealerTable(base, 9, True, floor=0)
+    removed = [(0,) * 10, (1, 0, 2) + (0,) * 7, (0,) * 9 + (4,)]
+    table.request_removed(removed)
+    kept = dict(table.cache)
+    table.cache.clear()
+    table.request_removed(removed)  # (known: nothing computed)
+    assert not table.cache
+    for rem, nums in kept.items():
+        assert table.raw(rem)[0] == nums
+    assert table.cache == kept
