@@ -20,7 +20,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from exactodds.blackjack.dealer import OUTCOMES, DealerTable, primes_above
+from exactodds.blackjack.dealer import OUTCOMES, DealerTable
 from exactodds.errors import InputError
 from exactodds.extras import PURE_ENV, compiled
 
@@ -159,21 +159,6 @@ def test_a_shoe_whose_codes_outgrow_int64(monkeypatch: pytest.MonkeyPatch) -> No
     for x in first + [(2,) * 10]:
         rem = tuple(b - y for b, y in zip(base, x))
         assert table.numerators(rem) == DealerTable(rem, 7, False, 0).numerators(rem)
-
-
-def test_division_free_reduction_at_its_edges() -> None:
-    """The kernel's ``a mod q`` without a division, for the primes the tables use, at 0, around
-    multiples of ``q`` (where the float quotient rounds either way), and up to 2⁶³ − 1."""
-    from exactodds.blackjack.dealer_kernel import reduce
-
-    rng = random.Random(5)
-    for q in primes_above(1 << 120):
-        inverse = 1.0 / q
-        cases = [0, 1, q - 1, q, q + 1, (1 << 63) - 1, (1 << 63) - q, (1 << 58) * 31]
-        cases += [k * q + e for k in (1 << 34, (1 << 34) - 1, 12345678901) for e in (-1, 0, 1)]
-        cases += [rng.randrange(1 << 63) for _ in range(2000)]
-        for a in cases:
-            assert reduce(a, q, inverse) == a % q, (a, q)
 
 
 @given(st.integers(0, 40), st.integers(1, 5), st.data())

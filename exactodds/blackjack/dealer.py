@@ -37,7 +37,7 @@ sequences are missing from it).
 *Compiled.* With numba (the ``fast`` extra) the contraction and Garner's digits run in
 :mod:`~exactodds.blackjack.dealer_kernel`: the same residues summed row by row (the removed
 multisets sorted, each row summing again only the levels from its first value that differs from
-the row before), reduced without a division; the numpy path here stays as the fallback and the
+the row before), one integer reduction per sum; the numpy path here stays as the fallback and the
 tests' oracle (``EXACTODDS_PURE=1`` forces it; a batch below :data:`KERNEL_MIN_ROWS` takes it
 until the kernel is imported). The removed multisets asked for are filtered (those computed
 before) and sorted by a mixed-radix code, in numpy; the integers are joined from their limbs by

@@ -26,19 +26,6 @@ import numpy as np
 from exactodds.engine.kernel import _jit
 
 
-def _reduce(a: Any, q: Any, inverse: Any) -> Any:  # pragma: no cover - compiled
-    """``a mod q`` for ``0 ≤ a < 2⁶³`` and a prime ``2²⁸ < q < 2²⁹``, without a division:
-    ``t = trunc(a · (1/q))`` in float64 is within 1 of ``⌊a/q⌋`` (the float quotient's
-    relative error is below 2⁻⁵¹ and ``a/q < 2³⁵``, so its absolute error is below 2⁻¹⁶), and
-    one correction by ``q`` brings ``a − t·q`` into ``0..q − 1``: exact."""
-    r = a - np.int64(np.float64(a) * inverse) * q
-    if r < 0:
-        r += q
-    elif r >= q:
-        r -= q
-    return r
-
-
 def _contract(w: Any, xa: Any, cols: Any, ng: Any, dv: Any, ps: Any, factors: Any, q: Any) -> Any:  # pragma: no cover - compiled
     """Residues ``(prime, row, group)`` of the sums of :meth:`DealerTable._residues`.
 
@@ -65,7 +52,6 @@ def _contract(w: Any, xa: Any, cols: Any, ng: Any, dv: Any, ps: Any, factors: An
     buf = np.empty((nlevels + 1, width), dtype=np.int64)
     for p in range(nprimes):
         qp = q[p]
-        inverse = 1.0 / qp
         for c in range(ng[0]):
             buf[0, c] = w[p, c]
         for i in range(rows):
@@ -80,7 +66,7 @@ def _contract(w: Any, xa: Any, cols: Any, ng: Any, dv: Any, ps: Any, factors: An
                     acc = 0
                     for c in range(ps[level, g], ps[level, g + 1]):
                         acc += factors[p, level, x, dv[level, c]] * buf[level, c]
-                    buf[level + 1, g] = reduce(acc, qp, inverse)
+                    buf[level + 1, g] = acc % qp  # one integer reduction per sum
             for g in range(groups):
                 out[p, i, g] = buf[nlevels, g]
     return out
@@ -110,8 +96,7 @@ def _garner(residues: Any, q: Any, inv: Any) -> Any:  # pragma: no cover - compi
     return out
 
 
-reduce: Any = _jit(_reduce)
 contract: Any = _jit(_contract)
 garner: Any = _jit(_garner)
 
-__all__ = ["contract", "garner", "reduce"]
+__all__ = ["contract", "garner"]
