@@ -160,7 +160,10 @@ def test_simulator_where_the_distribution_is_out_of_reach(small_shoe: None, monk
     rules = game.rules({"max_hands": 3})
     with pytest.raises(OutOfReach):
         game.outcome_table(rules, "composition-dependent")
-    out = simulate_game(game, rules, 3000, 4)
+    told: list[tuple[int, int]] = []
+    out = simulate_game(game, rules, 3000, 4, lambda done, total, label: told.append((done, total)))
+    fractions = [Fraction(d, t) for d, t in told]
+    assert fractions == sorted(fractions) and fractions[-1] == 1 and len(told) > 4  # the bar moves, solves and rounds
     for item in out["strategies"]:
         assert item["standard_error_from"] == SAMPLE_SIGMA and "out of reach" in item["out_of_reach"]
         assert all(o["expected_count"] is None for o in item["outcomes"])

@@ -154,7 +154,9 @@ def _simulate_game(games: list[tuple[str, dict[str, object]]], rounds: int, seed
     _check_targets(output)
     gid, values = games[0]
     game = get_game(gid)
-    report = render_view(game_simulation_view(simulate_game(game, game.rules(values), rounds, seed)), fmt.value)
+    with stderr_progress(f"simulate {game.id}") as progress:
+        result = simulate_game(game, game.rules(values), rounds, seed, progress)
+    report = render_view(game_simulation_view(result), fmt.value)
     if output:
         with all_or_none([output]) as (fh,):
             fh.write(report.encode("utf-8"))

@@ -40,6 +40,9 @@ from exactodds.exact import Sqrt, ratio, reduced
 if TYPE_CHECKING:
     from exactodds.io.progress import Progress
 
+SIMULATION_TICK: Final = 5000
+"""Rounds between a simulator's progress reports (:meth:`Game.simulate`): well under a second."""
+
 # -- decks ----------------------------------------------------------------------------------
 
 
@@ -338,9 +341,11 @@ class Game:
         """Do the long work of :meth:`outcome_table` for ``rules`` ahead, telling ``progress``
         (the certificate calls it before the entry, so a bar moves); by default nothing."""
 
-    def simulate(self, rules: Any, strategy: str, rounds: int, seed: int) -> Sequence[Fraction] | None:
+    def simulate(self, rules: Any, strategy: str, rounds: int, seed: int,
+                 progress: Progress | None = None) -> Sequence[Fraction] | None:
         """``rounds`` dealt rounds' net results per unit wagered, from ``seed`` (the simulator's own
-        settlement, set beside the exact table by ``simulate --game``); None: no simulator."""
+        settlement, set beside the exact table by ``simulate --game``), ``progress`` told as the
+        work (a solve the strategy needs, the rounds) advances; None: no simulator."""
         return None
 
     def exact_return(self, rules: Any, strategy: str) -> Fraction:

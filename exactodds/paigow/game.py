@@ -20,10 +20,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from exactodds.errors import InputError
 from exactodds.exact import decimal, percent, ratio
+from exactodds.game.protocol import SIMULATION_TICK as TICK
 from exactodds.game.protocol import TILES_32, Game, GameTables, Outcome, OutcomeTable, Schedule, rule
 from exactodds.lazy import LazyModule
 
 if TYPE_CHECKING:
+    from exactodds.io.progress import Progress
+
     from . import analysis as pg
 else:
     pg = LazyModule("exactodds.paigow.analysis", globals(), "pg")  # numpy: only when a table is computed
@@ -122,7 +125,8 @@ class PaiGow(Game):
 
         return game_tables()
 
-    def simulate(self, rules: Any, strategy: str, rounds: int, seed: int) -> Sequence[Fraction]:
+    def simulate(self, rules: Any, strategy: str, rounds: int, seed: int,
+                 progress: Progress | None = None) -> Sequence[Fraction]:
         """Deal ``rounds`` rounds from the shuffled 32 tiles (player 4, dealer 4), set the
         dealer's hand by the house way and the player's by the strategy, settle each
         (§ 535.10(f)-(j)): its net per unit, the pay of its outcome row (win, push, loss)."""
@@ -143,7 +147,9 @@ class PaiGow(Game):
         index = {"win": table[0].net, "tie": table[1].net, "loss": table[2].net}
         rng = random.Random(seed)
         out = []
-        for _ in range(rounds):
+        for k in range(rounds):
+            if progress is not None and k % TICK == 0:
+                progress(k, rounds, f"{strategy}: round {k:,}")
             drawn = rng.sample(tiles, 8)
             p = sorted(drawn[:4])
             d = sorted(drawn[4:])
@@ -151,6 +157,8 @@ class PaiGow(Game):
             dealer, _ = house_way_setting((d[0], d[1], d[2], d[3]), hw)
             player = settings(ph)[best[ph]] if best else house_way_setting(ph, hw)[0]
             out.append(index[compare(player, dealer)])
+        if progress is not None:
+            progress(rounds, rounds, f"{strategy}: done")
         return out
 
 

@@ -17,12 +17,15 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from exactodds.errors import InputError, OutOfReach
 from exactodds.exact import decimal, ratio, significant, sqrt_fraction
 from exactodds.game.protocol import Game, OutcomeTable
 from exactodds.version import __version__
+
+if TYPE_CHECKING:
+    from exactodds.io.progress import Progress
 
 Z_LIMIT: Final = 4
 """|z| at most this: the sample agrees with the exact return."""
@@ -31,11 +34,17 @@ EXACT_SIGMA: Final = "the exact σ"
 SAMPLE_SIGMA: Final = "the sample's σ (the exact distribution is out of reach at this size)"
 
 
-def simulate_game(game: Game, rules: Any, rounds: int, seed: int) -> dict[str, Any]:
-    """Every strategy of ``game`` dealt ``rounds`` times from ``seed``, against the exact figures."""
+def simulate_game(game: Game, rules: Any, rounds: int, seed: int, progress: Progress | None = None) -> dict[str, Any]:
+    """Every strategy of ``game`` dealt ``rounds`` times from ``seed``, against the exact figures;
+    ``progress`` told as each strategy's work advances (its share of one bar)."""
     out = []
-    for s in game.strategies:
-        dealt = game.simulate(rules, s, rounds, seed)
+    count = len(game.strategies)
+    for k, s in enumerate(game.strategies):
+        told: Progress | None = None
+        if progress is not None:
+            def told(done: int, total: int, label: str, k: int = k, report: Progress = progress) -> None:
+                report(k * total + done, count * total, label)
+        dealt = game.simulate(rules, s, rounds, seed, told)
         if dealt is None:
             raise InputError(f"{game.title} has no simulator")
         tally = Counter(dealt)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from exactodds.errors import InputError
 from exactodds.exact import decimal, ratio
+from exactodds.game.protocol import SIMULATION_TICK as TICK
 from exactodds.game.protocol import SPANISH_48, Game, OutcomeTable, rule
 
 if TYPE_CHECKING:
@@ -326,16 +327,26 @@ class Spanish21(Game):
         a full shoe), so a simulation can still be set beside the exact figure."""
         return engines(rules)[_strategy(strategy)][1].own_hands
 
-    def simulate(self, rules: Any, strategy: str, rounds: int, seed: int) -> Sequence[Fraction]:
+    def simulate(self, rules: Any, strategy: str, rounds: int, seed: int,
+                 progress: Progress | None = None) -> Sequence[Fraction]:
         """``rounds`` rounds dealt by :func:`exactodds.spanish21.simulate.simulate_rounds` (its own
-        settlement of § 551.6) with the strategy's decisions: each round's net result per unit."""
+        settlement of § 551.6) with the strategy's decisions: each round's net result per unit;
+        ``progress`` told of the solves (the first time) and of the rounds."""
         from exactodds.spanish21.simulate import simulate_rounds
 
         engine_rules = rules.engine_rules()
         if engine_rules.other_players and engine_rules.super_bonus():
             raise InputError("the simulation deals one player: leave out the other players' envy bonus (§ 551.6(h))")
-        engine = engines(rules)[_strategy(strategy)][0]
-        return list(simulate_rounds(engine.shoe, engine_rules, rounds, seed, engine))
+        # the solves the first time (two thirds of the bar), then the rounds
+        engine = engines(rules, progress if rules not in _ENGINES else None, (0, 3))[_strategy(strategy)][0]
+        out = []
+        for k, net in enumerate(simulate_rounds(engine.shoe, engine_rules, rounds, seed, engine)):
+            if progress is not None and k % TICK == 0:
+                progress(2 * rounds + k, 3 * rounds, f"{strategy}: round {k:,}")
+            out.append(net)
+        if progress is not None:
+            progress(3 * rounds, 3 * rounds, f"{strategy}: done")
+        return out
 
 
 __all__ = ["STRATEGIES", "Spanish21", "Spanish21Rules", "solved", "table_of"]
