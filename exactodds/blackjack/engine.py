@@ -49,6 +49,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from exactodds.blackjack.compiled import solver_class
 from exactodds.blackjack.dealer import DealerTable, hand_total
 from exactodds.blackjack.hands import (
     HAND_POINTS_MAX,
@@ -132,6 +133,23 @@ class GameResult:
         return self.expected - self.envy
 
 
+class ReferenceChooser:
+    """A post-split strategy read from a reference solver (:meth:`Game._chooser`): at a node, the
+    action best for the reference among the node's available actions (first listed on a tie); the
+    compiled solver reads :attr:`reference`'s decisions directly (:mod:`exactodds.blackjack.compiled`)."""
+
+    def __init__(self, reference: HandSolver) -> None:
+        self.reference = reference
+
+    def __call__(self, hand: Values, doublings: int, acts: Collection[str]) -> str:
+        ref = self.reference
+        ref.value(hand, doublings)
+        known = ref.node_actions.get((hand, doublings))
+        if known is None:  # one action there: the same one here
+            return next(iter(acts))
+        return max(acts, key=lambda a: known[a])
+
+
 class Game:
     """The composition-dependent analysis of one shoe under one rule set."""
 
@@ -175,7 +193,7 @@ class Game:
                                       [("hands", r, extra) for r, extra in splits])
             chosen = self._chosen(split_value_, extra)
             chooser = self._chooser(up, split_value_, extra) if split_value_ else None
-            self.solvers[key] = HandSolver(base, up, self.rules, bool(split_value_), self.floor, self.policy,
+            self.solvers[key] = solver_class()(base, up, self.rules, bool(split_value_), self.floor, self.policy,
                                            table, split_value_, extra, chooser, request=not chosen,
                                            plans=self._shared_plans(up, split_value_))
             if chosen and ("chosen", up, self.rules, self.policy is None) not in table.asked:
@@ -260,16 +278,7 @@ class Game:
         mode = self.rules.post_split
         if mode == "cdp" or (mode == "cdp1" and extra == 0):
             return None
-        ref = self.solver(up) if mode == "cdz" else self.solver(up, pair, 0)
-
-        def pick(hand: Values, doublings: int, acts: Collection[str]) -> str:
-            ref.value(hand, doublings)
-            known = ref.node_actions.get((hand, doublings))
-            if known is None:  # one action there: the same one here
-                return next(iter(acts))
-            return max(acts, key=lambda a: known[a])
-
-        return pick
+        return ReferenceChooser(self.solver(up) if mode == "cdz" else self.solver(up, pair, 0))
 
     def _release(self, up: int) -> None:
         """Free the node values of up card ``up``'s solvers once its deals are valued (memory:
