@@ -39,9 +39,10 @@ a decision that is then proven or checked.
 
 from __future__ import annotations
 
+import itertools
 import os
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -214,59 +215,80 @@ def _stand_coefficients(rules: Rules, total: int, ncards: int, doublings: int) -
 
 
 class _DealerStore:
-    """A dealer table's numerators as 32-bit limbs and probabilities, by composition code, for
-    the compiled solvers (read through :meth:`DealerTable.raw`, converted once per composition)."""
+    """A dealer table's numerators as 32-bit limbs and as probabilities, by composition code
+    (``x = base − rem``, :data:`RADIX` bits per value), for the compiled solvers: the table's
+    compositions are converted in bulk, each once (its cache only grows), and a composition it
+    lacks is asked of it in one batch per solver (:meth:`DealerTable.request`)."""
 
     def __init__(self, table: DealerTable) -> None:
         self.table = weakref.ref(table)
         self.base = np.array(table.base, dtype=np.int64)
         self.codes = np.zeros(0, dtype=np.int64)
-        """The sorted codes (``x = base − rem``) of the compositions stored."""
+        """The sorted codes of the compositions stored."""
         self.rows_of = np.zeros(0, dtype=np.int64)
         self.width = 4
         self.limbs = np.zeros((0, 6, self.width), dtype=np.uint32)
         self.prob = np.zeros((0, 6), dtype=np.float64)
         self.scales: dict[int, int] = {}
         self.scale_res: dict[tuple[int, ...], IntArray] = {}
+        self.seen = 0
+        """How many of the table's cached compositions are converted (in the cache's order)."""
 
     def rows(self, codes: IntArray) -> IntArray:
-        """The rows of the compositions ``base − x`` (``x`` by code), converting those not yet stored."""
-        pos = np.searchsorted(self.codes, codes)
-        pos = np.minimum(pos, max(len(self.codes) - 1, 0))
-        found = self.codes[pos] == codes if len(self.codes) else np.zeros(len(codes), dtype=bool)
-        if not found.all():
-            self._add(np.unique(codes[~found]))
-            return self.rows(codes)
-        out: IntArray = self.rows_of[pos]
-        return out
+        """The rows of the compositions ``base − x`` (``x`` by code), converting what is missing."""
+        for attempt in range(3):
+            if len(self.codes):
+                pos = np.minimum(np.searchsorted(self.codes, codes), len(self.codes) - 1)
+                found = self.codes[pos] == codes
+            else:
+                pos, found = np.zeros(len(codes), dtype=np.int64), np.zeros(len(codes), dtype=bool)
+            if found.all():
+                out: IntArray = self.rows_of[pos]
+                return out
+            table = self.table()
+            assert table is not None
+            if attempt == 1:  # not in the table's cache: one batch
+                x = (codes[~found][:, None] >> (RADIX * np.arange(10, dtype=np.int64))[None, :]) & ((1 << RADIX) - 1)
+                table.request([tuple(r) for r in (self.base[None, :] - x).tolist()])
+            self._convert(table)
+        raise InputError("internal: the dealer's table lacks a composition it was asked for")
 
-    def _add(self, codes: IntArray) -> None:
-        table = self.table()
-        assert table is not None
-        x = (codes[:, None] >> (RADIX * np.arange(10, dtype=np.int64))[None, :]) & ((1 << RADIX) - 1)
-        rems = [tuple(r) for r in (self.base[None, :] - x).tolist()]
+    def _convert(self, table: DealerTable) -> None:
+        """Convert the table's compositions cached since the last call."""
         cache = table.cache
-        missing = [r for r in rems if r not in cache]
-        if missing:
-            table.request(missing)
-        got = [table.raw(r) for r in rems]
-        for r, (_, scale) in zip(rems, got):
-            self.scales.setdefault(sum(r), scale)
+        if len(cache) <= self.seen:
+            return
+        items = list(itertools.islice(cache.items(), self.seen, None))
+        self.seen = len(cache)
+        rems = np.array([r for r, _ in items], dtype=np.int64).reshape(len(items), 10)
+        x = self.base[None, :] - rems
+        fits = (x < 1 << RADIX).all(axis=1) & (x >= 0).all(axis=1)
+        if not fits.all():
+            keep = np.flatnonzero(fits).tolist()
+            items = [items[i] for i in keep]
+            x = x[fits]
+            rems = rems[fits]
+        if not items:
+            return
+        n_of = rems.sum(axis=1)
+        for n in np.unique(n_of).tolist():
+            if n not in self.scales:
+                self.scales[n] = table.raw(tuple(rems[int(np.argmax(n_of == n))].tolist()))[1]
         while True:
             nbytes = 4 * self.width
             try:
-                buf = b"".join([v.to_bytes(nbytes, "little") for d, _ in got for v in d])
+                buf = b"".join([v.to_bytes(nbytes, "little") for _, d in items for v in d])
                 break
             except OverflowError:
                 self.width *= 2
                 self.limbs = np.concatenate([self.limbs, np.zeros_like(self.limbs)], axis=2)
-        limbs = np.frombuffer(buf, dtype=np.uint32).reshape(len(rems), 6, self.width)
+        limbs = np.frombuffer(buf, dtype=np.uint32).reshape(len(items), 6, self.width)
         floor = table.floor
-        n_of = np.array([sum(r) for r in rems], dtype=np.int64)
-        inv = {n: self.scales[n] / _falling(n, floor) for n in set(n_of.tolist())}
+        inv = {n: self.scales[n] / _falling(n, floor) for n in np.unique(n_of).tolist()}
         weights = np.array([2.0 ** (32 * j) for j in range(self.width)])
         prob = (limbs.astype(np.float64) * weights).sum(axis=2) * np.array([inv[n] for n in n_of.tolist()])[:, None]
         start = len(self.limbs)
+        codes = x @ (1 << (RADIX * np.arange(10, dtype=np.int64)))
         self.limbs = np.concatenate([self.limbs, limbs])
         self.prob = np.concatenate([self.prob, prob])
         codes_all = np.concatenate([self.codes, codes])
@@ -454,9 +476,12 @@ class CompiledSolver(HandSolver):
             fixed[multi & ok] = best[multi & ok]
             todo = np.flatnonzero(multi & ~ok)
         assert chooser is not None
-        dealable = (g.hands <= np.array(self.base, dtype=np.int64)[None, :]).all(axis=1)
-        fixed[todo[~dealable[todo]]] = 0  # (never reached: no card of the shoe makes it)
-        for k in todo[dealable[todo]].tolist():  # not reached by the reference (or not compiled): ask the chooser
+        # only the nodes this solver can reach by some play: the others are never valued
+        reachable = np.zeros(n, dtype=np.uint8)
+        _kernel().reach(self._roots(), slots.astype(np.uint8), opens, nopen, g.kid0, g.kidd, g.hands, g.hard,
+                        np.array(self.base, dtype=np.int64), reachable)
+        fixed[todo[reachable[todo] == 0]] = 0
+        for k in todo[reachable[todo] == 1].tolist():  # not reached by the reference (or not compiled): ask the chooser
             hand, d = g.keys[k]
             names = [ACTIONS[c] for c in opens[k, :nopen[k]].tolist()]
             fixed[k] = names.index(chooser(hand, d, names))
@@ -526,7 +551,11 @@ class CompiledSolver(HandSolver):
         retain = np.flatnonzero(plan.retain & reached.astype(bool))
         kept_pos = np.full(n, -1, dtype=np.int64)
         kept_pos[retain] = np.arange(len(retain))
-        return _State(reached, order, val, act[retain], kept_pos)
+        state = _State(reached, order, val, act[retain], kept_pos)
+        # the two-card nodes' values, which the engine reads one by one: reconstructed in one batch
+        twos = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0))
+        self.memo.preset(zip([g.keys[k] for k in twos.tolist()], self._ints(val[twos])))
+        return state
 
     def _ints(self, residues: IntArray) -> list[int]:
         """The numerators of ``residues`` (rows; axes: ..., prime), by the Chinese remainder theorem."""
@@ -540,6 +569,23 @@ class CompiledSolver(HandSolver):
         return [int.from_bytes(raw[i:i + step], "little") - bound for i in range(0, len(raw), step)]
 
     # -- the HandSolver surface -------------------------------------------------------------
+    def stood_on(self, roots: Iterable[tuple[Values, int]]) -> set[Values]:
+        """:meth:`HandSolver.stood_on` by the plan's arrays: the hands the plan stands on from ``roots``."""
+        g = self.graph
+        marks = np.zeros(len(g.keys), dtype=np.uint8)
+        for key in roots:
+            k = g.index.get(key)
+            if k is None:
+                return super().stood_on(roots)
+            marks[k] = 1
+        plan = self.plan_arrays()
+        opens, nopen = self.kind_opens
+        reached = np.zeros(len(g.keys), dtype=np.uint8)
+        _kernel().reach(marks, plan.valued, opens, nopen, g.kid0, g.kidd, g.hands, g.hard,
+                        np.array(self.base, dtype=np.int64), reached)
+        ks = np.flatnonzero(reached.astype(bool) & plan.valued[:, 0].astype(bool))
+        return set(map(tuple, g.hands[ks].tolist()))
+
     def node_index(self, hand: Values, doublings: int) -> int | None:
         """The node's index in the graph, evaluating with it as a root if the plan did not reach it."""
         k = self.graph.index.get((hand, doublings))
@@ -655,6 +701,10 @@ class _Memo(dict[tuple[Values, int], int]):
     def clear(self) -> None:
         dict.clear(self)
         self.solver.release(values=True, actions=False)
+
+    def preset(self, items: Iterable[tuple[tuple[Values, int], int]]) -> None:
+        """Values known in advance (a batch reconstructed at once)."""
+        dict.update(self, items)
 
     def __len__(self) -> int:
         state = self.solver.state
