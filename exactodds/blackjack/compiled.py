@@ -365,6 +365,8 @@ class _State:
     kept: IntArray | None
     """Residues of the actions of the retained nodes (rows by :attr:`kept_pos`)."""
     kept_pos: IntArray
+    exact_decisions: int = 0
+    """How many decisions the floats did not prove (taken by the exact comparison)."""
 
 
 class CompiledSolver(HandSolver):
@@ -528,7 +530,7 @@ class CompiledSolver(HandSolver):
         actf = np.zeros((n, 3), dtype=np.float64)
         order = np.full((n, 3), -1, dtype=np.int64)
         exact = np.zeros(n, dtype=np.uint8)
-        start = 0
+        start = exact_count = 0
         while True:
             got = kernel.evaluate(start, reached, plan.valued, plan.fixed, exact, order, opens, nopen, g.kid0, g.kidd,
                                   g.hands, g.hard, g.dbl, g.coef, g.resc, drow, store.limbs, lpow, store.prob, scale_q,
@@ -542,6 +544,7 @@ class CompiledSolver(HandSolver):
             ranked = sorted(range(len(slots)), key=lambda i: -values[i])  # stable: first listed on a tie
             order[got] = [slots[i] for i in ranked] + [-1] * (3 - len(slots))
             exact[got] = 1
+            exact_count += 1
             start = got
         ref = getattr(self.chooser, "reference", None)
         if self.policy is None and isinstance(ref, CompiledSolver):
@@ -551,7 +554,7 @@ class CompiledSolver(HandSolver):
         retain = np.flatnonzero(plan.retain & reached.astype(bool))
         kept_pos = np.full(n, -1, dtype=np.int64)
         kept_pos[retain] = np.arange(len(retain))
-        state = _State(reached, order, val, act[retain], kept_pos)
+        state = _State(reached, order, val, act[retain], kept_pos, exact_count)
         # the two-card nodes' values, which the engine reads one by one: reconstructed in one batch
         twos = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0))
         self.memo.preset(zip([g.keys[k] for k in twos.tolist()], self._ints(val[twos])))

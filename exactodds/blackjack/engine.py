@@ -160,6 +160,9 @@ class Game:
             raise InputError(f"a shoe of {points} points could run out within a round "
                              f"(needs more than {HAND_POINTS_MAX * (rules.max_hands + 1)})")
         self.solvers: dict[tuple[int, int, int], HandSolver] = {}
+        self.solver_class = solver_class()
+        """The hand solver this game builds: compiled when numba is installed (unless
+        ``EXACTODDS_PURE=1``), else the Python one (:func:`~exactodds.blackjack.compiled.solver_class`)."""
         self.split_context: tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None = None
         self.split_memos: dict[tuple[object, ...], tuple[dict[tuple[int, object], tuple[Fraction, Fraction]],
                                                          dict[tuple[int, int, object], Fraction],
@@ -193,7 +196,7 @@ class Game:
                                       [("hands", r, extra) for r, extra in splits])
             chosen = self._chosen(split_value_, extra)
             chooser = self._chooser(up, split_value_, extra) if split_value_ else None
-            self.solvers[key] = solver_class()(base, up, self.rules, bool(split_value_), self.floor, self.policy,
+            self.solvers[key] = self.solver_class(base, up, self.rules, bool(split_value_), self.floor, self.policy,
                                            table, split_value_, extra, chooser, request=not chosen,
                                            plans=self._shared_plans(up, split_value_))
             if chosen and ("chosen", up, self.rules, self.policy is None) not in table.asked:
