@@ -347,7 +347,7 @@ class _Plan:
     its actions are kept (``node_actions``) and whether their residues are retained (``actions``)."""
 
     valued: npt.NDArray[np.uint8]
-    fixed: IntArray
+    fixed: npt.NDArray[np.int8]
     expose: npt.NDArray[np.bool_]
     retain: npt.NDArray[np.bool_]
 
@@ -360,13 +360,19 @@ class _State:
     """One evaluation of a solver: which nodes, their residues and orders."""
 
     reached: npt.NDArray[np.uint8]
-    order: IntArray
+    order: npt.NDArray[np.int8]
     val: IntArray | None
-    kept: IntArray | None
-    """Residues of the actions of the retained nodes (rows by :attr:`kept_pos`)."""
-    kept_pos: IntArray
+    kept: npt.NDArray[np.uint32] | None
+    """Residues of the actions of the retained nodes (rows by :attr:`kept_at`; below 2²⁹: 32 bits)."""
+    kept_at: npt.NDArray[np.int32]
+    """The retained nodes, ascending (row ``i`` of :attr:`kept` is node ``kept_at[i]``)."""
     exact_decisions: int = 0
     """How many decisions the floats did not prove (taken by the exact comparison)."""
+
+    def row(self, k: int) -> int:
+        """The row of :attr:`kept` of node ``k``, -1 if not retained."""
+        i = int(np.searchsorted(self.kept_at, k))
+        return i if i < len(self.kept_at) and self.kept_at[i] == k else -1
 
 
 class CompiledSolver(HandSolver):
@@ -377,7 +383,7 @@ class CompiledSolver(HandSolver):
         super().__init__(*args, **kw)
         self.graph = graph_of(self.rules)
         self.kind_opens = self.graph.opens(self.split, self.locked)
-        self.memo = _Memo(self)
+        self.memo = self.values_memo = _Memo(self)
         self.node_actions = _Actions(self)
         self.state: _State | None = None
         self.extra_roots: list[int] = []
@@ -397,7 +403,7 @@ class CompiledSolver(HandSolver):
     # -- the plan ---------------------------------------------------------------------------
     def _roots(self) -> npt.NDArray[np.uint8]:
         g = self.graph
-        roots = ((g.ncards == 2) & (g.dbl == 0)).astype(np.uint8)
+        roots: npt.NDArray[np.uint8] = ((g.ncards == 2) & (g.dbl == 0)).astype(np.uint8)
         if self.split:
             roots &= (g.hands[:, self.pair - 1] > 0).astype(np.uint8)
         for k in self.extra_roots:
@@ -418,7 +424,7 @@ class CompiledSolver(HandSolver):
         two = g.ncards == 2
         unsplit_two = two & (g.dbl == 0) & (not self.split)
         if self.policy is None and self.chooser is None:
-            return _Plan(slots.astype(np.uint8), np.full(n, -1, dtype=np.int64), multi, multi)
+            return _Plan(slots.astype(np.uint8), np.full(n, -1, dtype=np.int8), multi, multi)
         if self.policy is not None:
             key = (id(self.policy), id(g), self.up, self.split, self.locked)
             got = _POLICY_PLANS.get(key)
@@ -453,7 +459,7 @@ class CompiledSolver(HandSolver):
         valued = slots.copy()
         valued[only] = False
         valued[np.flatnonzero(only), taken[only]] = True
-        return _Plan(valued.astype(np.uint8), fixed.astype(np.int64), keep, keep | (unsplit_two & multi))
+        return _Plan(valued.astype(np.uint8), fixed.astype(np.int8), keep, keep | (unsplit_two & multi))
 
     def _chooser_plan(self, opens: IntArray, nopen: IntArray, slots: npt.NDArray[np.bool_],
                       multi: npt.NDArray[np.bool_], two: npt.NDArray[np.bool_]) -> _Plan:
@@ -493,7 +499,7 @@ class CompiledSolver(HandSolver):
         valued[only] = False
         valued[np.flatnonzero(only), fixed[only]] = True
         keep = multi & first
-        return _Plan(valued.astype(np.uint8), fixed, keep, keep)
+        return _Plan(valued.astype(np.uint8), fixed.astype(np.int8), keep, keep)
 
     # -- evaluation -------------------------------------------------------------------------
     def evaluated(self) -> _State:
@@ -528,7 +534,7 @@ class CompiledSolver(HandSolver):
         valf = np.zeros(n, dtype=np.float64)
         act = np.zeros((n, 3, p), dtype=np.int64)
         actf = np.zeros((n, 3), dtype=np.float64)
-        order = np.full((n, 3), -1, dtype=np.int64)
+        order = np.full((n, 3), -1, dtype=np.int8)
         exact = np.zeros(n, dtype=np.uint8)
         start = exact_count = 0
         while True:
@@ -552,17 +558,15 @@ class CompiledSolver(HandSolver):
             first = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0) & (nopen > 1))
             ref.touched.update(first.tolist())
         retain = np.flatnonzero(plan.retain & reached.astype(bool))
-        kept_pos = np.full(n, -1, dtype=np.int64)
-        kept_pos[retain] = np.arange(len(retain))
-        state = _State(reached, order, val, act[retain], kept_pos, exact_count)
+        state = _State(reached, order, val, act[retain].astype(np.uint32), retain.astype(np.int32), exact_count)
         # the two-card nodes' values, which the engine reads one by one: reconstructed in one batch
         twos = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0))
-        self.memo.preset(zip([g.keys[k] for k in twos.tolist()], self._ints(val[twos])))
+        self.values_memo.preset(zip([g.keys[k] for k in twos.tolist()], self._ints(val[twos])))
         return state
 
-    def _ints(self, residues: IntArray) -> list[int]:
+    def _ints(self, residues: npt.NDArray[np.int64] | npt.NDArray[np.uint32]) -> list[int]:
         """The numerators of ``residues`` (rows; axes: ..., prime), by the Chinese remainder theorem."""
-        rows = np.ascontiguousarray(residues.reshape(-1, len(self.primes)))
+        rows = np.ascontiguousarray(residues.reshape(-1, len(self.primes)), dtype=np.int64)
         width = (29 * len(self.primes)) // 32 + 2
         out = np.zeros((len(rows), width), dtype=np.int64)
         _kernel().reconstruct(rows, self.offset, self.primes_a, self.garner, out)
@@ -622,10 +626,10 @@ class CompiledSolver(HandSolver):
     def actions(self, hand: Values, locked: bool = False) -> dict[str, Fraction]:
         k = None if locked else self.node_index(hand, 0)
         state = self.state
-        if k is None or state is None or state.kept is None or state.kept_pos[k] < 0 or self.split:
+        if k is None or state is None or state.kept is None or state.row(k) < 0 or self.split:
             return super().actions(hand, locked)
         opens, nopen = self.kind_opens
-        values = self._ints(state.kept[state.kept_pos[k], :int(nopen[k])])
+        values = self._ints(state.kept[state.row(k), :int(nopen[k])])
         den = self.denominator(hand)
         return {ACTIONS[c]: Fraction(v, den) for c, v in zip(opens[k, :int(nopen[k])].tolist(), values)}
 
@@ -655,7 +659,7 @@ class CompiledSolver(HandSolver):
             if k is None or not (plan.expose[k] and state.reached[k]) or (g.ncards[k] == 2 and k not in self.touched):
                 return {}
             ks = np.array([k])
-        rows = state.kept[state.kept_pos[ks]]
+        rows = state.kept[np.searchsorted(state.kept_at, ks)]
         values = self._ints(rows)
         out: dict[tuple[Values, int], dict[str, int]] = {}
         valued = plan.valued
@@ -682,7 +686,7 @@ class _Memo(dict[tuple[Values, int], int]):
         super().__init__()
         self.solver = solver
 
-    def get(self, key: tuple[Values, int], default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: tuple[Values, int], default: Any = None) -> Any:
         got = dict.get(self, key)
         if got is None:
             got = self.solver.memo_value(key)
@@ -699,7 +703,7 @@ class _Memo(dict[tuple[Values, int], int]):
         return got
 
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, tuple) and self.get(key) is not None  # type: ignore[arg-type]
+        return isinstance(key, tuple) and self.get(key) is not None
 
     def clear(self) -> None:
         dict.clear(self)
@@ -730,7 +734,7 @@ class _Actions(dict[tuple[Values, int], dict[str, int]]):
         for key, acts in self.solver.exposed().items():
             dict.setdefault(self, key, acts)
 
-    def get(self, key: tuple[Values, int], default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: tuple[Values, int], default: Any = None) -> Any:
         got = dict.get(self, key)
         if got is None:
             got = self.solver.exposed(key).get(key)
@@ -747,7 +751,7 @@ class _Actions(dict[tuple[Values, int], dict[str, int]]):
         return got
 
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, tuple) and self.get(key) is not None  # type: ignore[arg-type]
+        return isinstance(key, tuple) and self.get(key) is not None
 
     def items(self) -> Any:
         self._fill()
@@ -778,7 +782,7 @@ class _Actions(dict[tuple[Values, int], dict[str, int]]):
             other._fill()
         return dict.__eq__(self, other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def clear(self) -> None:
         dict.clear(self)
