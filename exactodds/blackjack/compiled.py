@@ -352,7 +352,9 @@ class _Plan:
     retain: npt.NDArray[np.bool_]
 
 
-_POLICY_PLANS: dict[tuple[int, int, int, bool, bool], tuple[Policy, _Plan]] = {}
+_POLICY_PLANS: dict[tuple[int, int, int, bool, bool], tuple[Policy, Graph, _Plan]] = {}
+"""A fixed strategy's plans by (strategy, graph, up card, kind of hand): the solvers of one up card
+and kind share them (the strategy and graph kept beside, so that their ids stay theirs)."""
 
 
 @dataclass(eq=False)
@@ -428,12 +430,12 @@ class CompiledSolver(HandSolver):
         if self.policy is not None:
             key = (id(self.policy), id(g), self.up, self.split, self.locked)
             got = _POLICY_PLANS.get(key)
-            if got is not None and got[0] is self.policy:
-                return got[1]
+            if got is not None and got[0] is self.policy and got[1] is g:
+                return got[2]
             plan = self._policy_plan(opens, nopen, slots, multi, two, unsplit_two)
             if len(_POLICY_PLANS) >= 64:
                 _POLICY_PLANS.pop(next(iter(_POLICY_PLANS)))
-            _POLICY_PLANS[key] = (self.policy, plan)
+            _POLICY_PLANS[key] = (self.policy, g, plan)
             return plan
         return self._chooser_plan(opens, nopen, slots, multi, two)
 

@@ -5,7 +5,7 @@ proposes composition-dependent decisions), and the Chinese-remainder reconstruct
 Imported only when numba (the ``fast`` extra) is installed; :mod:`exactodds.blackjack.compiled`
 holds the graph, the bounds and their proofs (its module docstring), this module only the loops.
 Numba's on-disk cache is used where the process may write it, else the loops are compiled in
-memory (:func:`exactodds.engine.kernel._jit`'s rule).
+memory (the project's one rule for it, :func:`exactodds.engine.kernel._jit`).
 
 Integer bounds (int64): every residue is below a prime ``q < 2²⁹``; a product of two residues is
 below 2⁵⁸ and each loop adds at most 10 such products (the ten card values) before reducing, so
@@ -14,22 +14,14 @@ a sum stays below 2⁶²; a card count is reduced modulo ``q`` before it multipl
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-import numba
 import numpy as np
+
+from exactodds.engine.kernel import _jit
 
 STAND, HIT, DOUBLE, RESCUE, REDOUBLE = 0, 1, 2, 3, 4
 """Action codes (:data:`exactodds.blackjack.compiled.ACTIONS`)."""
-
-
-def _jit(fn: Callable[..., Any]) -> Any:
-    """``numba.njit(fn)`` cached on disk where numba finds a writable cache folder, else in memory."""
-    try:
-        return numba.njit(cache=True, nogil=True)(fn)
-    except RuntimeError:  # numba: "no locator available" (nowhere writable)
-        return numba.njit(cache=False, nogil=True)(fn)
 
 
 @_jit
