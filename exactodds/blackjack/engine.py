@@ -196,9 +196,9 @@ class Game:
                                       [("hands", r, extra) for r, extra in splits])
             chosen = self._chosen(split_value_, extra)
             chooser = self._chooser(up, split_value_, extra) if split_value_ else None
-            self.solvers[key] = self.solver_class(base, up, self.rules, bool(split_value_), self.floor, self.policy,
-                                           table, split_value_, extra, chooser, request=not chosen,
-                                           plans=self._shared_plans(up, split_value_))
+            self.solvers[key] = self.solver_class(base, up, self.rules, bool(split_value_), self.floor,
+                                                  self.policy, table, split_value_, extra, chooser,
+                                                  request=not chosen, plans=self._shared_plans(up, split_value_))
             if chosen and ("chosen", up, self.rules, self.policy is None) not in table.asked:
                 self._request_chosen(up, table)
         return self.solvers[key]
