@@ -43,7 +43,7 @@ import itertools
 import os
 import weakref
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from types import ModuleType
@@ -369,6 +369,8 @@ class _State:
     kept_at: npt.NDArray[np.int32]
     """The retained nodes, ascending (row ``i`` of :attr:`kept` is node ``kept_at[i]``)."""
     exact_decisions: int = 0
+    two_actions: dict[int, list[int]] = field(default_factory=dict)
+    """An unsplit solver's two-card nodes' action numerators (by node), reconstructed in one batch."""
     """How many decisions the floats did not prove (taken by the exact comparison)."""
 
     def row(self, k: int) -> int:
@@ -564,6 +566,11 @@ class CompiledSolver(HandSolver):
         # the two-card nodes' values, which the engine reads one by one: reconstructed in one batch
         twos = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0))
         self.values_memo.preset(zip([g.keys[k] for k in twos.tolist()], self._ints(val[twos])))
+        if not self.split:  # and their actions (:meth:`actions`, each initial deal), likewise
+            rows = np.flatnonzero((g.ncards[retain] == 2) & (g.dbl[retain] == 0))
+            kept = act[retain[rows]]
+            flat = self._ints(kept)
+            state.two_actions = {int(retain[i]): flat[3 * j:3 * j + 3] for j, i in enumerate(rows.tolist())}
         return state
 
     def _ints(self, residues: npt.NDArray[np.int64] | npt.NDArray[np.uint32]) -> list[int]:
@@ -631,7 +638,7 @@ class CompiledSolver(HandSolver):
         if k is None or state is None or state.kept is None or state.row(k) < 0 or self.split:
             return super().actions(hand, locked)
         opens, nopen = self.kind_opens
-        values = self._ints(state.kept[state.row(k), :int(nopen[k])])
+        values = state.two_actions.get(k) or self._ints(state.kept[state.row(k), :int(nopen[k])])
         den = self.denominator(hand)
         return {ACTIONS[c]: Fraction(v, den) for c, v in zip(opens[k, :int(nopen[k])].tolist(), values)}
 
@@ -678,6 +685,7 @@ class CompiledSolver(HandSolver):
             state.val = None
         if actions:
             state.kept = None
+            state.two_actions = {}
             self.touched.clear()
 
 
