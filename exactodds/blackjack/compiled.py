@@ -24,12 +24,15 @@ doublings, ``2^D`` units wagered, a 3-to-1 seven-card 21 the best pay), so ``|nu
 nodes, in the same loop, proposes each node's order of actions, and a proposal is accepted only
 when each action beats the next by more than :data:`MARGIN`, a bound proven on the float error:
 every float value is within ``ERR = 1e-11`` of the exact value of the same action (given the exact
-decisions below it). Argument: the dealer's probabilities are floats of exact ratios (relative
-error under 2⁻⁵⁰); a stand is a sum of six of them with coefficients of size at most ``3·2^D``;
-a draw is ``Σ c_i·v_i / n`` with ``Σ c_i ≤ n`` (a convex combination of the children's values,
-whose errors it does not enlarge) less a bust term, each step adding at most ``16·u·3·2^D``
-(``u = 2⁻⁵³``, at most 16 roundings, ``2^D ≤ 16``); a hand draws at most 21 cards and doubles at
-most 4 times, so fewer than 30 steps: ``30 · 16 · 2⁻⁵³ · 48 < 3e-12 < ERR``. A float gap above
+decisions below it). Argument (``u = 2⁻⁵³``; ``|value| ≤ 3·2^D ≤ 48``, at most three redoubles): each
+dealer probability is the float of an exact ratio within a relative ``2⁻⁴⁸`` (at most eight 32-bit
+limbs summed, one scaling); a stand sums six of them with coefficients of size at most 48, the
+probabilities adding up to at most 1: within ``48·2⁻⁴⁷ < 4e-13``; a draw is ``Σ c_i·v_i / n``
+with ``Σ c_i ≤ n`` (a convex combination of the children's values, whose errors it does not
+enlarge) less a bust term, each step adding at most ``16·u·48 < 1e-13`` (16 roundings); a hand
+draws at most 21 cards and doubles at most 4 times, fewer than 30 steps: ``4e-13 + 30·1e-13 <
+4e-12 < ERR``; a rescue is one rounded ratio. The gap of two floats is itself rounded by at most
+``48·u``. A float gap above
 ``MARGIN = 1e-9 > 2·ERR`` proves the exact order. Where it does not (exact ties happen), the
 competing actions' numerators are reconstructed from their residues (exact: the children are done
 first) and compared as integers, a tie going to the first listed as
@@ -280,6 +283,8 @@ class _DealerStore:
                 buf = b"".join([v.to_bytes(nbytes, "little") for _, d in items for v in d])
                 break
             except OverflowError:
+                if self.width >= 16:  # the loops' int64 bound (hand_kernel) allows 16 limbs
+                    raise InputError("internal: a dealer numerator over 512 bits") from None
                 self.width *= 2
                 self.limbs = np.concatenate([self.limbs, np.zeros_like(self.limbs)], axis=2)
         limbs = np.frombuffer(buf, dtype=np.uint32).reshape(len(items), 6, self.width)

@@ -8,8 +8,10 @@ Numba's on-disk cache is used where the process may write it, else the loops are
 memory (the project's one rule for it, :func:`exactodds.engine.kernel._jit`).
 
 Integer bounds (int64): every residue is below a prime ``q < 2²⁹``; a product of two residues is
-below 2⁵⁸ and each loop adds at most 10 such products (the ten card values) before reducing, so
-a sum stays below 2⁶²; a card count is reduced modulo ``q`` before it multiplies a residue.
+below 2⁵⁸ and each loop adds at most 16 such products before reducing (the ten card values of a
+draw; the at most 16 limbs of a dealer numerator), so a sum stays below 2⁶²; a card count is
+reduced modulo ``q`` before it multiplies a residue; a stand's signed combination of six 32-bit
+limbs with coefficients of size at most 96 stays below 2⁴².
 """
 
 from __future__ import annotations
