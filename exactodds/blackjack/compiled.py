@@ -493,12 +493,21 @@ class CompiledSolver(HandSolver):
             fixed[multi & ok] = best[multi & ok]
             todo = np.flatnonzero(multi & ~ok)
         assert chooser is not None
-        # only the nodes this solver can reach by some play: the others are never valued
-        reachable = np.zeros(n, dtype=np.uint8)
-        _kernel().reach(self._roots(), slots.astype(np.uint8), opens, nopen, g.kid0, g.kidd, g.hands, g.hard,
-                        np.array(self.base, dtype=np.int64), reachable)
-        fixed[todo[reachable[todo] == 0]] = 0
-        for k in todo[reachable[todo] == 1].tolist():  # not reached by the reference (or not compiled): ask the chooser
+        # only the nodes this solver can reach by some play: the others are never valued (first the
+        # cheap filters: the shoe must hold the hand, a split hand holds a pair card)
+        base = np.array(self.base, dtype=np.int64)
+        possible: npt.NDArray[np.bool_] = np.asarray((g.hands <= base[None, :]).all(axis=1))
+        if self.split:
+            possible &= g.hands[:, self.pair - 1] > 0
+        fixed[todo[~possible[todo]]] = 0
+        todo = todo[possible[todo]]
+        if len(todo):
+            reachable = np.zeros(n, dtype=np.uint8)
+            _kernel().reach(self._roots(), slots.astype(np.uint8), opens, nopen, g.kid0, g.kidd, g.hands, g.hard,
+                            base, reachable)
+            fixed[todo[reachable[todo] == 0]] = 0
+            todo = todo[reachable[todo] == 1]
+        for k in todo.tolist():  # not reached by the reference (or not compiled): ask the chooser
             hand, d = g.keys[k]
             names = [ACTIONS[c] for c in opens[k, :nopen[k]].tolist()]
             fixed[k] = names.index(chooser(hand, d, names))
