@@ -79,6 +79,8 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
         size += base[v]
     rem = np.zeros(10, np.int64)
     acc = np.zeros(n_primes, np.int64)
+    width = limbs.shape[2]
+    combo = np.zeros(width, np.int64)
     for k in range(start, len(reached)):
         if not reached[k]:
             continue
@@ -100,14 +102,16 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
                 for o in range(6):
                     fsum += coef[k, o] * dprob[r, o]
                 actf[k, s] = fsum / 2.0
+                for j in range(width):  # the combination, limb by limb (signed, below 2⁴²)
+                    c = 0
+                    for o in range(6):
+                        c += coef[k, o] * np.int64(limbs[r, o, j])
+                    combo[j] = c
                 for p in range(n_primes):
                     q = primes[p]
                     total = 0
-                    for j in range(limbs.shape[2]):
-                        c = 0
-                        for o in range(6):
-                            c += coef[k, o] * np.int64(limbs[r, o, j])
-                        total += (c % q) * lpow[j, p]
+                    for j in range(width):
+                        total += (combo[j] % q) * lpow[j, p]
                     act[k, s, p] = (total % q) * scale_q[n, p] % q
             elif code == RESCUE:
                 if n - 1 < floor:
