@@ -532,6 +532,8 @@ class CompiledSolver(HandSolver):
         plan = self.plan_arrays()
         opens, nopen = self.kind_opens
         base = np.array(self.base, dtype=np.int64)
+        if base.max() >= min(self.primes):  # the loops multiply a card count by a residue unreduced
+            raise InputError("internal: a card count as large as the residue primes")
         n = len(g.keys)
         reached = np.zeros(n, dtype=np.uint8)
         kernel.reach(self._roots(), plan.valued, opens, nopen, g.kid0, g.kidd, g.hands, g.hard, base, reached)

@@ -10,8 +10,8 @@ memory (the project's one rule for it, :func:`exactodds.engine.kernel._jit`).
 Integer bounds (int64): every residue is below a prime ``q < 2²⁹``; a product of two residues is
 below 2⁵⁸ and each loop adds at most 16 such products before reducing (the ten card values of a
 draw; the at most 16 limbs of a dealer numerator), so a sum stays below 2⁶²; a card count is
-reduced modulo ``q`` before it multiplies a residue; a stand's signed combination of six 32-bit
-limbs with coefficients of size at most 96 stays below 2⁴².
+below every prime (:class:`~exactodds.blackjack.compiled.CompiledSolver` checks the shoe); a
+stand's signed combination of six 32-bit limbs with coefficients of size at most 96 stays below 2⁴².
 """
 
 from __future__ import annotations
@@ -145,8 +145,8 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
                     if c > 0:
                         child = kids[k, i]
                         fsum += c * valf[child]
-                        for p in range(n_primes):
-                            acc[p] += (c % primes[p]) * val[child, p]
+                        for p in range(n_primes):  # a count is below every prime (the caller checks)
+                            acc[p] += c * val[child, p]
                 fv = fsum / n
                 if room < 10:
                     n1 = n - 1
