@@ -14,6 +14,7 @@ import hashlib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -27,6 +28,10 @@ from exactodds.blackjack.shoe import SpanishShoe
 
 pytest.importorskip("numba")
 
+STANDARD: dict[str, Any] = dict(player_21_wins=False, bonus_21_cards=False, bonus_678_777=False, rescue=False,
+                                blackjack_beats_dealer_blackjack=False, hit_split_aces=False, resplit_aces=False)
+"""Standard blackjack's differences from § 551 (as tests/test_blackjack.py reads them)."""
+
 RULES = (
     STANDARD_RULES.with_(post_split="cdz", resplit_optional=False),
     STANDARD_RULES.with_(post_split="cdp1", double_after_split=False, hit_soft_17=True),
@@ -36,6 +41,10 @@ RULES = (
     AS_WRITTEN.with_(redoubles=3, rescue_after_redouble="none", bonus_on_doubled=True, player_21_wins=False),
     WIZARD_RULES,
     AS_WRITTEN.with_(hit_split_aces=False, double_totals="9-11", double_soft=False, split_21_beats_dealer_21=True),
+    # the standard variations of tests/test_blackjack.py
+    Rules(max_hands=3, hit_soft_17=True, double_totals="10-11", **STANDARD),
+    Rules(max_hands=4, **{**STANDARD, "resplit_aces": True}),
+    Rules(max_hands=2, post_split="cdz", double_after_split=False, **STANDARD),
 )
 """Rule sets of tests/test_blackjack*.py and their variations: every open action, locked split aces,
 redoubles with each rescue reading, the 21 rules."""
@@ -99,7 +108,7 @@ def games(shoe: SpanishShoe, rules: Rules, policy: Chart | None) -> tuple[Game, 
     return Game(shoe, rules, policy), game_p
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shoe=shoes, up=st.integers(1, 10), which=st.integers(0, len(RULES) - 1), pair=st.integers(0, 10),
        seed=st.integers(-1, 3))
 def test_compiled_nodes_equal_the_python_solver(shoe: SpanishShoe, up: int, which: int, pair: int,
@@ -124,7 +133,8 @@ def test_decisions_all_taken_exactly_give_the_same_numerators(which: int, monkey
     for key in [(10, 0, 0), (6, 8, 0), (10, 1, 0)]:
         assert compare(game_c, game_p, key) > 0
     # the unsplit solver optimises: every one of its decisions went to the exact comparison
-    assert game_c.solver(10, 0, 0).evaluated().exact_decisions > 100
+    solver = game_c.solver(10, 0, 0)
+    assert isinstance(solver, compiled.CompiledSolver) and solver.evaluated().exact_decisions > 100
 
 
 def test_two_decks_and_a_whole_game() -> None:
