@@ -51,17 +51,25 @@ redoubles with each rescue reading, the 21 rules."""
 
 
 @contextmanager
-def pure() -> Iterator[None]:
-    """Games built inside build Python solvers (``EXACTODDS_PURE=1``)."""
+def switch(value: str | None) -> Iterator[None]:
+    """``EXACTODDS_PURE`` set to ``value`` (None: unset) while the block runs, whatever it was."""
     old = os.environ.get("EXACTODDS_PURE")
-    os.environ["EXACTODDS_PURE"] = "1"
+    if value is None:
+        os.environ.pop("EXACTODDS_PURE", None)
+    else:
+        os.environ["EXACTODDS_PURE"] = value
     try:
         yield
     finally:
         if old is None:
-            del os.environ["EXACTODDS_PURE"]
+            os.environ.pop("EXACTODDS_PURE", None)
         else:
             os.environ["EXACTODDS_PURE"] = old
+
+
+def pure() -> Any:
+    """Games built inside build Python solvers (``EXACTODDS_PURE=1``)."""
+    return switch("1")
 
 
 class Chart:
@@ -105,7 +113,8 @@ def compare(game_c: Game, game_p: Game, key: tuple[int, int, int]) -> int:
 def games(shoe: SpanishShoe, rules: Rules, policy: Chart | None) -> tuple[Game, Game]:
     with pure():
         game_p = Game(shoe, rules, policy)
-    return Game(shoe, rules, policy), game_p
+    with switch(None):  # (the compiled game even when the suite runs with EXACTODDS_PURE=1)
+        return Game(shoe, rules, policy), game_p
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -158,4 +167,5 @@ def test_the_switch() -> None:
     """``EXACTODDS_PURE=1`` builds the Python solver; otherwise, with numba, the compiled one."""
     with pure():
         assert compiled.solver_class() is HandSolver
-    assert compiled.solver_class() is compiled.CompiledSolver
+    with switch(None):
+        assert compiled.solver_class() is compiled.CompiledSolver
