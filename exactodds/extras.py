@@ -6,7 +6,7 @@ The core install (``pip install exactodds``) carries what ``analyze``, ``eor``, 
 ======== ================== ====================================================
 extra    module             used by
 ======== ================== ====================================================
-fast     numba              the compiled batch kernels (a numpy path runs without)
+fast     numba              the compiled kernels: baccarat batch, blackjack dealer tables and hand solver (numpy / Python without)
 stats    scipy              simulate / crosscheck / study statistics
 plot     matplotlib         ``study --plot``
 cluster  dask.distributed   ``study --scheduler``

@@ -19,6 +19,7 @@ from fractions import Fraction
 import pytest
 
 from exactodds.blackjack import hands
+from exactodds.blackjack.compiled import CompiledSolver, _State, stood_hands
 from exactodds.blackjack.dealer import DealerTable
 from exactodds.blackjack.engine import Game
 from exactodds.blackjack.hands import HandSolver, _add
@@ -60,9 +61,24 @@ class Recorder:
             recorder.stood.setdefault(id(solver), set()).add(hand)
             return stand(solver, hand, doublings, rem, hard)
 
+        # the compiled solver (numba installed) values its nodes at once: what it stands on is
+        # read from each evaluation, its walk is its own method
+        evaluated, stood_on_compiled = CompiledSolver.evaluated, CompiledSolver.stood_on
+
+        def recorded_compiled(solver: CompiledSolver) -> _State:
+            state = evaluated(solver)
+            recorder.stood.setdefault(id(solver), set()).update(stood_hands(solver))
+            return state
+
+        def walked_compiled(solver: CompiledSolver, roots: Iterable[tuple[Values, int]]) -> set[Values]:
+            recorder.walks += 1
+            return stood_on_compiled(solver, roots)
+
         monkeypatch.setattr(DealerTable, "request", counted)
         monkeypatch.setattr(HandSolver, "stand", recorded)
         monkeypatch.setattr(HandSolver, "stood_on", walked)
+        monkeypatch.setattr(CompiledSolver, "evaluated", recorded_compiled)
+        monkeypatch.setattr(CompiledSolver, "stood_on", walked_compiled)
 
 
 @pytest.fixture

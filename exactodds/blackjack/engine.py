@@ -50,6 +50,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from exactodds.blackjack.compiled import solver_class
 from exactodds.blackjack.dealer import DealerTable, hand_total
 from exactodds.blackjack.hands import (
     HAND_POINTS_MAX,
@@ -151,6 +152,23 @@ class GameResult:
         return self.expected - self.envy
 
 
+class ReferenceChooser:
+    """A post-split strategy read from a reference solver (:meth:`Game._chooser`): at a node, the
+    action best for the reference among the node's available actions (first listed on a tie); the
+    compiled solver reads :attr:`reference`'s decisions directly (:mod:`exactodds.blackjack.compiled`)."""
+
+    def __init__(self, reference: HandSolver) -> None:
+        self.reference = reference
+
+    def __call__(self, hand: Values, doublings: int, acts: Collection[str]) -> str:
+        ref = self.reference
+        ref.value(hand, doublings)
+        known = ref.node_actions.get((hand, doublings))
+        if known is None:  # one action there: the same one here
+            return next(iter(acts))
+        return max(acts, key=lambda a: known[a])
+
+
 class Game:
     """The composition-dependent analysis of one shoe under one rule set."""
 
@@ -161,6 +179,9 @@ class Game:
             raise InputError(f"a shoe of {points} points could run out within a round "
                              f"(needs more than {HAND_POINTS_MAX * (rules.max_hands + 1)})")
         self.solvers: dict[tuple[int, int, int], HandSolver] = {}
+        self.solver_class = solver_class()
+        """The hand solver this game builds: compiled when numba is installed (unless
+        ``EXACTODDS_PURE=1``), else the Python one (:func:`~exactodds.blackjack.compiled.solver_class`)."""
         self.split_context: tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None = None
         self.split_memos: dict[tuple[object, ...], tuple[dict[tuple[int, object], tuple[Fraction, Fraction]],
                                                          dict[tuple[int, int, object], Fraction],
@@ -194,9 +215,9 @@ class Game:
                                       [("hands", r, extra) for r, extra in splits])
             chosen = self._chosen(split_value_, extra)
             chooser = self._chooser(up, split_value_, extra) if split_value_ else None
-            self.solvers[key] = HandSolver(base, up, self.rules, bool(split_value_), self.floor, self.policy,
-                                           table, split_value_, extra, chooser, request=not chosen,
-                                           plans=self._shared_plans(up, split_value_))
+            self.solvers[key] = self.solver_class(base, up, self.rules, bool(split_value_), self.floor,
+                                                  self.policy, table, split_value_, extra, chooser,
+                                                  request=not chosen, plans=self._shared_plans(up, split_value_))
             if chosen and ("chosen", up, self.rules, self.policy is None) not in table.asked:
                 self._request_chosen(up, table)
         return self.solvers[key]
@@ -279,16 +300,7 @@ class Game:
         mode = self.rules.post_split
         if mode == "cdp" or (mode == "cdp1" and extra == 0):
             return None
-        ref = self.solver(up) if mode == "cdz" else self.solver(up, pair, 0)
-
-        def pick(hand: Values, doublings: int, acts: Collection[str]) -> str:
-            ref.value(hand, doublings)
-            known = ref.node_actions.get((hand, doublings))
-            if known is None:  # one action there: the same one here
-                return next(iter(acts))
-            return max(acts, key=lambda a: known[a])
-
-        return pick
+        return ReferenceChooser(self.solver(up) if mode == "cdz" else self.solver(up, pair, 0))
 
     def _release(self, up: int) -> None:
         """Free the node values of up card ``up``'s solvers once its deals are valued (memory:

@@ -206,6 +206,38 @@ def _sub(values: Values, v: int) -> Values:
     return values[:v - 1] + (values[v - 1] - 1,) + values[v:]
 
 
+def can_double(rules: Rules, split: bool, hand: Values) -> bool:
+    """§ 551.11(a): first two cards (of a hand or split pair) unless any number is allowed;
+    a first-two-card double only on the totals the rules allow (``double_totals``, ``double_soft``);
+    a split hand only with ``double_after_split``."""
+    if split and not rules.double_after_split:
+        return False
+    _, total, soft, cards = shape(hand)
+    if cards != 2:
+        return rules.double_any_cards
+    return rules.double_total_allowed(total, soft)
+
+
+def open_actions(rules: Rules, split: bool, locked: bool, hand: Values, doublings: int) -> list[str]:
+    """The actions open at the node ``(hand, doublings)`` of a hand of 21 points or less, in the
+    engine's order (a tie goes to the first listed): stand; before any double, hit and double
+    (§ 551.11(a)); after one, rescue (§ 551.11(d)) and redouble. ``locked``: split aces that take
+    one card and stand."""
+    _, total, _, cards = shape(hand)
+    names = ["stand"]
+    if doublings == 0:
+        if total < 21 and not (locked and cards == 2):
+            names.append("hit")
+            if can_double(rules, split, hand):
+                names.append("double")
+    else:
+        if rules.rescue_loss(doublings) is not None:
+            names.append("rescue")
+        if doublings <= rules.redoubles and total < 21:
+            names.append("redouble")
+    return names
+
+
 SCALE: Final = 2
 """Common factor of the solver's integer numerators: the 3-to-2 pays (§ 551.6(g)(5)) stay whole."""
 
@@ -327,36 +359,16 @@ class HandSolver:
     def can_double(self, hand: Values) -> bool:
         """§ 551.11(a): first two cards (of a hand or split pair) unless any number is allowed;
         a first-two-card double only on the totals the rules allow (``double_totals``, ``double_soft``)."""
-        rules = self.rules
-        if self.split and not rules.double_after_split:
-            return False
-        _, total, soft, cards = shape(hand)
-        if cards != 2:
-            return rules.double_any_cards
-        return rules.double_total_allowed(total, soft)
+        return can_double(self.rules, self.split, hand)
 
     def open_actions(self, hand: Values, doublings: int, hard: int) -> list[str]:
         """The actions open at the node ``(hand, doublings)`` of a hand of ``hard`` points (21 or
-        less), in the engine's order (a tie goes to the first listed): stand; before any double,
-        hit and double (§ 551.11(a)); after one, rescue (§ 551.11(d)) and redouble."""
+        less), in the engine's order (a tie goes to the first listed): :func:`open_actions`."""
         key = (hand, doublings)
         got = self.opens.get(key)
         if got is not None:
             return got
-        _, total, _, cards = shape(hand)
-        rules = self.rules
-        names = ["stand"]
-        if doublings == 0:
-            if total < 21 and not (self.locked and cards == 2):
-                names.append("hit")
-                if self.can_double(hand):
-                    names.append("double")
-        else:
-            if rules.rescue_loss(doublings) is not None:
-                names.append("rescue")
-            if doublings <= rules.redoubles and total < 21:
-                names.append("redouble")
-        self.opens[key] = names
+        names = self.opens[key] = open_actions(self.rules, self.split, self.locked, hand, doublings)
         return names
 
     def action_values(self, hand: Values, doublings: int, names: list[str], hard: int, rem: Values) -> dict[str, int]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
+from functools import cache
 from math import comb, prod
 from typing import Any, Final
 
@@ -60,11 +61,12 @@ class Chart:
         return CODES[got[0]] if got else ""
 
 
-def _composition_ways(base: tuple[int, ...], hand: tuple[int, ...]) -> int:
-    """P(a given set of ``sum(hand)`` cards drawn from ``base`` has composition ``hand``), times
-    ``ff(|base|, sum(hand))`` (an integer: the ordered draws giving ``hand``)."""
-    ways = prod(comb(sum(hand[i:]), hand[i]) for i in range(10))
-    return ways * prod(falling_factorial(b, h) for b, h in zip(base, hand))
+@cache
+def _orders(hand: tuple[int, ...]) -> int:
+    """The orders of a hand's cards by value (a multinomial coefficient; the same for every shoe):
+    times ``Π_v ff(base_v, hand_v)`` it is the ordered draws from ``base`` that give ``hand``, i.e.
+    P(``sum(hand)`` cards drawn from ``base`` have composition ``hand``) times ``ff(|base|, sum(hand))``."""
+    return prod(comb(sum(hand[i:]), hand[i]) for i in range(10))
 
 
 def basic_chart(game: Game, result: GameResult) -> Chart:
@@ -83,10 +85,11 @@ def basic_chart(game: Game, result: GameResult) -> Chart:
         # the weighted numerators of a class's hands of ``n`` cards share the denominator
         # ``ff(|base|, n) · hs.denominator``: summed as integers, one Fraction per (class, n, action)
         sums: dict[tuple[ClassKey, int, str], int] = {}
+        falls = [[falling_factorial(b, h) for h in range(min(b, 21) + 1)] for b in hs.base]
         for (hand, k), acts in hs.node_actions.items():
             key = decision_class(up_value, hand, k, False)
             n = sum(hand)
-            ways = _composition_ways(hs.base, hand)
+            ways = _orders(hand) * prod(f[h] for f, h in zip(falls, hand))  # ordered draws giving the hand (:func:`_orders`)
             for a, num in acts.items():
                 at = (key, n, a)
                 sums[at] = sums.get(at, 0) + ways * num

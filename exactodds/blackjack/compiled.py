@@ -1,0 +1,828 @@
+"""The hand solver compiled: the same exact integer numerators as
+:class:`~exactodds.blackjack.hands.HandSolver`, computed by numba loops over a flat node graph
+(issue 27, speed). Used when numba (the ``fast`` extra) is installed, unless ``EXACTODDS_PURE=1``;
+the Python solver stays the fallback and the tests' oracle (:func:`solver_class` chooses).
+
+*The graph.* The nodes of a hand -- a composition by value and a number of doublings -- and what
+each does (its open actions, :func:`~exactodds.blackjack.hands.open_actions`; its children, one
+card more; its stand coefficients, § 551.6(b),(c),(f),(g)(5)-(7); its rescue loss, § 551.11(d))
+depend on the rules alone, not on the shoe: :class:`Graph` flattens them once per rule set, in
+topological order (more cards first), for every kind of hand (unsplit, split, locked split aces).
+
+*A fixed plan, exactly, in residues.* Given the action each node takes, a node's numerator (over
+``SCALE · n!/floor!``, ``n`` the cards left) is a linear recursion over integers: a draw adds
+``count · child`` for each card and subtracts the bust term (the hole-card peek, § 551.8(e)); a
+stand is the dealer's numerators times the per-``n`` scale; a rescue the no-Blackjack chance.
+The loops compute it modulo primes below 2²⁹ (int64 bounds: :mod:`exactodds.blackjack.hand_kernel`)
+and the Chinese remainder theorem gives back the numerators read (:meth:`CompiledSolver._ints`).
+The bound: a node's value per unit wagered is at most ``3 · 2^D`` in size (``D`` the most
+doublings, ``2^D`` units wagered, a 3-to-1 seven-card 21 the best pay), so ``|numerator| ≤ B =
+3 · 2^D · SCALE · |base|!/floor!``; the primes' product exceeds ``2B``, and ``x + B`` (in
+``[0, 2B]``) is reconstructed, so every numerator, negative too, comes back exactly.
+
+*Decisions* (composition-dependent play, no fixed plan at a node): a float64 pass over the same
+nodes, in the same loop, proposes each node's order of actions, and a proposal is accepted only
+when each action beats the next by more than :data:`MARGIN`, a bound proven on the float error:
+every float value is within ``ERR = 1e-11`` of the exact value of the same action (given the exact
+decisions below it). Argument (``u = 2⁻⁵³``; ``|value| ≤ 3·2^D ≤ 48``, at most three redoubles): each
+dealer probability is the float of an exact ratio within a relative ``2⁻⁴⁸`` (at most eight 32-bit
+limbs summed, one scaling); a stand sums six of them with coefficients of size at most 48, the
+probabilities adding up to at most 1: within ``48·2⁻⁴⁷ < 4e-13``; a draw is ``Σ c_i·v_i / n``
+with ``Σ c_i ≤ n`` (a convex combination of the children's values, whose errors it does not
+enlarge) less a bust term, each step adding at most ``16·u·48 < 1e-13`` (16 roundings); a hand
+draws at most 21 cards and doubles at most 4 times, fewer than 30 steps: ``4e-13 + 30·1e-13 <
+4e-12 < ERR``; a rescue is one rounded ratio. The gap of two floats is itself rounded by at most
+``48·u``. A float gap above
+``MARGIN = 1e-9 > 2·ERR`` proves the exact order. Where it does not (exact ties happen), the
+competing actions' numerators are reconstructed from their residues (exact: the children are done
+first) and compared as integers, a tie going to the first listed as
+:func:`~exactodds.blackjack.hands.choose` does. A float never reaches a figure: it only proposes
+a decision that is then proven or checked.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import weakref
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from types import ModuleType
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.blackjack.dealer import DealerTable, primes_above
+from exactodds.blackjack.hands import (
+    SCALE,
+    HandSolver,
+    Policy,
+    _falling,
+    _hands,
+    children,
+    open_actions,
+    shape,
+)
+from exactodds.blackjack.rules import Rules
+from exactodds.blackjack.shoe import Values
+from exactodds.errors import InputError
+from exactodds.extras import PURE_ENV
+
+IntArray = npt.NDArray[np.int64]
+
+ACTIONS: Final = ("stand", "hit", "double", "rescue", "redouble")
+"""The action codes of the loops (:data:`exactodds.blackjack.hand_kernel.STAND` ...)."""
+CODE: Final = {name: i for i, name in enumerate(ACTIONS)}
+
+MARGIN: Final = 1e-9
+"""A float gap that proves an order of two actions (module doc: the float error is below 1e-11)."""
+
+RADIX: Final = 6
+"""Bits per value in a composition's code (counts below 64: a hand's 21 aces and six pair cards)."""
+
+
+def _kernel() -> ModuleType:
+    from exactodds.blackjack import hand_kernel
+
+    return hand_kernel
+
+
+def solver_class() -> type[HandSolver]:
+    """The hand solver the engine builds: :class:`CompiledSolver` when numba is installed and
+    ``EXACTODDS_PURE`` is not set, else the Python :class:`HandSolver` (one place decides)."""
+    if os.environ.get(PURE_ENV) == "1":  # the one switch (:func:`exactodds.extras.compiled`)
+        return HandSolver
+    return CompiledSolver if _numba_present() else HandSolver
+
+
+@lru_cache(maxsize=1)
+def _numba_present() -> bool:
+    try:
+        _kernel()
+    except ImportError:
+        return False
+    return True
+
+
+@dataclass(eq=False)
+class Graph:
+    """The flat node graph of one rule set (module doc): node ``k`` is ``keys[k]`` (hand, doublings)."""
+
+    rules: Rules
+    keys: list[tuple[Values, int]]
+    index: dict[tuple[Values, int], int]
+    hands: IntArray
+    hard: IntArray
+    ncards: IntArray
+    dbl: IntArray
+    code: IntArray
+    kid0: IntArray
+    kidd: IntArray
+    coef: IntArray
+    resc: IntArray
+    kinds: dict[tuple[bool, bool], tuple[IntArray, IntArray]]
+    """(split, locked split aces) -> the open action codes of each node (-1 padded) and how many."""
+    classes: list[tuple[object, ...]]
+    """The decision classes without the up card and split flag (:func:`decision_class`)."""
+    cls: IntArray
+
+    def opens(self, split: bool, locked: bool) -> tuple[IntArray, IntArray]:
+        got = self.kinds.get((split, locked))
+        if got is None:
+            table = np.full((len(self.keys), 3), -1, dtype=np.int64)
+            count = np.zeros(len(self.keys), dtype=np.int64)
+            for k, (hand, d) in enumerate(self.keys):
+                names = open_actions(self.rules, split, locked, hand, d)
+                count[k] = len(names)
+                table[k, :len(names)] = [CODE[a] for a in names]
+            got = self.kinds[(split, locked)] = (table, count)
+        return got
+
+
+_GRAPHS: dict[Rules, Graph] = {}
+
+
+def graph_of(rules: Rules) -> Graph:
+    """The :class:`Graph` of ``rules``, built once (the last few kept)."""
+    got = _GRAPHS.get(rules)
+    if got is None:
+        if len(_GRAPHS) >= 8:
+            _GRAPHS.pop(next(iter(_GRAPHS)))
+        got = _GRAPHS[rules] = _build_graph(rules)
+    return got
+
+
+def _build_graph(rules: Rules) -> Graph:
+    """Every node an unsplit hand reaches from its two cards (a split hand's nodes are among them:
+    its open actions are the same or fewer), children first."""
+    seen: set[tuple[Values, int]] = set()
+    stack = [(h, 0) for h in _hands() if sum(h) == 2]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        hand, d = node
+        hard = shape(hand)[0]
+        for name in open_actions(rules, False, False, hand, d):
+            if name in ("hit", "double", "redouble"):
+                after = 0 if name == "hit" else d + 1
+                kids = children(hand)
+                stack.extend((kids[i], after) for i in range(min(21 - hard, 10)))
+    keys = sorted(seen, key=lambda kd: (-sum(kd[0]), kd[1], kd[0]))
+    index = {key: k for k, key in enumerate(keys)}
+    n = len(keys)
+    hands = np.array([h for h, _ in keys], dtype=np.int64).reshape(n, 10)
+    kid0 = np.full((n, 10), -1, dtype=np.int64)
+    kidd = np.full((n, 10), -1, dtype=np.int64)
+    coef = np.zeros((n, 6), dtype=np.int64)
+    resc = np.zeros(n, dtype=np.int64)
+    hard_a = np.zeros(n, dtype=np.int64)
+    classes: dict[tuple[object, ...], int] = {}
+    cls = np.zeros(n, dtype=np.int64)
+    for k, (hand, d) in enumerate(keys):
+        hard, total, soft, ncards = shape(hand)
+        hard_a[k] = hard
+        kids = children(hand)
+        for i in range(min(21 - hard, 10)):
+            kid0[k, i] = index.get((kids[i], 0), -1)
+            kidd[k, i] = index.get((kids[i], d + 1), -1)
+        coef[k] = _stand_coefficients(rules, total, ncards, d)
+        loss = rules.rescue_loss(d) if d else None
+        resc[k] = -SCALE * loss if loss is not None else 0
+        key: tuple[object, ...] = ("doubled", soft, total, d) if d else ("multi", soft, total, min(ncards, 6))
+        cls[k] = classes.setdefault(key, len(classes))
+    return Graph(rules, keys, index, hands, hard_a, hands.sum(axis=1), np.array([d for _, d in keys], dtype=np.int64),
+                 hands @ (1 << (RADIX * np.arange(10, dtype=np.int64))), kid0, kidd, coef, resc, {}, list(classes), cls)
+
+
+def _stand_coefficients(rules: Rules, total: int, ncards: int, doublings: int) -> list[int]:
+    """The stand numerator's coefficients on the dealer's outcome numerators 17..21, bust (the
+    same cases as :meth:`HandSolver.stand`, § 551.6(b),(c),(f),(g)(5)-(7))."""
+    bet = 1 << doublings
+    if total == 21 and ncards >= 3:
+        pay = SCALE
+        if rules.bonus_21_cards and ncards >= 5 and (doublings == 0 or rules.bonus_on_doubled):
+            pay = 3 if ncards == 5 else 4 if ncards == 6 else 6
+        if rules.player_21_wins:  # § 551.6(b)(4)
+            return [bet * pay] * 6
+        return [bet * pay] * 4 + [0, bet * pay]
+    if total == 21 and rules.split_21_beats_dealer_21:
+        return [SCALE * bet] * 6
+    t = total - 17
+    if t < 0:
+        return [-SCALE * bet] * 5 + [SCALE * bet]
+    return [SCALE * bet if o < t else 0 if o == t else -SCALE * bet for o in range(5)] + [SCALE * bet]
+
+
+class _DealerStore:
+    """A dealer table's numerators as 32-bit limbs and as probabilities, by composition code
+    (``x = base − rem``, :data:`RADIX` bits per value), for the compiled solvers: the table's
+    compositions are converted in bulk, each once (its cache only grows), and a composition it
+    lacks is asked of it in one batch per solver (:meth:`DealerTable.request`)."""
+
+    def __init__(self, table: DealerTable) -> None:
+        self.table = weakref.ref(table)
+        self.base = np.array(table.base, dtype=np.int64)
+        self.codes = np.zeros(0, dtype=np.int64)
+        """The sorted codes of the compositions stored."""
+        self.rows_of = np.zeros(0, dtype=np.int64)
+        self.width = 4
+        self.limbs = np.zeros((0, 6, self.width), dtype=np.uint32)
+        self.prob = np.zeros((0, 6), dtype=np.float64)
+        self.scales: dict[int, int] = {}
+        self.scale_res: dict[tuple[int, ...], IntArray] = {}
+        self.seen = 0
+        """How many of the table's cached compositions are converted (in the cache's order)."""
+
+    def rows(self, codes: IntArray) -> IntArray:
+        """The rows of the compositions ``base − x`` (``x`` by code), converting what is missing."""
+        for attempt in range(3):
+            if len(self.codes):
+                pos = np.minimum(np.searchsorted(self.codes, codes), len(self.codes) - 1)
+                found = self.codes[pos] == codes
+            else:
+                pos, found = np.zeros(len(codes), dtype=np.int64), np.zeros(len(codes), dtype=bool)
+            if found.all():
+                out: IntArray = self.rows_of[pos]
+                return out
+            table = self.table()
+            assert table is not None
+            if attempt == 1:  # not in the table's cache: one batch
+                x = (codes[~found][:, None] >> (RADIX * np.arange(10, dtype=np.int64))[None, :]) & ((1 << RADIX) - 1)
+                table.request([tuple(r) for r in (self.base[None, :] - x).tolist()])
+            self._convert(table)
+        raise InputError("internal: the dealer's table lacks a composition it was asked for")
+
+    def _convert(self, table: DealerTable) -> None:
+        """Convert the table's compositions cached since the last call."""
+        cache = table.cache
+        if len(cache) <= self.seen:
+            return
+        items = list(itertools.islice(cache.items(), self.seen, None))
+        self.seen = len(cache)
+        rems = np.array([r for r, _ in items], dtype=np.int64).reshape(len(items), 10)
+        x = self.base[None, :] - rems
+        fits = (x < 1 << RADIX).all(axis=1) & (x >= 0).all(axis=1)
+        if not fits.all():
+            keep = np.flatnonzero(fits).tolist()
+            items = [items[i] for i in keep]
+            x = x[fits]
+            rems = rems[fits]
+        if not items:
+            return
+        n_of = rems.sum(axis=1)
+        for n in np.unique(n_of).tolist():
+            if n not in self.scales:
+                self.scales[n] = table.raw(tuple(rems[int(np.argmax(n_of == n))].tolist()))[1]
+        while True:
+            nbytes = 4 * self.width
+            try:
+                buf = b"".join([v.to_bytes(nbytes, "little") for _, d in items for v in d])
+                break
+            except OverflowError:
+                if self.width >= 16:  # the loops' int64 bound (hand_kernel) allows 16 limbs
+                    raise InputError("internal: a dealer numerator over 512 bits") from None
+                self.width *= 2
+                self.limbs = np.concatenate([self.limbs, np.zeros_like(self.limbs)], axis=2)
+        limbs = np.frombuffer(buf, dtype=np.uint32).reshape(len(items), 6, self.width)
+        floor = table.floor
+        inv = {n: self.scales[n] / _falling(n, floor) for n in np.unique(n_of).tolist()}
+        weights = np.array([2.0 ** (32 * j) for j in range(self.width)])
+        prob = (limbs.astype(np.float64) * weights).sum(axis=2) * np.array([inv[n] for n in n_of.tolist()])[:, None]
+        start = len(self.limbs)
+        codes = x @ (1 << (RADIX * np.arange(10, dtype=np.int64)))
+        self.limbs = np.concatenate([self.limbs, limbs])
+        self.prob = np.concatenate([self.prob, prob])
+        codes_all = np.concatenate([self.codes, codes])
+        rows_all = np.concatenate([self.rows_of, np.arange(start, start + len(codes), dtype=np.int64)])
+        order = np.argsort(codes_all, kind="stable")
+        self.codes, self.rows_of = codes_all[order], rows_all[order]
+
+    def scale_residues(self, primes: tuple[int, ...], size: int) -> IntArray:
+        """``(n − K)!/floor!`` (the factor :meth:`DealerTable.raw` returns) modulo each prime, by ``n``."""
+        got = self.scale_res.get(primes)
+        if got is None or len(got) <= size or any(got[n, 0] < 0 for n in self.scales if n <= size):
+            got = np.full((size + 1, len(primes)), -1, dtype=np.int64)
+            for n, s in self.scales.items():
+                if n <= size:
+                    got[n] = [s % q for q in primes]
+            self.scale_res[primes] = got
+        return got
+
+
+_STORES: weakref.WeakKeyDictionary[DealerTable, _DealerStore] = weakref.WeakKeyDictionary()
+
+
+def _store(table: DealerTable) -> _DealerStore:
+    got = _STORES.get(table)
+    if got is None:
+        got = _STORES[table] = _DealerStore(table)
+    return got
+
+
+@lru_cache(maxsize=32)
+def _primes(bits: int) -> tuple[tuple[int, ...], IntArray, IntArray]:
+    """The primes whose product exceeds ``2^bits`` (:func:`primes_above`), as an array, and
+    Garner's constants (the inverse of the product of the primes before each, modulo it)."""
+    primes = primes_above(1 << bits)
+    garner = []
+    prod = 1
+    for q in primes:
+        garner.append(pow(prod, -1, q))
+        prod *= q
+    return primes, np.array(primes, dtype=np.int64), np.array(garner, dtype=np.int64)
+
+
+@lru_cache(maxsize=64)
+def _factorials(floor: int, size: int, primes: tuple[int, ...]) -> IntArray:
+    """``m!/floor!`` modulo each prime for ``m = floor .. size`` (row ``m − floor``)."""
+    out = np.ones((size - floor + 1, len(primes)), dtype=np.int64)
+    for i in range(1, size - floor + 1):
+        m = floor + i
+        out[i] = [(int(out[i - 1, j]) * m) % q for j, q in enumerate(primes)]
+    return out
+
+
+@dataclass(eq=False)
+class _Plan:
+    """What each node does: the open slots it values, the slot it takes (-1: the best), whether
+    its actions are kept (``node_actions``) and whether their residues are retained (``actions``)."""
+
+    valued: npt.NDArray[np.uint8]
+    fixed: npt.NDArray[np.int8]
+    expose: npt.NDArray[np.bool_]
+    retain: npt.NDArray[np.bool_]
+
+
+_POLICY_PLANS: dict[tuple[int, int, int, bool, bool], tuple[Policy, Graph, _Plan]] = {}
+"""A fixed strategy's plans by (strategy, graph, up card, kind of hand): the solvers of one up card
+and kind share them (the strategy and graph kept beside, so that their ids stay theirs)."""
+
+
+@dataclass(eq=False)
+class _State:
+    """One evaluation of a solver: which nodes, their residues and orders."""
+
+    reached: npt.NDArray[np.uint8]
+    order: npt.NDArray[np.int8]
+    val: IntArray | None
+    kept: npt.NDArray[np.uint32] | None
+    """Residues of the actions of the retained nodes (rows by :attr:`kept_at`; below 2²⁹: 32 bits)."""
+    kept_at: npt.NDArray[np.int32]
+    """The retained nodes, ascending (row ``i`` of :attr:`kept` is node ``kept_at[i]``)."""
+    exact_decisions: int = 0
+    two_actions: dict[int, list[int]] = field(default_factory=dict)
+    """An unsplit solver's two-card nodes' action numerators (by node), reconstructed in one batch."""
+    """How many decisions the floats did not prove (taken by the exact comparison)."""
+
+    def row(self, k: int) -> int:
+        """The row of :attr:`kept` of node ``k``, -1 if not retained."""
+        i = int(np.searchsorted(self.kept_at, k))
+        return i if i < len(self.kept_at) and self.kept_at[i] == k else -1
+
+
+class CompiledSolver(HandSolver):
+    """:class:`HandSolver` with every node valued at once by the compiled loops (module doc); the
+    same surface (``value``, ``actions``, ``memo``, ``node_actions``), the same integers."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.graph = graph_of(self.rules)
+        self.kind_opens = self.graph.opens(self.split, self.locked)
+        self.memo = self.values_memo = _Memo(self)
+        self.node_actions = _Actions(self)
+        self.state: _State | None = None
+        self.extra_roots: list[int] = []
+        self.touched: set[int] = set()
+        """The two-card nodes :meth:`value` was asked for: :class:`HandSolver` records a two-card
+        node's actions only then (:meth:`HandSolver.actions` records none), and the basic chart
+        reads what is recorded."""
+        self.pair = kw.get("pair", args[7] if len(args) > 7 else 0)
+        d_most = self.rules.redoubles + 1
+        bound = 3 * (1 << d_most) * SCALE * _falling(self.size, self.floor)
+        self.bound = bound
+        bits = (2 * bound).bit_length()
+        self.primes, self.primes_a, self.garner = _primes(bits)
+        self.offset = np.array([bound % q for q in self.primes], dtype=np.int64)
+        self._plan_cache: _Plan | None = None
+
+    # -- the plan ---------------------------------------------------------------------------
+    def _roots(self) -> npt.NDArray[np.uint8]:
+        g = self.graph
+        roots: npt.NDArray[np.uint8] = ((g.ncards == 2) & (g.dbl == 0)).astype(np.uint8)
+        if self.split:
+            roots &= (g.hands[:, self.pair - 1] > 0).astype(np.uint8)
+        for k in self.extra_roots:
+            roots[k] = 1
+        return roots
+
+    def plan_arrays(self) -> _Plan:
+        if self._plan_cache is None:
+            self._plan_cache = self._make_plan()
+        return self._plan_cache
+
+    def _make_plan(self) -> _Plan:
+        g = self.graph
+        opens, nopen = self.kind_opens
+        n = len(g.keys)
+        slots = np.arange(3)[None, :] < nopen[:, None]
+        multi = nopen > 1
+        two = g.ncards == 2
+        unsplit_two = two & (g.dbl == 0) & (not self.split)
+        if self.policy is None and self.chooser is None:
+            return _Plan(slots.astype(np.uint8), np.full(n, -1, dtype=np.int8), multi, multi)
+        if self.policy is not None:
+            key = (id(self.policy), id(g), self.up, self.split, self.locked)
+            got = _POLICY_PLANS.get(key)
+            if got is not None and got[0] is self.policy and got[1] is g:
+                return got[2]
+            plan = self._policy_plan(opens, nopen, slots, multi, two, unsplit_two)
+            if len(_POLICY_PLANS) >= 64:
+                _POLICY_PLANS.pop(next(iter(_POLICY_PLANS)))
+            _POLICY_PLANS[key] = (self.policy, g, plan)
+            return plan
+        return self._chooser_plan(opens, nopen, slots, multi, two)
+
+    def _policy_plan(self, opens: IntArray, nopen: IntArray, slots: npt.NDArray[np.bool_], multi: npt.NDArray[np.bool_],
+                     two: npt.NDArray[np.bool_], unsplit_two: npt.NDArray[np.bool_]) -> _Plan:
+        """:meth:`HandSolver._plan` under a fixed strategy: the first action of the class's ranking
+        that is open (none: the best); a split hand's two-card nodes value every action."""
+        g = self.graph
+        assert self.policy is not None
+        pos = np.full((len(g.classes), len(ACTIONS) + 1), 99, dtype=np.int64)
+        for c, key in enumerate(g.classes):
+            full = (key[0], self.up, *key[1:]) + (() if key[0] == "doubled" else (self.split,))
+            for r, name in enumerate(self.policy(full)):
+                if name in CODE and pos[c, CODE[name]] == 99:
+                    pos[c, CODE[name]] = r
+        at = pos[g.cls[:, None], np.where(opens >= 0, opens, len(ACTIONS))]
+        at = np.where(slots, at, 99)
+        taken = at.argmin(axis=1)
+        has = at.min(axis=1) < 99
+        keep = multi & two & self.split
+        fixed = np.where(multi & has, taken, -1)
+        only = multi & has & ~keep & ~unsplit_two
+        valued = slots.copy()
+        valued[only] = False
+        valued[np.flatnonzero(only), taken[only]] = True
+        return _Plan(valued.astype(np.uint8), fixed.astype(np.int8), keep, keep | (unsplit_two & multi))
+
+    def _chooser_plan(self, opens: IntArray, nopen: IntArray, slots: npt.NDArray[np.bool_],
+                      multi: npt.NDArray[np.bool_], two: npt.NDArray[np.bool_]) -> _Plan:
+        """A post-split strategy read from a reference solver (:meth:`Game._chooser`): at every
+        node with a choice, the reference's best of this node's actions (first listed on a tie)."""
+        g = self.graph
+        n = len(g.keys)
+        chooser = self.chooser
+        ref = getattr(chooser, "reference", None)
+        fixed = np.full(n, -1, dtype=np.int64)
+        todo = np.flatnonzero(multi)
+        if isinstance(ref, CompiledSolver) and ref.graph is g:
+            ref_state = ref.evaluated()
+            ref_opens = ref.kind_opens[0]
+            best = np.full(n, -1, dtype=np.int64)
+            for j in range(2, -1, -1):  # the reference's order, best first: the first open here wins
+                slot = ref_state.order[:, j]
+                code = np.where(slot >= 0, np.take_along_axis(ref_opens, np.maximum(slot, 0)[:, None], 1)[:, 0], -2)
+                for s in range(3):
+                    best = np.where((opens[:, s] == code) & (code >= 0), s, best)
+            ok = ref_state.reached.astype(bool) & (best >= 0)
+            fixed[multi & ok] = best[multi & ok]
+            todo = np.flatnonzero(multi & ~ok)
+        assert chooser is not None
+        # only the nodes this solver can reach by some play: the others are never valued (first the
+        # cheap filters: the shoe must hold the hand, a split hand holds a pair card)
+        base = np.array(self.base, dtype=np.int64)
+        possible: npt.NDArray[np.bool_] = np.asarray((g.hands <= base[None, :]).all(axis=1))
+        if self.split:
+            possible &= g.hands[:, self.pair - 1] > 0
+        fixed[todo[~possible[todo]]] = 0
+        todo = todo[possible[todo]]
+        if len(todo):
+            reachable = np.zeros(n, dtype=np.uint8)
+            _kernel().reach(self._roots(), slots.astype(np.uint8), opens, nopen, g.kid0, g.kidd, g.hands, g.hard,
+                            base, reachable)
+            fixed[todo[reachable[todo] == 0]] = 0
+            todo = todo[reachable[todo] == 1]
+        for k in todo.tolist():  # not reached by the reference (or not compiled): ask the chooser
+            hand, d = g.keys[k]
+            names = [ACTIONS[c] for c in opens[k, :nopen[k]].tolist()]
+            fixed[k] = names.index(chooser(hand, d, names))
+        first = two & (g.dbl == 0)
+        valued = slots.copy()
+        only = multi & ~first
+        valued[only] = False
+        valued[np.flatnonzero(only), fixed[only]] = True
+        keep = multi & first
+        return _Plan(valued.astype(np.uint8), fixed.astype(np.int8), keep, keep)
+
+    # -- evaluation -------------------------------------------------------------------------
+    def evaluated(self) -> _State:
+        """The state of the last evaluation, evaluating if there is none."""
+        if self.state is None or self.state.val is None:
+            self.state = self._evaluate()
+        return self.state
+
+    def _evaluate(self) -> _State:
+        kernel = _kernel()
+        g = self.graph
+        plan = self.plan_arrays()
+        opens, nopen = self.kind_opens
+        base = np.array(self.base, dtype=np.int64)
+        if base.max() >= min(self.primes):  # the loops multiply a card count by a residue unreduced
+            raise InputError("internal: a card count as large as the residue primes")
+        n = len(g.keys)
+        reached = np.zeros(n, dtype=np.uint8)
+        kernel.reach(self._roots(), plan.valued, opens, nopen, g.kid0, g.kidd, g.hands, g.hard, base, reached)
+        store = _store(self.dealer)
+        stands = np.flatnonzero(reached.astype(bool) & plan.valued[:, 0].astype(bool))
+        drow = np.full(n, -1, dtype=np.int64)
+        offset = np.array(self.dealer.base, dtype=np.int64) - base
+        if (offset < 0).any() or (offset + 21 >= 1 << RADIX).any():
+            raise InputError("internal: a hand solver's shoe is not within its dealer table's")
+        off_code = int(offset @ (1 << (RADIX * np.arange(10, dtype=np.int64))))
+        drow[stands] = store.rows(g.code[stands] + off_code)
+        primes = self.primes
+        scale_q = store.scale_residues(primes, self.size)
+        fac = _factorials(self.floor, self.size, primes)
+        lpow = np.array([[pow(2, 32 * j, q) for q in primes] for j in range(store.width)], dtype=np.int64)
+        p = len(primes)
+        val = np.zeros((n, p), dtype=np.int64)
+        valf = np.zeros(n, dtype=np.float64)
+        act = np.zeros((n, 3, p), dtype=np.int64)
+        actf = np.zeros((n, 3), dtype=np.float64)
+        order = np.full((n, 3), -1, dtype=np.int8)
+        exact = np.zeros(n, dtype=np.uint8)
+        start = exact_count = 0
+        while True:
+            got = kernel.evaluate(start, reached, plan.valued, plan.fixed, exact, order, opens, nopen, g.kid0, g.kidd,
+                                  g.hands, g.hard, g.dbl, g.coef, g.resc, drow, store.limbs, lpow, store.prob, scale_q,
+                                  fac, self.primes_a, base, self.up, self.floor, MARGIN, val, valf, act, actf)
+            if got == -1:
+                break
+            if got == -2:
+                raise InputError("internal: a composition fell below the denominator floor")
+            slots = [s for s in range(int(nopen[got])) if plan.valued[got, s]]
+            values = self._ints(act[got, slots])
+            ranked = sorted(range(len(slots)), key=lambda i: -values[i])  # stable: first listed on a tie
+            order[got] = [slots[i] for i in ranked] + [-1] * (3 - len(slots))
+            exact[got] = 1
+            exact_count += 1
+            start = got
+        ref = getattr(self.chooser, "reference", None)
+        if self.policy is None and isinstance(ref, CompiledSolver):
+            # the Python chooser values the reference's two-card node at each of these (records it)
+            first = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0) & (nopen > 1))
+            ref.touched.update(first.tolist())
+        retain = np.flatnonzero(plan.retain & reached.astype(bool))
+        state = _State(reached, order, val, act[retain].astype(np.uint32), retain.astype(np.int32), exact_count)
+        # the two-card nodes' values, which the engine reads one by one: reconstructed in one batch
+        twos = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0))
+        self.values_memo.preset(zip([g.keys[k] for k in twos.tolist()], self._ints(val[twos])))
+        if not self.split:  # and their actions (:meth:`actions`, each initial deal), likewise
+            rows = np.flatnonzero((g.ncards[retain] == 2) & (g.dbl[retain] == 0))
+            kept = act[retain[rows]]
+            flat = self._ints(kept)
+            state.two_actions = {int(retain[i]): flat[3 * j:3 * j + 3] for j, i in enumerate(rows.tolist())}
+        return state
+
+    def _ints(self, residues: npt.NDArray[np.int64] | npt.NDArray[np.uint32]) -> list[int]:
+        """The numerators of ``residues`` (rows; axes: ..., prime), by the Chinese remainder theorem."""
+        rows = np.ascontiguousarray(residues.reshape(-1, len(self.primes)), dtype=np.int64)
+        width = (29 * len(self.primes)) // 32 + 2
+        out = np.zeros((len(rows), width), dtype=np.int64)
+        _kernel().reconstruct(rows, self.offset, self.primes_a, self.garner, out)
+        raw = out.astype(np.uint32).tobytes()
+        step = 4 * width
+        bound = self.bound
+        return [int.from_bytes(raw[i:i + step], "little") - bound for i in range(0, len(raw), step)]
+
+    # -- the HandSolver surface -------------------------------------------------------------
+    def stood_on(self, roots: Iterable[tuple[Values, int]]) -> set[Values]:
+        """:meth:`HandSolver.stood_on` by the plan's arrays: the hands the plan stands on from ``roots``."""
+        g = self.graph
+        marks = np.zeros(len(g.keys), dtype=np.uint8)
+        for key in roots:
+            k = g.index.get(key)
+            if k is None:
+                return super().stood_on(roots)
+            marks[k] = 1
+        plan = self.plan_arrays()
+        opens, nopen = self.kind_opens
+        reached = np.zeros(len(g.keys), dtype=np.uint8)
+        _kernel().reach(marks, plan.valued, opens, nopen, g.kid0, g.kidd, g.hands, g.hard,
+                        np.array(self.base, dtype=np.int64), reached)
+        ks = np.flatnonzero(reached.astype(bool) & plan.valued[:, 0].astype(bool))
+        return set(map(tuple, g.hands[ks].tolist()))
+
+    def node_index(self, hand: Values, doublings: int) -> int | None:
+        """The node's index in the graph, evaluating with it as a root if the plan did not reach it."""
+        k = self.graph.index.get((hand, doublings))
+        if k is None:
+            return None
+        state = self.evaluated()
+        if not state.reached[k]:
+            if any(h > b for h, b in zip(hand, self.base)):
+                return None
+            self.extra_roots.append(k)
+            self.state = None
+            state = self.evaluated()
+        return k
+
+    def value(self, hand: Values, doublings: int = 0, hard: int | None = None, rem: Values | None = None) -> int:
+        k = self.graph.index.get((hand, doublings))
+        if k is not None:
+            self.touched.add(k)
+        return super().value(hand, doublings, hard, rem)
+
+    def _value(self, hand: Values, doublings: int, hard: int | None, rem: Values | None) -> int:
+        if hard is None:
+            hard = shape(hand)[0]
+        k = self.node_index(hand, doublings) if hard <= 21 else None
+        if k is None:
+            return super()._value(hand, doublings, hard, rem)
+        got = self.memo.get((hand, doublings))
+        assert got is not None
+        return got
+
+    def actions(self, hand: Values, locked: bool = False) -> dict[str, Fraction]:
+        k = None if locked else self.node_index(hand, 0)
+        state = self.state
+        if k is None or state is None or state.kept is None or state.row(k) < 0 or self.split:
+            return super().actions(hand, locked)
+        opens, nopen = self.kind_opens
+        values = state.two_actions.get(k) or self._ints(state.kept[state.row(k), :int(nopen[k])])
+        den = self.denominator(hand)
+        return {ACTIONS[c]: Fraction(v, den) for c, v in zip(opens[k, :int(nopen[k])].tolist(), values)}
+
+    def memo_value(self, key: tuple[Values, int]) -> int | None:
+        """The node value of ``key`` from the last evaluation (None: not evaluated)."""
+        state = self.state
+        k = self.graph.index.get(key)
+        if state is None or state.val is None or k is None or not state.reached[k]:
+            return None
+        return self._ints(state.val[k])[0]
+
+    def exposed(self, key: tuple[Values, int] | None = None) -> dict[tuple[Values, int], dict[str, int]]:
+        """``node_actions`` of the last evaluation: of the node ``key``, or of every exposed node."""
+        state = self.state
+        if state is None or state.kept is None:
+            return {}
+        plan = self.plan_arrays()
+        opens = self.kind_opens[0]
+        g = self.graph
+        if key is None:
+            shown = plan.expose & state.reached.astype(bool)
+            shown[(g.ncards == 2) & (g.dbl == 0)] = False
+            shown[[k for k in self.touched if plan.expose[k] and state.reached[k]]] = True
+            ks = np.flatnonzero(shown)
+        else:
+            k = g.index.get(key)
+            if k is None or not (plan.expose[k] and state.reached[k]) or (g.ncards[k] == 2 and k not in self.touched):
+                return {}
+            ks = np.array([k])
+        rows = state.kept[np.searchsorted(state.kept_at, ks)]
+        values = self._ints(rows)
+        out: dict[tuple[Values, int], dict[str, int]] = {}
+        valued = plan.valued
+        for i, k in enumerate(ks.tolist()):
+            out[self.graph.keys[k]] = {ACTIONS[int(opens[k, s])]: values[3 * i + s] for s in range(3) if valued[k, s]}
+        return out
+
+    def release(self, values: bool, actions: bool) -> None:
+        """Drop the node values (``memo.clear()``) and/or the kept actions (``node_actions.clear()``)."""
+        state = self.state
+        if state is None:
+            return
+        if values:
+            state.val = None
+        if actions:
+            state.kept = None
+            state.two_actions = {}
+            self.touched.clear()
+
+
+class _Memo(dict[tuple[Values, int], int]):
+    """:attr:`HandSolver.memo` of a compiled solver: the node values reconstructed on demand."""
+
+    def __init__(self, solver: CompiledSolver) -> None:
+        super().__init__()
+        self.solver = solver
+
+    def get(self, key: tuple[Values, int], default: Any = None) -> Any:
+        got = dict.get(self, key)
+        if got is None:
+            got = self.solver.memo_value(key)
+            if got is None:
+                return default
+            dict.__setitem__(self, key, got)
+        return got
+
+    def __getitem__(self, key: tuple[Values, int]) -> int:
+        got = self.get(key)
+        if got is None:
+            raise KeyError(key)
+        assert isinstance(got, int)
+        return got
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, tuple) and self.get(key) is not None
+
+    def clear(self) -> None:
+        dict.clear(self)
+        self.solver.release(values=True, actions=False)
+
+    def preset(self, items: Iterable[tuple[tuple[Values, int], int]]) -> None:
+        """Values known in advance (a batch reconstructed at once)."""
+        dict.update(self, items)
+
+    def __len__(self) -> int:
+        state = self.solver.state
+        evaluated = 0 if state is None or state.val is None else int(state.reached.sum())
+        return max(evaluated, dict.__len__(self))
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+
+class _Actions(dict[tuple[Values, int], dict[str, int]]):
+    """:attr:`HandSolver.node_actions` of a compiled solver: reconstructed on demand, all at once
+    when iterated."""
+
+    def __init__(self, solver: CompiledSolver) -> None:
+        super().__init__()
+        self.solver = solver
+
+    def _fill(self) -> None:
+        for key, acts in self.solver.exposed().items():
+            dict.setdefault(self, key, acts)
+
+    def get(self, key: tuple[Values, int], default: Any = None) -> Any:
+        got = dict.get(self, key)
+        if got is None:
+            got = self.solver.exposed(key).get(key)
+            if got is None:
+                return default
+            dict.__setitem__(self, key, got)
+        return got
+
+    def __getitem__(self, key: tuple[Values, int]) -> dict[str, int]:
+        got = self.get(key)
+        if got is None:
+            raise KeyError(key)
+        assert isinstance(got, dict)
+        return got
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, tuple) and self.get(key) is not None
+
+    def items(self) -> Any:
+        self._fill()
+        return dict.items(self)
+
+    def keys(self) -> Any:
+        self._fill()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        self._fill()
+        return dict.values(self)
+
+    def __iter__(self) -> Iterator[tuple[Values, int]]:
+        self._fill()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._fill()
+        return dict.__len__(self)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __eq__(self, other: object) -> bool:
+        self._fill()
+        if isinstance(other, _Actions):
+            other._fill()
+        return dict.__eq__(self, other)
+
+    __hash__ = None
+
+    def clear(self) -> None:
+        dict.clear(self)
+        self.solver.release(values=False, actions=True)
+
+
+def stood_hands(solver: HandSolver) -> set[Values]:
+    """The hands a compiled solver's last evaluation stood on (for the tests of the dealer's batches)."""
+    if not isinstance(solver, CompiledSolver) or solver.state is None:
+        return set()
+    plan = solver.plan_arrays()
+    ks = np.flatnonzero(solver.state.reached.astype(bool) & plan.valued[:, 0].astype(bool))
+    return {solver.graph.keys[k][0] for k in ks.tolist()}
+
+
+__all__ = ["ACTIONS", "CompiledSolver", "Graph", "MARGIN", "graph_of", "solver_class", "stood_hands"]

@@ -1,0 +1,242 @@
+"""The numba loops of the compiled hand solver (:mod:`exactodds.blackjack.compiled`): the reach of
+a plan over the flat node graph, the node values of a plan in residues (with the float pass that
+proposes composition-dependent decisions), and the Chinese-remainder reconstruction.
+
+Imported only when numba (the ``fast`` extra) is installed; :mod:`exactodds.blackjack.compiled`
+holds the graph, the bounds and their proofs (its module docstring), this module only the loops.
+Numba's on-disk cache is used where the process may write it, else the loops are compiled in
+memory (the project's one rule for it, :func:`exactodds.engine.kernel._jit`).
+
+Integer bounds (int64): every residue is below a prime ``q < 2²⁹``; a product of two residues is
+below 2⁵⁸ and each loop adds at most 16 such products before reducing (the ten card values of a
+draw; the at most 16 limbs of a dealer numerator), so a sum stays below 2⁶²; a card count is
+below every prime (:class:`~exactodds.blackjack.compiled.CompiledSolver` checks the shoe); a
+stand's signed combination of six 32-bit limbs with coefficients of size at most 96 stays below 2⁴².
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from exactodds.engine.kernel import _jit
+
+STAND, HIT, DOUBLE, RESCUE, REDOUBLE = 0, 1, 2, 3, 4
+"""Action codes (:data:`exactodds.blackjack.compiled.ACTIONS`)."""
+
+
+@_jit
+def reach(roots: Any, valued: Any, opens: Any, nopen: Any, kid0: Any, kidd: Any, hands: Any, hard: Any,
+          base: Any, reached: Any) -> None:  # pragma: no cover (compiled)
+    """Mark in ``reached`` every node the plan visits from ``roots``: nodes are in topological
+    order (more cards first), so a walk from the last node to the first sees a parent before its
+    children; a child is visited when a valued hit/double/redouble draws a card the shoe holds."""
+    n_nodes = len(roots)
+    for k in range(n_nodes):
+        reached[k] = roots[k]
+    for k in range(n_nodes - 1, -1, -1):
+        if not reached[k]:
+            continue
+        ok = True
+        for v in range(10):
+            if hands[k, v] > base[v]:
+                ok = False
+        if not ok:
+            reached[k] = 0
+            continue
+        room = 21 - hard[k]
+        top = room if room < 10 else 10
+        for s in range(nopen[k]):
+            if not valued[k, s]:
+                continue
+            code = opens[k, s]
+            if code == HIT or code == DOUBLE or code == REDOUBLE:
+                kids = kid0 if code == HIT else kidd
+                for i in range(top):
+                    if base[i] - hands[k, i] > 0:
+                        child = kids[k, i]
+                        if child >= 0:
+                            reached[child] = 1
+
+
+@_jit
+def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, order: Any, opens: Any, nopen: Any,
+             kid0: Any, kidd: Any, hands: Any, hard: Any, dbl: Any, coef: Any, resc: Any, drow: Any, limbs: Any,
+             lpow: Any, dprob: Any, scale_q: Any, fac: Any, primes: Any, base: Any, up: int, floor: int,
+             margin: float, val: Any, valf: Any, act: Any, actf: Any) -> int:  # pragma: no cover (compiled)
+    """The values of the reached nodes from ``start`` on (the plan fixed where ``fixed >= 0``,
+    else the best action), in residues (``val``, ``act``) and in floats (``valf``, ``actf``).
+
+    Returns -1 when done, ``k`` when node ``k``'s best action is not proven by the floats (two
+    candidates within ``margin``): the caller compares them exactly, writes ``order[k]`` and
+    ``exact[k] = 1`` and calls again from ``k``; -2 when a composition falls below the denominator
+    floor (a shoe too small for the shared denominators).
+    """
+    n_primes = len(primes)
+    size = 0
+    for v in range(10):
+        size += base[v]
+    rem = np.zeros(10, np.int64)
+    acc = np.zeros(n_primes, np.int64)
+    width = limbs.shape[2]
+    combo = np.zeros(width, np.int64)
+    for k in range(start, len(reached)):
+        if not reached[k]:
+            continue
+        n = 0
+        for v in range(10):
+            rem[v] = base[v] - hands[k, v]
+            n += rem[v]
+        room = 21 - hard[k]
+        top = room if room < 10 else 10
+        m = 0
+        for s in range(nopen[k]):
+            if not valued[k, s]:
+                continue
+            m += 1
+            code = opens[k, s]
+            if code == STAND:
+                r = drow[k]
+                fsum = 0.0
+                for o in range(6):
+                    fsum += coef[k, o] * dprob[r, o]
+                actf[k, s] = fsum / 2.0
+                for j in range(width):  # the combination, limb by limb (signed, below 2⁴²)
+                    c = 0
+                    for o in range(6):
+                        c += coef[k, o] * np.int64(limbs[r, o, j])
+                    combo[j] = c
+                for p in range(n_primes):
+                    q = primes[p]
+                    total = 0
+                    for j in range(width):
+                        total += (combo[j] % q) * lpow[j, p]
+                    act[k, s, p] = (total % q) * scale_q[n, p] % q
+            elif code == RESCUE:
+                if n - 1 < floor:
+                    return -2
+                if up == 1:
+                    clear = n - rem[9]
+                    fclear = clear / n
+                elif up == 10:
+                    clear = n - rem[0]
+                    fclear = clear / n
+                else:
+                    clear = n
+                    fclear = 1.0
+                actf[k, s] = resc[k] * fclear / 2.0
+                for p in range(n_primes):
+                    q = primes[p]
+                    if up == 1 or up == 10:
+                        nb = clear % q * fac[n - 1 - floor, p] % q
+                    else:
+                        nb = fac[n - floor, p]
+                    act[k, s, p] = (resc[k] % q) * nb % q
+            else:
+                kids = kid0 if code == HIT else kidd
+                after = 0 if code == HIT else dbl[k] + 1
+                bet = 1 << after
+                for p in range(n_primes):
+                    acc[p] = 0
+                fsum = 0.0
+                for i in range(top):
+                    c = rem[i]
+                    if c > 0:
+                        child = kids[k, i]
+                        fsum += c * valf[child]
+                        for p in range(n_primes):  # a count is below every prime (the caller checks)
+                            acc[p] += c * val[child, p]
+                fv = fsum / n
+                if room < 10:
+                    n1 = n - 1
+                    busting = 0
+                    for i in range(room, 10):
+                        busting += rem[i]
+                    if up == 1 or up == 10:
+                        if n1 - 1 < floor:
+                            return -2
+                        if up == 1:
+                            lost = busting * (n1 - rem[9]) + rem[9]
+                        else:
+                            lost = busting * (n1 - rem[0]) + (rem[0] if room == 0 else 0)
+                        fv -= bet * (lost / (n * n1))
+                    else:
+                        if n1 < floor:
+                            return -2
+                        lost = busting
+                        fv -= bet * (lost / n)
+                    for p in range(n_primes):
+                        q = primes[p]
+                        f = fac[n1 - 1 - floor, p] if (up == 1 or up == 10) else fac[n1 - floor, p]
+                        loss = (2 * bet) % q * (lost % q) % q * f % q
+                        acc[p] = (acc[p] % q - loss) % q
+                else:
+                    for p in range(n_primes):
+                        acc[p] = acc[p] % primes[p]
+                actf[k, s] = fv
+                for p in range(n_primes):
+                    act[k, s, p] = acc[p]
+        # the action taken
+        if fixed[k] >= 0 or m == 1:
+            choice = fixed[k]
+            if m == 1:
+                for s in range(nopen[k]):
+                    if valued[k, s]:
+                        choice = s
+            order[k, 0] = choice
+            order[k, 1] = -1
+            order[k, 2] = -1
+        elif exact[k]:
+            choice = order[k, 0]
+        else:
+            # the valued slots by float value, best first (first listed on equal floats)
+            cnt = 0
+            for s in range(nopen[k]):
+                if valued[k, s]:
+                    order[k, cnt] = s
+                    cnt += 1
+            for a in range(1, cnt):
+                b = a
+                while b > 0 and actf[k, order[k, b]] > actf[k, order[k, b - 1]]:
+                    t = order[k, b]
+                    order[k, b] = order[k, b - 1]
+                    order[k, b - 1] = t
+                    b -= 1
+            for a in range(cnt, 3):
+                order[k, a] = -1
+            for a in range(cnt - 1):
+                if not actf[k, order[k, a]] - actf[k, order[k, a + 1]] > margin:
+                    return k
+            choice = order[k, 0]
+        valf[k] = actf[k, choice]
+        for p in range(n_primes):
+            val[k, p] = act[k, choice, p]
+    return -1
+
+
+@_jit
+def reconstruct(res: Any, offset: Any, primes: Any, garner: Any, out: Any) -> None:  # pragma: no cover
+    """``out[r]``: the little-endian 32-bit limbs of the integer ``X`` in ``[0, Πq)`` with
+    ``X ≡ res[r] + offset`` modulo each prime (Garner's mixed radix, then Horner in limbs)."""
+    n_primes = len(primes)
+    digits = np.zeros(n_primes, np.int64)
+    width = out.shape[1]
+    for r in range(res.shape[0]):
+        for i in range(n_primes):
+            q = primes[i]
+            x = (res[r, i] + offset[i]) % q
+            # subtract the value of the digits so far (mixed radix, Horner) modulo q
+            v = 0
+            for j in range(i - 1, -1, -1):
+                v = (v * (primes[j] % q) + digits[j]) % q
+            digits[i] = (x - v) % q * garner[i] % q
+        for w in range(width):
+            out[r, w] = 0
+        out[r, 0] = digits[n_primes - 1]
+        for i in range(n_primes - 2, -1, -1):  # X = X·q_i + d_i: limbs below 2³², products below 2⁶¹
+            carry = digits[i]
+            for w in range(width):
+                t = out[r, w] * primes[i] + carry
+                out[r, w] = t & 0xFFFFFFFF
+                carry = t >> 32

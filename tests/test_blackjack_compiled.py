@@ -1,0 +1,171 @@
+"""The compiled hand solver (:mod:`exactodds.blackjack.compiled`) gives the Python solver's integers.
+
+Issue 27 (speed). The Python :class:`~exactodds.blackjack.hands.HandSolver` is the oracle: for
+random shoes, up cards and rule sets, every node the compiled solver values -- unsplit hands,
+split hands (optimal, or a post-split strategy read from a reference solver), a fixed strategy --
+has the same numerator, every recorded action the same numerators, and a two-card hand the same
+action values. The decisions the floats propose are checked too: with the margin set to +infinity
+every decision is taken by the exact comparison, and the numerators are the same again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from exactodds.blackjack import compiled
+from exactodds.blackjack.engine import Game
+from exactodds.blackjack.hands import ClassKey, HandSolver
+from exactodds.blackjack.rules import AS_WRITTEN, STANDARD_RULES, WIZARD_RULES, Rules
+from exactodds.blackjack.shoe import SpanishShoe
+
+pytest.importorskip("numba")
+
+STANDARD: dict[str, Any] = dict(player_21_wins=False, bonus_21_cards=False, bonus_678_777=False, rescue=False,
+                                blackjack_beats_dealer_blackjack=False, hit_split_aces=False, resplit_aces=False)
+"""Standard blackjack's differences from § 551 (as tests/test_blackjack.py reads them)."""
+
+RULES = (
+    STANDARD_RULES.with_(post_split="cdz", resplit_optional=False),
+    STANDARD_RULES.with_(post_split="cdp1", double_after_split=False, hit_soft_17=True),
+    AS_WRITTEN,
+    AS_WRITTEN.with_(post_split="cdz", max_hands=4, hit_soft_17=True),
+    AS_WRITTEN.with_(post_split="cdp", redoubles=2, double_any_cards=True, rescue_after_redouble="last"),
+    AS_WRITTEN.with_(redoubles=3, rescue_after_redouble="none", bonus_on_doubled=True, player_21_wins=False),
+    WIZARD_RULES,
+    AS_WRITTEN.with_(hit_split_aces=False, double_totals="9-11", double_soft=False, split_21_beats_dealer_21=True),
+    # the standard variations of tests/test_blackjack.py
+    Rules(max_hands=3, hit_soft_17=True, double_totals="10-11", **STANDARD),
+    Rules(max_hands=4, **{**STANDARD, "resplit_aces": True}),
+    Rules(max_hands=2, post_split="cdz", double_after_split=False, **STANDARD),
+)
+"""Rule sets of tests/test_blackjack*.py and their variations: every open action, locked split aces,
+redoubles with each rescue reading, the 21 rules."""
+
+
+@contextmanager
+def switch(value: str | None) -> Iterator[None]:
+    """``EXACTODDS_PURE`` set to ``value`` (None: unset) while the block runs, whatever it was."""
+    old = os.environ.get("EXACTODDS_PURE")
+    if value is None:
+        os.environ.pop("EXACTODDS_PURE", None)
+    else:
+        os.environ["EXACTODDS_PURE"] = value
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("EXACTODDS_PURE", None)
+        else:
+            os.environ["EXACTODDS_PURE"] = old
+
+
+def pure() -> Any:
+    """Games built inside build Python solvers (``EXACTODDS_PURE=1``)."""
+    return switch("1")
+
+
+class Chart:
+    """A fixed strategy made from a seed: each class's ranking drawn from its hash, some empty
+    (the best action then, as :func:`~exactodds.blackjack.hands.choose` takes it)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def __call__(self, key: ClassKey) -> tuple[str, ...]:
+        h = hashlib.sha256(repr((self.seed, key)).encode()).digest()
+        names = ["stand", "hit", "double", "rescue", "redouble"]
+        if h[0] % 5 == 0:
+            return ()
+        return tuple(sorted(names, key=lambda a: h[1 + names.index(a)]))[:2 + h[6] % 4]
+
+
+def shoe_of(counts: list[int]) -> SpanishShoe:
+    values = tuple(counts)
+    return SpanishShoe(values, {v: (values[v - 1], 0, 0, 0) for v in (6, 7, 8)})
+
+
+shoes = st.lists(st.integers(0, 3), min_size=9, max_size=9).flatmap(
+    lambda low: st.integers(6, 14).map(lambda tens: shoe_of([*low, tens])))
+
+
+def compare(game_c: Game, game_p: Game, key: tuple[int, int, int]) -> int:
+    """Every node the compiled solver ``key`` values against the Python solver's; returns how many."""
+    sc, sp = game_c.solver(*key), game_p.solver(*key)
+    assert isinstance(sc, compiled.CompiledSolver) and type(sp) is HandSolver
+    state = sc.evaluated()
+    nodes = [sc.graph.keys[k] for k in range(len(sc.graph.keys)) if state.reached[k]]
+    for hand, d in nodes:
+        assert sc.value(hand, d) == sp.value(hand, d), (key, hand, d)
+        if d == 0 and sum(hand) == 2 and not key[1]:
+            assert sc.actions(hand) == sp.actions(hand)
+    assert dict(sc.node_actions.items()) == sp.node_actions
+    return len(nodes)
+
+
+def games(shoe: SpanishShoe, rules: Rules, policy: Chart | None) -> tuple[Game, Game]:
+    with pure():
+        game_p = Game(shoe, rules, policy)
+    with switch(None):  # (the compiled game even when the suite runs with EXACTODDS_PURE=1)
+        return Game(shoe, rules, policy), game_p
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(shoe=shoes, up=st.integers(1, 10), which=st.integers(0, len(RULES) - 1), pair=st.integers(0, 10),
+       seed=st.integers(-1, 3))
+def test_compiled_nodes_equal_the_python_solver(shoe: SpanishShoe, up: int, which: int, pair: int,
+                                                seed: int) -> None:
+    rules = RULES[which]
+    points = sum((i + 1) * c for i, c in enumerate(shoe.values))
+    assume(points > 31 * (rules.max_hands + 1) and shoe.values[up - 1] > 0)
+    game_c, game_p = games(shoe, rules, Chart(seed) if seed >= 0 else None)
+    keys = [(up, 0, 0)]
+    if pair:
+        left = shoe.values[pair - 1] - (up == pair)
+        keys += [(up, pair, extra) for extra in (0, 1) if left >= 2 + extra]
+    assert sum(compare(game_c, game_p, key) for key in keys) > 0
+
+
+@pytest.mark.parametrize("which", [0, 2, 4])
+def test_decisions_all_taken_exactly_give_the_same_numerators(which: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MARGIN = +inf: no float proves an order, every decision is the exact comparison's."""
+    monkeypatch.setattr(compiled, "MARGIN", float("inf"))
+    shoe = shoe_of([2, 1, 2, 1, 2, 2, 2, 3, 2, 9])
+    game_c, game_p = games(shoe, RULES[which], None)
+    for key in [(10, 0, 0), (6, 8, 0), (10, 1, 0)]:
+        assert compare(game_c, game_p, key) > 0
+    # the unsplit solver optimises: every one of its decisions went to the exact comparison
+    solver = game_c.solver(10, 0, 0)
+    assert isinstance(solver, compiled.CompiledSolver) and solver.evaluated().exact_decisions > 100
+
+
+def test_two_decks_and_a_whole_game() -> None:
+    """A shoe of two 48-card decks (the unsplit solver of an up card, every node) and the whole
+    game with the basic chart on a small shoe, compiled and Python: equal."""
+    from exactodds.spanish21.figures import basic_chart
+
+    game_c, game_p = games(SpanishShoe.standard(2), AS_WRITTEN, None)
+    assert compare(game_c, game_p, (7, 0, 0)) > 1000
+    shoe = shoe_of([2, 2, 2, 2, 2, 2, 2, 2, 2, 8])
+    figures = []
+    for game in games(shoe, AS_WRITTEN, None):
+        result = game.solve()
+        chart = Game(shoe, AS_WRITTEN, basic_chart(game, result))
+        chart.solver_class = game.solver_class
+        figures.append((result.expected, chart.solve().expected))
+    assert figures[0] == figures[1]
+
+
+def test_the_switch() -> None:
+    """``EXACTODDS_PURE=1`` builds the Python solver; otherwise, with numba, the compiled one."""
+    with pure():
+        assert compiled.solver_class() is HandSolver
+    with switch(None):
+        assert compiled.solver_class() is compiled.CompiledSolver
