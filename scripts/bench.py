@@ -526,9 +526,9 @@ FIGURES.append((bench_rationals, True))
 def _fresh_blackjack() -> None:
     """Empty the blackjack engine's process-wide caches (dealer tables, hand shapes, children, open
     actions, the hand lists), so that a figure measures what a fresh process would do."""
-    from exactodds.blackjack import compiled, hands
+    from exactodds.blackjack import compiled, hands, node_graph
 
-    compiled._GRAPHS.clear()
+    node_graph._GRAPHS.clear()
     compiled._POLICY_PLANS.clear()
     hands._TABLES.clear()
     hands._OPENS.clear()

@@ -61,6 +61,147 @@ def reach(roots: Any, valued: Any, opens: Any, nopen: Any, kid0: Any, kidd: Any,
 
 
 @_jit
+def _stand_value(k: int, s: int, n: int, drow: Any, coef: Any, dprob: Any, limbs: Any, lpow: Any, scale_q: Any,
+                 primes: Any, combo: Any, act: Any, actf: Any) -> None:  # pragma: no cover (compiled)
+    """Standing at node ``k`` (slot ``s``): the dealer's outcomes against the hand's pays."""
+    r = drow[k]
+    width = limbs.shape[2]
+    fsum = 0.0
+    for o in range(6):
+        fsum += coef[k, o] * dprob[r, o]
+    actf[k, s] = fsum / 2.0
+    for j in range(width):  # the combination, limb by limb (signed, below 2⁴²)
+        c = 0
+        for o in range(6):
+            c += coef[k, o] * np.int64(limbs[r, o, j])
+        combo[j] = c
+    for p in range(len(primes)):
+        q = primes[p]
+        total = 0
+        for j in range(width):
+            total += (combo[j] % q) * lpow[j, p]
+        act[k, s, p] = (total % q) * scale_q[n, p] % q
+
+
+@_jit
+def _rescue_value(k: int, s: int, n: int, rem: Any, up: int, floor: int, resc: Any, fac: Any, primes: Any,
+                  act: Any, actf: Any) -> int:  # pragma: no cover (compiled)
+    """A rescue at node ``k`` (§ 551.11(d)): 0, or -2 below the denominator floor."""
+    if n - 1 < floor:
+        return -2
+    if up == 1:
+        clear = n - rem[9]
+        fclear = clear / n
+    elif up == 10:
+        clear = n - rem[0]
+        fclear = clear / n
+    else:
+        clear = n
+        fclear = 1.0
+    actf[k, s] = resc[k] * fclear / 2.0
+    for p in range(len(primes)):
+        q = primes[p]
+        if up == 1 or up == 10:
+            nb = clear % q * fac[n - 1 - floor, p] % q
+        else:
+            nb = fac[n - floor, p]
+        act[k, s, p] = (resc[k] % q) * nb % q
+    return 0
+
+
+@_jit
+def _draw_value(k: int, s: int, code: int, n: int, rem: Any, room: int, kid0: Any, kidd: Any, dbl: Any, valf: Any,
+                val: Any, primes: Any, up: int, floor: int, fac: Any, acc: Any, act: Any,
+                actf: Any) -> int:  # pragma: no cover (compiled)
+    """Hit, double or redouble at node ``k``: each card's child, a busting card lost on the spot
+    (unless the dealer has Blackjack); 0, or -2 below the denominator floor."""
+    n_primes = len(primes)
+    top = room if room < 10 else 10
+    kids = kid0 if code == HIT else kidd
+    after = 0 if code == HIT else dbl[k] + 1
+    bet = 1 << after
+    for p in range(n_primes):
+        acc[p] = 0
+    fsum = 0.0
+    for i in range(top):
+        c = rem[i]
+        if c > 0:
+            child = kids[k, i]
+            fsum += c * valf[child]
+            for p in range(n_primes):  # a count is below every prime (the caller checks)
+                acc[p] += c * val[child, p]
+    fv = fsum / n
+    if room < 10:
+        n1 = n - 1
+        busting = 0
+        for i in range(room, 10):
+            busting += rem[i]
+        if up == 1 or up == 10:
+            if n1 - 1 < floor:
+                return -2
+            if up == 1:
+                lost = busting * (n1 - rem[9]) + rem[9]
+            else:
+                lost = busting * (n1 - rem[0]) + (rem[0] if room == 0 else 0)
+            fv -= bet * (lost / (n * n1))
+        else:
+            if n1 < floor:
+                return -2
+            lost = busting
+            fv -= bet * (lost / n)
+        for p in range(n_primes):
+            q = primes[p]
+            f = fac[n1 - 1 - floor, p] if (up == 1 or up == 10) else fac[n1 - floor, p]
+            loss = (2 * bet) % q * (lost % q) % q * f % q
+            acc[p] = (acc[p] % q - loss) % q
+    else:
+        for p in range(n_primes):
+            acc[p] = acc[p] % primes[p]
+    actf[k, s] = fv
+    for p in range(n_primes):
+        act[k, s, p] = acc[p]
+    return 0
+
+
+@_jit
+def _taken(k: int, m: int, valued: Any, fixed: Any, exact: Any, order: Any, nopen: Any, margin: float,
+           actf: Any) -> int:  # pragma: no cover (compiled)
+    """The slot of the action taken at node ``k`` (``m`` slots valued), or -1 when the floats do
+    not prove the best (two candidates within ``margin``: the caller decides exactly)."""
+    if fixed[k] >= 0 or m == 1:
+        choice = fixed[k]
+        if m == 1:
+            for s in range(nopen[k]):
+                if valued[k, s]:
+                    choice = s
+        order[k, 0] = choice
+        order[k, 1] = -1
+        order[k, 2] = -1
+        return int(choice)
+    if exact[k]:
+        return int(order[k, 0])
+    # the valued slots by float value, best first (first listed on equal floats)
+    cnt = 0
+    for s in range(nopen[k]):
+        if valued[k, s]:
+            order[k, cnt] = s
+            cnt += 1
+    for a in range(1, cnt):
+        b = a
+        while b > 0 and actf[k, order[k, b]] > actf[k, order[k, b - 1]]:
+            t = order[k, b]
+            order[k, b] = order[k, b - 1]
+            order[k, b - 1] = t
+            b -= 1
+    for a in range(cnt, 3):
+        order[k, a] = -1
+    for a in range(cnt - 1):
+        if not actf[k, order[k, a]] - actf[k, order[k, a + 1]] > margin:
+            return -1
+    return int(order[k, 0])
+
+
+@_jit
 def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, order: Any, opens: Any, nopen: Any,
              kid0: Any, kidd: Any, hands: Any, hard: Any, dbl: Any, coef: Any, resc: Any, drow: Any, limbs: Any,
              lpow: Any, dprob: Any, scale_q: Any, fac: Any, primes: Any, base: Any, up: int, floor: int,
@@ -74,13 +215,9 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
     floor (a shoe too small for the shared denominators).
     """
     n_primes = len(primes)
-    size = 0
-    for v in range(10):
-        size += base[v]
     rem = np.zeros(10, np.int64)
     acc = np.zeros(n_primes, np.int64)
-    width = limbs.shape[2]
-    combo = np.zeros(width, np.int64)
+    combo = np.zeros(limbs.shape[2], np.int64)
     for k in range(start, len(reached)):
         if not reached[k]:
             continue
@@ -88,8 +225,6 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
         for v in range(10):
             rem[v] = base[v] - hands[k, v]
             n += rem[v]
-        room = 21 - hard[k]
-        top = room if room < 10 else 10
         m = 0
         for s in range(nopen[k]):
             if not valued[k, s]:
@@ -97,118 +232,16 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
             m += 1
             code = opens[k, s]
             if code == STAND:
-                r = drow[k]
-                fsum = 0.0
-                for o in range(6):
-                    fsum += coef[k, o] * dprob[r, o]
-                actf[k, s] = fsum / 2.0
-                for j in range(width):  # the combination, limb by limb (signed, below 2⁴²)
-                    c = 0
-                    for o in range(6):
-                        c += coef[k, o] * np.int64(limbs[r, o, j])
-                    combo[j] = c
-                for p in range(n_primes):
-                    q = primes[p]
-                    total = 0
-                    for j in range(width):
-                        total += (combo[j] % q) * lpow[j, p]
-                    act[k, s, p] = (total % q) * scale_q[n, p] % q
+                _stand_value(k, s, n, drow, coef, dprob, limbs, lpow, scale_q, primes, combo, act, actf)
             elif code == RESCUE:
-                if n - 1 < floor:
+                if _rescue_value(k, s, n, rem, up, floor, resc, fac, primes, act, actf) < 0:
                     return -2
-                if up == 1:
-                    clear = n - rem[9]
-                    fclear = clear / n
-                elif up == 10:
-                    clear = n - rem[0]
-                    fclear = clear / n
-                else:
-                    clear = n
-                    fclear = 1.0
-                actf[k, s] = resc[k] * fclear / 2.0
-                for p in range(n_primes):
-                    q = primes[p]
-                    if up == 1 or up == 10:
-                        nb = clear % q * fac[n - 1 - floor, p] % q
-                    else:
-                        nb = fac[n - floor, p]
-                    act[k, s, p] = (resc[k] % q) * nb % q
-            else:
-                kids = kid0 if code == HIT else kidd
-                after = 0 if code == HIT else dbl[k] + 1
-                bet = 1 << after
-                for p in range(n_primes):
-                    acc[p] = 0
-                fsum = 0.0
-                for i in range(top):
-                    c = rem[i]
-                    if c > 0:
-                        child = kids[k, i]
-                        fsum += c * valf[child]
-                        for p in range(n_primes):  # a count is below every prime (the caller checks)
-                            acc[p] += c * val[child, p]
-                fv = fsum / n
-                if room < 10:
-                    n1 = n - 1
-                    busting = 0
-                    for i in range(room, 10):
-                        busting += rem[i]
-                    if up == 1 or up == 10:
-                        if n1 - 1 < floor:
-                            return -2
-                        if up == 1:
-                            lost = busting * (n1 - rem[9]) + rem[9]
-                        else:
-                            lost = busting * (n1 - rem[0]) + (rem[0] if room == 0 else 0)
-                        fv -= bet * (lost / (n * n1))
-                    else:
-                        if n1 < floor:
-                            return -2
-                        lost = busting
-                        fv -= bet * (lost / n)
-                    for p in range(n_primes):
-                        q = primes[p]
-                        f = fac[n1 - 1 - floor, p] if (up == 1 or up == 10) else fac[n1 - floor, p]
-                        loss = (2 * bet) % q * (lost % q) % q * f % q
-                        acc[p] = (acc[p] % q - loss) % q
-                else:
-                    for p in range(n_primes):
-                        acc[p] = acc[p] % primes[p]
-                actf[k, s] = fv
-                for p in range(n_primes):
-                    act[k, s, p] = acc[p]
-        # the action taken
-        if fixed[k] >= 0 or m == 1:
-            choice = fixed[k]
-            if m == 1:
-                for s in range(nopen[k]):
-                    if valued[k, s]:
-                        choice = s
-            order[k, 0] = choice
-            order[k, 1] = -1
-            order[k, 2] = -1
-        elif exact[k]:
-            choice = order[k, 0]
-        else:
-            # the valued slots by float value, best first (first listed on equal floats)
-            cnt = 0
-            for s in range(nopen[k]):
-                if valued[k, s]:
-                    order[k, cnt] = s
-                    cnt += 1
-            for a in range(1, cnt):
-                b = a
-                while b > 0 and actf[k, order[k, b]] > actf[k, order[k, b - 1]]:
-                    t = order[k, b]
-                    order[k, b] = order[k, b - 1]
-                    order[k, b - 1] = t
-                    b -= 1
-            for a in range(cnt, 3):
-                order[k, a] = -1
-            for a in range(cnt - 1):
-                if not actf[k, order[k, a]] - actf[k, order[k, a + 1]] > margin:
-                    return k
-            choice = order[k, 0]
+            elif _draw_value(k, s, code, n, rem, 21 - hard[k], kid0, kidd, dbl, valf, val, primes, up, floor, fac,
+                             acc, act, actf) < 0:
+                return -2
+        choice = _taken(k, m, valued, fixed, exact, order, nopen, margin, actf)
+        if choice < 0:
+            return k
         valf[k] = actf[k, choice]
         for p in range(n_primes):
             val[k, p] = act[k, choice, p]
