@@ -156,6 +156,16 @@ def test_random_small_shoes(pair: int, copies: int, sixes: int, tens: int, hands
     _compare(shoe, rules)
 
 
+def test_a_small_shoe_whose_joint_draws_more_cards_than_the_dealer_bound() -> None:
+    """Found by test_random_small_shoes: split aces to three hands on an 18-card shoe, where the
+    hands and the dealer together could draw more cards than the shoe holds. The dealer table's
+    primes were chosen for ``ff(size, K + extra)``, which is 0 beyond the shoe's size, so the
+    joint refused with "too few primes"; now bounded by ``size!``, and equal to the first method."""
+    shoe = SpanishShoe((4, 0, 0, 0, 0, 1, 1, 1, 0, 11), {6: (1, 0, 0, 0), 7: (1, 0, 0, 0), 8: (1, 0, 0, 0)})
+    compared, _ = _compare(shoe, Rules(max_hands=3, post_split="cdp1"))
+    assert compared >= 1
+
+
 def test_a_step_too_large_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(splitjoint, "MAX_TRANSITIONS", 10)
     with pytest.raises(InputError, match="transitions") as refused:

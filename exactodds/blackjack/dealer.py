@@ -193,7 +193,8 @@ class DealerTable:
         self.k: IntArray = self.d.sum(axis=1)
         self.kmax = int(self.k.max())
         self.size = sum(base)
-        self.primes = primes_above(falling_factorial(self.size, self.kmax + extra_cards))
+        # (more cards than the shoe holds: ff would be 0; the shoe's own orders, size!, bound every ff)
+        self.primes = primes_above(falling_factorial(self.size, min(self.size, self.kmax + extra_cards)))
         """Enough primes for ``ff(|B|, K)`` (``extra_cards`` > 0: for a caller that multiplies the
         residues (:meth:`residues`) by ``ff`` over that many more cards and must still reconstruct)."""
         self.q: IntArray = np.array(self.primes, dtype=np.int64)
