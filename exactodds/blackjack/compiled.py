@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from types import ModuleType
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -69,6 +69,7 @@ from exactodds.errors import InputError
 from exactodds.extras import PURE_ENV
 
 IntArray = npt.NDArray[np.int64]
+V = TypeVar("V")
 
 MARGIN: Final = 1e-9
 """A float gap that proves an order of two actions (module doc: the float error is below 1e-11)."""
@@ -169,6 +170,8 @@ class _DealerStore:
                 self.limbs = np.concatenate([self.limbs, np.zeros_like(self.limbs)], axis=2)
         limbs = np.frombuffer(buf, dtype=np.uint32).reshape(len(items), 6, self.width)
         floor = table.floor
+        # float dealer weights for the decision pass only (module doc): a float proposes an action and is
+        # accepted beyond a proven margin, else the exact residues decide; no figure is ever read from these
         inv = {n: self.scales[n] / _falling(n, floor) for n in np.unique(n_of).tolist()}
         weights = np.array([2.0 ** (32 * j) for j in range(self.width)])
         prob = (limbs.astype(np.float64) * weights).sum(axis=2) * np.array([inv[n] for n in n_of.tolist()])[:, None]
@@ -585,31 +588,41 @@ class CompiledSolver(HandSolver):
             self.touched.clear()
 
 
-class _Memo(dict[tuple[Values, int], int]):
-    """:attr:`HandSolver.memo` of a compiled solver: the node values reconstructed on demand."""
+class _Lazy(dict[tuple[Values, int], V]):
+    """A solver's dict read by the engine, its entries reconstructed from the residues on demand
+    (:meth:`_load`) and kept once read: one mechanism for :class:`_Memo` and :class:`_Actions`."""
 
     def __init__(self, solver: CompiledSolver) -> None:
         super().__init__()
         self.solver = solver
 
+    def _load(self, key: tuple[Values, int]) -> V | None:
+        raise NotImplementedError
+
     def get(self, key: tuple[Values, int], default: Any = None) -> Any:
         got = dict.get(self, key)
         if got is None:
-            got = self.solver.memo_value(key)
+            got = self._load(key)
             if got is None:
                 return default
             dict.__setitem__(self, key, got)
         return got
 
-    def __getitem__(self, key: tuple[Values, int]) -> int:
+    def __getitem__(self, key: tuple[Values, int]) -> V:
         got = self.get(key)
         if got is None:
             raise KeyError(key)
-        assert isinstance(got, int)
-        return got
+        return got  # type: ignore[no-any-return]
 
     def __contains__(self, key: object) -> bool:
         return isinstance(key, tuple) and self.get(key) is not None
+
+
+class _Memo(_Lazy[int]):
+    """:attr:`HandSolver.memo` of a compiled solver: the node values reconstructed on demand."""
+
+    def _load(self, key: tuple[Values, int]) -> int | None:
+        return self.solver.memo_value(key)
 
     def clear(self) -> None:
         dict.clear(self)
@@ -628,36 +641,16 @@ class _Memo(dict[tuple[Values, int], int]):
         return len(self) > 0
 
 
-class _Actions(dict[tuple[Values, int], dict[str, int]]):
+class _Actions(_Lazy[dict[str, int]]):
     """:attr:`HandSolver.node_actions` of a compiled solver: reconstructed on demand, all at once
     when iterated."""
 
-    def __init__(self, solver: CompiledSolver) -> None:
-        super().__init__()
-        self.solver = solver
+    def _load(self, key: tuple[Values, int]) -> dict[str, int] | None:
+        return self.solver.exposed(key).get(key)
 
     def _fill(self) -> None:
         for key, acts in self.solver.exposed().items():
             dict.setdefault(self, key, acts)
-
-    def get(self, key: tuple[Values, int], default: Any = None) -> Any:
-        got = dict.get(self, key)
-        if got is None:
-            got = self.solver.exposed(key).get(key)
-            if got is None:
-                return default
-            dict.__setitem__(self, key, got)
-        return got
-
-    def __getitem__(self, key: tuple[Values, int]) -> dict[str, int]:
-        got = self.get(key)
-        if got is None:
-            raise KeyError(key)
-        assert isinstance(got, dict)
-        return got
-
-    def __contains__(self, key: object) -> bool:
-        return isinstance(key, tuple) and self.get(key) is not None
 
     def items(self) -> Any:
         self._fill()
@@ -687,8 +680,6 @@ class _Actions(dict[tuple[Values, int], dict[str, int]]):
         if isinstance(other, _Actions):
             other._fill()
         return dict.__eq__(self, other)
-
-    __hash__ = None
 
     def clear(self) -> None:
         dict.clear(self)
