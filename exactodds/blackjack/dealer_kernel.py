@@ -1,6 +1,7 @@
 """The compiled form of :class:`~exactodds.blackjack.dealer.DealerTable`'s two loops (numba; the
 optional ``fast`` extra): the contraction of the dealer's compositions against the removed
-multisets (:func:`contract`), and Garner's mixed-radix reconstruction (:func:`garner`).
+multisets (:func:`contract`), Garner's mixed-radix reconstruction (:func:`garner`), and the
+numerators' 32-bit limbs and float probabilities written straight from the residues (:func:`limbs`).
 
 The same sums, in the same residues, as the numpy path, in another order. The numpy path sums
 one value at a time for every distinct ``x``-tail at once (breadth first: a whole array per
@@ -96,7 +97,55 @@ def _garner(residues: Any, q: Any, inv: Any) -> Any:  # pragma: no cover - compi
     return out
 
 
+def _limbs(residues: Any, q: Any, inv: Any, columns: Any, scale: float, limbs: Any, prob: Any,
+           at: int) -> int:  # pragma: no cover - compiled
+    """The integers of ``residues`` (axes: prime, row, group) written as little-endian 32-bit
+    limbs into ``limbs[at + row, columns[group], :]`` and as floats times ``scale`` into
+    ``prob[at + row, columns[group]]`` (the other columns left as they are); returns 0, or -1 if
+    an integer outgrew the limbs (the caller's bound broken).
+
+    Garner's mixed-radix digits ``d_i`` (below ``q_i``), then Horner from the last digit,
+    ``X = X·q_i + d_i``, in the limbs: a limb times a prime is below 2⁶¹ and the carry below 2³²,
+    so every step stays in uint64; every partial ``X`` is at most the final one, so the limbs
+    that hold the final integer hold each step. The float is Horner over the limbs from the top
+    (each ``·2³²`` exact, one rounding per addition), then one rounding for ``scale``."""
+    nprimes, rows, groups = residues.shape
+    width = limbs.shape[2]
+    digits = np.empty(nprimes, dtype=np.int64)
+    acc = np.empty(width, dtype=np.uint64)
+    mask = np.uint64(0xFFFFFFFF)
+    for r in range(rows):
+        for g in range(groups):
+            digits[0] = residues[0, r, g]
+            for i in range(1, nprimes):
+                qi = q[i]
+                v = digits[i - 1] % qi
+                for j in range(i - 2, -1, -1):
+                    v = (v * (q[j] % qi) + digits[j]) % qi
+                digits[i] = (residues[i, r, g] - v + qi) % qi * inv[i] % qi
+            for w in range(width):
+                acc[w] = 0
+            acc[0] = np.uint64(digits[nprimes - 1])
+            for i in range(nprimes - 2, -1, -1):
+                qi = np.uint64(q[i])
+                carry = np.uint64(digits[i])
+                for w in range(width):
+                    t = acc[w] * qi + carry
+                    acc[w] = t & mask
+                    carry = t >> np.uint64(32)
+                if carry != 0:
+                    return -1
+            c = columns[g]
+            f = 0.0
+            for w in range(width - 1, -1, -1):
+                limbs[at + r, c, w] = np.uint32(acc[w])
+                f = f * 4294967296.0 + float(acc[w])
+            prob[at + r, c] = f * scale
+    return 0
+
+
 contract: Any = _jit(_contract)
 garner: Any = _jit(_garner)
+limbs: Any = _jit(_limbs)
 
-__all__ = ["contract", "garner"]
+__all__ = ["contract", "garner", "limbs"]
