@@ -381,7 +381,7 @@ class DealerTable:
             failed = kernel.limbs(np.ascontiguousarray(residues), self.q, self._garner, columns, scale,
                                   self._limbs, self._prob, at)
         else:
-            limbs, prob, failed = self._to_limbs(residues, scale)
+            limbs, prob, failed = self._to_limbs(residues, scale, self.width)
             self._limbs[at:at + rows, columns, :] = limbs
             self._prob[at:at + rows, columns] = prob
         if failed:
@@ -389,23 +389,25 @@ class DealerTable:
         self._used = at + rows
         return np.arange(at, at + rows, dtype=np.int64)
 
-    def _to_limbs(self, residues: IntArray, scale: float) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.float64], int]:
+    def _to_limbs(self, residues: IntArray, scale: float,
+                  width: int) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.float64], int]:
         """The numpy path of the compiled :func:`~exactodds.blackjack.dealer_kernel.limbs` (its
-        oracle; the same operations, whole arrays at once): the integers of ``residues`` as limbs
-        (axes: row, group, limb), as floats times ``scale``, and 1 if one outgrew the limbs."""
+        oracle; the same operations, whole arrays at once): the integers of ``residues`` as
+        ``width`` limbs (axes: row, group, limb), as floats times ``scale``, and 1 if one outgrew
+        the limbs."""
         primes = self.primes
         digits = self._digits(residues)
-        acc = np.zeros((self.width,) + residues.shape[1:], dtype=np.uint64)
+        acc = np.zeros((width,) + residues.shape[1:], dtype=np.uint64)
         acc[0] = digits[-1]
         failed = 0
         for i in range(len(primes) - 2, -1, -1):  # X = X·q_i + d_i: a limb times q_i below 2⁶¹
             carry = digits[i].astype(np.uint64)
-            for w in range(self.width):
+            for w in range(width):
                 t = acc[w] * np.uint64(primes[i]) + carry
                 acc[w], carry = t & np.uint64(0xFFFFFFFF), t >> np.uint64(32)
             failed |= int(carry.any())
         f = np.zeros(residues.shape[1:], dtype=np.float64)
-        for w in range(self.width - 1, -1, -1):
+        for w in range(width - 1, -1, -1):
             f = f * 4294967296.0 + acc[w].astype(np.float64)
         return np.moveaxis(acc, 0, -1).astype(np.uint32), f * scale, failed
 
