@@ -17,7 +17,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 from exactodds.blackjack.dealer import OUTCOMES, DealerTable
@@ -252,6 +252,7 @@ wide_shoes = st.sampled_from([(4,) * 9 + (16,), (32,) * 9 + (96,), (400,) * 10, 
 
 @given(wide_shoes, st.integers(1, 10), st.booleans(), st.lists(st.lists(st.integers(0, 3), min_size=10, max_size=10),
                                                                min_size=1, max_size=8))
+@example((400,) * 10, 2, True, [[0] * 10, [1, 2, 0, 0, 0, 0, 0, 0, 0, 3], [0] * 9 + [2]])  # 5 limbs
 @settings(max_examples=25, deadline=None)
 def test_stored_numerators_equal_the_python_int_path(base: Values, up: int, h17: bool, xs: list[list[int]]) -> None:
     """A small, an 8-deck, a 4,000-card (5 limbs to a numerator) and a lopsided shoe, random removed
