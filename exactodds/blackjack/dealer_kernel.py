@@ -13,7 +13,8 @@ every residue sum is one short loop of multiply-adds with one reduction at its e
 by the bound of :mod:`~exactodds.blackjack.dealer`'s module doc: each product below 2⁵⁸, at most
 :data:`~exactodds.blackjack.dealer.MOST_TERMS` of them).
 
-Integer arithmetic only (int64, non-negative throughout). Imported only by
+Integer arithmetic only (int64, non-negative throughout), but for the quotient of each reduction
+(:data:`REDUCTION`). Imported only by
 :mod:`~exactodds.blackjack.dealer` when numba is installed and ``EXACTODDS_PURE`` is not set;
 the tests hold both equal to the numpy path and to a direct dealer recursion.
 """
@@ -25,6 +26,16 @@ from typing import Any
 import numpy as np
 
 from exactodds.engine.kernel import _jit
+
+
+REDUCTION = """A sum ``a`` of at most 32 products of residues (``0 ≤ a < 32·q² ≤ 2⁶³ − 2³⁵ + 32``) is
+reduced modulo ``q`` (``2²⁸ < q < 2²⁹``: the primes are the largest below 2²⁹,
+:func:`~exactodds.blackjack.dealer.primes_above`, and the table checks it) without an integer
+division: ``t = trunc(fl(fl(a) · fl(1/q)))`` and ``r = a − t·q``. Three roundings of relative
+``2⁻⁵³`` each put the float quotient within ``(a/q)·3.01·2⁻⁵³ < 2³⁴·2⁻⁵¹ = 2⁻¹⁷`` of ``a/q``, so
+``t`` is ``⌊a/q⌋`` or one either side, ``r`` is in ``[−q, 2q)``, and one addition or subtraction
+of ``q`` gives the exact residue (``t·q ≤ a + q < 2⁶³``: no overflow). The integer division it
+replaces was most of the contraction's time; this is ~25 % faster (issue 27)."""
 
 
 def _contract(w: Any, xa: Any, cols: Any, ng: Any, dv: Any, ps: Any, factors: Any, q: Any) -> Any:  # pragma: no cover - compiled
@@ -53,6 +64,7 @@ def _contract(w: Any, xa: Any, cols: Any, ng: Any, dv: Any, ps: Any, factors: An
     buf = np.empty((nlevels + 1, width), dtype=np.int64)
     for p in range(nprimes):
         qp = q[p]
+        inv = 1.0 / qp
         for c in range(ng[0]):
             buf[0, c] = w[p, c]
         for i in range(rows):
@@ -67,7 +79,13 @@ def _contract(w: Any, xa: Any, cols: Any, ng: Any, dv: Any, ps: Any, factors: An
                     acc = 0
                     for c in range(ps[level, g], ps[level, g + 1]):
                         acc += factors[p, level, x, dv[level, c]] * buf[level, c]
-                    buf[level + 1, g] = acc % qp  # one integer reduction per sum
+                    # one reduction per sum, by the float quotient (:data:`REDUCTION`): off by one at most
+                    r = acc - np.int64(float(acc) * inv) * qp
+                    if r < 0:
+                        r += qp
+                    elif r >= qp:
+                        r -= qp
+                    buf[level + 1, g] = r
             for g in range(groups):
                 out[p, i, g] = buf[nlevels, g]
     return out
