@@ -11,7 +11,9 @@ before, and only the levels from the first value where it differs are summed aga
 small buffer per level. So the only arrays are the output and ``levels × groups`` residues, and
 every residue sum is one short loop of multiply-adds with one reduction at its end (below 2⁶³
 by the bound of :mod:`~exactodds.blackjack.dealer`'s module doc: each product below 2⁵⁸, at most
-:data:`~exactodds.blackjack.dealer.MOST_TERMS` of them).
+:data:`~exactodds.blackjack.dealer.MOST_TERMS` of them). A group of one composition holding none
+of the level's value (its factor ``ff(·, 0) = 1``; a third to a half of the groups, 8 decks) is a
+copy, with neither product nor reduction.
 
 Integer arithmetic only (int64, non-negative throughout), but for the quotient of each reduction
 (:data:`REDUCTION`). Imported only by
@@ -76,8 +78,12 @@ def _contract(w: Any, xa: Any, cols: Any, ng: Any, dv: Any, ps: Any, factors: An
             for level in range(s, nlevels):
                 x = xa[i, cols[level]]
                 for g in range(ng[level + 1]):
+                    lo = ps[level, g]
+                    if ps[level, g + 1] == lo + 1 and dv[level, lo] == 0:  # one child, factor ff(·, 0) = 1
+                        buf[level + 1, g] = buf[level, lo]
+                        continue
                     acc = 0
-                    for c in range(ps[level, g], ps[level, g + 1]):
+                    for c in range(lo, ps[level, g + 1]):
                         acc += factors[p, level, x, dv[level, c]] * buf[level, c]
                     # one reduction per sum, by the float quotient (:data:`REDUCTION`): off by one at most
                     r = acc - np.int64(float(acc) * inv) * qp
