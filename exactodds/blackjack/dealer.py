@@ -34,15 +34,26 @@ numerator exactly. Their sum is then checked against ``ff(n, K)·P(no dealer Bla
 computed directly, which also catches a shoe too small for the dealer to finish (the lost
 sequences are missing from it).
 
-*Compiled.* With numba (the ``fast`` extra) the contraction and Garner's digits run in
+*Compiled.* With numba (the ``fast`` extra) the contraction runs in
 :mod:`~exactodds.blackjack.dealer_kernel`: the same residues summed row by row (the removed
 multisets sorted, each row summing again only the levels from its first value that differs from
-the row before), one integer reduction per sum; the numpy path here stays as the fallback and the
-tests' oracle (``EXACTODDS_PURE=1`` forces it; a batch below :data:`KERNEL_MIN_ROWS` takes it
-until the kernel is imported). The removed multisets asked for are filtered (those computed
-before) and sorted by a mixed-radix code, in numpy; the integers are joined from their limbs by
-numpy's object loops and cached as tuples. Issue 27: the dealer's tables of a whole 8-deck
-game, 4.4-5.1 s of CPU before, 1.1-1.2 s after plus numba's one-off import (docs/blackjack.md, "Speed").
+the row before); the numpy path here stays as the fallback and the tests' oracle
+(``EXACTODDS_PURE=1`` forces it; a batch below :data:`KERNEL_MIN_ROWS` takes it until the kernel
+is imported). The removed multisets asked for are filtered (those computed before) and sorted by
+a mixed-radix code, in numpy.
+
+*One store, as limbs.* Each composition's six numerators are written once, straight from the
+residues (Garner's digits, then Horner in 32-bit limbs: compiled, or numpy), into one array of
+:attr:`DealerTable.width` limbs (enough for ``ff(|B|, K)``), with their float probabilities
+beside (:attr:`DealerTable.prob`, the compiled solvers' decision pass only: the limbs summed from
+the top, at most 15 roundings for 16 limbs, then ``fl(1/ff(n, K))`` and the product, two more:
+within a relative ``17·2⁻⁵³ < 2⁻⁴⁸`` of the exact ratio), rows found by a sorted search of the
+codes. The compiled solvers read these arrays (:meth:`DealerTable.rows_of`); the Python ints
+(:meth:`DealerTable.raw`, :meth:`DealerTable.numerators`) are built from the limbs of a
+composition when it is first read, for the Python solvers and the distribution. Issue 27: the
+dealer's tables of a whole 8-deck game, 4.4-5.1 s of CPU before the kernels, about 1 s now with
+the conversion included, and 24 MB of arrays instead of 95 MB of Python ints (docs/blackjack.md,
+"Speed").
 
 >>> t = DealerTable((4, 4, 4, 4, 4, 4, 4, 4, 4, 12), 6, False, floor=0)
 >>> nums, den = t.numerators((4, 4, 4, 4, 4, 4, 4, 4, 4, 12))

@@ -29,7 +29,6 @@ import numpy as np
 
 from exactodds.engine.kernel import _jit
 
-
 REDUCTION = """A sum ``a`` of at most 32 products of residues (``0 ≤ a < 32·q² ≤ 2⁶³ − 2³⁵ + 32``) is
 reduced modulo ``q`` (``2²⁸ < q < 2²⁹``: the primes are the largest below 2²⁹,
 :func:`~exactodds.blackjack.dealer.primes_above`, and the table checks it) without an integer
