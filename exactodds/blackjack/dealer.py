@@ -64,6 +64,7 @@ True
 from __future__ import annotations
 
 import sys
+from bisect import bisect_right
 from collections.abc import Iterable
 from itertools import chain
 from typing import Any, Final
@@ -241,8 +242,12 @@ class DealerTable:
         self._used = 0
         """Rows of :attr:`limbs` and :attr:`prob` filled (the arrays grow by half again when full)."""
         self.cache: dict[Values, tuple[int, ...]] = {}
-        """The numerators as Python ints of the compositions read by :meth:`raw`, built from
-        :attr:`limbs` on first reading (the compiled solvers read the limbs, never these)."""
+        """The numerators as Python ints of the compositions of the batches read by :meth:`raw`,
+        built from :attr:`limbs` on first reading (the compiled solvers read the limbs, never these)."""
+        self._spans: list[int] = []
+        """The first row of each batch computed (:meth:`_compute`; ascending)."""
+        self._span_codes: list[npt.NDArray[Any] | None] = []
+        """The codes of each batch's rows, in row order, until its Python ints are built (:meth:`_build`)."""
         self.asked: set[object] = set()
         """Names of the sets of compositions already asked for (:meth:`request_removed`)."""
         self.per_n: dict[int, tuple[int, int, int, int]] = {}
@@ -355,9 +360,14 @@ class DealerTable:
         codes ``codes``; checked), stored, a batch per number of cards removed."""
         sizes = xa.sum(axis=1)
         rows = np.empty(len(xa), dtype=np.int64)
+        start = self._used
         for s in np.unique(sizes).tolist():
             part = np.flatnonzero(sizes == s)
             rows[part] = self._batch(s, xa[part])
+        by_row = np.empty_like(codes)
+        by_row[rows - start] = codes
+        self._spans.append(start)
+        self._span_codes.append(by_row)
         pos = np.searchsorted(self._codes, codes)
         self._codes = np.insert(self._codes, pos, codes)
         self._at = np.insert(self._at, pos, rows)
@@ -551,9 +561,29 @@ class DealerTable:
         ``(n − K)!/floor!`` that puts them over ``n!/floor!`` (kept unscaled: a third of the memory)."""
         got = self.cache.get(rem)
         if got is None:
-            row = self.rows_of(np.array([[b - r for b, r in zip(self.base, rem)]], dtype=np.int64))
-            got = self.cache[rem] = self._ints(int(row[0]))
+            row = int(self.rows_of(np.array([[b - r for b, r in zip(self.base, rem)]], dtype=np.int64))[0])
+            self._build(row)
+            got = self.cache.get(rem)
+            if got is None:  # (its batch built before, and the cache emptied by a caller since)
+                got = self.cache[rem] = self._ints(row)
         return got, self.per_n[sum(rem)][2]
+
+    def _build(self, row: int) -> None:
+        """The Python ints of the batch holding ``row``, into :attr:`cache`, once (a Python solver
+        reads nearly every composition of a batch it asked for: numpy's object loops at once)."""
+        i = bisect_right(self._spans, row) - 1
+        codes = self._span_codes[i]
+        if codes is None:
+            return
+        self._span_codes[i] = None
+        start = self._spans[i]
+        x = codes[:, None] // self._radix[None, :] % np.array([b + 1 for b in self.base], dtype=self._radix.dtype)
+        limbs = self._limbs[start:start + len(codes)]
+        total = limbs[:, :, -1].astype(object)
+        for j in range(self.width - 2, -1, -1):
+            total = total * (1 << 32) + limbs[:, :, j].astype(object)
+        rems = (np.array(self.base, dtype=x.dtype) - x).tolist()
+        self.cache.update(zip(map(tuple, rems), map(tuple, total.tolist())))
 
     def _ints(self, row: int) -> tuple[int, ...]:
         """The numerators of row ``row`` of :attr:`limbs` as Python ints."""
