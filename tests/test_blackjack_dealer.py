@@ -280,3 +280,28 @@ def test_stored_numerators_equal_the_python_int_path(base: Values, up: int, h17:
                 assert abs(Fraction(f) - exact) <= exact * Fraction(1, 2 ** 48)
     finally:
         mp.undo()
+
+
+def test_the_compiled_solvers_build_no_python_int(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27: a compiled hand solver reads the dealer's numerators from the table's limbs
+    (:meth:`DealerTable.rows_of`), never as Python ints: after it evaluates, its table's
+    :attr:`DealerTable.cache` is empty, and its stand values equal the Python solver's."""
+    from exactodds.blackjack import compiled as compiled_solvers
+    from exactodds.blackjack import engine, hands
+    from exactodds.blackjack.rules import Rules
+    from exactodds.blackjack.shoe import SpanishShoe
+
+    monkeypatch.delenv(PURE_ENV, raising=False)
+    hands._TABLES.clear()
+    game = engine.Game(SpanishShoe.standard(1), Rules())
+    solver = game.solver(6)
+    assert isinstance(solver, compiled_solvers.CompiledSolver)
+    solver.evaluated()
+    table = solver.dealer
+    assert table.limbs.shape[0] > 0 and not table.cache
+    monkeypatch.setenv(PURE_ENV, "1")
+    hands._TABLES.clear()
+    python = engine.Game(SpanishShoe.standard(1), Rules()).solver(6)
+    assert not isinstance(python, compiled_solvers.CompiledSolver)
+    for hand in [(0, 0, 0, 0, 0, 0, 0, 0, 1, 1), (0, 1, 0, 0, 0, 0, 0, 0, 0, 1), (1, 0, 0, 0, 1, 0, 0, 0, 0, 0)]:
+        assert solver.value(hand) == python.value(hand)
