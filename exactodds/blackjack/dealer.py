@@ -233,7 +233,7 @@ class DealerTable:
         self.garner = [pow(_product(self.primes[:i]), -1, q) for i, q in enumerate(self.primes)]
         """Garner's constants: the inverse of the product of the primes before each, modulo it."""
         self._garner: IntArray = np.array(self.garner, dtype=np.int64)
-        self.weights = [_product(self.primes[:i]) for i in range(0, len(self.primes), 2)]
+        self.pair_weights = [_product(self.primes[:i]) for i in range(0, len(self.primes), 2)]
         """Weights of the mixed-radix digits taken two at a time (each pair below 2⁵⁸)."""
         self.width = max(1, -(-falling_factorial(self.size, min(self.size, self.kmax)).bit_length() // 32))
         """32-bit limbs to a numerator: each is at most ``ff(n, K) ≤ ff(|B|, K)`` (module doc)."""
@@ -531,7 +531,7 @@ class DealerTable:
             out: list[int] = limbs[0].ravel().tolist()
             return out
         total = limbs[0].ravel().astype(object)
-        for limb, weight in zip(limbs[1:], self.weights[1:]):
+        for limb, weight in zip(limbs[1:], self.pair_weights[1:]):
             total += limb.ravel().astype(object) * weight
         joined: list[int] = total.tolist()
         return joined
