@@ -305,3 +305,21 @@ def test_the_compiled_solvers_build_no_python_int(monkeypatch: pytest.MonkeyPatc
     assert not isinstance(python, compiled_solvers.CompiledSolver)
     for hand in [(0, 0, 0, 0, 0, 0, 0, 0, 1, 1), (0, 1, 0, 0, 0, 0, 0, 0, 0, 1), (1, 0, 0, 0, 1, 0, 0, 0, 0, 0)]:
         assert solver.value(hand) == python.value(hand)
+
+
+@given(st.sampled_from(DealerTable((4,) * 9 + (16,), 10, False, floor=0, extra_cards=40).primes + (3, 65537)),
+       st.data())
+@settings(max_examples=40, deadline=None)
+def test_barrett_reduction_equals_the_remainder(q: int, data: st.DataObject) -> None:
+    """The contraction's division-free reduction (:func:`~exactodds.blackjack.dealer_kernel.reduce`,
+    Barrett's, :data:`~exactodds.blackjack.dealer_kernel.REDUCTION`) is ``a % q`` for residue
+    primes (and small odd primes), at the edges: 0, around multiples of ``q``, the largest sum
+    ``32·(q − 1)²``, the int64 limit, and anywhere between."""
+    from exactodds.blackjack.dealer_kernel import reduce
+
+    m = np.uint64((1 << 64) // q)
+    k = data.draw(st.integers(0, (2 ** 63 - 1) // q))
+    for a in (0, q - 1, q, 2 * q - 1, k * q, k * q + q - 1, 32 * (q - 1) ** 2, 2 ** 63 - 1,
+              data.draw(st.integers(0, 2 ** 63 - 1))):
+        a = min(a, 2 ** 63 - 1)
+        assert reduce(np.int64(a), np.int64(q), m) == a % q

@@ -206,8 +206,6 @@ class DealerTable:
         self.primes = primes_above(falling_factorial(self.size, min(self.size, self.kmax + extra_cards)))
         """Enough primes for ``ff(|B|, K)`` (``extra_cards`` > 0: for a caller that multiplies the
         residues (:meth:`residues`) by ``ff`` over that many more cards and must still reconstruct)."""
-        if self.primes[-1] <= PRIME_BOUND // 2:  # the kernel's division-free reduction (dealer_kernel.REDUCTION)
-            raise InputError("internal: too many residue primes for the dealer's table")
         self.q: IntArray = np.array(self.primes, dtype=np.int64)
         self.p: IntArray = self.q[:, None, None]
         self.orders: IntArray = np.array([[o % q for _, (o, _) in comps] for q in self.primes], dtype=np.int64)

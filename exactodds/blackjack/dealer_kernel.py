@@ -15,8 +15,8 @@ by the bound of :mod:`~exactodds.blackjack.dealer`'s module doc: each product be
 of the level's value (its factor ``ff(·, 0) = 1``; a third to a half of the groups, 8 decks) is a
 copy, with neither product nor reduction.
 
-Integer arithmetic only (int64, non-negative throughout), but for the quotient of each reduction
-(:data:`REDUCTION`). Imported only by
+Integer arithmetic only (int64, non-negative throughout; each reduction by Barrett's multiply,
+:data:`REDUCTION`). Imported only by
 :mod:`~exactodds.blackjack.dealer` when numba is installed and ``EXACTODDS_PURE`` is not set;
 the tests hold both equal to the numpy path and to a direct dealer recursion.
 """
@@ -26,17 +26,41 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba.core import types
+from numba.extending import intrinsic
 
 from exactodds.engine.kernel import _jit
 
-REDUCTION = """A sum ``a`` of at most 32 products of residues (``0 ≤ a < 32·q² ≤ 2⁶³ − 2³⁵ + 32``) is
-reduced modulo ``q`` (``2²⁸ < q < 2²⁹``: the primes are the largest below 2²⁹,
-:func:`~exactodds.blackjack.dealer.primes_above`, and the table checks it) without an integer
-division: ``t = trunc(fl(fl(a) · fl(1/q)))`` and ``r = a − t·q``. Three roundings of relative
-``2⁻⁵³`` each put the float quotient within ``(a/q)·3.01·2⁻⁵³ < 2³⁴·2⁻⁵¹ = 2⁻¹⁷`` of ``a/q``, so
-``t`` is ``⌊a/q⌋`` or one either side, ``r`` is in ``[−q, 2q)``, and one addition or subtraction
-of ``q`` gives the exact residue (``t·q ≤ a + q < 2⁶³``: no overflow). The integer division it
-replaces was most of the contraction's time; this is ~25 % faster (issue 27)."""
+REDUCTION = """A sum ``a`` of residue products (``0 ≤ a < 2⁶³``) is reduced modulo the odd prime ``q``
+without a division (Barrett): with ``m = ⌊(2⁶⁴ − 1)/q⌋ = ⌊2⁶⁴/q⌋`` (``q`` odd), the high word of
+the 128-bit product, ``t = ⌊a·m/2⁶⁴⌋`` (:func:`_mulhi`, one multiply), is ``⌊a/q⌋`` or one less:
+``a·m/2⁶⁴ ≤ a/q`` and ``a·m/2⁶⁴ > a/q − a/2⁶⁴ > a/q − 1``. So ``r = a − t·q`` is in ``[0, 2q)``
+(``t·q ≤ a``: no overflow) and one subtraction of ``q`` gives the residue. Integers only; the
+integer division it replaces was most of the contraction's time (this is ~25 % faster)."""
+
+
+def _mulhi_ir(typingctx: Any, a: Any, b: Any) -> Any:  # pragma: no cover - compiled
+    """The high 64 bits of the 128-bit product of two uint64 (LLVM's ``i128`` multiply)."""
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        i128 = ir.IntType(128)
+        wide = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
+        return builder.trunc(builder.lshr(wide, ir.Constant(i128, 64)), ir.IntType(64))
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+_mulhi: Any = intrinsic(_mulhi_ir)
+
+
+def _reduce(a: Any, q: Any, m: Any) -> Any:  # pragma: no cover - compiled
+    """``a mod q`` for ``0 ≤ a < 2⁶³``, ``m = ⌊2⁶⁴/q⌋`` (:data:`REDUCTION`)."""
+    r = a - np.int64(_mulhi(np.uint64(a), m)) * q
+    if r >= q:
+        r -= q
+    return r
+
+
+reduce: Any = _jit(_reduce)
 
 
 def _contract(w: Any, xa: Any, cols: Any, ng: Any, dv: Any, ps: Any, factors: Any, q: Any) -> Any:  # pragma: no cover - compiled
@@ -65,7 +89,7 @@ def _contract(w: Any, xa: Any, cols: Any, ng: Any, dv: Any, ps: Any, factors: An
     buf = np.empty((nlevels + 1, width), dtype=np.int64)
     for p in range(nprimes):
         qp = q[p]
-        inv = 1.0 / qp
+        m = np.uint64(0xFFFFFFFFFFFFFFFF) // np.uint64(qp)  # Barrett's constant (REDUCTION)
         for c in range(ng[0]):
             buf[0, c] = w[p, c]
         for i in range(rows):
@@ -84,13 +108,7 @@ def _contract(w: Any, xa: Any, cols: Any, ng: Any, dv: Any, ps: Any, factors: An
                     acc = 0
                     for c in range(lo, ps[level, g + 1]):
                         acc += factors[p, level, x, dv[level, c]] * buf[level, c]
-                    # one reduction per sum, by the float quotient (:data:`REDUCTION`): off by one at most
-                    r = acc - np.int64(float(acc) * inv) * qp
-                    if r < 0:
-                        r += qp
-                    elif r >= qp:
-                        r -= qp
-                    buf[level + 1, g] = r
+                    buf[level + 1, g] = reduce(acc, qp, m)  # one reduction per sum (REDUCTION)
             for g in range(groups):
                 out[p, i, g] = buf[nlevels, g]
     return out
@@ -171,4 +189,4 @@ contract: Any = _jit(_contract)
 garner: Any = _jit(_garner)
 limbs: Any = _jit(_limbs)
 
-__all__ = ["contract", "garner", "limbs"]
+__all__ = ["contract", "garner", "limbs", "reduce"]
