@@ -249,7 +249,6 @@ class DealerTable:
         self.asked: set[object] = set()
         """Names of the sets of compositions already asked for (:meth:`request_removed`)."""
         self.per_n: dict[int, tuple[int, int, int, int]] = {}
-        self._by_n: dict[int, tuple[IntArray, int]] = {}
         radix = [_product(b + 1 for b in base[v + 1:]) for v in range(10)]
         wide = radix[0] * (base[0] + 1) >= 1 << 63
         self._radix: npt.NDArray[Any] = np.array(radix, dtype=object if wide else np.int64)
@@ -371,14 +370,7 @@ class DealerTable:
         self._at = np.insert(self._at, pos, rows)
 
     def _weights(self, n: int) -> tuple[IntArray, int]:
-        """``orders(D) · ff(n − k, K − k) mod p`` for every ``D`` (rows: primes), ``K = min(kmax, n)``; and
-        ``K`` (kept by ``n``: the batches of one size share them)."""
-        got = self._by_n.get(n)
-        if got is None:
-            got = self._by_n[n] = self._weights_of(n)
-        return got
-
-    def _weights_of(self, n: int) -> tuple[IntArray, int]:
+        """``orders(D) · ff(n − k, K − k) mod p`` for every ``D`` (rows: primes), ``K = min(kmax, n)``; and ``K``."""
         kk = min(self.kmax, n)
         by_k = [falling_factorial(n - k, kk - k) if k <= kk else 0 for k in range(self.kmax + 1)]
         lengths = np.array([[x % q for x in by_k] for q in self.primes], dtype=np.int64)[:, self.k]
