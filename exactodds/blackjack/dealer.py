@@ -52,8 +52,8 @@ codes. The compiled solvers read these arrays (:meth:`DealerTable.rows_of`); the
 (:meth:`DealerTable.raw`, :meth:`DealerTable.numerators`) are built from the limbs of a
 composition when it is first read, for the Python solvers and the distribution. Issue 27: the
 dealer's tables of a whole 8-deck game, 4.4-5.1 s of CPU before the kernels, about 1 s now with
-the conversion included, and 24 MB of arrays instead of 95 MB of Python ints (docs/blackjack.md,
-"Speed").
+the conversion included, and about 25 MB of arrays instead of 72 MB of Python-int tuples plus
+their 23 MB copy as limbs (docs/blackjack.md, "Speed").
 
 >>> t = DealerTable((4, 4, 4, 4, 4, 4, 4, 4, 4, 12), 6, False, floor=0)
 >>> nums, den = t.numerators((4, 4, 4, 4, 4, 4, 4, 4, 4, 12))
