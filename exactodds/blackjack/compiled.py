@@ -25,9 +25,9 @@ nodes, in the same loop, proposes each node's order of actions, and a proposal i
 when each action beats the next by more than :data:`MARGIN`, a bound proven on the float error:
 every float value is within ``ERR = 1e-11`` of the exact value of the same action (given the exact
 decisions below it). Argument (``u = 2⁻⁵³``; ``|value| ≤ 3·2^D ≤ 48``, at most three redoubles): each
-dealer probability is the float of an exact ratio within a relative ``2⁻⁴⁸`` (at most sixteen 32-bit
-limbs summed, two roundings to scale: :attr:`DealerTable.prob`); a stand sums six of them with coefficients of size at most 48, the
-probabilities adding up to at most 1: within ``48·2⁻⁴⁷ < 4e-13``; a draw is ``Σ c_i·v_i / n``
+dealer probability is the float of an exact ratio within a relative ``2⁻⁴⁸`` (at most sixteen
+32-bit limbs summed, two roundings to scale: :attr:`DealerTable.prob`); a stand sums six of them
+with coefficients of size at most 48, the probabilities adding up to at most 1: within ``48·2⁻⁴⁷ < 4e-13``; a draw is ``Σ c_i·v_i / n``
 with ``Σ c_i ≤ n`` (a convex combination of the children's values, whose errors it does not
 enlarge) less a bust term, each step adding at most ``16·u·48 < 1e-13`` (16 roundings); a hand
 draws at most 21 cards and doubles at most 4 times, fewer than 30 steps: ``4e-13 + 30·1e-13 <
