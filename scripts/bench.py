@@ -637,12 +637,14 @@ def bench_blackjack() -> None:
 @contextmanager
 def _dealer_cpu() -> Iterator[list[float]]:
     """CPU seconds spent in the dealer's tables (:class:`~exactodds.blackjack.dealer.DealerTable`:
-    built, asked for compositions, residues) while the block runs: the outermost calls timed."""
+    built, asked for compositions, residues, the rows the compiled solvers read, the Python ints
+    the Python solvers read) while the block runs: the outermost calls timed."""
     from exactodds.blackjack.dealer import DealerTable
 
     spent = [0.0]
     depth = [0]
-    saved = {name: getattr(DealerTable, name) for name in ("__init__", "request", "request_removed", "residues")}
+    saved = {name: getattr(DealerTable, name) for name in ("__init__", "request", "request_removed", "residues",
+                                                              "rows_of", "raw")}
 
     def timed(fn: Callable[..., Any]) -> Callable[..., Any]:
         def run(*args: Any, **kwargs: Any) -> Any:

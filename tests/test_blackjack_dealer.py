@@ -17,7 +17,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 from exactodds.blackjack.dealer import OUTCOMES, DealerTable
@@ -71,6 +71,15 @@ def table_of(base: Values, up: int, h17: bool, removed: list[Values], pure: bool
     return table
 
 
+def assert_same_store(fast: DealerTable, slow: DealerTable) -> None:
+    """The two tables hold the same compositions, the same numerators (as Python ints, and as
+    limbs row by row in code order) and the same float probabilities (the same operations)."""
+    assert fast.stored() == slow.stored()
+    assert np.array_equal(fast._codes, slow._codes)
+    assert np.array_equal(fast.limbs[fast._at], slow.limbs[slow._at])
+    assert np.array_equal(fast.prob[fast._at], slow.prob[slow._at])
+
+
 shoes = st.tuples(st.lists(st.integers(0, 4), min_size=9, max_size=9), st.integers(0, 12)).map(
     lambda t: tuple(t[0]) + (t[1],))
 
@@ -94,12 +103,12 @@ def test_compiled_and_numpy_tables_equal_a_plain_recursion(base: Values, up: int
         slow = table_of(base, up, h17, removed, True, mp)
         assert (fast is None) == (slow is None)
         event("refused" if fast is None else "computed")
-        if fast is None or slow is None:
-            assert any(plain(tuple(b - x for b, x in zip(base, r)), up, up == 1, True, up, h17) is None
+        if fast is None or slow is None:  # a draw runs out of cards, or no hole card is possible at all
+            assert any(plain(tuple(b - x for b, x in zip(base, r)), up, up == 1, True, up, h17) in (None, (0,) * 6)
                        for r in removed)
             return
-        assert fast.cache == slow.cache
-        assert len(fast.cache) == len(removed)
+        assert_same_store(fast, slow)
+        assert len(fast.stored()) == len(removed)
         rows = np.array(removed, dtype=np.int64)[rng.sample(range(len(removed)), len(removed))]
         with mp.context() as m:
             m.delenv(PURE_ENV, raising=False)
@@ -135,7 +144,8 @@ def test_eight_decks_compiled_equals_numpy_and_the_recursion(up: int, h17: bool,
     fast = table_of(shoe, up, h17, removed, False, monkeypatch)
     slow = table_of(shoe, up, h17, removed, True, monkeypatch)
     assert fast is not None and slow is not None
-    assert fast.cache == slow.cache and len(fast.cache) == len(removed)
+    assert_same_store(fast, slow)
+    assert len(fast.stored()) == len(removed)
     for x in removed[:5]:
         rem = tuple(b - y for b, y in zip(shoe, x))
         nums, den = fast.numerators(rem)
@@ -153,9 +163,9 @@ def test_a_shoe_whose_codes_outgrow_int64(monkeypatch: pytest.MonkeyPatch) -> No
     table.request_removed(first)
     computed: list[int] = []
     real = table._compute
-    monkeypatch.setattr(table, "_compute", lambda xa: (computed.append(len(xa)), real(xa)))
+    monkeypatch.setattr(table, "_compute", lambda xa, codes: (computed.append(len(xa)), real(xa, codes)))
     table.request_removed(first + [(2,) * 10])
-    assert computed == [1] and len(table.cache) == 4
+    assert computed == [1] and len(table.stored()) == 4
     for x in first + [(2,) * 10]:
         rem = tuple(b - y for b, y in zip(base, x))
         assert table.numerators(rem) == DealerTable(rem, 7, False, 0).numerators(rem)
@@ -174,24 +184,142 @@ def test_compiled_garner_equals_numpy(extra: int, rows: int, data: st.DataObject
     residues = np.array([[[data.draw(st.sampled_from([0, q - 1, q // 2]) | st.integers(0, q - 1))
                            for _ in range(OUTCOMES)] for _ in range(rows)] for q in primes], dtype=np.int64)
     limbs = garner(residues, table.q, np.array(table.garner, dtype=np.int64))
-    assert np.array_equal(limbs, table._limbs(residues))
+    assert np.array_equal(limbs, table._limbs_of(residues))
     for r, row in enumerate(table.reconstruct(residues)):
         for c, value in enumerate(row):
             assert 0 <= value < math.prod(primes)
             assert [value % q for q in primes] == residues[:, r, c].tolist()
 
 
-def test_a_composition_dropped_from_the_cache_is_computed_again() -> None:
-    """A caller that empties :attr:`DealerTable.cache` (memory) still reads every composition:
-    the ones computed before are recomputed on reading, to the same numerators."""
+def test_the_python_ints_are_built_on_reading_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """:attr:`DealerTable.cache` (the Python ints) holds only the compositions read by
+    :meth:`DealerTable.raw`; a caller that empties it (memory) still reads every composition, from
+    the limbs, without computing it again, to the same numerators."""
     base = (4,) * 9 + (16,)
     table = DealerTable(base, 9, True, floor=0)
     removed = [(0,) * 10, (1, 0, 2) + (0,) * 7, (0,) * 9 + (4,)]
     table.request_removed(removed)
-    kept = dict(table.cache)
+    assert not table.cache and len(table.stored()) == 3
+    kept = {rem: table.raw(rem)[0] for rem in table.stored()}
+    assert table.cache == kept == table.stored()
     table.cache.clear()
+    monkeypatch.setattr(table, "_compute", lambda xa, codes: pytest.fail("computed again"))
     table.request_removed(removed)  # (known: nothing computed)
     assert not table.cache
     for rem, nums in kept.items():
         assert table.raw(rem)[0] == nums
     assert table.cache == kept
+
+
+@given(st.integers(0, 40), st.integers(1, 5), st.data())
+@settings(max_examples=30, deadline=None)
+def test_compiled_limbs_equal_numpy_and_garner(extra: int, rows: int, data: st.DataObject) -> None:
+    """The numerators' 32-bit limbs written from the residues (tables of 2 to 7 primes: up to 7
+    limbs): the kernel's (:func:`~exactodds.blackjack.dealer_kernel.limbs`) equal the numpy path's
+    limb for limb and float for float; the limbs join to the integers of Garner's Python path
+    (:meth:`DealerTable.reconstruct`); each float is within a relative 2⁻⁴⁸ of the exact ratio;
+    and a width too small for an integer is reported by both."""
+    from exactodds.blackjack.dealer_kernel import limbs as kernel_limbs
+
+    table = DealerTable((4,) * 9 + (16,), 10, False, floor=0, extra_cards=extra)
+    primes = table.primes
+    residues = np.array([[[data.draw(st.sampled_from([0, q - 1, q // 2]) | st.integers(0, q - 1))
+                           for _ in range(OUTCOMES)] for _ in range(rows)] for q in primes], dtype=np.int64)
+    width = -(-math.prod(primes).bit_length() // 32)
+    scale = 1 / data.draw(st.integers(1, math.prod(primes)))
+    columns = np.arange(OUTCOMES, dtype=np.int64)
+    out = np.zeros((rows + 1, OUTCOMES, width), dtype=np.uint32)
+    prob = np.zeros((rows + 1, OUTCOMES))
+    assert kernel_limbs(residues, table.q, table._garner, columns, scale, out, prob, 1) == 0
+    want, fwant, failed = table._to_limbs(residues, scale, width)
+    assert not failed and not out[0].any() and not prob[0].any()
+    assert np.array_equal(out[1:], want) and np.array_equal(prob[1:], fwant)
+    for r, row in enumerate(table.reconstruct(residues)):
+        for c, value in enumerate(row):
+            assert int.from_bytes(out[1 + r, c].astype("<u4").tobytes(), "little") == value
+            exact = Fraction(value) * Fraction(scale)
+            assert abs(Fraction(prob[1 + r, c]) - exact) <= exact * Fraction(1, 2 ** 48)
+    big = max(value for row in table.reconstruct(residues) for value in row)
+    if big >= 1 << 32:  # one limb too few for the largest
+        narrow = -(-big.bit_length() // 32) - 1
+        small = np.zeros((rows, OUTCOMES, narrow), dtype=np.uint32)
+        assert kernel_limbs(residues, table.q, table._garner, columns, scale, small, prob, 0) == -1
+        assert table._to_limbs(residues, scale, narrow)[2] == 1
+
+
+wide_shoes = st.sampled_from([(4,) * 9 + (16,), (32,) * 9 + (96,), (400,) * 10, (60,) * 4 + (4,) * 5 + (20,)])
+
+
+@given(wide_shoes, st.integers(1, 10), st.booleans(), st.lists(st.lists(st.integers(0, 3), min_size=10, max_size=10),
+                                                               min_size=1, max_size=8))
+@example((400,) * 10, 2, True, [[0] * 10, [1, 2, 0, 0, 0, 0, 0, 0, 0, 3], [0] * 9 + [2]])  # 5 limbs
+@settings(max_examples=25, deadline=None)
+def test_stored_numerators_equal_the_python_int_path(base: Values, up: int, h17: bool, xs: list[list[int]]) -> None:
+    """A small, an 8-deck, a 4,000-card (5 limbs to a numerator) and a lopsided shoe, random removed
+    multisets: each composition's numerators read from the stored limbs (:meth:`DealerTable.raw`),
+    compiled and numpy paths alike, equal the residues joined as Python ints by Garner's path
+    (:meth:`DealerTable.reconstruct`, the conversion of before), and their probabilities the
+    floats within a relative 2⁻⁴⁸."""
+    removed = list(dict.fromkeys(tuple(min(x, b) for x, b in zip(row, base)) for row in xs))
+    mp = pytest.MonkeyPatch()
+    try:
+        fast = table_of(base, up, h17, removed, False, mp)
+        slow = table_of(base, up, h17, removed, True, mp)
+        assert fast is not None and slow is not None
+        assert_same_store(fast, slow)
+        event(f"{fast.width} limbs")
+        ints = fast.reconstruct(fast.residues(np.array(removed, dtype=np.int64)))
+        rows = fast.rows_of(np.array(removed, dtype=np.int64))
+        for x, want, row in zip(removed, ints, rows.tolist()):
+            rem = tuple(b - y for b, y in zip(base, x))
+            nums, _ = fast.raw(rem)
+            assert list(nums) == want
+            den = fast.per_n[sum(rem)][0]
+            for value, f in zip(nums, fast.prob[row].tolist()):
+                exact = Fraction(value, den)
+                assert abs(Fraction(f) - exact) <= exact * Fraction(1, 2 ** 48)
+    finally:
+        mp.undo()
+
+
+def test_the_compiled_solvers_build_no_python_int(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27: a compiled hand solver reads the dealer's numerators from the table's limbs
+    (:meth:`DealerTable.rows_of`), never as Python ints: after it evaluates, its table's
+    :attr:`DealerTable.cache` is empty, and its stand values equal the Python solver's."""
+    from exactodds.blackjack import compiled as compiled_solvers
+    from exactodds.blackjack import engine, hands
+    from exactodds.blackjack.rules import Rules
+    from exactodds.blackjack.shoe import SpanishShoe
+
+    monkeypatch.delenv(PURE_ENV, raising=False)
+    hands._TABLES.clear()
+    game = engine.Game(SpanishShoe.standard(1), Rules())
+    solver = game.solver(6)
+    assert isinstance(solver, compiled_solvers.CompiledSolver)
+    solver.evaluated()
+    table = solver.dealer
+    assert table.limbs.shape[0] > 0 and not table.cache
+    monkeypatch.setenv(PURE_ENV, "1")
+    hands._TABLES.clear()
+    python = engine.Game(SpanishShoe.standard(1), Rules()).solver(6)
+    assert not isinstance(python, compiled_solvers.CompiledSolver)
+    for hand in [(0, 0, 0, 0, 0, 0, 0, 0, 1, 1), (0, 1, 0, 0, 0, 0, 0, 0, 0, 1), (1, 0, 0, 0, 1, 0, 0, 0, 0, 0)]:
+        assert solver.value(hand) == python.value(hand)
+
+
+@given(st.sampled_from(DealerTable((4,) * 9 + (16,), 10, False, floor=0, extra_cards=40).primes + (3, 65537)),
+       st.data())
+@settings(max_examples=40, deadline=None)
+def test_barrett_reduction_equals_the_remainder(q: int, data: st.DataObject) -> None:
+    """The contraction's division-free reduction (:func:`~exactodds.blackjack.dealer_kernel.reduce`,
+    Barrett's, :data:`~exactodds.blackjack.dealer_kernel.REDUCTION`) is ``a % q`` for residue
+    primes (and small odd primes), at the edges: 0, around multiples of ``q``, the largest sum
+    ``32·(q − 1)²``, the int64 limit, and anywhere between."""
+    from exactodds.blackjack.dealer_kernel import reduce
+
+    m = np.uint64((1 << 64) // q)
+    k = data.draw(st.integers(0, (2 ** 63 - 1) // q))
+    for a in (0, q - 1, q, 2 * q - 1, k * q, k * q + q - 1, 32 * (q - 1) ** 2, 2 ** 63 - 1,
+              data.draw(st.integers(0, 2 ** 63 - 1))):
+        a = min(a, 2 ** 63 - 1)
+        assert reduce(np.int64(a), np.int64(q), m) == a % q

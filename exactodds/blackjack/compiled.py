@@ -25,9 +25,9 @@ nodes, in the same loop, proposes each node's order of actions, and a proposal i
 when each action beats the next by more than :data:`MARGIN`, a bound proven on the float error:
 every float value is within ``ERR = 1e-11`` of the exact value of the same action (given the exact
 decisions below it). Argument (``u = 2⁻⁵³``; ``|value| ≤ 3·2^D ≤ 48``, at most three redoubles): each
-dealer probability is the float of an exact ratio within a relative ``2⁻⁴⁸`` (at most eight 32-bit
-limbs summed, one scaling); a stand sums six of them with coefficients of size at most 48, the
-probabilities adding up to at most 1: within ``48·2⁻⁴⁷ < 4e-13``; a draw is ``Σ c_i·v_i / n``
+dealer probability is the float of an exact ratio within a relative ``2⁻⁴⁸`` (at most sixteen
+32-bit limbs summed, two roundings to scale: :attr:`DealerTable.prob`); a stand sums six of them
+with coefficients of size at most 48, the probabilities adding up to at most 1: within ``48·2⁻⁴⁷ < 4e-13``; a draw is ``Σ c_i·v_i / n``
 with ``Σ c_i ≤ n`` (a convex combination of the children's values, whose errors it does not
 enlarge) less a bust term, each step adding at most ``16·u·48 < 1e-13`` (16 roundings); a hand
 draws at most 21 cards and doubles at most 4 times, fewer than 30 steps: ``4e-13 + 30·1e-13 <
@@ -42,7 +42,6 @@ a decision that is then proven or checked.
 
 from __future__ import annotations
 
-import itertools
 import os
 import weakref
 from collections.abc import Iterable, Iterator
@@ -99,101 +98,51 @@ def _numba_present() -> bool:
 
 
 class _DealerStore:
-    """A dealer table's numerators as 32-bit limbs and as probabilities, by composition code
-    (``x = base − rem``, :data:`RADIX` bits per value), for the compiled solvers: the table's
-    compositions are converted in bulk, each once (its cache only grows), and a composition it
-    lacks is asked of it in one batch per solver (:meth:`DealerTable.request`)."""
+    """A dealer table's numerators as the compiled solvers read them: a view of the table's own
+    arrays (:attr:`DealerTable.limbs`, 32-bit limbs; :attr:`DealerTable.prob`, the floats of the
+    decision pass), rows found by composition code (``x = base − rem``, :data:`RADIX` bits per
+    value); a composition the table lacks is computed in one batch per solver
+    (:meth:`DealerTable.rows_of`). No Python int is built for a composition."""
 
     def __init__(self, table: DealerTable) -> None:
+        if table.width > 16:  # the loops' int64 bound (hand_kernel) allows 16 limbs
+            raise InputError("internal: a dealer numerator over 512 bits")
         self.table = weakref.ref(table)
-        self.base = np.array(table.base, dtype=np.int64)
-        self.codes = np.zeros(0, dtype=np.int64)
-        """The sorted codes of the compositions stored."""
-        self.rows_of = np.zeros(0, dtype=np.int64)
-        self.width = 4
-        self.limbs = np.zeros((0, 6, self.width), dtype=np.uint32)
-        self.prob = np.zeros((0, 6), dtype=np.float64)
-        self.scales: dict[int, int] = {}
-        self.scale_res: dict[tuple[int, ...], IntArray] = {}
-        self.seen = 0
-        """How many of the table's cached compositions are converted (in the cache's order)."""
+        self.width = table.width
+        self.scale_res: dict[tuple[int, ...], tuple[int, int, IntArray]] = {}
+
+    def _table(self) -> DealerTable:
+        table = self.table()
+        assert table is not None
+        return table
 
     def rows(self, codes: IntArray) -> IntArray:
-        """The rows of the compositions ``base − x`` (``x`` by code), converting what is missing."""
-        for attempt in range(3):
-            if len(self.codes):
-                pos = np.minimum(np.searchsorted(self.codes, codes), len(self.codes) - 1)
-                found = self.codes[pos] == codes
-            else:
-                pos, found = np.zeros(len(codes), dtype=np.int64), np.zeros(len(codes), dtype=bool)
-            if found.all():
-                out: IntArray = self.rows_of[pos]
-                return out
-            table = self.table()
-            assert table is not None
-            if attempt == 1:  # not in the table's cache: one batch
-                x = (codes[~found][:, None] >> (RADIX * np.arange(10, dtype=np.int64))[None, :]) & ((1 << RADIX) - 1)
-                table.request([tuple(r) for r in (self.base[None, :] - x).tolist()])
-            self._convert(table)
-        raise InputError("internal: the dealer's table lacks a composition it was asked for")
+        """The rows of the compositions ``base − x`` (``x`` by code), computing what is missing."""
+        x = (codes[:, None] >> (RADIX * np.arange(10, dtype=np.int64))[None, :]) & ((1 << RADIX) - 1)
+        return self._table().rows_of(x)
 
-    def _convert(self, table: DealerTable) -> None:
-        """Convert the table's compositions cached since the last call."""
-        cache = table.cache
-        if len(cache) <= self.seen:
-            return
-        items = list(itertools.islice(cache.items(), self.seen, None))
-        self.seen = len(cache)
-        rems = np.array([r for r, _ in items], dtype=np.int64).reshape(len(items), 10)
-        x = self.base[None, :] - rems
-        fits = (x < 1 << RADIX).all(axis=1) & (x >= 0).all(axis=1)
-        if not fits.all():
-            keep = np.flatnonzero(fits).tolist()
-            items = [items[i] for i in keep]
-            x = x[fits]
-            rems = rems[fits]
-        if not items:
-            return
-        n_of = rems.sum(axis=1)
-        for n in np.unique(n_of).tolist():
-            if n not in self.scales:
-                self.scales[n] = table.raw(tuple(rems[int(np.argmax(n_of == n))].tolist()))[1]
-        while True:
-            nbytes = 4 * self.width
-            try:
-                buf = b"".join([v.to_bytes(nbytes, "little") for _, d in items for v in d])
-                break
-            except OverflowError:
-                if self.width >= 16:  # the loops' int64 bound (hand_kernel) allows 16 limbs
-                    raise InputError("internal: a dealer numerator over 512 bits") from None
-                self.width *= 2
-                self.limbs = np.concatenate([self.limbs, np.zeros_like(self.limbs)], axis=2)
-        limbs = np.frombuffer(buf, dtype=np.uint32).reshape(len(items), 6, self.width)
-        floor = table.floor
-        # float dealer weights for the decision pass only (module doc): a float proposes an action and is
-        # accepted beyond a proven margin, else the exact residues decide; no figure is ever read from these
-        inv = {n: self.scales[n] / _falling(n, floor) for n in np.unique(n_of).tolist()}
-        weights = np.array([2.0 ** (32 * j) for j in range(self.width)])
-        prob = (limbs.astype(np.float64) * weights).sum(axis=2) * np.array([inv[n] for n in n_of.tolist()])[:, None]
-        start = len(self.limbs)
-        codes = x @ (1 << (RADIX * np.arange(10, dtype=np.int64)))
-        self.limbs = np.concatenate([self.limbs, limbs])
-        self.prob = np.concatenate([self.prob, prob])
-        codes_all = np.concatenate([self.codes, codes])
-        rows_all = np.concatenate([self.rows_of, np.arange(start, start + len(codes), dtype=np.int64)])
-        order = np.argsort(codes_all, kind="stable")
-        self.codes, self.rows_of = codes_all[order], rows_all[order]
+    @property
+    def limbs(self) -> npt.NDArray[np.uint32]:
+        """The numerators' limbs (axes: row, outcome, limb; read after :meth:`rows`)."""
+        return self._table().limbs
+
+    @property
+    def prob(self) -> npt.NDArray[np.float64]:
+        """The numerators as float probabilities (axes: row, outcome), for the decision pass only."""
+        return self._table().prob
 
     def scale_residues(self, primes: tuple[int, ...], size: int) -> IntArray:
-        """``(n − K)!/floor!`` (the factor :meth:`DealerTable.raw` returns) modulo each prime, by ``n``."""
+        """``(n − K)!/floor!`` (the factor :meth:`DealerTable.raw` returns) modulo each prime, by
+        ``n`` (-1 for an ``n`` not computed)."""
+        per_n = self._table().per_n
         got = self.scale_res.get(primes)
-        if got is None or len(got) <= size or any(got[n, 0] < 0 for n in self.scales if n <= size):
-            got = np.full((size + 1, len(primes)), -1, dtype=np.int64)
-            for n, s in self.scales.items():
+        if got is None or got[0] != len(per_n) or got[1] < size:
+            out = np.full((size + 1, len(primes)), -1, dtype=np.int64)
+            for n, (_, _, s, _) in per_n.items():
                 if n <= size:
-                    got[n] = [s % q for q in primes]
-            self.scale_res[primes] = got
-        return got
+                    out[n] = [s % q for q in primes]
+            got = self.scale_res[primes] = (len(per_n), size, out)
+        return got[2]
 
 
 _STORES: weakref.WeakKeyDictionary[DealerTable, _DealerStore] = weakref.WeakKeyDictionary()

@@ -34,15 +34,26 @@ numerator exactly. Their sum is then checked against ``ff(n, K)·P(no dealer Bla
 computed directly, which also catches a shoe too small for the dealer to finish (the lost
 sequences are missing from it).
 
-*Compiled.* With numba (the ``fast`` extra) the contraction and Garner's digits run in
+*Compiled.* With numba (the ``fast`` extra) the contraction runs in
 :mod:`~exactodds.blackjack.dealer_kernel`: the same residues summed row by row (the removed
 multisets sorted, each row summing again only the levels from its first value that differs from
-the row before), one integer reduction per sum; the numpy path here stays as the fallback and the
-tests' oracle (``EXACTODDS_PURE=1`` forces it; a batch below :data:`KERNEL_MIN_ROWS` takes it
-until the kernel is imported). The removed multisets asked for are filtered (those computed
-before) and sorted by a mixed-radix code, in numpy; the integers are joined from their limbs by
-numpy's object loops and cached as tuples. Issue 27: the dealer's tables of a whole 8-deck
-game, 4.4-5.1 s of CPU before, 1.1-1.2 s after plus numba's one-off import (docs/blackjack.md, "Speed").
+the row before); the numpy path here stays as the fallback and the tests' oracle
+(``EXACTODDS_PURE=1`` forces it; a batch below :data:`KERNEL_MIN_ROWS` takes it until the kernel
+is imported). The removed multisets asked for are filtered (those computed before) and sorted by
+a mixed-radix code, in numpy.
+
+*One store, as limbs.* Each composition's six numerators are written once, straight from the
+residues (Garner's digits, then Horner in 32-bit limbs: compiled, or numpy), into one array of
+:attr:`DealerTable.width` limbs (enough for ``ff(|B|, K)``), with their float probabilities
+beside (:attr:`DealerTable.prob`, the compiled solvers' decision pass only: the limbs summed from
+the top, at most 15 roundings for 16 limbs, then ``fl(1/ff(n, K))`` and the product, two more:
+within a relative ``17·2⁻⁵³ < 2⁻⁴⁸`` of the exact ratio), rows found by a sorted search of the
+codes. The compiled solvers read these arrays (:meth:`DealerTable.rows_of`); the Python ints
+(:meth:`DealerTable.raw`, :meth:`DealerTable.numerators`) are built from the limbs of a
+composition when it is first read, for the Python solvers and the distribution. Issue 27: the
+dealer's tables of a whole 8-deck game, 4.4-5.1 s of CPU before the kernels, about 1 s now with
+the conversion included, and about 25 MB of arrays instead of 72 MB of Python-int tuples plus
+their 23 MB copy as limbs (docs/blackjack.md, "Speed").
 
 >>> t = DealerTable((4, 4, 4, 4, 4, 4, 4, 4, 4, 12), 6, False, floor=0)
 >>> nums, den = t.numerators((4, 4, 4, 4, 4, 4, 4, 4, 4, 12))
@@ -53,6 +64,7 @@ True
 from __future__ import annotations
 
 import sys
+from bisect import bisect_right
 from collections.abc import Iterable
 from itertools import chain
 from typing import Any, Final
@@ -163,9 +175,6 @@ def dealer_compositions(up: int, h17: bool, cap: Values) -> dict[Values, tuple[i
     return out
 
 
-CHUNK: Final = 4096
-"""Compositions turned into integers at a time (bounds the working lists)."""
-
 ORDER: Final = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 """The order in which the values are summed out (tens first: the fewest partial sums, module doc)."""
 
@@ -221,10 +230,22 @@ class DealerTable:
                                          dtype=np.int64))
         self.garner = [pow(_product(self.primes[:i]), -1, q) for i, q in enumerate(self.primes)]
         """Garner's constants: the inverse of the product of the primes before each, modulo it."""
-        self.limbs = [_product(self.primes[:i]) for i in range(0, len(self.primes), 2)]
+        self._garner: IntArray = np.array(self.garner, dtype=np.int64)
+        self.pair_weights = [_product(self.primes[:i]) for i in range(0, len(self.primes), 2)]
         """Weights of the mixed-radix digits taken two at a time (each pair below 2⁵⁸)."""
+        self.width = max(1, -(-falling_factorial(self.size, min(self.size, self.kmax)).bit_length() // 32))
+        """32-bit limbs to a numerator: each is at most ``ff(n, K) ≤ ff(|B|, K)`` (module doc)."""
+        self._limbs = np.zeros((0, OUTCOMES, self.width), dtype=np.uint32)
+        self._prob = np.zeros((0, OUTCOMES), dtype=np.float64)
+        self._used = 0
+        """Rows of :attr:`limbs` and :attr:`prob` filled (the arrays grow by half again when full)."""
         self.cache: dict[Values, tuple[int, ...]] = {}
-        """The numerators of each composition asked for, over ``ff(n, K)`` (:meth:`raw`)."""
+        """The numerators as Python ints of the compositions of the batches read by :meth:`raw`,
+        built from :attr:`limbs` on first reading (the compiled solvers read the limbs, never these)."""
+        self._spans: list[int] = []
+        """The first row of each batch computed (:meth:`_compute`; ascending)."""
+        self._span_codes: list[npt.NDArray[Any] | None] = []
+        """The codes of each batch's rows, in row order, until its Python ints are built (:meth:`_build`)."""
         self.asked: set[object] = set()
         """Names of the sets of compositions already asked for (:meth:`request_removed`)."""
         self.per_n: dict[int, tuple[int, int, int, int]] = {}
@@ -233,8 +254,10 @@ class DealerTable:
         self._radix: npt.NDArray[Any] = np.array(radix, dtype=object if wide else np.int64)
         """Each removed multiset's code ``Σ x_v · radix_v`` (mixed radix, ace count first: codes
         sort as the multisets do); Python ints (object) for a shoe whose codes outgrow int64."""
-        self._done: npt.NDArray[Any] = np.zeros(0, dtype=self._radix.dtype)
+        self._codes: npt.NDArray[Any] = np.zeros(0, dtype=self._radix.dtype)
         """The sorted codes of the removed multisets computed (:meth:`request_removed`)."""
+        self._at: IntArray = np.zeros(0, dtype=np.int64)
+        """The row of :attr:`limbs` of each of :attr:`_codes`."""
         self._packed: tuple[IntArray, IntArray, IntArray, IntArray, IntArray] | None = None
 
     def _kernel_arrays(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
@@ -278,18 +301,50 @@ class DealerTable:
             return
         xa = np.fromiter(chain.from_iterable(asked), dtype=np.int64, count=10 * len(asked)).reshape(len(asked), 10)
         self._check(xa)
-        codes = xa @ self._radix
-        done = self._done
-        if len(done):  # those computed before: a sorted search of their codes
-            at = np.minimum(np.searchsorted(done, codes), len(done) - 1)
-            new = done[at] != codes
-            xa, codes = xa[new], codes[new]
-            if not len(codes):
-                return
-        order = np.argsort(codes, kind="stable")  # the multisets sorted: neighbours share partial sums
-        self._compute(xa[order])
-        codes = codes[order]
-        self._done = np.insert(done, np.searchsorted(done, codes), codes)
+        self._request(xa, xa @ self._radix)
+
+    def _find(self, codes: npt.NDArray[Any]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+        """Where ``codes`` are in :attr:`_codes`, and which are there."""
+        done = self._codes
+        if not len(done):
+            return np.zeros(len(codes), dtype=np.intp), np.zeros(len(codes), dtype=bool)
+        pos = np.minimum(np.searchsorted(done, codes), len(done) - 1)
+        return pos, done[pos] == codes
+
+    def _request(self, xa: IntArray, codes: npt.NDArray[Any]) -> None:
+        """Compute the removed multisets ``xa`` (rows; checked, codes ``codes``) not computed before."""
+        codes, first = np.unique(codes, return_index=True)  # sorted: neighbours share partial sums
+        xa = xa[first]
+        _, found = self._find(codes)
+        if found.any():
+            xa, codes = xa[~found], codes[~found]
+        if len(codes):
+            self._compute(xa, codes)
+
+    def rows_of(self, removed: IntArray) -> IntArray:
+        """The rows of :attr:`limbs` and :attr:`prob` of the compositions ``B − x``, ``x`` the
+        rows of ``removed`` (computing in one batch those not yet computed)."""
+        self._check(removed)
+        codes = removed @ self._radix
+        for _ in range(2):
+            pos, found = self._find(codes)
+            if found.all():
+                out: IntArray = self._at[pos]
+                return out
+            self._request(removed[~found], codes[~found])
+        raise InputError("internal: the dealer's table lacks a composition it computed")
+
+    @property
+    def limbs(self) -> npt.NDArray[np.uint32]:
+        """Each computed composition's numerators (axes: row, outcome 17..21 and bust, limb) over
+        ``ff(n, K)``, as :attr:`width` little-endian 32-bit limbs (rows: :meth:`rows_of`)."""
+        return self._limbs[:self._used]
+
+    @property
+    def prob(self) -> npt.NDArray[np.float64]:
+        """:attr:`limbs` as float probabilities, each within a relative 2⁻⁴⁸ of the exact ratio
+        (module doc): for the compiled solvers' decision pass only, never a figure."""
+        return self._prob[:self._used]
 
     def _check(self, xa: IntArray) -> None:
         """Refuse a removed multiset of more cards than the shoe holds, or of fewer than none (the
@@ -297,13 +352,22 @@ class DealerTable:
         if (xa < 0).any() or (xa > np.array(self.base, dtype=np.int64)).any():
             raise InputError("internal: a composition holds more cards than the shoe")
 
-    def _compute(self, xa: IntArray) -> None:
-        """The numerators of ``B − x`` for the rows ``x`` of ``xa`` (best sorted), cached, a batch
-        per number of cards removed."""
-        self._check(xa)
+    def _compute(self, xa: IntArray, codes: npt.NDArray[Any]) -> None:
+        """The numerators of ``B − x`` for the rows ``x`` of ``xa`` (sorted, distinct, new; their
+        codes ``codes``; checked), stored, a batch per number of cards removed."""
         sizes = xa.sum(axis=1)
+        rows = np.empty(len(xa), dtype=np.int64)
+        start = self._used
         for s in np.unique(sizes).tolist():
-            self._batch(s, xa[sizes == s])
+            part = np.flatnonzero(sizes == s)
+            rows[part] = self._batch(s, xa[part])
+        by_row = np.empty_like(codes)
+        by_row[rows - start] = codes
+        self._spans.append(start)
+        self._span_codes.append(by_row)
+        pos = np.searchsorted(self._codes, codes)
+        self._codes = np.insert(self._codes, pos, codes)
+        self._at = np.insert(self._at, pos, rows)
 
     def _weights(self, n: int) -> tuple[IntArray, int]:
         """``orders(D) · ff(n − k, K − k) mod p`` for every ``D`` (rows: primes), ``K = min(kmax, n)``; and ``K``."""
@@ -312,12 +376,60 @@ class DealerTable:
         lengths = np.array([[x % q for x in by_k] for q in self.primes], dtype=np.int64)[:, self.k]
         return self.orders * lengths % self.p[:, :, 0], kk
 
-    def _batch(self, s: int, xa: IntArray) -> None:
+    def _batch(self, s: int, xa: IntArray) -> IntArray:
         """The numerators of ``B − x`` for the removed multisets ``xa`` (rows) of ``s`` cards: the
-        sum over the dealer's compositions, one value at a time (module doc)."""
+        sum over the dealer's compositions, one value at a time (module doc), stored as limbs and
+        probabilities (:meth:`_put`); their rows."""
         residues = self._residues(s, xa)
-        rems = np.array(self.base, dtype=np.int64) - xa
-        self._store(rems.ravel().tolist(), residues)
+        return self._put(residues, self.per_n[self.size - s][0])
+
+    def _put(self, residues: IntArray, den: int) -> IntArray:
+        """Store the integers of ``residues`` (axes: prime, row, outcome group) as limbs, and as
+        probabilities over ``den``, in new rows (returned): compiled
+        (:func:`~exactodds.blackjack.dealer_kernel.limbs`) or :meth:`_to_limbs`."""
+        rows = residues.shape[1]
+        at = self._used
+        if at + rows > len(self._limbs):  # grow by half again (amortised copies)
+            size = max(at + rows, len(self._limbs) * 3 // 2, 256)
+            self._limbs = np.concatenate([self._limbs[:at], np.zeros((size - at,) + self._limbs.shape[1:],
+                                                                     dtype=np.uint32)])
+            self._prob = np.concatenate([self._prob[:at], np.zeros((size - at, OUTCOMES))])
+        scale = 1 / den  # correctly rounded (Python's integer true division)
+        columns = np.array(self.out_index, dtype=np.int64)
+        kernel = _kernel(rows)
+        if kernel is not None:
+            failed = kernel.limbs(np.ascontiguousarray(residues), self.q, self._garner, columns, scale,
+                                  self._limbs, self._prob, at)
+        else:
+            limbs, prob, failed = self._to_limbs(residues, scale, self.width)
+            self._limbs[at:at + rows, columns, :] = limbs
+            self._prob[at:at + rows, columns] = prob
+        if failed:
+            raise InputError("internal: a dealer numerator outgrew its bound")
+        self._used = at + rows
+        return np.arange(at, at + rows, dtype=np.int64)
+
+    def _to_limbs(self, residues: IntArray, scale: float,
+                  width: int) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.float64], int]:
+        """The numpy path of the compiled :func:`~exactodds.blackjack.dealer_kernel.limbs` (its
+        oracle; the same operations, whole arrays at once): the integers of ``residues`` as
+        ``width`` limbs (axes: row, group, limb), as floats times ``scale``, and 1 if one outgrew
+        the limbs."""
+        primes = self.primes
+        digits = self._digits(residues)
+        acc = np.zeros((width,) + residues.shape[1:], dtype=np.uint64)
+        acc[0] = digits[-1]
+        failed = 0
+        for i in range(len(primes) - 2, -1, -1):  # X = X·q_i + d_i: a limb times q_i below 2⁶¹
+            carry = digits[i].astype(np.uint64)
+            for w in range(width):
+                t = acc[w] * np.uint64(primes[i]) + carry
+                acc[w], carry = t & np.uint64(0xFFFFFFFF), t >> np.uint64(32)
+            failed |= int(carry.any())
+        f = np.zeros(residues.shape[1:], dtype=np.float64)
+        for w in range(width - 1, -1, -1):
+            f = f * 4294967296.0 + acc[w].astype(np.float64)
+        return np.moveaxis(acc, 0, -1).astype(np.uint32), f * scale, failed
 
     def residues(self, removed: IntArray) -> IntArray:
         """The outcome numerators of ``B − x`` over ``ff(n, K)`` modulo each of :attr:`primes`
@@ -383,23 +495,6 @@ class DealerTable:
         residues: IntArray = acc[:, ids, :]
         return residues
 
-    def _store(self, keys: list[int], residues: IntArray) -> None:
-        """Reconstruct the numerators of the compositions ``keys`` (their counts, flat: ten to a
-        composition) from ``residues`` and cache them."""
-        full = self.out_index == list(range(OUTCOMES))
-        groups = len(self.out_index)
-        for lo in range(0, residues.shape[1], CHUNK):
-            nums = iter(self._numbers(residues[:, lo:lo + CHUNK, :]))
-            rems = zip(*[iter(keys[10 * lo:10 * (lo + CHUNK)])] * 10)  # (tuples of ten, in C)
-            if full:
-                self.cache.update(zip(rems, zip(*[nums] * OUTCOMES)))
-                continue
-            for key, grouped in zip(rems, zip(*[nums] * groups)):
-                row = [0] * OUTCOMES
-                for o, v in zip(self.out_index, grouped):
-                    row[o] = v
-                self.cache[key] = tuple(row)
-
     def _mod(self, x: int) -> IntArray:
         """``x`` modulo each prime, as a column."""
         return np.array([[x % q] for q in self.primes], dtype=np.int64)
@@ -416,24 +511,23 @@ class DealerTable:
     def _numbers(self, residues: IntArray) -> list[int]:
         """The integers of the residues (axes: prime, composition, outcome group) by Garner's
         algorithm, flat (composition-major): mixed-radix digits in int64, two digits to a limb
-        (compiled, or :meth:`_limbs`), the limbs joined as Python ints by numpy's object loops."""
+        (compiled, or :meth:`_limbs_of`), the limbs joined as Python ints by numpy's object loops."""
         kernel = _kernel(residues.shape[1])
         if kernel is not None:
             limbs: IntArray = kernel.garner(np.ascontiguousarray(residues), self.q, np.array(self.garner, np.int64))
         else:
-            limbs = self._limbs(residues)
+            limbs = self._limbs_of(residues)
         if len(limbs) == 1:
             out: list[int] = limbs[0].ravel().tolist()
             return out
         total = limbs[0].ravel().astype(object)
-        for limb, weight in zip(limbs[1:], self.limbs[1:]):
+        for limb, weight in zip(limbs[1:], self.pair_weights[1:]):
             total += limb.ravel().astype(object) * weight
         joined: list[int] = total.tolist()
         return joined
 
-    def _limbs(self, residues: IntArray) -> IntArray:
-        """The numpy path of Garner's digits (the compiled kernel's oracle), two to a limb (each
-        below 2⁵⁸; axes: limb, composition, outcome group)."""
+    def _digits(self, residues: IntArray) -> list[IntArray]:
+        """Garner's mixed-radix digits of the residues (axes: prime, ...), one array per prime."""
         primes = self.primes
         digits: list[IntArray] = [residues[0]]
         for i in range(1, len(primes)):
@@ -442,6 +536,13 @@ class DealerTable:
             for j in range(i - 2, -1, -1):
                 v = (v * (primes[j] % q) + digits[j]) % q
             digits.append((residues[i] - v) % q * self.garner[i] % q)
+        return digits
+
+    def _limbs_of(self, residues: IntArray) -> IntArray:
+        """The numpy path of Garner's digits (the compiled kernel's oracle), two to a limb (each
+        below 2⁵⁸; axes: limb, composition, outcome group)."""
+        primes = self.primes
+        digits = self._digits(residues)
         return np.stack([digits[i] + (primes[i] * digits[i + 1] if i + 1 < len(digits) else 0)
                          for i in range(0, len(digits), 2)])
 
@@ -450,12 +551,44 @@ class DealerTable:
         ``(n − K)!/floor!`` that puts them over ``n!/floor!`` (kept unscaled: a third of the memory)."""
         got = self.cache.get(rem)
         if got is None:
-            self.request([rem])
+            row = int(self.rows_of(np.array([[b - r for b, r in zip(self.base, rem)]], dtype=np.int64))[0])
+            self._build(row)
             got = self.cache.get(rem)
-            if got is None:  # computed before (its code is in _done) and dropped from the cache since
-                self._compute(np.array([[b - r for b, r in zip(self.base, rem)]], dtype=np.int64))
-                got = self.cache[rem]
+            if got is None:  # (its batch built before, and the cache emptied by a caller since)
+                got = self.cache[rem] = self._ints(row)
         return got, self.per_n[sum(rem)][2]
+
+    def _build(self, row: int) -> None:
+        """The Python ints of the batch holding ``row``, into :attr:`cache`, once (a Python solver
+        reads nearly every composition of a batch it asked for: numpy's object loops at once)."""
+        i = bisect_right(self._spans, row) - 1
+        codes = self._span_codes[i]
+        if codes is None:
+            return
+        self._span_codes[i] = None
+        start = self._spans[i]
+        x = codes[:, None] // self._radix[None, :] % np.array([b + 1 for b in self.base], dtype=self._radix.dtype)
+        limbs = self._limbs[start:start + len(codes)]
+        total = limbs[:, :, -1].astype(object)
+        for j in range(self.width - 2, -1, -1):
+            total = total * (1 << 32) + limbs[:, :, j].astype(object)
+        rems = (np.array(self.base, dtype=x.dtype) - x).tolist()
+        self.cache.update(zip(map(tuple, rems), map(tuple, total.tolist())))
+
+    def _ints(self, row: int) -> tuple[int, ...]:
+        """The numerators of row ``row`` of :attr:`limbs` as Python ints."""
+        data = self._limbs[row].astype("<u4", copy=False).tobytes()
+        step = 4 * self.width
+        return tuple(int.from_bytes(data[o * step:(o + 1) * step], "little") for o in range(OUTCOMES))
+
+    def stored(self) -> dict[Values, tuple[int, ...]]:
+        """Every composition computed and its numerators over ``ff(n, K)`` as Python ints (built
+        from :attr:`limbs`, not kept: for tests and the curious)."""
+        out: dict[Values, tuple[int, ...]] = {}
+        for code, row in zip(self._codes.tolist(), self._at.tolist()):
+            x = [code // int(r) % (b + 1) for r, b in zip(self._radix.tolist(), self.base)]
+            out[tuple(b - y for b, y in zip(self.base, x))] = self._ints(row)
+        return out
 
     def numerators(self, rem: Values) -> tuple[tuple[int, ...], int]:
         """The outcome numerators (17..21, bust; the Blackjack hole cards left out) of cards
