@@ -49,6 +49,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from math import comb
 from types import ModuleType
 from typing import Any, Final, TypeVar
 
@@ -229,6 +230,29 @@ def _factorials(floor: int, size: int, primes: tuple[int, ...]) -> IntArray:
     return out
 
 
+@lru_cache(maxsize=8)
+def _comb_residues() -> IntArray:
+    """``C(a, b)`` for ``a, b ≤ 21`` (below 2²⁰: below every prime)."""
+    return np.array([[comb(a, b) for b in range(22)] for a in range(22)], dtype=np.int64)
+
+
+def _ways(hands: IntArray, base: IntArray, primes: tuple[int, ...]) -> IntArray:
+    """The ordered draws from ``base`` that give each hand (rows of ``hands``), modulo each prime:
+    the orders of its cards by value (a multinomial, a product of binomials) times
+    ``Π_v ff(base_v, hand_v)``."""
+    q = np.array(primes, dtype=np.int64)
+    ff = np.ones((10, 22, len(primes)), dtype=np.int64)  # ff(base_v, h) mod q (0 past base_v)
+    for h in range(1, 22):
+        ff[:, h] = ff[:, h - 1] * (np.maximum(base - h + 1, 0)[:, None] % q) % q
+    combs = _comb_residues()
+    left = np.cumsum(hands[:, ::-1], axis=1)[:, ::-1]  # cards of this value and above
+    out = np.ones((len(hands), len(primes)), dtype=np.int64)
+    for v in range(10):
+        out = out * combs[left[:, v], hands[:, v]][:, None] % q
+        out = out * ff[v, hands[:, v]] % q
+    return out
+
+
 @dataclass(eq=False)
 class _Plan:
     """What each node does: the open slots it values, the slot it takes (-1: the best), whether
@@ -287,7 +311,11 @@ class CompiledSolver(HandSolver):
         d_most = self.rules.redoubles + 1
         bound = 3 * (1 << d_most) * SCALE * _falling(self.size, self.floor)
         self.bound = bound
-        bits = (2 * bound).bit_length()
+        self.chart_bound = 0 if self.split else bound * _falling(self.size, self.size - min(self.size, 21))
+        """An unsplit solver's bound on :meth:`class_sums` (the ordered draws of the hands of ``n``
+        cards add up to ``ff(size, n) ≤ ff(size, 21)``, each numerator at most ``bound``): its primes
+        cover it, so those sums come back exactly from their residues."""
+        bits = (2 * max(bound, self.chart_bound)).bit_length()
         self.primes, self.primes_a, self.garner = _primes(bits)
         self.offset = np.array([bound % q for q in self.primes], dtype=np.int64)
         self._plan_cache: _Plan | None = None
@@ -472,15 +500,17 @@ class CompiledSolver(HandSolver):
             state.two_actions = {int(retain[i]): flat[3 * j:3 * j + 3] for j, i in enumerate(rows.tolist())}
         return state
 
-    def _ints(self, residues: npt.NDArray[np.int64] | npt.NDArray[np.uint32]) -> list[int]:
-        """The numerators of ``residues`` (rows; axes: ..., prime), by the Chinese remainder theorem."""
+    def _ints(self, residues: npt.NDArray[np.int64] | npt.NDArray[np.uint32], bound: int = 0) -> list[int]:
+        """The numerators of ``residues`` (rows; axes: ..., prime), by the Chinese remainder theorem:
+        each in ``[−bound, bound]`` (default :attr:`bound`; the primes' product exceeds twice it)."""
         rows = np.ascontiguousarray(residues.reshape(-1, len(self.primes)), dtype=np.int64)
         width = (29 * len(self.primes)) // 32 + 2
         out = np.zeros((len(rows), width), dtype=np.int64)
-        _kernel().reconstruct(rows, self.offset, self.primes_a, self.garner, out)
+        bound = bound or self.bound
+        offset = self.offset if bound == self.bound else np.array([bound % q for q in self.primes], dtype=np.int64)
+        _kernel().reconstruct(rows, offset, self.primes_a, self.garner, out)
         raw = out.astype(np.uint32).tobytes()
         step = 4 * width
-        bound = self.bound
         return [int.from_bytes(raw[i:i + step], "little") - bound for i in range(0, len(raw), step)]
 
     # -- the HandSolver surface -------------------------------------------------------------
@@ -549,6 +579,49 @@ class CompiledSolver(HandSolver):
             return None
         return self._ints(state.val[k])[0]
 
+    def _shown(self, state: _State) -> IntArray:
+        """The nodes ``node_actions`` holds, ascending: the exposed nodes reached, a two-card node
+        only once :meth:`value` was asked for it (as :class:`HandSolver` records them)."""
+        plan = self.plan_arrays()
+        g = self.graph
+        shown = plan.expose & state.reached.astype(bool)
+        shown[(g.ncards == 2) & (g.dbl == 0)] = False
+        shown[[k for k in self.touched if plan.expose[k] and state.reached[k]]] = True
+        return np.flatnonzero(shown)
+
+    def class_sums(self) -> dict[tuple[tuple[object, ...], int, str], int]:
+        """``Σ ways · numerator`` over the nodes of ``node_actions`` by (decision class, cards ``n``,
+        action), ``ways`` the ordered draws from :attr:`base` that give the node's hand (the basic
+        chart's weights, :func:`exactodds.spanish21.figures.basic_chart`; over ``ff(size, n)`` a
+        probability): summed in residues, one reconstruction per sum (:attr:`chart_bound`), in the
+        order ``node_actions`` first meets them (nodes ascending, actions as listed)."""
+        state = self.state
+        if state is None or state.kept is None or self.split:
+            return {}
+        g = self.graph
+        ks = self._shown(state)
+        opens = self.kind_opens[0][ks]
+        valued = self.plan_arrays().valued[ks].astype(bool)
+        primes = self.primes_a
+        ways = _ways(g.hands[ks], np.array(self.base, dtype=np.int64), self.primes)
+        terms = state.kept[np.searchsorted(state.kept_at, ks)].astype(np.int64) * ways[:, None, :] % primes
+        group = (g.cls[ks] * 32 + g.ncards[ks])[:, None] * 8 + opens  # (class, n, action code) as one int
+        group, terms = group[valued], terms[valued]
+        if not len(group):
+            return {}
+        ids, first, inverse = np.unique(group, return_index=True, return_inverse=True)
+        order = np.argsort(inverse, kind="stable")
+        starts = np.searchsorted(inverse[order], np.arange(len(ids)))
+        sums = np.add.reduceat(terms[order], starts, axis=0) % primes  # (below 2²⁹ · nodes: int64)
+        totals = self._ints(sums, self.chart_bound)
+        out: dict[tuple[tuple[object, ...], int, str], int] = {}
+        for i in np.argsort(first, kind="stable").tolist():
+            code = int(ids[i])
+            cls = g.classes[code // 256]
+            key = (cls[0], self.up, *cls[1:]) + (() if cls[0] == "doubled" else (False,))
+            out[(key, code // 8 % 32, ACTIONS[code % 8])] = totals[i]
+        return out
+
     def exposed(self, key: tuple[Values, int] | None = None) -> dict[tuple[Values, int], dict[str, int]]:
         """``node_actions`` of the last evaluation: of the node ``key``, or of every exposed node."""
         state = self.state
@@ -558,10 +631,7 @@ class CompiledSolver(HandSolver):
         opens = self.kind_opens[0]
         g = self.graph
         if key is None:
-            shown = plan.expose & state.reached.astype(bool)
-            shown[(g.ncards == 2) & (g.dbl == 0)] = False
-            shown[[k for k in self.touched if plan.expose[k] and state.reached[k]]] = True
-            ks = np.flatnonzero(shown)
+            ks = self._shown(state)
         else:
             k = g.index.get(key)
             if k is None or not (plan.expose[k] and state.reached[k]) or (g.ncards[k] == 2 and k not in self.touched):

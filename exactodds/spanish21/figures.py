@@ -21,8 +21,9 @@ from functools import cache
 from math import comb, prod
 from typing import Any, Final
 
+from exactodds.blackjack.compiled import CompiledSolver
 from exactodds.blackjack.engine import ClassKey, Game, GameResult, choose, decision_class, two_card_class
-from exactodds.blackjack.hands import max_of
+from exactodds.blackjack.hands import HandSolver, max_of
 from exactodds.blackjack.rules import CITES, Rules, rules_record
 from exactodds.blackjack.shoe import SpanishShoe
 from exactodds.exact import decimal, percent, ratio
@@ -69,6 +70,22 @@ def _orders(hand: tuple[int, ...]) -> int:
     return prod(comb(sum(hand[i:]), hand[i]) for i in range(10))
 
 
+def _class_sums(hs: HandSolver, up: int) -> dict[tuple[ClassKey, int, str], int]:
+    """``Σ ways · numerator`` over a Python solver's recorded actions by (class, cards ``n``,
+    action), ``ways`` the ordered draws from its shoe that give the hand (:func:`_orders`); the
+    compiled solver sums the same in residues (:meth:`CompiledSolver.class_sums`)."""
+    sums: dict[tuple[ClassKey, int, str], int] = {}
+    falls = [[falling_factorial(b, h) for h in range(min(b, 21) + 1)] for b in hs.base]
+    for (hand, k), acts in hs.node_actions.items():
+        key = decision_class(up, hand, k, False)
+        n = sum(hand)
+        ways = _orders(hand) * prod(f[h] for f, h in zip(falls, hand))  # ordered draws giving the hand
+        for a, num in acts.items():
+            at = (key, n, a)
+            sums[at] = sums.get(at, 0) + ways * num
+    return sums
+
+
 def basic_chart(game: Game, result: GameResult) -> Chart:
     """The total-dependent strategy ranked from the composition-dependent values (module doc)."""
     agg: dict[ClassKey, dict[str, Fraction]] = {}
@@ -84,15 +101,7 @@ def basic_chart(game: Game, result: GameResult) -> Chart:
             continue
         # the weighted numerators of a class's hands of ``n`` cards share the denominator
         # ``ff(|base|, n) · hs.denominator``: summed as integers, one Fraction per (class, n, action)
-        sums: dict[tuple[ClassKey, int, str], int] = {}
-        falls = [[falling_factorial(b, h) for h in range(min(b, 21) + 1)] for b in hs.base]
-        for (hand, k), acts in hs.node_actions.items():
-            key = decision_class(up_value, hand, k, False)
-            n = sum(hand)
-            ways = _orders(hand) * prod(f[h] for f, h in zip(falls, hand))  # ordered draws giving the hand (:func:`_orders`)
-            for a, num in acts.items():
-                at = (key, n, a)
-                sums[at] = sums.get(at, 0) + ways * num
+        sums = hs.class_sums() if isinstance(hs, CompiledSolver) else _class_sums(hs, up_value)
         size = sum(hs.base)
         for (key, n, a), total in sums.items():
             hand = (0,) * 9 + (n,)  # any hand of n cards: the denominator reads only n
