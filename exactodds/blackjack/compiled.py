@@ -319,6 +319,9 @@ class CompiledSolver(HandSolver):
         self.primes, self.primes_a, self.garner = _primes(bits)
         self.offset = np.array([bound % q for q in self.primes], dtype=np.int64)
         self._plan_cache: _Plan | None = None
+        self.shared_plans: dict[tuple[bool, bool], tuple[_State, _Plan]] = {}
+        """The plans of the solvers whose post-split strategy this one decides entirely, by kind of
+        hand (split, locked split aces), with the state they were read from."""
 
     # -- the plan ---------------------------------------------------------------------------
     def _roots(self) -> npt.NDArray[np.uint8]:
@@ -392,7 +395,11 @@ class CompiledSolver(HandSolver):
         fixed = np.full(n, -1, dtype=np.int64)
         todo = np.flatnonzero(multi)
         if isinstance(ref, CompiledSolver) and ref.graph is g:
-            ref_state = ref.evaluated()
+            # (its decisions: kept when its node values are released)
+            ref_state = ref.state if ref.state is not None else ref.evaluated()
+            shared = ref.shared_plans.get((self.split, self.locked))
+            if shared is not None and shared[0] is ref_state:
+                return shared[1]
             ref_opens = ref.kind_opens[0]
             best = np.full(n, -1, dtype=np.int64)
             for j in range(2, -1, -1):  # the reference's order, best first: the first open here wins
@@ -403,6 +410,10 @@ class CompiledSolver(HandSolver):
             ok = ref_state.reached.astype(bool) & (best >= 0)
             fixed[multi & ok] = best[multi & ok]
             todo = np.flatnonzero(multi & ~ok)
+            if not len(todo):  # the reference decides every node: the same plan whatever the cards out
+                plan = self._fixed_plan(fixed, slots, multi, two)
+                ref.shared_plans[(self.split, self.locked)] = (ref_state, plan)
+                return plan
         assert chooser is not None
         # only the nodes this solver can reach by some play: the others are never valued (first the
         # cheap filters: the shoe must hold the hand, a split hand holds a pair card)
@@ -422,7 +433,13 @@ class CompiledSolver(HandSolver):
             hand, d = g.keys[k]
             names = [ACTIONS[c] for c in opens[k, :nopen[k]].tolist()]
             fixed[k] = names.index(chooser(hand, d, names))
-        first = two & (g.dbl == 0)
+        return self._fixed_plan(fixed, slots, multi, two)
+
+    def _fixed_plan(self, fixed: IntArray, slots: npt.NDArray[np.bool_], multi: npt.NDArray[np.bool_],
+                    two: npt.NDArray[np.bool_]) -> _Plan:
+        """The plan of a post-split strategy taking the slot ``fixed`` at each node with a choice,
+        but every action of the two-card nodes valued and kept (the suit bonus reads them)."""
+        first = two & (self.graph.dbl == 0)
         valued = slots.copy()
         only = multi & ~first
         valued[only] = False
