@@ -253,6 +253,28 @@ def _ways(hands: IntArray, base: IntArray, primes: tuple[int, ...]) -> IntArray:
     return out
 
 
+@lru_cache(maxsize=64)
+def _limb_powers(primes: tuple[int, ...], width: int) -> IntArray:
+    """``2^(32·j)`` modulo each prime, by limb ``j``."""
+    return np.array([[pow(2, 32 * j, q) for q in primes] for j in range(width)], dtype=np.int64)
+
+
+_SCRATCH: dict[tuple[int, int], tuple[npt.NDArray[np.float64], IntArray, npt.NDArray[np.float64]]] = {}
+
+
+def _scratch(n: int, p: int) -> tuple[npt.NDArray[np.float64], IntArray, npt.NDArray[np.float64]]:
+    """The evaluation's working arrays (node floats, action residues and floats) for ``n`` nodes and
+    ``p`` primes, reused by every evaluation (one runs at a time; what it keeps it copies out): the
+    loops read only what they wrote in the same evaluation (a reached node's valued actions, a
+    reached child), so they are never cleared."""
+    got = _SCRATCH.get((n, p))
+    if got is None:
+        if len(_SCRATCH) >= 4:
+            _SCRATCH.pop(next(iter(_SCRATCH)))
+        got = _SCRATCH[(n, p)] = (np.empty(n), np.empty((n, 3, p), dtype=np.int64), np.empty((n, 3)))
+    return got
+
+
 @dataclass(eq=False)
 class _Plan:
     """What each node does: the open slots it values, the slot it takes (-1: the best), whether
@@ -476,12 +498,9 @@ class CompiledSolver(HandSolver):
         primes = self.primes
         scale_q = store.scale_residues(primes, self.size)
         fac = _factorials(self.floor, self.size, primes)
-        lpow = np.array([[pow(2, 32 * j, q) for q in primes] for j in range(store.width)], dtype=np.int64)
-        p = len(primes)
-        val = np.zeros((n, p), dtype=np.int64)
-        valf = np.zeros(n, dtype=np.float64)
-        act = np.zeros((n, 3, p), dtype=np.int64)
-        actf = np.zeros((n, 3), dtype=np.float64)
+        lpow = _limb_powers(primes, store.width)
+        val = np.empty((n, len(primes)), dtype=np.int64)  # (a row is read only once written: reached)
+        valf, act, actf = _scratch(n, len(primes))
         order = np.full((n, 3), -1, dtype=np.int8)
         exact = np.zeros(n, dtype=np.uint8)
         start = exact_count = 0
@@ -581,10 +600,15 @@ class CompiledSolver(HandSolver):
     def actions(self, hand: Values, locked: bool = False) -> dict[str, Fraction]:
         k = None if locked else self.node_index(hand, 0)
         state = self.state
-        if k is None or state is None or state.kept is None or state.row(k) < 0 or self.split:
+        if k is None or state is None or state.kept is None or self.split:
             return super().actions(hand, locked)
         opens, nopen = self.kind_opens
-        values = state.two_actions.get(k) or self._ints(state.kept[state.row(k), :int(nopen[k])])
+        values = state.two_actions.get(k)
+        if values is None:
+            row = state.row(k)
+            if row < 0:
+                return super().actions(hand, locked)
+            values = self._ints(state.kept[row, :int(nopen[k])])
         den = self.denominator(hand)
         return {ACTIONS[c]: Fraction(v, den) for c, v in zip(opens[k, :int(nopen[k])].tolist(), values)}
 
