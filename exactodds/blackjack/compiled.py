@@ -303,9 +303,12 @@ class _State:
     kept_at: npt.NDArray[np.int32]
     """The retained nodes, ascending (row ``i`` of :attr:`kept` is node ``kept_at[i]``)."""
     exact_decisions: int = 0
+    """How many decisions the floats did not prove (taken by the exact comparison)."""
     two_actions: dict[int, list[int]] = field(default_factory=dict)
     """An unsplit solver's two-card nodes' action numerators (by node), reconstructed in one batch."""
-    """How many decisions the floats did not prove (taken by the exact comparison)."""
+    partial: bool = False
+    """Only the two-card nodes' actions kept (a split solver's, once its values are released:
+    memory); the others, asked for, are evaluated anew (:meth:`CompiledSolver.full_state`)."""
 
     def row(self, k: int) -> int:
         """The row of :attr:`kept` of node ``k``, -1 if not retained."""
@@ -663,9 +666,21 @@ class CompiledSolver(HandSolver):
             out[(key, code // 8 % 32, ACTIONS[code % 8])] = totals[i]
         return out
 
+    def full_state(self, key: tuple[Values, int] | None = None) -> _State | None:
+        """The last evaluation's state, evaluated anew when it dropped the kept actions of ``key``
+        (None: of any node; :attr:`_State.partial`)."""
+        state = self.state
+        if state is not None and state.partial and state.kept is not None:
+            k = None if key is None else self.graph.index.get(key)
+            if key is None or (k is not None and self.plan_arrays().expose[k] and state.reached[k]
+                               and state.row(k) < 0):
+                self.state = None
+                state = self.evaluated()
+        return state
+
     def exposed(self, key: tuple[Values, int] | None = None) -> dict[tuple[Values, int], dict[str, int]]:
         """``node_actions`` of the last evaluation: of the node ``key``, or of every exposed node."""
-        state = self.state
+        state = self.full_state(key)
         if state is None or state.kept is None:
             return {}
         plan = self.plan_arrays()
@@ -693,6 +708,15 @@ class CompiledSolver(HandSolver):
             return
         if values:
             state.val = None
+            if self.split and not actions and state.kept is not None:
+                # past the first decision no one reads a split hand's actions once its deals are valued
+                # (the suit bonus and the post-split strategies read the two-card nodes, the reference's
+                # decisions its orders): drop them, evaluated anew if asked for (:meth:`full_state`)
+                g = self.graph
+                first = (g.ncards[state.kept_at] == 2) & (g.dbl[state.kept_at] == 0)
+                if not first.all():
+                    state.kept, state.kept_at = state.kept[first], state.kept_at[first]
+                    state.partial = True
         if actions:
             state.kept = None
             state.two_actions = {}
