@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import cache
-from math import comb, prod
+from math import comb, lcm, prod
 from typing import Any, Final
 
 from exactodds.blackjack.compiled import CompiledSolver
@@ -88,14 +88,21 @@ def _class_sums(hs: HandSolver, up: int) -> dict[tuple[ClassKey, int, str], int]
 
 def basic_chart(game: Game, result: GameResult) -> Chart:
     """The total-dependent strategy ranked from the composition-dependent values (module doc)."""
-    agg: dict[ClassKey, dict[str, Fraction]] = {}
+    # the two-card classes: Σ p·v over their deals, each class's terms over their least common
+    # denominator (one Fraction per class and action rather than one addition per deal)
+    terms: dict[ClassKey, dict[str, list[tuple[int, int]]]] = {}
     for (up, c1, c2), (p, d) in result.deals.items():
         if d.best == "blackjack":
             continue
-        key = two_card_class(up[0], c1[0], c2[0], False)
-        row = agg.setdefault(key, {})
+        row_terms = terms.setdefault(two_card_class(up[0], c1[0], c2[0], False), {})
         for a, v in d.actions.items():
-            row[a] = row.get(a, Fraction(0)) + p * v
+            row_terms.setdefault(a, []).append((p.numerator * v.numerator, p.denominator * v.denominator))
+    agg: dict[ClassKey, dict[str, Fraction]] = {}
+    for key, by_action in terms.items():
+        row = agg[key] = {}
+        for a, pairs in by_action.items():
+            den = lcm(*(q for _, q in pairs))
+            row[a] = Fraction(sum(num * (den // q) for num, q in pairs), den)
     for (up_value, split, _), hs in game.solvers.items():
         if split:
             continue
