@@ -45,13 +45,13 @@ from __future__ import annotations
 import itertools
 import os
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
 from types import ModuleType
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -66,11 +66,11 @@ from exactodds.blackjack.hands import (
 )
 from exactodds.blackjack.node_graph import ACTIONS, CODE, RADIX, Graph, graph_of
 from exactodds.blackjack.shoe import Values
+from exactodds.blackjack.solver_dicts import Actions, Memo
 from exactodds.errors import InputError
 from exactodds.extras import PURE_ENV
 
 IntArray = npt.NDArray[np.int64]
-V = TypeVar("V")
 
 MARGIN: Final = 1e-9
 """A float gap that proves an order of two actions (module doc: the float error is below 1e-11)."""
@@ -324,8 +324,8 @@ class CompiledSolver(HandSolver):
         super().__init__(*args, **kw)
         self.graph = graph_of(self.rules)
         self.kind_opens = self.graph.opens(self.split, self.locked)
-        self.memo = self.values_memo = _Memo(self)
-        self.node_actions = _Actions(self)
+        self.memo = self.values_memo = Memo(self)
+        self.node_actions = Actions(self)
         self.state: _State | None = None
         self.extra_roots: list[int] = []
         self.touched: set[int] = set()
@@ -678,6 +678,11 @@ class CompiledSolver(HandSolver):
                 state = self.evaluated()
         return state
 
+    def evaluated_nodes(self) -> int:
+        """How many nodes the last evaluation valued (0: none, or its values released)."""
+        state = self.state
+        return 0 if state is None or state.val is None else int(state.reached.sum())
+
     def exposed(self, key: tuple[Values, int] | None = None) -> dict[tuple[Values, int], dict[str, int]]:
         """``node_actions`` of the last evaluation: of the node ``key``, or of every exposed node."""
         state = self.full_state(key)
@@ -721,104 +726,6 @@ class CompiledSolver(HandSolver):
             state.kept = None
             state.two_actions = {}
             self.touched.clear()
-
-
-class _Lazy(dict[tuple[Values, int], V]):
-    """A solver's dict read by the engine, its entries reconstructed from the residues on demand
-    (:meth:`_load`) and kept once read: one mechanism for :class:`_Memo` and :class:`_Actions`."""
-
-    def __init__(self, solver: CompiledSolver) -> None:
-        super().__init__()
-        self.solver = solver
-
-    def _load(self, key: tuple[Values, int]) -> V | None:
-        raise NotImplementedError
-
-    def get(self, key: tuple[Values, int], default: Any = None) -> Any:
-        got = dict.get(self, key)
-        if got is None:
-            got = self._load(key)
-            if got is None:
-                return default
-            dict.__setitem__(self, key, got)
-        return got
-
-    def __getitem__(self, key: tuple[Values, int]) -> V:
-        got = self.get(key)
-        if got is None:
-            raise KeyError(key)
-        return got  # type: ignore[no-any-return]
-
-    def __contains__(self, key: object) -> bool:
-        return isinstance(key, tuple) and self.get(key) is not None
-
-
-class _Memo(_Lazy[int]):
-    """:attr:`HandSolver.memo` of a compiled solver: the node values reconstructed on demand."""
-
-    def _load(self, key: tuple[Values, int]) -> int | None:
-        return self.solver.memo_value(key)
-
-    def clear(self) -> None:
-        dict.clear(self)
-        self.solver.release(values=True, actions=False)
-
-    def preset(self, items: Iterable[tuple[tuple[Values, int], int]]) -> None:
-        """Values known in advance (a batch reconstructed at once)."""
-        dict.update(self, items)
-
-    def __len__(self) -> int:
-        state = self.solver.state
-        evaluated = 0 if state is None or state.val is None else int(state.reached.sum())
-        return max(evaluated, dict.__len__(self))
-
-    def __bool__(self) -> bool:
-        return len(self) > 0
-
-
-class _Actions(_Lazy[dict[str, int]]):
-    """:attr:`HandSolver.node_actions` of a compiled solver: reconstructed on demand, all at once
-    when iterated."""
-
-    def _load(self, key: tuple[Values, int]) -> dict[str, int] | None:
-        return self.solver.exposed(key).get(key)
-
-    def _fill(self) -> None:
-        for key, acts in self.solver.exposed().items():
-            dict.setdefault(self, key, acts)
-
-    def items(self) -> Any:
-        self._fill()
-        return dict.items(self)
-
-    def keys(self) -> Any:
-        self._fill()
-        return dict.keys(self)
-
-    def values(self) -> Any:
-        self._fill()
-        return dict.values(self)
-
-    def __iter__(self) -> Iterator[tuple[Values, int]]:
-        self._fill()
-        return dict.__iter__(self)
-
-    def __len__(self) -> int:
-        self._fill()
-        return dict.__len__(self)
-
-    def __bool__(self) -> bool:
-        return len(self) > 0
-
-    def __eq__(self, other: object) -> bool:
-        self._fill()
-        if isinstance(other, _Actions):
-            other._fill()
-        return dict.__eq__(self, other)
-
-    def clear(self) -> None:
-        dict.clear(self)
-        self.solver.release(values=False, actions=True)
 
 
 def stood_hands(solver: HandSolver) -> set[Values]:
