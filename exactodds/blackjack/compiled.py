@@ -236,21 +236,17 @@ def _comb_residues() -> IntArray:
     return np.array([[comb(a, b) for b in range(22)] for a in range(22)], dtype=np.int64)
 
 
-def _ways(hands: IntArray, base: IntArray, primes: tuple[int, ...]) -> IntArray:
-    """The ordered draws from ``base`` that give each hand (rows of ``hands``), modulo each prime:
-    the orders of its cards by value (a multinomial, a product of binomials) times
-    ``Π_v ff(base_v, hand_v)``."""
+def _ways_table(base: IntArray, primes: tuple[int, ...]) -> IntArray:
+    """``C(left, h) · ff(base_v, h)`` modulo each prime, by ``(v, left, h)`` (``left, h ≤ 21``): the
+    factor of value ``v`` in the ordered draws from ``base`` that give a hand holding ``h`` cards of
+    it and ``left`` of it and above (a multinomial's binomial times the draws of those cards;
+    :func:`exactodds.blackjack.hand_kernel.class_sums`)."""
     q = np.array(primes, dtype=np.int64)
     ff = np.ones((10, 22, len(primes)), dtype=np.int64)  # ff(base_v, h) mod q (0 past base_v)
     for h in range(1, 22):
         ff[:, h] = ff[:, h - 1] * (np.maximum(base - h + 1, 0)[:, None] % q) % q
-    combs = _comb_residues()
-    left = np.cumsum(hands[:, ::-1], axis=1)[:, ::-1]  # cards of this value and above
-    out = np.ones((len(hands), len(primes)), dtype=np.int64)
-    for v in range(10):
-        out = out * combs[left[:, v], hands[:, v]][:, None] % q
-        out = out * ff[v, hands[:, v]] % q
-    return out
+    table: IntArray = _comb_residues()[None, :, :, None] * ff[:, None, :, :] % q
+    return table
 
 
 @lru_cache(maxsize=64)
@@ -644,19 +640,16 @@ class CompiledSolver(HandSolver):
             return {}
         g = self.graph
         ks = self._shown(state)
-        opens = self.kind_opens[0][ks]
         valued = self.plan_arrays().valued[ks].astype(bool)
-        primes = self.primes_a
-        ways = _ways(g.hands[ks], np.array(self.base, dtype=np.int64), self.primes)
-        terms = state.kept[np.searchsorted(state.kept_at, ks)].astype(np.int64) * ways[:, None, :] % primes
-        group = (g.cls[ks] * 32 + g.ncards[ks])[:, None] * 8 + opens  # (class, n, action code) as one int
-        group, terms = group[valued], terms[valued]
-        if not len(group):
+        group = (g.cls[ks] * 32 + g.ncards[ks])[:, None] * 8 + self.kind_opens[0][ks]  # (class, n, action)
+        if not valued.any():
             return {}
-        ids, first, inverse = np.unique(group, return_index=True, return_inverse=True)
-        order = np.argsort(inverse, kind="stable")
-        starts = np.searchsorted(inverse[order], np.arange(len(ids)))
-        sums = np.add.reduceat(terms[order], starts, axis=0) % primes  # (below 2²⁹ · nodes: int64)
+        ids, first, inverse = np.unique(group[valued], return_index=True, return_inverse=True)
+        compact = np.full(group.shape, -1, dtype=np.int64)
+        compact[valued] = inverse.reshape(-1)
+        sums = np.zeros((len(ids), len(self.primes)), dtype=np.int64)
+        _kernel().class_sums(g.hands[ks], state.kept[np.searchsorted(state.kept_at, ks)], compact,
+                             _ways_table(np.array(self.base, dtype=np.int64), self.primes), self.primes_a, sums)
         totals = self._ints(sums, self.chart_bound)
         out: dict[tuple[tuple[object, ...], int, str], int] = {}
         for i in np.argsort(first, kind="stable").tolist():

@@ -273,3 +273,32 @@ def reconstruct(res: Any, offset: Any, primes: Any, garner: Any, out: Any) -> No
                 t = out[r, w] * primes[i] + carry
                 out[r, w] = t & 0xFFFFFFFF
                 carry = t >> 32
+
+
+@_jit
+def class_sums(hands: Any, rows: Any, groups: Any, table: Any, primes: Any, out: Any) -> None:  # pragma: no cover
+    """``out[g]``: ``Σ ways · numerator`` modulo each prime over the (node, slot) pairs of group
+    ``g`` (``groups[i, s]``, -1: not summed), node ``i``'s hand ``hands[i]`` and action residues
+    ``rows[i, s]``. ``ways`` (the ordered draws giving the hand) is the product over its values
+    ``v`` held of ``table[v, cards of value ≥ v, count]`` (a binomial of the multinomial times
+    ``ff(base_v, count)``). Each product is reduced before it is added: sums below 2²⁹ · nodes."""
+    n_primes = len(primes)
+    w = np.empty(n_primes, np.int64)
+    for i in range(hands.shape[0]):
+        for p in range(n_primes):
+            w[p] = 1
+        left = 0
+        for v in range(9, -1, -1):
+            h = hands[i, v]
+            left += h
+            if h > 0:
+                for p in range(n_primes):
+                    w[p] = w[p] * table[v, left, h, p] % primes[p]
+        for s in range(3):
+            g = groups[i, s]
+            if g >= 0:
+                for p in range(n_primes):
+                    out[g, p] += w[p] * np.int64(rows[i, s, p]) % primes[p]
+    for g in range(out.shape[0]):
+        for p in range(n_primes):
+            out[g, p] %= primes[p]
