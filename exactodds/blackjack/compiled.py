@@ -255,11 +255,12 @@ def _limb_powers(primes: tuple[int, ...], width: int) -> IntArray:
     return np.array([[pow(2, 32 * j, q) for q in primes] for j in range(width)], dtype=np.int64)
 
 
-_SCRATCH: dict[tuple[int, int], tuple[npt.NDArray[np.float64], IntArray, npt.NDArray[np.float64]]] = {}
+_Work = tuple[IntArray, npt.NDArray[np.float64], IntArray, npt.NDArray[np.float64]]
+_SCRATCH: dict[tuple[int, int], _Work] = {}
 
 
-def _scratch(n: int, p: int) -> tuple[npt.NDArray[np.float64], IntArray, npt.NDArray[np.float64]]:
-    """The evaluation's working arrays (node floats, action residues and floats) for ``n`` nodes and
+def _scratch(n: int, p: int) -> _Work:
+    """The evaluation's working arrays (node and action residues and floats) for ``n`` nodes and
     ``p`` primes, reused by every evaluation (one runs at a time; what it keeps it copies out): the
     loops read only what they wrote in the same evaluation (a reached node's valued actions, a
     reached child), so they are never cleared."""
@@ -267,7 +268,8 @@ def _scratch(n: int, p: int) -> tuple[npt.NDArray[np.float64], IntArray, npt.NDA
     if got is None:
         if len(_SCRATCH) >= 4:
             _SCRATCH.pop(next(iter(_SCRATCH)))
-        got = _SCRATCH[(n, p)] = (np.empty(n), np.empty((n, 3, p), dtype=np.int64), np.empty((n, 3)))
+        got = _SCRATCH[(n, p)] = (np.empty((n, p), dtype=np.int64), np.empty(n), np.empty((n, 3, p), dtype=np.int64),
+                                  np.empty((n, 3)))
     return got
 
 
@@ -294,6 +296,7 @@ class _State:
     reached: npt.NDArray[np.uint8]
     order: npt.NDArray[np.int8]
     val: IntArray | None
+    """The residues of the reached nodes' values, ascending (memory: a split solver reaches a quarter)."""
     kept: npt.NDArray[np.uint32] | None
     """Residues of the actions of the retained nodes (rows by :attr:`kept_at`; below 2²⁹: 32 bits)."""
     kept_at: npt.NDArray[np.int32]
@@ -498,8 +501,7 @@ class CompiledSolver(HandSolver):
         scale_q = store.scale_residues(primes, self.size)
         fac = _factorials(self.floor, self.size, primes)
         lpow = _limb_powers(primes, store.width)
-        val = np.empty((n, len(primes)), dtype=np.int64)  # (a row is read only once written: reached)
-        valf, act, actf = _scratch(n, len(primes))
+        val, valf, act, actf = _scratch(n, len(primes))
         order = np.full((n, 3), -1, dtype=np.int8)
         exact = np.zeros(n, dtype=np.uint8)
         start = exact_count = 0
@@ -524,7 +526,8 @@ class CompiledSolver(HandSolver):
             first = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0) & (nopen > 1))
             ref.touched.update(first.tolist())
         retain = np.flatnonzero(plan.retain & reached.astype(bool))
-        state = _State(reached, order, val, act[retain].astype(np.uint32), retain.astype(np.int32), exact_count)
+        state = _State(reached, order, val[reached.astype(bool)], act[retain].astype(np.uint32),
+                       retain.astype(np.int32), exact_count)
         # the two-card nodes' values, which the engine reads one by one: reconstructed in one batch
         twos = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0))
         self.values_memo.preset(zip([g.keys[k] for k in twos.tolist()], self._ints(val[twos])))
@@ -617,7 +620,7 @@ class CompiledSolver(HandSolver):
         k = self.graph.index.get(key)
         if state is None or state.val is None or k is None or not state.reached[k]:
             return None
-        return self._ints(state.val[k])[0]
+        return self._ints(state.val[np.count_nonzero(state.reached[:k])])[0]  # (rows: the reached nodes)
 
     def _shown(self, state: _State) -> IntArray:
         """The nodes ``node_actions`` holds, ascending: the exposed nodes reached, a two-card node
