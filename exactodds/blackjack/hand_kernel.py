@@ -12,6 +12,8 @@ below 2⁵⁸ and each loop adds at most 16 such products before reducing (the t
 draw; the at most 16 limbs of a dealer numerator), so a sum stays below 2⁶²; a card count is
 below every prime (:class:`~exactodds.blackjack.compiled.CompiledSolver` checks the shoe); a
 stand's signed combination of six 32-bit limbs with coefficients of size at most 96 stays below 2⁴².
+A reduction in the value loops is :func:`_mod`'s (a float quotient corrected, no division: the
+loops spent most of their time dividing), exact for every ``|x| < 2⁶²``.
 """
 
 from __future__ import annotations
@@ -61,8 +63,26 @@ def reach(roots: Any, valued: Any, opens: Any, nopen: Any, kid0: Any, kidd: Any,
 
 
 @_jit
+def _mod(x: int, q: int, qinv: float) -> int:  # pragma: no cover (compiled)
+    """``x mod q`` (``|x| < 2⁶²``, ``2¹⁰ < q < 2²⁹``, ``qinv`` the float of ``1/q``) without a division: the
+    float quotient is within one of the truncated one (relative error 2⁻⁵², a quotient below 2⁵²), so
+    ``x − t·q`` (no overflow: ``|t·q| ≤ |x| + q``) is within ``(−2q, 2q)``, brought into ``[0, q)``."""
+    t = int(x * qinv)
+    r = x - t * q
+    if r < 0:
+        r += q
+        if r < 0:
+            r += q
+    elif r >= q:
+        r -= q
+        if r >= q:
+            r -= q
+    return r
+
+
+@_jit
 def _stand_value(k: int, s: int, n: int, drow: Any, coef: Any, dprob: Any, limbs: Any, lpow: Any, scale_q: Any,
-                 primes: Any, combo: Any, act: Any, actf: Any) -> None:  # pragma: no cover (compiled)
+                 primes: Any, qinv: Any, combo: Any, act: Any, actf: Any) -> None:  # pragma: no cover (compiled)
     """Standing at node ``k`` (slot ``s``): the dealer's outcomes against the hand's pays."""
     r = drow[k]
     width = limbs.shape[2]
@@ -77,10 +97,11 @@ def _stand_value(k: int, s: int, n: int, drow: Any, coef: Any, dprob: Any, limbs
         combo[j] = c
     for p in range(len(primes)):
         q = primes[p]
+        qi = qinv[p]
         total = 0
         for j in range(width):
-            total += (combo[j] % q) * lpow[j, p]
-        act[k, s, p] = (total % q) * scale_q[n, p] % q
+            total += _mod(combo[j], q, qi) * lpow[j, p]
+        act[k, s, p] = _mod(_mod(total, q, qi) * scale_q[n, p], q, qi)
 
 
 @_jit
@@ -111,7 +132,7 @@ def _rescue_value(k: int, s: int, n: int, rem: Any, up: int, floor: int, resc: A
 
 @_jit
 def _draw_value(k: int, s: int, code: int, n: int, rem: Any, room: int, kid0: Any, kidd: Any, dbl: Any, valf: Any,
-                val: Any, primes: Any, up: int, floor: int, fac: Any, acc: Any, act: Any,
+                val: Any, primes: Any, qinv: Any, up: int, floor: int, fac: Any, acc: Any, act: Any,
                 actf: Any) -> int:  # pragma: no cover (compiled)
     """Hit, double or redouble at node ``k``: each card's child, a busting card lost on the spot
     (unless the dealer has Blackjack); 0, or -2 below the denominator floor."""
@@ -151,12 +172,13 @@ def _draw_value(k: int, s: int, code: int, n: int, rem: Any, room: int, kid0: An
             fv -= bet * (lost / n)
         for p in range(n_primes):
             q = primes[p]
+            qi = qinv[p]
             f = fac[n1 - 1 - floor, p] if (up == 1 or up == 10) else fac[n1 - floor, p]
-            loss = (2 * bet) % q * (lost % q) % q * f % q
-            acc[p] = (acc[p] % q - loss) % q
+            loss = _mod(_mod(2 * bet * lost, q, qi) * f, q, qi)  # (2·bet·lost below 2⁴⁰)
+            acc[p] = _mod(acc[p] - loss, q, qi)
     else:
         for p in range(n_primes):
-            acc[p] = acc[p] % primes[p]
+            acc[p] = _mod(acc[p], primes[p], qinv[p])
     actf[k, s] = fv
     for p in range(n_primes):
         act[k, s, p] = acc[p]
@@ -217,6 +239,9 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
     n_primes = len(primes)
     rem = np.zeros(10, np.int64)
     acc = np.zeros(n_primes, np.int64)
+    qinv = np.empty(n_primes)
+    for p in range(n_primes):
+        qinv[p] = 1.0 / primes[p]
     combo = np.zeros(limbs.shape[2], np.int64)
     for k in range(start, len(reached)):
         if not reached[k]:
@@ -232,11 +257,11 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
             m += 1
             code = opens[k, s]
             if code == STAND:
-                _stand_value(k, s, n, drow, coef, dprob, limbs, lpow, scale_q, primes, combo, act, actf)
+                _stand_value(k, s, n, drow, coef, dprob, limbs, lpow, scale_q, primes, qinv, combo, act, actf)
             elif code == RESCUE:
                 if _rescue_value(k, s, n, rem, up, floor, resc, fac, primes, act, actf) < 0:
                     return -2
-            elif _draw_value(k, s, code, n, rem, 21 - hard[k], kid0, kidd, dbl, valf, val, primes, up, floor, fac,
+            elif _draw_value(k, s, code, n, rem, 21 - hard[k], kid0, kidd, dbl, valf, val, primes, qinv, up, floor, fac,
                              acc, act, actf) < 0:
                 return -2
         choice = _taken(k, m, valued, fixed, exact, order, nopen, margin, actf)
