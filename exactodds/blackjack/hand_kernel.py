@@ -279,16 +279,20 @@ def reconstruct(res: Any, offset: Any, primes: Any, garner: Any, out: Any) -> No
     ``X ≡ res[r] + offset`` modulo each prime (Garner's mixed radix, then Horner in limbs)."""
     n_primes = len(primes)
     digits = np.zeros(n_primes, np.int64)
+    qinv = np.empty(n_primes)
+    for i in range(n_primes):
+        qinv[i] = 1.0 / primes[i]
     width = out.shape[1]
     for r in range(res.shape[0]):
         for i in range(n_primes):
             q = primes[i]
-            x = (res[r, i] + offset[i]) % q
+            qi = qinv[i]
+            x = _mod(res[r, i] + offset[i], q, qi)
             # subtract the value of the digits so far (mixed radix, Horner) modulo q
             v = 0
             for j in range(i - 1, -1, -1):
-                v = (v * (primes[j] % q) + digits[j]) % q
-            digits[i] = (x - v) % q * garner[i] % q
+                v = _mod(v * primes[j] + digits[j], q, qi)  # (below 2⁵⁸)
+            digits[i] = _mod(_mod(x - v, q, qi) * garner[i], q, qi)
         for w in range(width):
             out[r, w] = 0
         out[r, 0] = digits[n_primes - 1]
@@ -309,6 +313,9 @@ def class_sums(hands: Any, rows: Any, groups: Any, table: Any, primes: Any, out:
     ``ff(base_v, count)``). Each product is reduced before it is added: sums below 2²⁹ · nodes."""
     n_primes = len(primes)
     w = np.empty(n_primes, np.int64)
+    qinv = np.empty(n_primes)
+    for p in range(n_primes):
+        qinv[p] = 1.0 / primes[p]
     for i in range(hands.shape[0]):
         for p in range(n_primes):
             w[p] = 1
@@ -318,12 +325,12 @@ def class_sums(hands: Any, rows: Any, groups: Any, table: Any, primes: Any, out:
             left += h
             if h > 0:
                 for p in range(n_primes):
-                    w[p] = w[p] * table[v, left, h, p] % primes[p]
+                    w[p] = _mod(w[p] * table[v, left, h, p], primes[p], qinv[p])
         for s in range(3):
             g = groups[i, s]
             if g >= 0:
                 for p in range(n_primes):
-                    out[g, p] += w[p] * np.int64(rows[i, s, p]) % primes[p]
+                    out[g, p] += _mod(w[p] * np.int64(rows[i, s, p]), primes[p], qinv[p])
     for g in range(out.shape[0]):
         for p in range(n_primes):
             out[g, p] %= primes[p]
