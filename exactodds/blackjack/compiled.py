@@ -566,8 +566,8 @@ class CompiledSolver(HandSolver):
         reached = np.zeros(len(g.keys), dtype=np.uint8)
         _kernel().reach(marks, plan.valued, opens, nopen, g.kid0, g.kidd, g.hands, g.hard,
                         np.array(self.base, dtype=np.int64), reached)
-        ks = np.flatnonzero(reached.astype(bool) & plan.valued[:, 0].astype(bool))
-        return set(map(tuple, g.hands[ks].tolist()))
+        keys = g.keys
+        return {keys[k][0] for k in np.flatnonzero(reached.astype(bool) & plan.valued[:, 0].astype(bool)).tolist()}
 
     def node_index(self, hand: Values, doublings: int) -> int | None:
         """The node's index in the graph, evaluating with it as a root if the plan did not reach it."""
