@@ -266,8 +266,7 @@ def _scratch(n: int, p: int) -> _Work:
     reached child), so they are never cleared."""
     got = _SCRATCH.get((n, p))
     if got is None:
-        if len(_SCRATCH) >= 4:
-            _SCRATCH.pop(next(iter(_SCRATCH)))
+        _SCRATCH.clear()  # (one set kept: memory; another number of primes allocates anew)
         got = _SCRATCH[(n, p)] = (np.empty((n, p), dtype=np.int64), np.empty(n), np.empty((n, 3, p), dtype=np.int64),
                                   np.empty((n, 3)))
     return got
