@@ -18,7 +18,10 @@ and the Chinese remainder theorem gives back the numerators read (:meth:`Compile
 The bound: a node's value per unit wagered is at most ``3 · 2^D`` in size (``D`` the most
 doublings, ``2^D`` units wagered, a 3-to-1 seven-card 21 the best pay), so ``|numerator| ≤ B =
 3 · 2^D · SCALE · |base|!/floor!``; the primes' product exceeds ``2B``, and ``x + B`` (in
-``[0, 2B]``) is reconstructed, so every numerator, negative too, comes back exactly.
+``[0, 2B]``) is reconstructed, so every numerator, negative too, comes back exactly. An unsplit
+solver's primes cover ``ff(|base|, 21) · B`` too: the basic chart's sums of its recorded actions
+weighted by the ordered draws of their hands (at most ``ff(|base|, n)`` for the hands of ``n``
+cards) are summed in residues and reconstructed once each (:meth:`CompiledSolver.class_sums`).
 
 *Decisions* (composition-dependent play, no fixed plan at a node): a float64 pass over the same
 nodes, in the same loop, proposes each node's order of actions, and a proposal is accepted only
