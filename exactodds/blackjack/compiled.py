@@ -296,7 +296,9 @@ class _State:
     """One evaluation of a solver: which nodes, their residues and orders."""
 
     reached: npt.NDArray[np.uint8]
-    order: npt.NDArray[np.int8]
+    order: npt.NDArray[np.int8] | None
+    """Each node's valued slots, best first (-1 padded); kept by the solvers of optimal play only,
+    which the post-split strategies read (:meth:`CompiledSolver._chooser_plan`)."""
     val: IntArray | None
     """The residues of the reached nodes' values, ascending (memory: a split solver reaches a quarter)."""
     kept: npt.NDArray[np.uint32] | None
@@ -423,6 +425,7 @@ class CompiledSolver(HandSolver):
         if isinstance(ref, CompiledSolver) and ref.graph is g:
             # (its decisions: kept when its node values are released)
             ref_state = ref.state if ref.state is not None else ref.evaluated()
+            assert ref_state.order is not None  # (a reference plays optimally: no policy, no chooser)
             shared = ref.shared_plans.get((self.split, self.locked))
             if shared is not None and shared[0] is ref_state:
                 return shared[1]
@@ -528,8 +531,9 @@ class CompiledSolver(HandSolver):
             first = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0) & (nopen > 1))
             ref.touched.update(first.tolist())
         retain = np.flatnonzero(plan.retain & reached.astype(bool))
-        state = _State(reached, order, val[reached.astype(bool)], act[retain].astype(np.uint32),
-                       retain.astype(np.int32), exact_count)
+        # (a reference's orders only: a fixed or post-split strategy's solver decides no other's; memory)
+        state = _State(reached, order if self.policy is None and self.chooser is None else None,
+                       val[reached.astype(bool)], act[retain].astype(np.uint32), retain.astype(np.int32), exact_count)
         # the two-card nodes' values, which the engine reads one by one: reconstructed in one batch
         twos = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0))
         self.values_memo.preset(zip([g.keys[k] for k in twos.tolist()], self._ints(val[twos])))
