@@ -88,32 +88,32 @@ def _class_sums(hs: HandSolver, up: int) -> dict[tuple[ClassKey, int, str], int]
 
 def basic_chart(game: Game, result: GameResult) -> Chart:
     """The total-dependent strategy ranked from the composition-dependent values (module doc)."""
-    # the two-card classes: Σ p·v over their deals, each class's terms over their least common
-    # denominator (one Fraction per class and action rather than one addition per deal)
+    # each class's weighted values as (numerator, denominator) terms, summed over their least common
+    # denominator: one Fraction per class and action rather than one addition per term
     terms: dict[ClassKey, dict[str, list[tuple[int, int]]]] = {}
-    for (up, c1, c2), (p, d) in result.deals.items():
+    for (up, c1, c2), (p, d) in result.deals.items():  # the two-card classes: Σ p·v over their deals
         if d.best == "blackjack":
             continue
         row_terms = terms.setdefault(two_card_class(up[0], c1[0], c2[0], False), {})
         for a, v in d.actions.items():
             row_terms.setdefault(a, []).append((p.numerator * v.numerator, p.denominator * v.denominator))
-    agg: dict[ClassKey, dict[str, Fraction]] = {}
-    for key, by_action in terms.items():
-        row = agg[key] = {}
-        for a, pairs in by_action.items():
-            den = lcm(*(q for _, q in pairs))
-            row[a] = Fraction(sum(num * (den // q) for num, q in pairs), den)
     for (up_value, split, _), hs in game.solvers.items():
         if split:
             continue
         # the weighted numerators of a class's hands of ``n`` cards share the denominator
-        # ``ff(|base|, n) · hs.denominator``: summed as integers, one Fraction per (class, n, action)
+        # ``ff(|base|, n) · hs.denominator``: summed as integers per (class, n, action)
         sums = hs.class_sums() if isinstance(hs, CompiledSolver) else _class_sums(hs, up_value)
         size = sum(hs.base)
         for (key, n, a), total in sums.items():
             hand = (0,) * 9 + (n,)  # any hand of n cards: the denominator reads only n
-            row = agg.setdefault(key, {})
-            row[a] = row.get(a, Fraction(0)) + Fraction(total, falling_factorial(size, n) * hs.denominator(hand))
+            den = falling_factorial(size, n) * hs.denominator(hand)
+            terms.setdefault(key, {}).setdefault(a, []).append((total, den))
+    agg: dict[ClassKey, dict[str, Fraction]] = {}
+    for key, by_action in terms.items():
+        row = agg[key] = {}
+        for a, pairs in by_action.items():
+            common = lcm(*(q for _, q in pairs))
+            row[a] = Fraction(sum(num * (common // q) for num, q in pairs), common)
     return Chart({k: tuple(sorted(row, key=lambda a: -row[a])) for k, row in agg.items()})
 
 
