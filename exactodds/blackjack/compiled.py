@@ -286,9 +286,10 @@ class _Plan:
     retain: npt.NDArray[np.bool_]
 
 
-_POLICY_PLANS: dict[tuple[int, int, int, bool, bool], tuple[Policy, Graph, _Plan]] = {}
-"""A fixed strategy's plans by (strategy, graph, up card, kind of hand): the solvers of one up card
-and kind share them (the strategy and graph kept beside, so that their ids stay theirs)."""
+_POLICY_PLANS: dict[tuple[int, int, int, bool, bool], tuple[Policy | None, Graph, _Plan]] = {}
+"""A fixed strategy's plans (None: optimal play's) by (strategy, graph, up card, kind of hand): the
+solvers of one up card and kind share them (the strategy and graph kept beside, so that their ids
+stay theirs)."""
 
 
 @dataclass(eq=False)
@@ -369,24 +370,26 @@ class CompiledSolver(HandSolver):
     def _make_plan(self) -> _Plan:
         g = self.graph
         opens, nopen = self.kind_opens
+        key = (id(self.policy), id(g), self.up, self.split, self.locked)
+        if self.policy is not None or self.chooser is None:  # (a fixed strategy's, or optimal play's)
+            got = _POLICY_PLANS.get(key)
+            if got is not None and got[0] is self.policy and got[1] is g:
+                return got[2]
         n = len(g.keys)
         slots = np.arange(3)[None, :] < nopen[:, None]
         multi = nopen > 1
         two = g.ncards == 2
         unsplit_two = two & (g.dbl == 0) & (not self.split)
-        if self.policy is None and self.chooser is None:
-            return _Plan(slots.astype(np.uint8), np.full(n, -1, dtype=np.int8), multi, multi)
-        if self.policy is not None:
-            key = (id(self.policy), id(g), self.up, self.split, self.locked)
-            got = _POLICY_PLANS.get(key)
-            if got is not None and got[0] is self.policy and got[1] is g:
-                return got[2]
+        if self.policy is None and self.chooser is not None:
+            return self._chooser_plan(opens, nopen, slots, multi, two)
+        if self.policy is None:
+            plan = _Plan(slots.astype(np.uint8), np.full(n, -1, dtype=np.int8), multi, multi)
+        else:
             plan = self._policy_plan(opens, nopen, slots, multi, two, unsplit_two)
-            if len(_POLICY_PLANS) >= 64:
-                _POLICY_PLANS.pop(next(iter(_POLICY_PLANS)))
-            _POLICY_PLANS[key] = (self.policy, g, plan)
-            return plan
-        return self._chooser_plan(opens, nopen, slots, multi, two)
+        if len(_POLICY_PLANS) >= 64:
+            _POLICY_PLANS.pop(next(iter(_POLICY_PLANS)))
+        _POLICY_PLANS[key] = (self.policy, g, plan)
+        return plan
 
     def _policy_plan(self, opens: IntArray, nopen: IntArray, slots: npt.NDArray[np.bool_], multi: npt.NDArray[np.bool_],
                      two: npt.NDArray[np.bool_], unsplit_two: npt.NDArray[np.bool_]) -> _Plan:
