@@ -593,10 +593,12 @@ class CompiledSolver(HandSolver):
         return k
 
     def value(self, hand: Values, doublings: int = 0, hard: int | None = None, rem: Values | None = None) -> int:
-        k = self.graph.index.get((hand, doublings))
+        key = (hand, doublings)
+        k = self.graph.index.get(key)
         if k is not None:
             self.touched.add(k)
-        return super().value(hand, doublings, hard, rem)
+        got = dict.get(self.memo, key)  # (a value already read: the engine asks tens of thousands of times)
+        return got if got is not None else self._value(hand, doublings, hard, rem)
 
     def _value(self, hand: Values, doublings: int, hard: int | None, rem: Values | None) -> int:
         if hard is None:
