@@ -348,6 +348,8 @@ class CompiledSolver(HandSolver):
         self.primes, self.primes_a, self.garner = _primes(bits)
         self.offset = np.array([bound % q for q in self.primes], dtype=np.int64)
         self._plan_cache: _Plan | None = None
+        self.sums_cache: tuple[_State, frozenset[int], dict[tuple[tuple[object, ...], int, str], int]] | None = None
+        """:meth:`class_sums` with the state and the two-card nodes asked for that it read."""
         self.shared_plans: dict[tuple[bool, bool], tuple[_State, _Plan]] = {}
         """The plans of the solvers whose post-split strategy this one decides entirely, by kind of
         hand (split, locked split aces), with the state they were read from."""
@@ -652,8 +654,22 @@ class CompiledSolver(HandSolver):
         state = self.state
         if state is None or state.kept is None or self.split:
             return {}
+        cached = self.sums_cache
+        if cached is not None and cached[0] is state and cached[1] == self.touched:
+            return dict(cached[2])
+        state = self.full_state()
+        assert state is not None and state.kept is not None
+        out = self._class_sums(state)
+        # the chart is the last reader of the actions past the two-card nodes: kept as these sums (memory)
+        self._keep_first(state)
+        self.sums_cache = (state, frozenset(self.touched), out)
+        return dict(out)
+
+    def _class_sums(self, state: _State) -> dict[tuple[tuple[object, ...], int, str], int]:
+        """:meth:`class_sums` from a state that keeps every action."""
         g = self.graph
         ks = self._shown(state)
+        assert state.kept is not None
         valued = self.plan_arrays().valued[ks].astype(bool)
         group = (g.cls[ks] * 32 + g.ncards[ks])[:, None] * 8 + self.kind_opens[0][ks]  # (class, n, action)
         if not valued.any():
@@ -720,19 +736,27 @@ class CompiledSolver(HandSolver):
             return
         if values:
             state.val = None
-            if self.split and not actions and state.kept is not None:
+            if self.split and not actions:
                 # past the first decision no one reads a split hand's actions once its deals are valued
                 # (the suit bonus and the post-split strategies read the two-card nodes, the reference's
-                # decisions its orders): drop them, evaluated anew if asked for (:meth:`full_state`)
-                g = self.graph
-                first = (g.ncards[state.kept_at] == 2) & (g.dbl[state.kept_at] == 0)
-                if not first.all():
-                    state.kept, state.kept_at = state.kept[first], state.kept_at[first]
-                    state.partial = True
+                # decisions its orders)
+                self._keep_first(state)
         if actions:
             state.kept = None
             state.two_actions = {}
             self.touched.clear()
+
+
+    def _keep_first(self, state: _State) -> None:
+        """Drop the kept actions past the two-card nodes (memory), evaluated anew if asked for
+        (:meth:`full_state`)."""
+        if state.kept is None:
+            return
+        g = self.graph
+        first = (g.ncards[state.kept_at] == 2) & (g.dbl[state.kept_at] == 0)
+        if not first.all():
+            state.kept, state.kept_at = state.kept[first], state.kept_at[first]
+            state.partial = True
 
 
 def stood_hands(solver: HandSolver) -> set[Values]:
