@@ -169,3 +169,62 @@ def test_the_switch() -> None:
         assert compiled.solver_class() is HandSolver
     with switch(None):
         assert compiled.solver_class() is compiled.CompiledSolver
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(shoe=shoes, up=st.integers(1, 10), which=st.integers(0, len(RULES) - 1), seed=st.integers(-1, 2))
+def test_class_sums_in_residues_equal_the_python_sums(shoe: SpanishShoe, up: int, which: int, seed: int) -> None:
+    """The basic chart's weighted sums (:meth:`CompiledSolver.class_sums`, in residues with one
+    reconstruction per class, cards and action) equal the Python solver's recorded actions summed
+    as integers (``figures._class_sums``), met in the order of the compiled solver's recorded
+    actions (dropped once summed, they come back evaluated anew); two-card nodes count once asked for."""
+    from exactodds.spanish21.figures import _class_sums
+
+    rules = RULES[which]
+    points = sum((i + 1) * c for i, c in enumerate(shoe.values))
+    assume(points > 31 * (rules.max_hands + 1) and shoe.values[up - 1] > 0)
+    game_c, game_p = games(shoe, rules, Chart(seed) if seed >= 0 else None)
+    sc, sp = game_c.solver(up), game_p.solver(up)
+    assert isinstance(sc, compiled.CompiledSolver)
+    sc.evaluated()
+    twos = [h for h in ((1, 0, 0, 0, 0, 0, 0, 0, 0, 1), (0, 0, 1, 0, 0, 0, 1, 0, 0, 0)) if sc.node_index(h, 0) is not None]
+    for solver in (sc, sp):
+        for hand in twos:
+            solver.value(hand)
+        for (hand, d) in [sc.graph.keys[k] for k in range(len(sc.graph.keys)) if sc.evaluated().reached[k]]:
+            solver.value(hand, d)
+    got = sc.class_sums()
+    assert sc.class_sums() == got  # (kept as sums: the actions past the two-card nodes dropped, memory)
+    assert got == _class_sums(sp, up)
+    assert list(got.items()) == list(_class_sums(sc, up).items())  # the order node_actions meets them
+    assert seed >= 0 or got  # optimal play records every decision node's actions
+
+
+def test_a_released_split_solver_gives_its_actions_again() -> None:
+    """A solve releases a first split hand's actions past its two-card nodes (memory); asked for,
+    they are evaluated anew: the same as the Python solver's after the same solve (which keeps them),
+    and the solve's figure is the Python one's."""
+    shoe = shoe_of([2, 2, 2, 2, 2, 2, 2, 3, 3, 8])
+    rules = STANDARD_RULES.with_(post_split="cdp1")
+    game_c, game_p = games(shoe, rules, None)
+    assert game_c.solve().expected == game_p.solve().expected
+    released = [hs for key, hs in game_c.solvers.items()
+                if key[1] and not key[2] and isinstance(hs, compiled.CompiledSolver) and hs.state is not None
+                and hs.state.partial]
+    assert released
+    for hs in released[:3]:
+        oracle = game_p.solver(hs.up, hs.pair, 0)
+        assert dict(hs.node_actions.items()) == oracle.node_actions and len(oracle.node_actions) > 2
+        assert hs.state is not None and not hs.state.partial
+
+
+@settings(max_examples=300, deadline=None)
+@given(x=st.integers(-(1 << 62) + 1, (1 << 62) - 1), q=st.integers((1 << 10) + 1, (1 << 29) - 1))
+def test_the_loops_reduction_without_a_division_is_python_modulo(x: int, q: int) -> None:
+    """:func:`hand_kernel._mod` (a float quotient corrected) is ``x % q`` over its whole range,
+    the extremes included, for every modulus above 2¹⁰ (the primes are the largest below 2²⁹)."""
+    from exactodds.blackjack import hand_kernel
+
+    for value in (x, (1 << 62) - 1, -(1 << 62) + 1, q * (x // q), q * (x // q) - 1):
+        if abs(value) < 1 << 62:
+            assert hand_kernel._mod(value, q, 1.0 / q) == value % q

@@ -18,7 +18,10 @@ and the Chinese remainder theorem gives back the numerators read (:meth:`Compile
 The bound: a node's value per unit wagered is at most ``3 · 2^D`` in size (``D`` the most
 doublings, ``2^D`` units wagered, a 3-to-1 seven-card 21 the best pay), so ``|numerator| ≤ B =
 3 · 2^D · SCALE · |base|!/floor!``; the primes' product exceeds ``2B``, and ``x + B`` (in
-``[0, 2B]``) is reconstructed, so every numerator, negative too, comes back exactly.
+``[0, 2B]``) is reconstructed, so every numerator, negative too, comes back exactly. An unsplit
+solver's primes cover ``ff(|base|, 21) · B`` too: the basic chart's sums of its recorded actions
+weighted by the ordered draws of their hands (at most ``ff(|base|, n)`` for the hands of ``n``
+cards) are summed in residues and reconstructed once each (:meth:`CompiledSolver.class_sums`).
 
 *Decisions* (composition-dependent play, no fixed plan at a node): a float64 pass over the same
 nodes, in the same loop, proposes each node's order of actions, and a proposal is accepted only
@@ -44,12 +47,13 @@ from __future__ import annotations
 
 import os
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from math import comb
 from types import ModuleType
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -64,11 +68,11 @@ from exactodds.blackjack.hands import (
 )
 from exactodds.blackjack.node_graph import ACTIONS, CODE, RADIX, Graph, graph_of
 from exactodds.blackjack.shoe import Values
+from exactodds.blackjack.solver_dicts import Actions, Memo
 from exactodds.errors import InputError
 from exactodds.extras import PURE_ENV
 
 IntArray = npt.NDArray[np.int64]
-V = TypeVar("V")
 
 MARGIN: Final = 1e-9
 """A float gap that proves an order of two actions (module doc: the float error is below 1e-11)."""
@@ -178,6 +182,48 @@ def _factorials(floor: int, size: int, primes: tuple[int, ...]) -> IntArray:
     return out
 
 
+@lru_cache(maxsize=8)
+def _comb_residues() -> IntArray:
+    """``C(a, b)`` for ``a, b ≤ 21`` (below 2²⁰: below every prime)."""
+    return np.array([[comb(a, b) for b in range(22)] for a in range(22)], dtype=np.int64)
+
+
+def _ways_table(base: IntArray, primes: tuple[int, ...]) -> IntArray:
+    """``C(left, h) · ff(base_v, h)`` modulo each prime, by ``(v, left, h)`` (``left, h ≤ 21``): the
+    factor of value ``v`` in the ordered draws from ``base`` that give a hand holding ``h`` cards of
+    it and ``left`` of it and above (a multinomial's binomial times the draws of those cards;
+    :func:`exactodds.blackjack.hand_kernel.class_sums`)."""
+    q = np.array(primes, dtype=np.int64)
+    ff = np.ones((10, 22, len(primes)), dtype=np.int64)  # ff(base_v, h) mod q (0 past base_v)
+    for h in range(1, 22):
+        ff[:, h] = ff[:, h - 1] * (np.maximum(base - h + 1, 0)[:, None] % q) % q
+    table: IntArray = _comb_residues()[None, :, :, None] * ff[:, None, :, :] % q
+    return table
+
+
+@lru_cache(maxsize=64)
+def _limb_powers(primes: tuple[int, ...], width: int) -> IntArray:
+    """``2^(32·j)`` modulo each prime, by limb ``j``."""
+    return np.array([[pow(2, 32 * j, q) for q in primes] for j in range(width)], dtype=np.int64)
+
+
+_Work = tuple[IntArray, npt.NDArray[np.float64], IntArray, npt.NDArray[np.float64]]
+_SCRATCH: dict[tuple[int, int], _Work] = {}
+
+
+def _scratch(n: int, p: int) -> _Work:
+    """The evaluation's working arrays (node and action residues and floats) for ``n`` nodes and
+    ``p`` primes, reused by every evaluation (one runs at a time; what it keeps it copies out): the
+    loops read only what they wrote in the same evaluation (a reached node's valued actions, a
+    reached child), so they are never cleared."""
+    got = _SCRATCH.get((n, p))
+    if got is None:
+        _SCRATCH.clear()  # (one set kept: memory; another number of primes allocates anew)
+        got = _SCRATCH[(n, p)] = (np.empty((n, p), dtype=np.int64), np.empty(n), np.empty((n, 3, p), dtype=np.int64),
+                                  np.empty((n, 3)))
+    return got
+
+
 @dataclass(eq=False)
 class _Plan:
     """What each node does: the open slots it values, the slot it takes (-1: the best), whether
@@ -189,9 +235,10 @@ class _Plan:
     retain: npt.NDArray[np.bool_]
 
 
-_POLICY_PLANS: dict[tuple[int, int, int, bool, bool], tuple[Policy, Graph, _Plan]] = {}
-"""A fixed strategy's plans by (strategy, graph, up card, kind of hand): the solvers of one up card
-and kind share them (the strategy and graph kept beside, so that their ids stay theirs)."""
+_POLICY_PLANS: dict[tuple[int, int, int, bool, bool], tuple[Policy | None, Graph, _Plan]] = {}
+"""A fixed strategy's plans (None: optimal play's) by (strategy, graph, up card, kind of hand): the
+solvers of one up card and kind share them (the strategy and graph kept beside, so that their ids
+stay theirs)."""
 
 
 @dataclass(eq=False)
@@ -199,16 +246,22 @@ class _State:
     """One evaluation of a solver: which nodes, their residues and orders."""
 
     reached: npt.NDArray[np.uint8]
-    order: npt.NDArray[np.int8]
+    order: npt.NDArray[np.int8] | None
+    """Each node's valued slots, best first (-1 padded); kept by the solvers of optimal play only,
+    which the post-split strategies read (:meth:`CompiledSolver._chooser_plan`)."""
     val: IntArray | None
+    """The residues of the reached nodes' values, ascending (memory: a split solver reaches a quarter)."""
     kept: npt.NDArray[np.uint32] | None
     """Residues of the actions of the retained nodes (rows by :attr:`kept_at`; below 2²⁹: 32 bits)."""
     kept_at: npt.NDArray[np.int32]
     """The retained nodes, ascending (row ``i`` of :attr:`kept` is node ``kept_at[i]``)."""
     exact_decisions: int = 0
+    """How many decisions the floats did not prove (taken by the exact comparison)."""
     two_actions: dict[int, list[int]] = field(default_factory=dict)
     """An unsplit solver's two-card nodes' action numerators (by node), reconstructed in one batch."""
-    """How many decisions the floats did not prove (taken by the exact comparison)."""
+    partial: bool = False
+    """Only the two-card nodes' actions kept (a split solver's, once its values are released:
+    memory); the others, asked for, are evaluated anew (:meth:`CompiledSolver.full_state`)."""
 
     def row(self, k: int) -> int:
         """The row of :attr:`kept` of node ``k``, -1 if not retained."""
@@ -224,8 +277,8 @@ class CompiledSolver(HandSolver):
         super().__init__(*args, **kw)
         self.graph = graph_of(self.rules)
         self.kind_opens = self.graph.opens(self.split, self.locked)
-        self.memo = self.values_memo = _Memo(self)
-        self.node_actions = _Actions(self)
+        self.memo = self.values_memo = Memo(self)
+        self.node_actions = Actions(self)
         self.state: _State | None = None
         self.extra_roots: list[int] = []
         self.touched: set[int] = set()
@@ -236,10 +289,19 @@ class CompiledSolver(HandSolver):
         d_most = self.rules.redoubles + 1
         bound = 3 * (1 << d_most) * SCALE * _falling(self.size, self.floor)
         self.bound = bound
-        bits = (2 * bound).bit_length()
+        self.chart_bound = 0 if self.split else bound * _falling(self.size, self.size - min(self.size, 21))
+        """An unsplit solver's bound on :meth:`class_sums` (the ordered draws of the hands of ``n``
+        cards add up to ``ff(size, n) ≤ ff(size, 21)``, each numerator at most ``bound``): its primes
+        cover it, so those sums come back exactly from their residues."""
+        bits = (2 * max(bound, self.chart_bound)).bit_length()
         self.primes, self.primes_a, self.garner = _primes(bits)
         self.offset = np.array([bound % q for q in self.primes], dtype=np.int64)
         self._plan_cache: _Plan | None = None
+        self.sums_cache: tuple[_State, frozenset[int], dict[tuple[tuple[object, ...], int, str], int]] | None = None
+        """:meth:`class_sums` with the state and the two-card nodes asked for that it read."""
+        self.shared_plans: dict[tuple[bool, bool], tuple[_State, _Plan]] = {}
+        """The plans of the solvers whose post-split strategy this one decides entirely, by kind of
+        hand (split, locked split aces), with the state they were read from."""
 
     # -- the plan ---------------------------------------------------------------------------
     def _roots(self) -> npt.NDArray[np.uint8]:
@@ -259,24 +321,26 @@ class CompiledSolver(HandSolver):
     def _make_plan(self) -> _Plan:
         g = self.graph
         opens, nopen = self.kind_opens
+        key = (id(self.policy), id(g), self.up, self.split, self.locked)
+        if self.policy is not None or self.chooser is None:  # (a fixed strategy's, or optimal play's)
+            got = _POLICY_PLANS.get(key)
+            if got is not None and got[0] is self.policy and got[1] is g:
+                return got[2]
         n = len(g.keys)
         slots = np.arange(3)[None, :] < nopen[:, None]
         multi = nopen > 1
         two = g.ncards == 2
         unsplit_two = two & (g.dbl == 0) & (not self.split)
-        if self.policy is None and self.chooser is None:
-            return _Plan(slots.astype(np.uint8), np.full(n, -1, dtype=np.int8), multi, multi)
-        if self.policy is not None:
-            key = (id(self.policy), id(g), self.up, self.split, self.locked)
-            got = _POLICY_PLANS.get(key)
-            if got is not None and got[0] is self.policy and got[1] is g:
-                return got[2]
+        if self.policy is None and self.chooser is not None:
+            return self._chooser_plan(opens, nopen, slots, multi, two)
+        if self.policy is None:
+            plan = _Plan(slots.astype(np.uint8), np.full(n, -1, dtype=np.int8), multi, multi)
+        else:
             plan = self._policy_plan(opens, nopen, slots, multi, two, unsplit_two)
-            if len(_POLICY_PLANS) >= 64:
-                _POLICY_PLANS.pop(next(iter(_POLICY_PLANS)))
-            _POLICY_PLANS[key] = (self.policy, g, plan)
-            return plan
-        return self._chooser_plan(opens, nopen, slots, multi, two)
+        if len(_POLICY_PLANS) >= 64:
+            _POLICY_PLANS.pop(next(iter(_POLICY_PLANS)))
+        _POLICY_PLANS[key] = (self.policy, g, plan)
+        return plan
 
     def _policy_plan(self, opens: IntArray, nopen: IntArray, slots: npt.NDArray[np.bool_], multi: npt.NDArray[np.bool_],
                      two: npt.NDArray[np.bool_], unsplit_two: npt.NDArray[np.bool_]) -> _Plan:
@@ -313,7 +377,12 @@ class CompiledSolver(HandSolver):
         fixed = np.full(n, -1, dtype=np.int64)
         todo = np.flatnonzero(multi)
         if isinstance(ref, CompiledSolver) and ref.graph is g:
-            ref_state = ref.evaluated()
+            # (its decisions: kept when its node values are released)
+            ref_state = ref.state if ref.state is not None else ref.evaluated()
+            assert ref_state.order is not None  # (a reference plays optimally: no policy, no chooser)
+            shared = ref.shared_plans.get((self.split, self.locked))
+            if shared is not None and shared[0] is ref_state:
+                return shared[1]
             ref_opens = ref.kind_opens[0]
             best = np.full(n, -1, dtype=np.int64)
             for j in range(2, -1, -1):  # the reference's order, best first: the first open here wins
@@ -324,6 +393,10 @@ class CompiledSolver(HandSolver):
             ok = ref_state.reached.astype(bool) & (best >= 0)
             fixed[multi & ok] = best[multi & ok]
             todo = np.flatnonzero(multi & ~ok)
+            if not len(todo):  # the reference decides every node: the same plan whatever the cards out
+                plan = self._fixed_plan(fixed, slots, multi, two)
+                ref.shared_plans[(self.split, self.locked)] = (ref_state, plan)
+                return plan
         assert chooser is not None
         # only the nodes this solver can reach by some play: the others are never valued (first the
         # cheap filters: the shoe must hold the hand, a split hand holds a pair card)
@@ -343,7 +416,13 @@ class CompiledSolver(HandSolver):
             hand, d = g.keys[k]
             names = [ACTIONS[c] for c in opens[k, :nopen[k]].tolist()]
             fixed[k] = names.index(chooser(hand, d, names))
-        first = two & (g.dbl == 0)
+        return self._fixed_plan(fixed, slots, multi, two)
+
+    def _fixed_plan(self, fixed: IntArray, slots: npt.NDArray[np.bool_], multi: npt.NDArray[np.bool_],
+                    two: npt.NDArray[np.bool_]) -> _Plan:
+        """The plan of a post-split strategy taking the slot ``fixed`` at each node with a choice,
+        but every action of the two-card nodes valued and kept (the suit bonus reads them)."""
+        first = two & (self.graph.dbl == 0)
         valued = slots.copy()
         only = multi & ~first
         valued[only] = False
@@ -380,12 +459,8 @@ class CompiledSolver(HandSolver):
         primes = self.primes
         scale_q = store.scale_residues(primes, self.size)
         fac = _factorials(self.floor, self.size, primes)
-        lpow = np.array([[pow(2, 32 * j, q) for q in primes] for j in range(store.width)], dtype=np.int64)
-        p = len(primes)
-        val = np.zeros((n, p), dtype=np.int64)
-        valf = np.zeros(n, dtype=np.float64)
-        act = np.zeros((n, 3, p), dtype=np.int64)
-        actf = np.zeros((n, 3), dtype=np.float64)
+        lpow = _limb_powers(primes, store.width)
+        val, valf, act, actf = _scratch(n, len(primes))
         order = np.full((n, 3), -1, dtype=np.int8)
         exact = np.zeros(n, dtype=np.uint8)
         start = exact_count = 0
@@ -410,7 +485,9 @@ class CompiledSolver(HandSolver):
             first = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0) & (nopen > 1))
             ref.touched.update(first.tolist())
         retain = np.flatnonzero(plan.retain & reached.astype(bool))
-        state = _State(reached, order, val, act[retain].astype(np.uint32), retain.astype(np.int32), exact_count)
+        # (a reference's orders only: a fixed or post-split strategy's solver decides no other's; memory)
+        state = _State(reached, order if self.policy is None and self.chooser is None else None,
+                       val[reached.astype(bool)], act[retain].astype(np.uint32), retain.astype(np.int32), exact_count)
         # the two-card nodes' values, which the engine reads one by one: reconstructed in one batch
         twos = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0))
         self.values_memo.preset(zip([g.keys[k] for k in twos.tolist()], self._ints(val[twos])))
@@ -421,15 +498,17 @@ class CompiledSolver(HandSolver):
             state.two_actions = {int(retain[i]): flat[3 * j:3 * j + 3] for j, i in enumerate(rows.tolist())}
         return state
 
-    def _ints(self, residues: npt.NDArray[np.int64] | npt.NDArray[np.uint32]) -> list[int]:
-        """The numerators of ``residues`` (rows; axes: ..., prime), by the Chinese remainder theorem."""
+    def _ints(self, residues: npt.NDArray[np.int64] | npt.NDArray[np.uint32], bound: int = 0) -> list[int]:
+        """The numerators of ``residues`` (rows; axes: ..., prime), by the Chinese remainder theorem:
+        each in ``[−bound, bound]`` (default :attr:`bound`; the primes' product exceeds twice it)."""
         rows = np.ascontiguousarray(residues.reshape(-1, len(self.primes)), dtype=np.int64)
         width = (29 * len(self.primes)) // 32 + 2
         out = np.zeros((len(rows), width), dtype=np.int64)
-        _kernel().reconstruct(rows, self.offset, self.primes_a, self.garner, out)
+        bound = bound or self.bound
+        offset = self.offset if bound == self.bound else np.array([bound % q for q in self.primes], dtype=np.int64)
+        _kernel().reconstruct(rows, offset, self.primes_a, self.garner, out)
         raw = out.astype(np.uint32).tobytes()
         step = 4 * width
-        bound = self.bound
         return [int.from_bytes(raw[i:i + step], "little") - bound for i in range(0, len(raw), step)]
 
     # -- the HandSolver surface -------------------------------------------------------------
@@ -447,8 +526,8 @@ class CompiledSolver(HandSolver):
         reached = np.zeros(len(g.keys), dtype=np.uint8)
         _kernel().reach(marks, plan.valued, opens, nopen, g.kid0, g.kidd, g.hands, g.hard,
                         np.array(self.base, dtype=np.int64), reached)
-        ks = np.flatnonzero(reached.astype(bool) & plan.valued[:, 0].astype(bool))
-        return set(map(tuple, g.hands[ks].tolist()))
+        keys = g.keys
+        return {keys[k][0] for k in np.flatnonzero(reached.astype(bool) & plan.valued[:, 0].astype(bool)).tolist()}
 
     def node_index(self, hand: Values, doublings: int) -> int | None:
         """The node's index in the graph, evaluating with it as a root if the plan did not reach it."""
@@ -465,10 +544,12 @@ class CompiledSolver(HandSolver):
         return k
 
     def value(self, hand: Values, doublings: int = 0, hard: int | None = None, rem: Values | None = None) -> int:
-        k = self.graph.index.get((hand, doublings))
+        key = (hand, doublings)
+        k = self.graph.index.get(key)
         if k is not None:
             self.touched.add(k)
-        return super().value(hand, doublings, hard, rem)
+        got = dict.get(self.memo, key)  # (a value already read: the engine asks tens of thousands of times)
+        return got if got is not None else self._value(hand, doublings, hard, rem)
 
     def _value(self, hand: Values, doublings: int, hard: int | None, rem: Values | None) -> int:
         if hard is None:
@@ -483,10 +564,15 @@ class CompiledSolver(HandSolver):
     def actions(self, hand: Values, locked: bool = False) -> dict[str, Fraction]:
         k = None if locked else self.node_index(hand, 0)
         state = self.state
-        if k is None or state is None or state.kept is None or state.row(k) < 0 or self.split:
+        if k is None or state is None or state.kept is None or self.split:
             return super().actions(hand, locked)
         opens, nopen = self.kind_opens
-        values = state.two_actions.get(k) or self._ints(state.kept[state.row(k), :int(nopen[k])])
+        values = state.two_actions.get(k)
+        if values is None:
+            row = state.row(k)
+            if row < 0:
+                return super().actions(hand, locked)
+            values = self._ints(state.kept[row, :int(nopen[k])])
         den = self.denominator(hand)
         return {ACTIONS[c]: Fraction(v, den) for c, v in zip(opens[k, :int(nopen[k])].tolist(), values)}
 
@@ -496,21 +582,89 @@ class CompiledSolver(HandSolver):
         k = self.graph.index.get(key)
         if state is None or state.val is None or k is None or not state.reached[k]:
             return None
-        return self._ints(state.val[k])[0]
+        return self._ints(state.val[np.count_nonzero(state.reached[:k])])[0]  # (rows: the reached nodes)
+
+    def _shown(self, state: _State) -> IntArray:
+        """The nodes ``node_actions`` holds, ascending: the exposed nodes reached, a two-card node
+        only once :meth:`value` was asked for it (as :class:`HandSolver` records them)."""
+        plan = self.plan_arrays()
+        g = self.graph
+        shown = plan.expose & state.reached.astype(bool)
+        shown[(g.ncards == 2) & (g.dbl == 0)] = False
+        shown[[k for k in self.touched if plan.expose[k] and state.reached[k]]] = True
+        return np.flatnonzero(shown)
+
+    def class_sums(self) -> dict[tuple[tuple[object, ...], int, str], int]:
+        """``Σ ways · numerator`` over the nodes of ``node_actions`` by (decision class, cards ``n``,
+        action), ``ways`` the ordered draws from :attr:`base` that give the node's hand (the basic
+        chart's weights, :func:`exactodds.spanish21.figures.basic_chart`; over ``ff(size, n)`` a
+        probability): summed in residues, one reconstruction per sum (:attr:`chart_bound`), in the
+        order ``node_actions`` first meets them (nodes ascending, actions as listed)."""
+        state = self.state
+        if state is None or state.kept is None or self.split:
+            return {}
+        cached = self.sums_cache
+        if cached is not None and cached[0] is state and cached[1] == self.touched:
+            return dict(cached[2])
+        state = self.full_state()
+        assert state is not None and state.kept is not None
+        out = self._class_sums(state)
+        # the chart is the last reader of the actions past the two-card nodes: kept as these sums (memory)
+        self._keep_first(state)
+        self.sums_cache = (state, frozenset(self.touched), out)
+        return dict(out)
+
+    def _class_sums(self, state: _State) -> dict[tuple[tuple[object, ...], int, str], int]:
+        """:meth:`class_sums` from a state that keeps every action."""
+        g = self.graph
+        ks = self._shown(state)
+        assert state.kept is not None
+        valued = self.plan_arrays().valued[ks].astype(bool)
+        group = (g.cls[ks] * 32 + g.ncards[ks])[:, None] * 8 + self.kind_opens[0][ks]  # (class, n, action)
+        if not valued.any():
+            return {}
+        ids, first, inverse = np.unique(group[valued], return_index=True, return_inverse=True)
+        compact = np.full(group.shape, -1, dtype=np.int64)
+        compact[valued] = inverse.reshape(-1)
+        sums = np.zeros((len(ids), len(self.primes)), dtype=np.int64)
+        _kernel().class_sums(g.hands[ks], state.kept[np.searchsorted(state.kept_at, ks)], compact,
+                             _ways_table(np.array(self.base, dtype=np.int64), self.primes), self.primes_a, sums)
+        totals = self._ints(sums, self.chart_bound)
+        out: dict[tuple[tuple[object, ...], int, str], int] = {}
+        for i in np.argsort(first, kind="stable").tolist():
+            code = int(ids[i])
+            cls = g.classes[code // 256]
+            key = (cls[0], self.up, *cls[1:]) + (() if cls[0] == "doubled" else (False,))
+            out[(key, code // 8 % 32, ACTIONS[code % 8])] = totals[i]
+        return out
+
+    def full_state(self, key: tuple[Values, int] | None = None) -> _State | None:
+        """The last evaluation's state, evaluated anew when it dropped the kept actions of ``key``
+        (None: of any node; :attr:`_State.partial`)."""
+        state = self.state
+        if state is not None and state.partial and state.kept is not None:
+            k = None if key is None else self.graph.index.get(key)
+            if key is None or (k is not None and self.plan_arrays().expose[k] and state.reached[k]
+                               and state.row(k) < 0):
+                self.state = None
+                state = self.evaluated()
+        return state
+
+    def evaluated_nodes(self) -> int:
+        """How many nodes the last evaluation valued (0: none, or its values released)."""
+        state = self.state
+        return 0 if state is None or state.val is None else int(state.reached.sum())
 
     def exposed(self, key: tuple[Values, int] | None = None) -> dict[tuple[Values, int], dict[str, int]]:
         """``node_actions`` of the last evaluation: of the node ``key``, or of every exposed node."""
-        state = self.state
+        state = self.full_state(key)
         if state is None or state.kept is None:
             return {}
         plan = self.plan_arrays()
         opens = self.kind_opens[0]
         g = self.graph
         if key is None:
-            shown = plan.expose & state.reached.astype(bool)
-            shown[(g.ncards == 2) & (g.dbl == 0)] = False
-            shown[[k for k in self.touched if plan.expose[k] and state.reached[k]]] = True
-            ks = np.flatnonzero(shown)
+            ks = self._shown(state)
         else:
             k = g.index.get(key)
             if k is None or not (plan.expose[k] and state.reached[k]) or (g.ncards[k] == 2 and k not in self.touched):
@@ -531,108 +685,27 @@ class CompiledSolver(HandSolver):
             return
         if values:
             state.val = None
+            if self.split and not actions:
+                # past the first decision no one reads a split hand's actions once its deals are valued
+                # (the suit bonus and the post-split strategies read the two-card nodes, the reference's
+                # decisions its orders)
+                self._keep_first(state)
         if actions:
             state.kept = None
             state.two_actions = {}
             self.touched.clear()
 
 
-class _Lazy(dict[tuple[Values, int], V]):
-    """A solver's dict read by the engine, its entries reconstructed from the residues on demand
-    (:meth:`_load`) and kept once read: one mechanism for :class:`_Memo` and :class:`_Actions`."""
-
-    def __init__(self, solver: CompiledSolver) -> None:
-        super().__init__()
-        self.solver = solver
-
-    def _load(self, key: tuple[Values, int]) -> V | None:
-        raise NotImplementedError
-
-    def get(self, key: tuple[Values, int], default: Any = None) -> Any:
-        got = dict.get(self, key)
-        if got is None:
-            got = self._load(key)
-            if got is None:
-                return default
-            dict.__setitem__(self, key, got)
-        return got
-
-    def __getitem__(self, key: tuple[Values, int]) -> V:
-        got = self.get(key)
-        if got is None:
-            raise KeyError(key)
-        return got  # type: ignore[no-any-return]
-
-    def __contains__(self, key: object) -> bool:
-        return isinstance(key, tuple) and self.get(key) is not None
-
-
-class _Memo(_Lazy[int]):
-    """:attr:`HandSolver.memo` of a compiled solver: the node values reconstructed on demand."""
-
-    def _load(self, key: tuple[Values, int]) -> int | None:
-        return self.solver.memo_value(key)
-
-    def clear(self) -> None:
-        dict.clear(self)
-        self.solver.release(values=True, actions=False)
-
-    def preset(self, items: Iterable[tuple[tuple[Values, int], int]]) -> None:
-        """Values known in advance (a batch reconstructed at once)."""
-        dict.update(self, items)
-
-    def __len__(self) -> int:
-        state = self.solver.state
-        evaluated = 0 if state is None or state.val is None else int(state.reached.sum())
-        return max(evaluated, dict.__len__(self))
-
-    def __bool__(self) -> bool:
-        return len(self) > 0
-
-
-class _Actions(_Lazy[dict[str, int]]):
-    """:attr:`HandSolver.node_actions` of a compiled solver: reconstructed on demand, all at once
-    when iterated."""
-
-    def _load(self, key: tuple[Values, int]) -> dict[str, int] | None:
-        return self.solver.exposed(key).get(key)
-
-    def _fill(self) -> None:
-        for key, acts in self.solver.exposed().items():
-            dict.setdefault(self, key, acts)
-
-    def items(self) -> Any:
-        self._fill()
-        return dict.items(self)
-
-    def keys(self) -> Any:
-        self._fill()
-        return dict.keys(self)
-
-    def values(self) -> Any:
-        self._fill()
-        return dict.values(self)
-
-    def __iter__(self) -> Iterator[tuple[Values, int]]:
-        self._fill()
-        return dict.__iter__(self)
-
-    def __len__(self) -> int:
-        self._fill()
-        return dict.__len__(self)
-
-    def __bool__(self) -> bool:
-        return len(self) > 0
-
-    def __eq__(self, other: object) -> bool:
-        self._fill()
-        if isinstance(other, _Actions):
-            other._fill()
-        return dict.__eq__(self, other)
-
-    def clear(self) -> None:
-        dict.clear(self)
-        self.solver.release(values=False, actions=True)
+    def _keep_first(self, state: _State) -> None:
+        """Drop the kept actions past the two-card nodes (memory), evaluated anew if asked for
+        (:meth:`full_state`)."""
+        if state.kept is None:
+            return
+        g = self.graph
+        first = (g.ncards[state.kept_at] == 2) & (g.dbl[state.kept_at] == 0)
+        if not first.all():
+            state.kept, state.kept_at = state.kept[first], state.kept_at[first]
+            state.partial = True
 
 
 def stood_hands(solver: HandSolver) -> set[Values]:

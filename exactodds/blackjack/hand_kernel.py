@@ -12,6 +12,8 @@ below 2⁵⁸ and each loop adds at most 16 such products before reducing (the t
 draw; the at most 16 limbs of a dealer numerator), so a sum stays below 2⁶²; a card count is
 below every prime (:class:`~exactodds.blackjack.compiled.CompiledSolver` checks the shoe); a
 stand's signed combination of six 32-bit limbs with coefficients of size at most 96 stays below 2⁴².
+A reduction in the value loops is :func:`_mod`'s (a float quotient corrected, no division: the
+loops spent most of their time dividing), exact for every ``|x| < 2⁶²``.
 """
 
 from __future__ import annotations
@@ -61,8 +63,26 @@ def reach(roots: Any, valued: Any, opens: Any, nopen: Any, kid0: Any, kidd: Any,
 
 
 @_jit
+def _mod(x: int, q: int, qinv: float) -> int:  # pragma: no cover (compiled)
+    """``x mod q`` (``|x| < 2⁶²``, ``2¹⁰ < q < 2²⁹``, ``qinv`` the float of ``1/q``) without a division: the
+    float quotient is within one of the truncated one (relative error 2⁻⁵², a quotient below 2⁵²), so
+    ``x − t·q`` (no overflow: ``|t·q| ≤ |x| + q``) is within ``(−2q, 2q)``, brought into ``[0, q)``."""
+    t = int(x * qinv)
+    r = x - t * q
+    if r < 0:
+        r += q
+        if r < 0:
+            r += q
+    elif r >= q:
+        r -= q
+        if r >= q:
+            r -= q
+    return r
+
+
+@_jit
 def _stand_value(k: int, s: int, n: int, drow: Any, coef: Any, dprob: Any, limbs: Any, lpow: Any, scale_q: Any,
-                 primes: Any, combo: Any, act: Any, actf: Any) -> None:  # pragma: no cover (compiled)
+                 primes: Any, qinv: Any, combo: Any, act: Any, actf: Any) -> None:  # pragma: no cover (compiled)
     """Standing at node ``k`` (slot ``s``): the dealer's outcomes against the hand's pays."""
     r = drow[k]
     width = limbs.shape[2]
@@ -77,10 +97,11 @@ def _stand_value(k: int, s: int, n: int, drow: Any, coef: Any, dprob: Any, limbs
         combo[j] = c
     for p in range(len(primes)):
         q = primes[p]
+        qi = qinv[p]
         total = 0
         for j in range(width):
-            total += (combo[j] % q) * lpow[j, p]
-        act[k, s, p] = (total % q) * scale_q[n, p] % q
+            total += _mod(combo[j], q, qi) * lpow[j, p]
+        act[k, s, p] = _mod(_mod(total, q, qi) * scale_q[n, p], q, qi)
 
 
 @_jit
@@ -111,7 +132,7 @@ def _rescue_value(k: int, s: int, n: int, rem: Any, up: int, floor: int, resc: A
 
 @_jit
 def _draw_value(k: int, s: int, code: int, n: int, rem: Any, room: int, kid0: Any, kidd: Any, dbl: Any, valf: Any,
-                val: Any, primes: Any, up: int, floor: int, fac: Any, acc: Any, act: Any,
+                val: Any, primes: Any, qinv: Any, up: int, floor: int, fac: Any, acc: Any, act: Any,
                 actf: Any) -> int:  # pragma: no cover (compiled)
     """Hit, double or redouble at node ``k``: each card's child, a busting card lost on the spot
     (unless the dealer has Blackjack); 0, or -2 below the denominator floor."""
@@ -151,12 +172,13 @@ def _draw_value(k: int, s: int, code: int, n: int, rem: Any, room: int, kid0: An
             fv -= bet * (lost / n)
         for p in range(n_primes):
             q = primes[p]
+            qi = qinv[p]
             f = fac[n1 - 1 - floor, p] if (up == 1 or up == 10) else fac[n1 - floor, p]
-            loss = (2 * bet) % q * (lost % q) % q * f % q
-            acc[p] = (acc[p] % q - loss) % q
+            loss = _mod(_mod(2 * bet * lost, q, qi) * f, q, qi)  # (2·bet·lost below 2⁴⁰)
+            acc[p] = _mod(acc[p] - loss, q, qi)
     else:
         for p in range(n_primes):
-            acc[p] = acc[p] % primes[p]
+            acc[p] = _mod(acc[p], primes[p], qinv[p])
     actf[k, s] = fv
     for p in range(n_primes):
         act[k, s, p] = acc[p]
@@ -217,6 +239,9 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
     n_primes = len(primes)
     rem = np.zeros(10, np.int64)
     acc = np.zeros(n_primes, np.int64)
+    qinv = np.empty(n_primes)
+    for p in range(n_primes):
+        qinv[p] = 1.0 / primes[p]
     combo = np.zeros(limbs.shape[2], np.int64)
     for k in range(start, len(reached)):
         if not reached[k]:
@@ -232,11 +257,11 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
             m += 1
             code = opens[k, s]
             if code == STAND:
-                _stand_value(k, s, n, drow, coef, dprob, limbs, lpow, scale_q, primes, combo, act, actf)
+                _stand_value(k, s, n, drow, coef, dprob, limbs, lpow, scale_q, primes, qinv, combo, act, actf)
             elif code == RESCUE:
                 if _rescue_value(k, s, n, rem, up, floor, resc, fac, primes, act, actf) < 0:
                     return -2
-            elif _draw_value(k, s, code, n, rem, 21 - hard[k], kid0, kidd, dbl, valf, val, primes, up, floor, fac,
+            elif _draw_value(k, s, code, n, rem, 21 - hard[k], kid0, kidd, dbl, valf, val, primes, qinv, up, floor, fac,
                              acc, act, actf) < 0:
                 return -2
         choice = _taken(k, m, valued, fixed, exact, order, nopen, margin, actf)
@@ -254,16 +279,20 @@ def reconstruct(res: Any, offset: Any, primes: Any, garner: Any, out: Any) -> No
     ``X ≡ res[r] + offset`` modulo each prime (Garner's mixed radix, then Horner in limbs)."""
     n_primes = len(primes)
     digits = np.zeros(n_primes, np.int64)
+    qinv = np.empty(n_primes)
+    for i in range(n_primes):
+        qinv[i] = 1.0 / primes[i]
     width = out.shape[1]
     for r in range(res.shape[0]):
         for i in range(n_primes):
             q = primes[i]
-            x = (res[r, i] + offset[i]) % q
+            qi = qinv[i]
+            x = _mod(res[r, i] + offset[i], q, qi)
             # subtract the value of the digits so far (mixed radix, Horner) modulo q
             v = 0
             for j in range(i - 1, -1, -1):
-                v = (v * (primes[j] % q) + digits[j]) % q
-            digits[i] = (x - v) % q * garner[i] % q
+                v = _mod(v * primes[j] + digits[j], q, qi)  # (below 2⁵⁸)
+            digits[i] = _mod(_mod(x - v, q, qi) * garner[i], q, qi)
         for w in range(width):
             out[r, w] = 0
         out[r, 0] = digits[n_primes - 1]
@@ -273,3 +302,35 @@ def reconstruct(res: Any, offset: Any, primes: Any, garner: Any, out: Any) -> No
                 t = out[r, w] * primes[i] + carry
                 out[r, w] = t & 0xFFFFFFFF
                 carry = t >> 32
+
+
+@_jit
+def class_sums(hands: Any, rows: Any, groups: Any, table: Any, primes: Any, out: Any) -> None:  # pragma: no cover
+    """``out[g]``: ``Σ ways · numerator`` modulo each prime over the (node, slot) pairs of group
+    ``g`` (``groups[i, s]``, -1: not summed), node ``i``'s hand ``hands[i]`` and action residues
+    ``rows[i, s]``. ``ways`` (the ordered draws giving the hand) is the product over its values
+    ``v`` held of ``table[v, cards of value ≥ v, count]`` (a binomial of the multinomial times
+    ``ff(base_v, count)``). Each product is reduced before it is added: sums below 2²⁹ · nodes."""
+    n_primes = len(primes)
+    w = np.empty(n_primes, np.int64)
+    qinv = np.empty(n_primes)
+    for p in range(n_primes):
+        qinv[p] = 1.0 / primes[p]
+    for i in range(hands.shape[0]):
+        for p in range(n_primes):
+            w[p] = 1
+        left = 0
+        for v in range(9, -1, -1):
+            h = hands[i, v]
+            left += h
+            if h > 0:
+                for p in range(n_primes):
+                    w[p] = _mod(w[p] * table[v, left, h, p], primes[p], qinv[p])
+        for s in range(3):
+            g = groups[i, s]
+            if g >= 0:
+                for p in range(n_primes):
+                    out[g, p] += _mod(w[p] * np.int64(rows[i, s, p]), primes[p], qinv[p])
+    for g in range(out.shape[0]):
+        for p in range(n_primes):
+            out[g, p] %= primes[p]

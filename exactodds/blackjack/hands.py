@@ -283,7 +283,7 @@ class HandSolver:
 
     def rem(self, hand: Values) -> Values:
         """The cards left."""
-        return tuple(b - h for b, h in zip(self.base, hand))
+        return tuple(map(sub, self.base, hand))
 
     def denominator(self, hand: Values) -> int:
         """The denominator of the numerators of ``hand``'s node."""
@@ -491,10 +491,12 @@ class HandSolver:
         return {a: Fraction(v, den) for a, v in out.items()}
 
 
+_COMPLETES: Final = {(6, 7): 8, (7, 6): 8, (6, 8): 7, (8, 6): 7, (7, 8): 6, (8, 7): 6, (7, 7): 7}
+
+
 def completes(a: int, b: int) -> int | None:
     """The value completing a 6-7-8 or 7-7-7 from two cards, if any (§ 551.6(g)(1)-(4))."""
-    pair = (min(a, b), max(a, b))
-    return {(6, 7): 8, (6, 8): 7, (7, 8): 6, (7, 7): 7}.get(pair)
+    return _COMPLETES.get((a, b))
 
 
 def suit_bonus(c1: CardType, c2: CardType, up: CardType, left: SpanishShoe, rules: Rules, split: bool,

@@ -18,11 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import cache
-from math import comb, prod
+from math import comb, lcm, prod
 from typing import Any, Final
 
+from exactodds.blackjack.compiled import CompiledSolver
 from exactodds.blackjack.engine import ClassKey, Game, GameResult, choose, decision_class, two_card_class
-from exactodds.blackjack.hands import max_of
+from exactodds.blackjack.hands import HandSolver, max_of
 from exactodds.blackjack.rules import CITES, Rules, rules_record
 from exactodds.blackjack.shoe import SpanishShoe
 from exactodds.exact import decimal, percent, ratio
@@ -69,35 +70,50 @@ def _orders(hand: tuple[int, ...]) -> int:
     return prod(comb(sum(hand[i:]), hand[i]) for i in range(10))
 
 
+def _class_sums(hs: HandSolver, up: int) -> dict[tuple[ClassKey, int, str], int]:
+    """``Σ ways · numerator`` over a Python solver's recorded actions by (class, cards ``n``,
+    action), ``ways`` the ordered draws from its shoe that give the hand (:func:`_orders`); the
+    compiled solver sums the same in residues (:meth:`CompiledSolver.class_sums`)."""
+    sums: dict[tuple[ClassKey, int, str], int] = {}
+    falls = [[falling_factorial(b, h) for h in range(min(b, 21) + 1)] for b in hs.base]
+    for (hand, k), acts in hs.node_actions.items():
+        key = decision_class(up, hand, k, False)
+        n = sum(hand)
+        ways = _orders(hand) * prod(f[h] for f, h in zip(falls, hand))  # ordered draws giving the hand
+        for a, num in acts.items():
+            at = (key, n, a)
+            sums[at] = sums.get(at, 0) + ways * num
+    return sums
+
+
 def basic_chart(game: Game, result: GameResult) -> Chart:
     """The total-dependent strategy ranked from the composition-dependent values (module doc)."""
-    agg: dict[ClassKey, dict[str, Fraction]] = {}
-    for (up, c1, c2), (p, d) in result.deals.items():
+    # each class's weighted values as (numerator, denominator) terms, summed over their least common
+    # denominator: one Fraction per class and action rather than one addition per term
+    terms: dict[ClassKey, dict[str, list[tuple[int, int]]]] = {}
+    for (up, c1, c2), (p, d) in result.deals.items():  # the two-card classes: Σ p·v over their deals
         if d.best == "blackjack":
             continue
-        key = two_card_class(up[0], c1[0], c2[0], False)
-        row = agg.setdefault(key, {})
+        row_terms = terms.setdefault(two_card_class(up[0], c1[0], c2[0], False), {})
         for a, v in d.actions.items():
-            row[a] = row.get(a, Fraction(0)) + p * v
+            row_terms.setdefault(a, []).append((p.numerator * v.numerator, p.denominator * v.denominator))
     for (up_value, split, _), hs in game.solvers.items():
         if split:
             continue
         # the weighted numerators of a class's hands of ``n`` cards share the denominator
-        # ``ff(|base|, n) · hs.denominator``: summed as integers, one Fraction per (class, n, action)
-        sums: dict[tuple[ClassKey, int, str], int] = {}
-        falls = [[falling_factorial(b, h) for h in range(min(b, 21) + 1)] for b in hs.base]
-        for (hand, k), acts in hs.node_actions.items():
-            key = decision_class(up_value, hand, k, False)
-            n = sum(hand)
-            ways = _orders(hand) * prod(f[h] for f, h in zip(falls, hand))  # ordered draws giving the hand (:func:`_orders`)
-            for a, num in acts.items():
-                at = (key, n, a)
-                sums[at] = sums.get(at, 0) + ways * num
+        # ``ff(|base|, n) · hs.denominator``: summed as integers per (class, n, action)
+        sums = hs.class_sums() if isinstance(hs, CompiledSolver) else _class_sums(hs, up_value)
         size = sum(hs.base)
         for (key, n, a), total in sums.items():
             hand = (0,) * 9 + (n,)  # any hand of n cards: the denominator reads only n
-            row = agg.setdefault(key, {})
-            row[a] = row.get(a, Fraction(0)) + Fraction(total, falling_factorial(size, n) * hs.denominator(hand))
+            den = falling_factorial(size, n) * hs.denominator(hand)
+            terms.setdefault(key, {}).setdefault(a, []).append((total, den))
+    agg: dict[ClassKey, dict[str, Fraction]] = {}
+    for key, by_action in terms.items():
+        row = agg[key] = {}
+        for a, pairs in by_action.items():
+            common = lcm(*(q for _, q in pairs))
+            row[a] = Fraction(sum(num * (common // q) for num, q in pairs), common)
     return Chart({k: tuple(sorted(row, key=lambda a: -row[a])) for k, row in agg.items()})
 
 
