@@ -219,10 +219,10 @@ def test_a_released_split_solver_gives_its_actions_again() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(x=st.integers(-(1 << 62) + 1, (1 << 62) - 1), q=st.integers((1 << 10) + 1, (1 << 29) - 1))
+@given(x=st.integers(-(1 << 62) + 1, (1 << 62) - 1), q=st.integers((1 << 28) + 1, (1 << 29) - 1))
 def test_the_loops_reduction_without_a_division_is_python_modulo(x: int, q: int) -> None:
     """:func:`hand_kernel._mod` (a float quotient corrected) is ``x % q`` over its whole range,
-    the extremes included, for every modulus above 2¹⁰ (the primes are the largest below 2²⁹)."""
+    the extremes included, for every modulus above 2²⁸ (the primes are the largest below 2²⁹)."""
     from exactodds.blackjack import hand_kernel
 
     for value in (x, (1 << 62) - 1, -(1 << 62) + 1, q * (x // q), q * (x // q) - 1):

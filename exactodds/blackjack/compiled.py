@@ -164,6 +164,8 @@ def _primes(bits: int) -> tuple[tuple[int, ...], IntArray, IntArray]:
     """The primes whose product exceeds ``2^bits`` (:func:`primes_above`), as an array, and
     Garner's constants (the inverse of the product of the primes before each, modulo it)."""
     primes = primes_above(1 << bits)
+    if min(primes) <= 1 << 28:  # the loops' reduction needs them above 2²⁸ (hand_kernel._mod)
+        raise InputError("internal: too many residue primes for the hand solver's bound")
     garner = []
     prod = 1
     for q in primes:

@@ -64,9 +64,12 @@ def reach(roots: Any, valued: Any, opens: Any, nopen: Any, kid0: Any, kidd: Any,
 
 @_jit
 def _mod(x: int, q: int, qinv: float) -> int:  # pragma: no cover (compiled)
-    """``x mod q`` (``|x| < 2⁶²``, ``2¹⁰ < q < 2²⁹``, ``qinv`` the float of ``1/q``) without a division: the
-    float quotient is within one of the truncated one (relative error 2⁻⁵², a quotient below 2⁵²), so
-    ``x − t·q`` (no overflow: ``|t·q| ≤ |x| + q``) is within ``(−2q, 2q)``, brought into ``[0, q)``."""
+    """``x mod q`` (``|x| < 2⁶²``, ``2²⁸ < q < 2²⁹``, ``qinv`` the float of ``1/q``) without a division:
+    the float quotient ``x·qinv`` (three roundings: relative error below 2⁻⁵¹) of a quotient below
+    2³⁴ is within 2⁻¹⁷ of ``x/q``, so its truncation ``t`` is within one of the truncated quotient and
+    ``x − t·q`` (no overflow: ``|t·q| ≤ |x| + q``) is within ``(−2q, 2q)``, brought into ``[0, q)``.
+    The primes are the largest below 2²⁹ (:func:`~exactodds.blackjack.dealer.primes_above`; the
+    solver checks each is above 2²⁸)."""
     t = int(x * qinv)
     r = x - t * q
     if r < 0:
