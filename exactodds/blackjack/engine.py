@@ -77,8 +77,8 @@ from exactodds.blackjack.hands import (
 )
 from exactodds.blackjack.rules import Rules
 from exactodds.blackjack.shoe import SPADES, SUITED, CardType, SpanishShoe, Values
+from exactodds.blackjack.split_pattern import pattern_form, rank_weights
 from exactodds.errors import InputError
-from exactodds.game.cards import falling_factorial
 
 
 def initial_deals(shoe: SpanishShoe) -> dict[tuple[CardType, CardType, CardType], int]:
@@ -183,9 +183,7 @@ class Game:
         """The hand solver this game builds: compiled when numba is installed (unless
         ``EXACTODDS_PURE=1``), else the Python one (:func:`~exactodds.blackjack.compiled.solver_class`)."""
         self.split_context: tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None = None
-        self.split_memos: dict[tuple[object, ...], tuple[dict[tuple[int, object], tuple[Fraction, Fraction]],
-                                                         dict[tuple[int, int, object], Fraction],
-                                                         dict[tuple[int, int, object], Fraction]]] = {}
+        self.split_memos: dict[tuple[object, ...], _SplitMemo] = {}
         """The memos of :class:`_SplitValues` by up card, pair value and shoe left (one up card's)."""
         self.suit_corrections: dict[tuple[object, ...], Fraction] = {}
         """:meth:`_SplitValues._suit_correction` by what it reads."""
@@ -415,6 +413,18 @@ class Game:
         return GameResult(shoe, self.rules, total + envy, p_super, deals, envy)
 
 
+@dataclass
+class _SplitMemo:
+    """What :class:`_SplitValues` keeps for the splits of one shoe left."""
+
+    scale: int = 0
+    """:meth:`_SplitValues._scale` (0: not yet read)."""
+    ranks: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """:meth:`_SplitValues.base` by extra pair cards out."""
+    suits: dict[tuple[int, object], tuple[Fraction, Fraction]] = field(default_factory=dict)
+    """:meth:`_SplitValues.suit_part` by extra pair cards out and role."""
+
+
 class _SplitValues:
     """The expected values of one split (up card ``up``, pair value ``pair``): ``X(a, b)``, a
     split hand whose second card may be anything, and ``N(a, b)``, one whose second card is not
@@ -423,7 +433,10 @@ class _SplitValues:
     ``X(a, 0)`` and the pair-card term come from the hand solver of that shoe; removing an
     unseen card leaves an expected value unchanged (the strategy does not see it), so
     ``X(a, b−1) = v·X(a+1, b−1) + (1−v)·X(a, b)`` with ``v`` the chance that card is a pair
-    card, which gives ``X(a, b)`` and likewise ``N(a, b)``.
+    card, which gives ``X(a, b)`` and likewise ``N(a, b)``. Those recursions are linear, so the
+    pattern sum is a fixed linear form in the base values (:mod:`~exactodds.blackjack.split_pattern`):
+    :meth:`total` is one integer dot product of the solvers' numerators (:meth:`base`) plus the
+    few suit parts (:meth:`suit_part`).
     """
 
     def __init__(self, game: Game, up: int, pair: int, left: Values) -> None:
@@ -431,63 +444,82 @@ class _SplitValues:
         self.n, self.p = sum(left), left[pair - 1]
         self.left = left
         self.suits = self._suit_context()
-        # memos shared by the splits of the same shoe left (the two orders of a pair read the same)
-        if self.suits is None:
-            context: tuple[object, ...] = (up, pair, left)
-        else:
-            shoe_left = self.suits[2]
-            context = (self.suits[0], pair, left, tuple(shoe_left.suits[v] for v in SUITED))
-        memos = game.split_memos.get(context)
-        if memos is None:
-            memos = game.split_memos[context] = ({}, {}, {})
-        self.base_memo, self.x_memo, self.n_memo = memos
-        # the rank-only values ("any") by the value counts alone: shared by the pairs of every suit
+        # the rank-only values by the value counts alone: shared by the pairs of every suit
         ranks = game.split_memos.get((up, pair, left))
         if ranks is None:
-            ranks = game.split_memos[(up, pair, left)] = ({}, {}, {})
-        self.rank_memos = ranks
+            ranks = game.split_memos[(up, pair, left)] = _SplitMemo()
+        self.ranks = ranks
+        # the suit parts, shared by the splits of the same shoe left (the two orders of a pair read the same)
+        self.suit_memo = ranks
+        if self.suits is not None:
+            context = (self.suits[0], pair, left, tuple(self.suits[2].suits[v] for v in SUITED))
+            memo = game.split_memos.get(context)
+            if memo is None:
+                memo = game.split_memos[context] = _SplitMemo()
+            self.suit_memo = memo
 
     def _role(self, role: str) -> object:
-        """The key a hand's values are kept under: without suits every hand is alike; with suits
-        a hand holding the first or the second pair card reads only that card's suit."""
-        if self.suits is None or role in ("any", "ex"):
-            return "any" if self.suits is None else role
+        """The key a hand's suit part is kept under: a hand holding the first or the second pair
+        card reads only that card's suit; a resplit hand (``ex``) the pool its pair card comes from."""
+        if role == "ex":
+            return role
+        assert self.suits is not None
         return ("own", self.suits[1][0 if role == "p1" else 1][1])
 
-    def base(self, a: int, role: str = "any") -> tuple[Fraction, Fraction]:
-        """``(X(a, 0), value of the hand whose second card is a pair card)`` of a hand in
-        ``role`` (``p1``/``p2``: holding the first/second card of the pair, ``ex``: a pair card
-        dealt to a split hand, of a random suit; ``any``: no suit read)."""
-        role_key = self._role(role)
-        base_memo = self.rank_memos[0] if role_key == "any" else self.base_memo
-        got = base_memo.get((a, role_key))
+    def _scale(self) -> int:
+        """The common denominator ``D`` of the rank-only base values (:meth:`base`): ``X(0, 0)``'s,
+        ``SCALE·n!/floor!`` — every ``X(a, 0)`` and ``PV(a)``'s (``SCALE·(n−a)!/floor!`` and
+        ``SCALE·(n−a−1)!/floor!``) divides it."""
+        if not self.ranks.scale:
+            r = self.pair
+            hs = self.game.solver(self.up, r, 0)
+            self.ranks.scale = hs.denominator(_add(_add((0,) * 10, r), r)) * sum(hs.rem(_add((0,) * 10, r)))
+        return self.ranks.scale
+
+    def base(self, a: int) -> tuple[int, int]:
+        """``X(a, 0)`` and ``PV(a)`` (the value of the hand whose second card is a pair card) of a
+        split hand from the shoe less ``a`` extra pair cards, rank only, as numerators over
+        :meth:`_scale`: from the hand solver of that shoe, one value per second card."""
+        got = self.ranks.ranks.get(a)
         if got is None:
             r = self.pair
             hs = self.game.solver(self.up, r, a)
             rem = hs.rem(_add((0,) * 10, r))
-            rank = self.rank_memos[0].get((a, "any"))
-            if rank is None:
-                total, pair_value = 0, 0
-                for i, k in enumerate(rem):
-                    if k > 0:
-                        v = hs.value(_add(_add((0,) * 10, r), i + 1))
-                        total += k * v
-                        if i + 1 == r:
-                            pair_value = v
-                den = hs.denominator(_add(_add((0,) * 10, r), r))
-                rank = self.rank_memos[0][(a, "any")] = (Fraction(total, den * sum(rem)), Fraction(pair_value, den))
-            got = rank
-            if role_key != "any":  # the suit part (:meth:`_suit_correction`)
-                bonus, pair_bonus = ZERO, ZERO
-                for i, k in enumerate(rem):
-                    if k > 0 and completes(r, i + 1) is not None:
-                        hand = _add(_add((0,) * 10, r), i + 1)
-                        extra = self._suit_correction(hs, hand, hs.value(hand), i + 1, a, role)
-                        bonus += k * extra
-                        if i + 1 == r:
-                            pair_bonus = extra
-                got = (rank[0] + bonus / sum(rem), rank[1] + pair_bonus)
-            base_memo[(a, role_key)] = got
+            total, pair_value = 0, 0
+            for i, k in enumerate(rem):
+                if k > 0:
+                    v = hs.value(_add(_add((0,) * 10, r), i + 1))
+                    total += k * v
+                    if i + 1 == r:
+                        pair_value = v
+            den = hs.denominator(_add(_add((0,) * 10, r), r))
+            scale = self._scale()
+            sx, mx = divmod(scale, den * sum(rem))
+            sp, mp = divmod(scale, den)
+            assert not mx and not mp, "the split's base values share one denominator"
+            got = self.ranks.ranks[a] = (total * sx, pair_value * sp)
+        return got
+
+    def suit_part(self, a: int, role: str) -> tuple[Fraction, Fraction]:
+        """What suits add to :meth:`base` for a hand in ``role`` (``p1``/``p2``: holding the
+        first/second card of the pair, ``ex``: a pair card dealt to a split hand, of a random suit):
+        the suit-aware decision and bonus of its 6-7-8 / 7-7-7 draws (:meth:`_suit_correction`),
+        as values."""
+        key = (a, self._role(role))
+        got = self.suit_memo.suits.get(key)
+        if got is None:
+            r = self.pair
+            hs = self.game.solver(self.up, r, a)
+            rem = hs.rem(_add((0,) * 10, r))
+            bonus, pair_bonus = ZERO, ZERO
+            for i, k in enumerate(rem):
+                if k > 0 and completes(r, i + 1) is not None:
+                    hand = _add(_add((0,) * 10, r), i + 1)
+                    extra = self._suit_correction(hs, hand, hs.value(hand), i + 1, a, role)
+                    bonus += k * extra
+                    if i + 1 == r:
+                        pair_bonus = extra
+            got = self.suit_memo.suits[key] = (bonus / sum(rem), pair_bonus)
         return got
 
     def _suit_context(self) -> tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None:
@@ -644,72 +676,23 @@ class _SplitValues:
 
         return max(acts, key=score)
 
-    def x(self, a: int, b: int, role: str = "any") -> Fraction:
-        """``X(a, b)`` of a hand in ``role``."""
-        key = (a, b, self._role(role))
-        memo = self.rank_memos[1] if key[2] == "any" else self.x_memo
-        got = memo.get(key)
-        if got is None:
-            if a > self.p:
-                got = ZERO
-            elif b == 0:
-                got = self.base(a, role)[0]
-            else:
-                v = Fraction(self.p - a, self.n - a - b + 1)
-                got = ZERO if v == 1 else (self.x(a, b - 1, role) - v * self.x(a + 1, b - 1, role)) / (1 - v)
-            memo[key] = got
-        return got
-
-    def nonpair(self, a: int, b: int, role: str = "any") -> Fraction:
-        """``N(a, b)`` of a hand in ``role``."""
-        key = (a, b, self._role(role))
-        memo = self.rank_memos[2] if key[2] == "any" else self.n_memo
-        got = memo.get(key)
-        if got is None:
-            if a > self.p:
-                got = ZERO
-            elif b == 0:
-                v = Fraction(self.p - a, self.n - a)
-                x, pv = self.base(a, role)
-                got = ZERO if v == 1 else (x - v * pv) / (1 - v)
-            else:
-                v = Fraction(self.p - a, self.n - a - b)
-                got = ZERO if v == 1 else (self.nonpair(a, b - 1, role)
-                                           - v * self.nonpair(a + 1, b - 1, role)) / (1 - v)
-            memo[key] = got
-        return got
-
     def total(self, limit: int) -> Fraction:
         """The split's value when every pair card dealt to a split hand is resplit while there
-        are fewer than ``limit`` hands: the sum over the patterns of second cards."""
-        n, p = self.n, self.p
-        acc = ZERO
-
-        def prob(i: int, j: int) -> Fraction:
-            return Fraction(falling_factorial(p, i) * falling_factorial(n - p, j), falling_factorial(n, i + j))
-
-        def walk(hands: int, need: int, j: int) -> None:
-            nonlocal acc
-            i = hands - 2
-            if need == 0:  # every hand got a non-pair second card
-                acc += prob(i, j) * (self.nonpair(i, j - 1, "p1") + self.nonpair(i, j - 1, "p2")
-                                     + i * self.nonpair(i, j - 1, "ex"))
-            elif hands == limit:  # the other ``need`` hands take any second card
-                # roles (suits): the first pair card's hand gets the first non-pair card, the
-                # second pair card's hand is dealt last, the others hold extra pair cards
-                if j:
-                    done = self.nonpair(i, j - 1, "p1") + (j - 1) * self.nonpair(i, j - 1, "ex")
-                    rest = self.x(i, j, "p2") + (need - 1) * self.x(i, j, "ex")
-                else:
-                    done = ZERO
-                    rest = self.x(i, j, "p1") + self.x(i, j, "p2") + (need - 2) * self.x(i, j, "ex")
-                acc += prob(i, j) * (done + rest)
-            else:
-                walk(hands + 1, need + 1, j)
-                walk(hands, need - 1, j + 1)
-
-        walk(2, 2, 0)
-        return acc
+        are fewer than ``limit`` hands: the sum over the patterns of second cards, as a linear form
+        in the base values (:mod:`~exactodds.blackjack.split_pattern`): the rank-only part one
+        integer dot product over :meth:`_scale`, the suit parts added."""
+        den, rows = rank_weights(self.n, self.p, limit)
+        acc = 0
+        for a, wx, wpv in rows:
+            x, pv = self.base(a)
+            acc += wx * x + wpv * pv
+        out = Fraction(acc, den * self._scale())
+        if self.suits is not None:
+            for (role, kind, a), c in pattern_form(self.n, self.p, limit).items():
+                part = self.suit_part(a, role)[0 if kind == "x" else 1]
+                if part:
+                    out += c * part
+        return out
 
 
 def expected_return(shoe: SpanishShoe, rules: Rules) -> Fraction:
