@@ -190,8 +190,8 @@ class Game:
         self.plans: dict[tuple[int, bool, bool], dict[tuple[Values, int], Plan]] = {}
         """Node plans shared under a fixed strategy (:meth:`_shared_plans`); an up card's freed with
         its values."""
-        self.split_decisions: dict[tuple[object, ...], str] = {}
-        """The suit-aware first decision of a split hand (:meth:`_SplitValues._split_decision`)."""
+        self.split_decisions: dict[tuple[object, ...], list[str]] = {}
+        """The suit-aware first decisions of a split hand by suits (:meth:`_SplitValues._split_decision`)."""
         self.floor = max(0, shoe.size - 50 - 2 * max(0, rules.max_hands - 2))
         """Fewest cards a hand solver's shoe can hold: up card, pair, 2·(max_hands − 2) more pair cards,
         a hand of at most 21 cards,
@@ -605,11 +605,13 @@ class _SplitValues:
         if not configs:  # no suit of the hand's cards left to complete one (wden may be 0)
             return ZERO
         on_doubled = self.game.rules.bonus_on_doubled
+        fixed, table = self._split_decision(hs, hand, acts, value, second, a)
         taken: dict[str, int] = {}
         twice = 0  # Σ weight · (twice the extra odds, by completing card) · the wager doubled
         for s, t, w, counts in configs:
-            first, card = (self.pair, s), (second, t)
-            chosen = self._split_decision(hs, hand, acts, value, first, card, need, a)
+            chosen = fixed or table[4 * s + t]
+            if not chosen:
+                chosen = table[4 * s + t] = self._reference_decision(hs, hand, acts, (self.pair, s), (second, t), need)
             if acts[chosen] != value:
                 taken[chosen] = taken.get(chosen, 0) + w
             if chosen == "hit" or (chosen == "double" and on_doubled):
@@ -626,25 +628,26 @@ class _SplitValues:
             out += share * Fraction(twice * clear, 2 * n * m * wden)
         return out
 
-    def _split_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], value: int,
-                        first: CardType, card: CardType, need: int, a: int) -> str:
-        """The action a split hand ``first, card`` takes at its first decision, reading suits:
-        a fixed chart takes the rank-only action; otherwise the post-split strategy's reference
-        hand (``cdz``: the unsplit hand from the shoe less the up card and the hand's cards;
-        ``cdp1`` and ``cdp``: the same less one more pair card, by convention the lowest suit
-        left, spades first) is valued with the bonus its suits get and its best taken
-        (first listed on a tie), as the brute force does."""
+    def _split_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], value: int, second: int,
+                        a: int) -> tuple[str, list[str]]:
+        """The action a split hand ``(pair, s), (second, t)`` takes at its first decision, reading
+        suits: a fixed chart takes the rank-only action (returned first, for every suit);
+        otherwise the post-split strategy's reference hand (``cdz``: the unsplit hand from the
+        shoe less the up card and the hand's cards; ``cdp1`` and ``cdp``: the same less one more
+        pair card, by convention the lowest suit left, spades first) is valued with the bonus its
+        suits get and its best taken (first listed on a tie), as the brute force does
+        (:meth:`_reference_decision`). That one is kept by suits, ``table[4·s + t]`` ("" until
+        asked), one table per hand, open actions and (``cdp``) pair cards out."""
         game = self.game
         if game.policy is not None:
-            return next((name for name, v in acts.items() if v == value), "stand")
+            return next((name for name, v in acts.items() if v == value), "stand"), []
         assert self.suits is not None
-        up = self.suits[0]
         mode = game.rules.post_split
-        key = (up, first, card, tuple(acts), a if mode == "cdp" else 0)
-        got = game.split_decisions.get(key)
-        if got is None:
-            got = game.split_decisions[key] = self._reference_decision(hs, hand, acts, first, card, need)
-        return got
+        key = (self.suits[0], self.pair, second, tuple(acts), a if mode == "cdp" else 0)
+        table = game.split_decisions.get(key)
+        if table is None:
+            table = game.split_decisions[key] = [""] * 16
+        return "", table
 
     def _reference_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], first: CardType,
                             card: CardType, need: int) -> str:
