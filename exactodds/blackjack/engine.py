@@ -77,7 +77,7 @@ from exactodds.blackjack.hands import (
 )
 from exactodds.blackjack.rules import Rules
 from exactodds.blackjack.shoe import SPADES, SUITED, CardType, SpanishShoe, Values
-from exactodds.blackjack.split_pattern import pattern_form, rank_weights
+from exactodds.blackjack.split_pattern import rank_weights, role_terms
 from exactodds.errors import InputError
 
 
@@ -512,12 +512,13 @@ class _SplitValues:
             hs = self.game.solver(self.up, r, a)
             rem = hs.rem(_add((0,) * 10, r))
             bonus, pair_bonus = ZERO, ZERO
-            for i, k in enumerate(rem):
-                if k > 0 and completes(r, i + 1) is not None:
-                    hand = _add(_add((0,) * 10, r), i + 1)
-                    extra = self._suit_correction(hs, hand, hs.value(hand), i + 1, a, role)
+            for second in (6, 7, 8):
+                k = rem[second - 1]
+                if k > 0 and completes(r, second) is not None:
+                    hand = _add(_add((0,) * 10, r), second)
+                    extra = self._suit_correction(hs, hand, hs.value(hand), second, a, role)
                     bonus += k * extra
-                    if i + 1 == r:
+                    if second == r:
                         pair_bonus = extra
             got = self.suit_memo.suits[key] = (bonus / sum(rem), pair_bonus)
         return got
@@ -689,13 +690,14 @@ class _SplitValues:
         for a, wx, wpv in rows:
             x, pv = self.base(a)
             acc += wx * x + wpv * pv
-        out = Fraction(acc, den * self._scale())
-        if self.suits is not None:
-            for (role, kind, a), c in pattern_form(self.n, self.p, limit).items():
-                part = self.suit_part(a, role)[0 if kind == "x" else 1]
-                if part:
-                    out += c * part
-        return out
+        num, den = acc, den * self._scale()
+        if self.suits is not None:  # Σ c·part over one product denominator, reduced once at the end
+            for role, a, cx, cpv in role_terms(self.n, self.p, limit):
+                for c, part in zip((cx, cpv), self.suit_part(a, role)):
+                    if c and part:
+                        d = c.denominator * part.denominator
+                        num, den = num * d + c.numerator * part.numerator * den, den * d
+        return Fraction(num, den)
 
 
 def expected_return(shoe: SpanishShoe, rules: Rules) -> Fraction:

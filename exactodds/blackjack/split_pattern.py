@@ -123,3 +123,13 @@ def rank_weights(n: int, p: int, limit: int) -> tuple[int, tuple[tuple[int, int,
     den = lcm(*(c.denominator for c in merged.values())) if merged else 1
     rows = sorted({a for _, a in merged})
     return den, tuple((a, int(merged.get(("x", a), 0) * den), int(merged.get(("pv", a), 0) * den)) for a in rows)
+
+
+@lru_cache(maxsize=512)
+def role_terms(n: int, p: int, limit: int) -> tuple[tuple[str, int, Fraction, Fraction], ...]:
+    """The form of :func:`pattern_form` by role and ``a``: ``(role, a, cx, cpv)``, the coefficients
+    of ``X_role(a, 0)`` and ``PV_role(a)`` (for the suit parts, which differ by role)."""
+    form = pattern_form(n, p, limit)
+    keys = sorted({(role, a) for role, _, a in form})
+    zero = Fraction(0)
+    return tuple((role, a, form.get((role, "x", a), zero), form.get((role, "pv", a), zero)) for role, a in keys)
