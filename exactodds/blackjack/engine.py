@@ -423,6 +423,9 @@ class _SplitMemo:
     """:meth:`_SplitValues.base` by extra pair cards out."""
     suits: dict[tuple[int, object], tuple[Fraction, Fraction]] = field(default_factory=dict)
     """:meth:`_SplitValues.suit_part` by extra pair cards out and role."""
+    configs: dict[tuple[object, int], tuple[int, int, list[tuple[int, int, int, tuple[int, ...]]]]] = field(
+        default_factory=dict)
+    """:meth:`_SplitValues._suit_configs_of` by role and second card."""
 
 
 class _SplitValues:
@@ -533,10 +536,26 @@ class _SplitValues:
 
     def _suit_configs(self, second: int, need: int, a: int,
                       role: str) -> tuple[int, Fraction | int, list[tuple[int, int, int, tuple[int, ...]]]]:
+        """:meth:`_suit_configs_of`, kept by role and second card (they do not depend on ``a``),
+        with the factor ``f`` of ``a`` extra pair cards out."""
+        key = (self._role(role), second)
+        got = self.suit_memo.configs.get(key)
+        if got is None:
+            got = self.suit_memo.configs[key] = self._suit_configs_of(second, need, role)
+        wden, others, configs = got
+        if need != self.pair:
+            return wden, 1, configs
+        keep = self.p - a - 1  # of the pair cards whose suits the hand does not know, those still in the shoe
+        return wden, Fraction(keep, others) if others else ZERO, configs
+
+    def _suit_configs_of(self, second: int, need: int,
+                         role: str) -> tuple[int, int, list[tuple[int, int, int, tuple[int, ...]]]]:
         """The suits of a split hand ``pair, second`` that can draw a 6-7-8 / 7-7-7, given ranks:
-        a denominator ``D``, a factor ``f`` and ``(suit of its pair card s, suit of its second
-        card t, D·P(s, t), c)`` where ``f·c`` are the expected suit counts of the completing value
-        in the cards left (integers but for ``f``: the sums over them stay integers). Given the
+        a denominator ``D``, the number ``others`` of pair cards whose suits the hand does not know
+        and ``(suit of its pair card s, suit of its second card t, D·P(s, t), c)`` where ``f·c``
+        are the expected suit counts of the completing value in the cards left, ``f`` 1 or (7-7-7)
+        ``(count − a − 1)/others`` (:meth:`_suit_configs`; integers but for ``f``: the sums over
+        them stay integers). Given the
         ranks dealt, the suits within a rank are exchangeable: the pair card of a resplit hand
         (``ex``) is any pair card of the shoe left, the ``a`` extra pair cards out are a random
         draw of those, and the second card is any card of its value left (§ 551.6(g)(1)-(4))."""
@@ -559,9 +578,7 @@ class _SplitValues:
         # 7-7-7 on split 7s: the second card is a pair card too; the extra pair cards out are
         # drawn from the others (a resplit hand's own pair card is not among them)
         known = count - 1 if role == "ex" else count
-        others = known - 1  # the pair cards left whose suits are unknown to the hand
-        keep = count - a - 1  # of those, the ones still in the shoe
-        share = Fraction(keep, others) if others else ZERO
+        others = known - 1  # the pair cards left whose suits are unknown to the hand (f = (count − a − 1)/others)
         for s, ws in own:
             avail = list(pool)
             if role == "ex":
@@ -569,7 +586,7 @@ class _SplitValues:
             for t in range(4):
                 if avail[t]:
                     out.append((s, t, ws * avail[t], tuple(avail[:t] + [avail[t] - 1] + avail[t + 1:])))
-        return own_den * known, share, out
+        return own_den * known, others, out
 
     def _suit_correction(self, hs: HandSolver, hand: Values, value: int, second: int, a: int,
                          role: str) -> Fraction:
