@@ -514,16 +514,17 @@ class _SplitValues:
             r = self.pair
             hs = self.game.solver(self.up, r, a)
             rem = hs.rem(_add((0,) * 10, r))
-            bonus, pair_bonus = ZERO, ZERO
+            num, den, pair_bonus = 0, 1, ZERO  # Σ k·extra over one product denominator
             for second in (6, 7, 8):
                 k = rem[second - 1]
                 if k > 0 and completes(r, second) is not None:
                     hand = _add(_add((0,) * 10, r), second)
                     extra = self._suit_correction(hs, hand, hs.value(hand), second, a, role)
-                    bonus += k * extra
+                    if extra:
+                        num, den = num * extra.denominator + k * extra.numerator * den, den * extra.denominator
                     if second == r:
                         pair_bonus = extra
-            got = self.suit_memo.suits[key] = (bonus / sum(rem), pair_bonus)
+            got = self.suit_memo.suits[key] = (Fraction(num, den * sum(rem)), pair_bonus)
         return got
 
     def _suit_context(self) -> tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None:
@@ -637,14 +638,17 @@ class _SplitValues:
                 odds = sum(counts) + (counts[s] * (3 if s == SPADES else 1) if s == t else 0)
                 twice += w * odds * (2 if chosen == "double" else 1)
         rank = sum(w * (acts[chosen] - value) for chosen, w in taken.items())
-        out = Fraction(rank, wden * hs.denominator(hand))
+        num, den = rank, wden * hs.denominator(hand)
         values = hs.rem(hand)
         if twice and values[need - 1]:
             n = sum(values)
             m = max(n - 1, 1)  # (the completing card the last: no hole card to peek at, never reached)
             clear = m - values[9] if self.up == 1 else m - values[0] if self.up == 10 else m  # need is 6-8
-            out += share * Fraction(twice * clear, 2 * n * m * wden)
-        return out
+            f = Fraction(share)
+            # + f · twice·clear / (2·n·m·wden), over one denominator
+            bden = f.denominator * 2 * n * m * wden
+            num, den = num * bden + f.numerator * twice * clear * den, den * bden
+        return Fraction(num, den)
 
     def _split_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], value: int, second: int,
                         a: int) -> tuple[str, list[str]]:
@@ -672,27 +676,38 @@ class _SplitValues:
         """:meth:`_split_decision` for the optimal post-split strategies, computed."""
         game = self.game
         assert self.suits is not None
-        up = self.suits[0]
-        ref_shoe = game.shoe.remove(up, first, card)
+        shoe = game.shoe
+
+        def less(v: int, cards: list[CardType]) -> list[int]:  # the suit counts of value v left
+            counts = list(shoe.suits[v])
+            for c, s in cards:
+                if c == v:
+                    counts[s] -= 1
+            return counts
+
+        out = [self.suits[0], first, card]  # the reference hand's shoe: less these
         mode = game.rules.post_split
         if mode == "cdz":
             ref = game.solver(self.up)
         else:
             r = self.pair
-            lowest = next(s for s in range(4) if ref_shoe.suits[r][s])
-            ref_shoe = ref_shoe.remove((r, lowest))
+            pool = less(r, out)
+            out.append((r, next(s for s in range(4) if pool[s])))
             ref = hs if mode == "cdp" else game.solver(self.up, r, 0)
         ref.value(hand)
         known = ref.node_actions.get((hand, 0))
         if known is None:  # one action there: the same one here
             return next(iter(acts))
         rden = ref.denominator(hand)
-        suits = ref_shoe.suits[need]
+        values = shoe.values
+        for v, _ in out:
+            values = _sub(values, v)
+        suits = less(need, out)
 
         def score(action: str) -> Fraction:
             got = Fraction(known[action], rden)
             if action in ("hit", "double"):
-                got += _bonus_part(first, card, self.up, ref_shoe.values, suits, game.rules, action == "double")
+                got += _bonus_part(first, card, self.up, values, suits, game.rules, action == "double")
             return got
 
         return max(acts, key=score)
