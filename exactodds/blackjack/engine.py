@@ -556,10 +556,10 @@ class _SplitValues:
         and ``(suit of its pair card s, suit of its second card t, D·P(s, t), c)`` where ``f·c``
         are the expected suit counts of the completing value in the cards left, ``f`` 1 or (7-7-7)
         ``(count − a − 1)/others`` (:meth:`_suit_configs`; integers but for ``f``: the sums over
-        them stay integers). Given the
-        ranks dealt, the suits within a rank are exchangeable: the pair card of a resplit hand
-        (``ex``) is any pair card of the shoe left, the ``a`` extra pair cards out are a random
-        draw of those, and the second card is any card of its value left (§ 551.6(g)(1)-(4))."""
+        them stay integers). Given the ranks dealt, the suits within a rank are exchangeable: the
+        pair card of a resplit hand (``ex``) is any pair card of the shoe left, the ``a`` extra pair
+        cards out are a random draw of those, and the second card is any card of its value left
+        (§ 551.6(g)(1)-(4))."""
         assert self.suits is not None
         _, (p1, p2), left = self.suits
         r = self.pair
