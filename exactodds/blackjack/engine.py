@@ -353,10 +353,11 @@ class Game:
             return Decision(up, (c1, c2), {"blackjack": bj * pn}, "blackjack", value)
         hand = _add(_add((0,) * 10, c1[0]), c2[0])
         acts = self.solver(up[0]).actions(hand)
-        if "hit" in acts:
-            acts["hit"] += suit_bonus(c1, c2, up, left, rules, False, False)
-        if "double" in acts:
-            acts["double"] += suit_bonus(c1, c2, up, left, rules, False, True)
+        for name in ("hit", "double"):
+            if name in acts:
+                bonus = suit_bonus(c1, c2, up, left, rules, False, name == "double")
+                if bonus:  # (most hands: none)
+                    acts[name] += bonus
         if rules.surrender:
             acts["surrender"] = -pn / 2
         orders: tuple[Fraction, ...] = ()
