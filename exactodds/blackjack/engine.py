@@ -427,6 +427,8 @@ class _SplitMemo:
     configs: dict[tuple[object, int], tuple[int, int, list[tuple[int, int, int, tuple[int, ...]]]]] = field(
         default_factory=dict)
     """:meth:`_SplitValues._suit_configs_of` by role and second card."""
+    decided: dict[tuple[object, ...], tuple[dict[str, int], int]] = field(default_factory=dict)
+    """:meth:`_SplitValues._decided` by role, second card, open actions (and ``cdp``'s pair cards out)."""
 
 
 class _SplitValues:
@@ -624,21 +626,13 @@ class _SplitValues:
         wden, share, configs = self._suit_configs(second, need, a, role)
         if not configs:  # no suit of the hand's cards left to complete one (wden may be 0)
             return ZERO
-        on_doubled = self.game.rules.bonus_on_doubled
         fixed, table = self._split_decision(hs, hand, acts, value, second, a)
-        taken: dict[str, int] = {}
-        twice = 0  # Σ weight · (twice the extra odds, by completing card) · the wager doubled
-        for s, t, w, counts in configs:
-            chosen = fixed or table[4 * s + t]
-            if not chosen:
-                chosen = table[4 * s + t] = self._reference_decision(hs, hand, acts, (self.pair, s), (second, t), need)
-            if acts[chosen] != value:
-                taken[chosen] = taken.get(chosen, 0) + w
-            if chosen == "hit" or (chosen == "double" and on_doubled):
-                # mixed 3:2 → 1, suited 2:1 → 2, spades 3:1 → 4 (§ 551.6(g)(1)-(4)), by card
-                odds = sum(counts) + (counts[s] * (3 if s == SPADES else 1) if s == t else 0)
-                twice += w * odds * (2 if chosen == "double" else 1)
-        rank = sum(w * (acts[chosen] - value) for chosen, w in taken.items())
+        key = (self._role(role), second, tuple(acts), a if self.game.rules.post_split == "cdp" else 0, fixed)
+        got = self.suit_memo.decided.get(key)
+        if got is None:
+            got = self.suit_memo.decided[key] = self._decided(hs, hand, acts, second, need, fixed, table, configs)
+        weights, twice = got
+        rank = sum(w * (acts[chosen] - value) for chosen, w in weights.items())
         num, den = rank, wden * hs.denominator(hand)
         values = hs.rem(hand)
         if twice and values[need - 1]:
@@ -650,6 +644,26 @@ class _SplitValues:
             bden = f.denominator * 2 * n * m * wden
             num, den = num * bden + f.numerator * twice * clear * den, den * bden
         return Fraction(num, den)
+
+    def _decided(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], second: int, need: int, fixed: str,
+                 table: list[str], configs: list[tuple[int, int, int, tuple[int, ...]]]) -> tuple[dict[str, int], int]:
+        """The suit-aware decisions over the configurations (:meth:`_suit_configs`): the weight
+        each action gets and ``twice`` (Σ weight · twice the extra odds by completing card · the
+        wager doubled): the same for every number of pair cards out (``cdp`` aside, whose decisions
+        read it), so kept by role, second card and open actions (:attr:`_SplitMemo.decided`)."""
+        on_doubled = self.game.rules.bonus_on_doubled
+        weights: dict[str, int] = {}
+        twice = 0
+        for s, t, w, counts in configs:
+            chosen = fixed or table[4 * s + t]
+            if not chosen:
+                chosen = table[4 * s + t] = self._reference_decision(hs, hand, acts, (self.pair, s), (second, t), need)
+            weights[chosen] = weights.get(chosen, 0) + w
+            if chosen == "hit" or (chosen == "double" and on_doubled):
+                # mixed 3:2 → 1, suited 2:1 → 2, spades 3:1 → 4 (§ 551.6(g)(1)-(4)), by card
+                odds = sum(counts) + (counts[s] * (3 if s == SPADES else 1) if s == t else 0)
+                twice += w * odds * (2 if chosen == "double" else 1)
+        return weights, twice
 
     def _split_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], value: int, second: int,
                         a: int) -> tuple[str, list[str]]:
