@@ -163,3 +163,36 @@ def test_the_engine_total_equals_the_recursion_on_a_real_game() -> None:
                     assert got == recursion_total(values.n, values.p, limit, _game_base(values))
                     checked += 1
     assert checked > 50
+
+
+UNEVEN = SpanishShoe.standard(1).remove((6, 0), (8, 1), (8, 2), (7, 2))
+"""One deck less four 6-7-8s: the suits of those values uneven."""
+UNEVEN_PAIRS = [((8, 0), (8, 3)), ((8, 3), (8, 0)), ((7, 0), (7, 1)), ((7, 1), (7, 0)), ((7, 0), (7, 3)),
+                ((7, 3), (7, 1)), ((6, 2), (6, 1)), ((6, 3), (6, 1)), ((9, -1), (9, -1))]
+"""Pairs of :data:`UNEVEN`, some of the same values and other suits (the same shoe left but its suits)."""
+
+
+def test_split_memos_are_keyed_by_all_they_read() -> None:
+    """The memos the split values share (rank values by shoe left; suit parts, configurations and
+    decided weights by suit context, role and second card; decision tables by hand) give every
+    split the value it gets computed alone, memos emptied first: one deck, suited pairs in both
+    orders against several up cards, optimal play (cdp1, cdp) and a fixed chart's play; a shoe
+    with its 6-7-8 suits uneven, so that the second cards and roles differ."""
+    shoe = UNEVEN
+    for rules, policy in ((Rules(max_hands=3), False), (Rules(max_hands=3, post_split="cdp"), False),
+                          (Rules(max_hands=3, bonus_on_doubled=True), True)):
+        game = Game(shoe, rules)
+        if policy:  # a fixed strategy: the solved game's own decisions by class
+            from exactodds.spanish21.figures import basic_chart
+
+            game = Game(shoe, rules, basic_chart(game, game.solve()))
+        deals = [(up, p1, p2) for up in ((10, -1), (7, 3), (6, 3), (6, 2)) for p1, p2 in UNEVEN_PAIRS
+                 if up not in (p1, p2)]
+        shared = [game.split_value(*deal) for deal in deals]
+        alone = []
+        for deal in deals:
+            game.split_memos.clear()
+            game.suit_corrections.clear()
+            game.split_decisions.clear()
+            alone.append(game.split_value(*deal))
+        assert shared == alone
