@@ -502,7 +502,8 @@ class _SplitValues:
             scale = self._scale()
             sx, mx = divmod(scale, den * sum(rem))
             sp, mp = divmod(scale, den)
-            assert not mx and not mp, "the split's base values share one denominator"
+            if mx or mp:  # (never: every base value's denominator divides the scale)
+                raise InputError("internal: a split's base values do not share one denominator")
             got = self.ranks.ranks[a] = (total * sx, pair_value * sp)
         return got
 
