@@ -128,16 +128,12 @@ def test_suited_splits_with_resplits_equal_the_brute_force(post_split: str) -> N
 
 def test_split_pattern_probabilities_add_up() -> None:
     """Identity: with every hand's value 1 the split's value is the expected number of hands,
-    which a direct walk over second cards gives too (3 pair cards in 14: 2, 3 or 4 hands)."""
-    from exactodds.blackjack.engine import _SplitValues
-
-    class One(_SplitValues):
-        def base(self, a: int, role: str = "any") -> tuple[Fraction, Fraction]:
-            return Fraction(1), Fraction(1)
+    which a direct walk over second cards gives too (3 pair cards in 14: 2, 3 or 4 hands); with
+    every base value 1 the pattern sum's linear form (:func:`pattern_form`) sums to it."""
+    from exactodds.blackjack.split_pattern import pattern_form, rank_weights
 
     left = (1, 0, 0, 0, 0, 0, 0, 0, 3, 10)
     n, p = sum(left), left[8]
-    values = One(Game(NINES, Rules(max_hands=2)), 10, 9, left)
 
     def hands(limit: int, h: int, need: int, pairs: int, nonpairs: int) -> Fraction:
         if need == 0 or h == limit:
@@ -148,7 +144,9 @@ def test_split_pattern_probabilities_add_up() -> None:
                                                                                        nonpairs + 1)
 
     for limit in (2, 3, 4):
-        assert values.total(limit) == hands(limit, 2, 2, 0, 0)
+        assert sum(pattern_form(n, p, limit).values()) == hands(limit, 2, 2, 0, 0)
+        den, rows = rank_weights(n, p, limit)
+        assert Fraction(sum(wx + wpv for _, wx, wpv in rows), den) == hands(limit, 2, 2, 0, 0)
 
 
 def _cli(*args: str) -> tuple[int, str, str]:

@@ -77,8 +77,8 @@ from exactodds.blackjack.hands import (
 )
 from exactodds.blackjack.rules import Rules
 from exactodds.blackjack.shoe import SPADES, SUITED, CardType, SpanishShoe, Values
+from exactodds.blackjack.split_pattern import rank_weights, role_terms
 from exactodds.errors import InputError
-from exactodds.game.cards import falling_factorial
 
 
 def initial_deals(shoe: SpanishShoe) -> dict[tuple[CardType, CardType, CardType], int]:
@@ -183,17 +183,15 @@ class Game:
         """The hand solver this game builds: compiled when numba is installed (unless
         ``EXACTODDS_PURE=1``), else the Python one (:func:`~exactodds.blackjack.compiled.solver_class`)."""
         self.split_context: tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None = None
-        self.split_memos: dict[tuple[object, ...], tuple[dict[tuple[int, object], tuple[Fraction, Fraction]],
-                                                         dict[tuple[int, int, object], Fraction],
-                                                         dict[tuple[int, int, object], Fraction]]] = {}
+        self.split_memos: dict[tuple[object, ...], _SplitMemo] = {}
         """The memos of :class:`_SplitValues` by up card, pair value and shoe left (one up card's)."""
         self.suit_corrections: dict[tuple[object, ...], Fraction] = {}
         """:meth:`_SplitValues._suit_correction` by what it reads."""
         self.plans: dict[tuple[int, bool, bool], dict[tuple[Values, int], Plan]] = {}
         """Node plans shared under a fixed strategy (:meth:`_shared_plans`); an up card's freed with
         its values."""
-        self.split_decisions: dict[tuple[object, ...], str] = {}
-        """The suit-aware first decision of a split hand (:meth:`_SplitValues._split_decision`)."""
+        self.split_decisions: dict[tuple[object, ...], list[str]] = {}
+        """The suit-aware first decisions of a split hand by suits (:meth:`_SplitValues._split_decision`)."""
         self.floor = max(0, shoe.size - 50 - 2 * max(0, rules.max_hands - 2))
         """Fewest cards a hand solver's shoe can hold: up card, pair, 2·(max_hands − 2) more pair cards,
         a hand of at most 21 cards,
@@ -355,10 +353,11 @@ class Game:
             return Decision(up, (c1, c2), {"blackjack": bj * pn}, "blackjack", value)
         hand = _add(_add((0,) * 10, c1[0]), c2[0])
         acts = self.solver(up[0]).actions(hand)
-        if "hit" in acts:
-            acts["hit"] += suit_bonus(c1, c2, up, left, rules, False, False)
-        if "double" in acts:
-            acts["double"] += suit_bonus(c1, c2, up, left, rules, False, True)
+        for name in ("hit", "double"):
+            if name in acts:
+                bonus = suit_bonus(c1, c2, up, left, rules, False, name == "double")
+                if bonus:  # (most hands: none)
+                    acts[name] += bonus
         if rules.surrender:
             acts["surrender"] = -pn / 2
         orders: tuple[Fraction, ...] = ()
@@ -415,6 +414,23 @@ class Game:
         return GameResult(shoe, self.rules, total + envy, p_super, deals, envy)
 
 
+@dataclass
+class _SplitMemo:
+    """What :class:`_SplitValues` keeps for the splits of one shoe left."""
+
+    scale: int = 0
+    """:meth:`_SplitValues._scale` (0: not yet read)."""
+    ranks: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """:meth:`_SplitValues.base` by extra pair cards out."""
+    suits: dict[tuple[int, object], tuple[Fraction, Fraction]] = field(default_factory=dict)
+    """:meth:`_SplitValues.suit_part` by extra pair cards out and role."""
+    configs: dict[tuple[object, int], tuple[int, int, list[tuple[int, int, int, tuple[int, ...]]]]] = field(
+        default_factory=dict)
+    """:meth:`_SplitValues._suit_configs_of` by role and second card."""
+    decided: dict[tuple[object, ...], tuple[dict[str, int], int]] = field(default_factory=dict)
+    """:meth:`_SplitValues._decided` by role, second card, open actions (and ``cdp``'s pair cards out)."""
+
+
 class _SplitValues:
     """The expected values of one split (up card ``up``, pair value ``pair``): ``X(a, b)``, a
     split hand whose second card may be anything, and ``N(a, b)``, one whose second card is not
@@ -423,7 +439,10 @@ class _SplitValues:
     ``X(a, 0)`` and the pair-card term come from the hand solver of that shoe; removing an
     unseen card leaves an expected value unchanged (the strategy does not see it), so
     ``X(a, b−1) = v·X(a+1, b−1) + (1−v)·X(a, b)`` with ``v`` the chance that card is a pair
-    card, which gives ``X(a, b)`` and likewise ``N(a, b)``.
+    card, which gives ``X(a, b)`` and likewise ``N(a, b)``. Those recursions are linear, so the
+    pattern sum is a fixed linear form in the base values (:mod:`~exactodds.blackjack.split_pattern`):
+    :meth:`total` is one integer dot product of the solvers' numerators (:meth:`base`) plus the
+    few suit parts (:meth:`suit_part`).
     """
 
     def __init__(self, game: Game, up: int, pair: int, left: Values) -> None:
@@ -431,63 +450,85 @@ class _SplitValues:
         self.n, self.p = sum(left), left[pair - 1]
         self.left = left
         self.suits = self._suit_context()
-        # memos shared by the splits of the same shoe left (the two orders of a pair read the same)
-        if self.suits is None:
-            context: tuple[object, ...] = (up, pair, left)
-        else:
-            shoe_left = self.suits[2]
-            context = (self.suits[0], pair, left, tuple(shoe_left.suits[v] for v in SUITED))
-        memos = game.split_memos.get(context)
-        if memos is None:
-            memos = game.split_memos[context] = ({}, {}, {})
-        self.base_memo, self.x_memo, self.n_memo = memos
-        # the rank-only values ("any") by the value counts alone: shared by the pairs of every suit
+        # the rank-only values by the value counts alone: shared by the pairs of every suit
         ranks = game.split_memos.get((up, pair, left))
         if ranks is None:
-            ranks = game.split_memos[(up, pair, left)] = ({}, {}, {})
-        self.rank_memos = ranks
+            ranks = game.split_memos[(up, pair, left)] = _SplitMemo()
+        self.ranks = ranks
+        # the suit parts, shared by the splits of the same shoe left (the two orders of a pair read the same)
+        self.suit_memo = ranks
+        if self.suits is not None:
+            context = (self.suits[0], pair, left, tuple(self.suits[2].suits[v] for v in SUITED))
+            memo = game.split_memos.get(context)
+            if memo is None:
+                memo = game.split_memos[context] = _SplitMemo()
+            self.suit_memo = memo
 
     def _role(self, role: str) -> object:
-        """The key a hand's values are kept under: without suits every hand is alike; with suits
-        a hand holding the first or the second pair card reads only that card's suit."""
-        if self.suits is None or role in ("any", "ex"):
-            return "any" if self.suits is None else role
+        """The key a hand's suit part is kept under: a hand holding the first or the second pair
+        card reads only that card's suit; a resplit hand (``ex``) the pool its pair card comes from."""
+        if role == "ex":
+            return role
+        assert self.suits is not None
         return ("own", self.suits[1][0 if role == "p1" else 1][1])
 
-    def base(self, a: int, role: str = "any") -> tuple[Fraction, Fraction]:
-        """``(X(a, 0), value of the hand whose second card is a pair card)`` of a hand in
-        ``role`` (``p1``/``p2``: holding the first/second card of the pair, ``ex``: a pair card
-        dealt to a split hand, of a random suit; ``any``: no suit read)."""
-        role_key = self._role(role)
-        base_memo = self.rank_memos[0] if role_key == "any" else self.base_memo
-        got = base_memo.get((a, role_key))
+    def _scale(self) -> int:
+        """The common denominator ``D`` of the rank-only base values (:meth:`base`): ``X(0, 0)``'s,
+        ``SCALE·n!/floor!`` — every ``X(a, 0)`` and ``PV(a)``'s (``SCALE·(n−a)!/floor!`` and
+        ``SCALE·(n−a−1)!/floor!``) divides it."""
+        if not self.ranks.scale:
+            r = self.pair
+            hs = self.game.solver(self.up, r, 0)
+            self.ranks.scale = hs.denominator(_add(_add((0,) * 10, r), r)) * sum(hs.rem(_add((0,) * 10, r)))
+        return self.ranks.scale
+
+    def base(self, a: int) -> tuple[int, int]:
+        """``X(a, 0)`` and ``PV(a)`` (the value of the hand whose second card is a pair card) of a
+        split hand from the shoe less ``a`` extra pair cards, rank only, as numerators over
+        :meth:`_scale`: from the hand solver of that shoe, one value per second card."""
+        got = self.ranks.ranks.get(a)
         if got is None:
             r = self.pair
             hs = self.game.solver(self.up, r, a)
             rem = hs.rem(_add((0,) * 10, r))
-            rank = self.rank_memos[0].get((a, "any"))
-            if rank is None:
-                total, pair_value = 0, 0
-                for i, k in enumerate(rem):
-                    if k > 0:
-                        v = hs.value(_add(_add((0,) * 10, r), i + 1))
-                        total += k * v
-                        if i + 1 == r:
-                            pair_value = v
-                den = hs.denominator(_add(_add((0,) * 10, r), r))
-                rank = self.rank_memos[0][(a, "any")] = (Fraction(total, den * sum(rem)), Fraction(pair_value, den))
-            got = rank
-            if role_key != "any":  # the suit part (:meth:`_suit_correction`)
-                bonus, pair_bonus = ZERO, ZERO
-                for i, k in enumerate(rem):
-                    if k > 0 and completes(r, i + 1) is not None:
-                        hand = _add(_add((0,) * 10, r), i + 1)
-                        extra = self._suit_correction(hs, hand, hs.value(hand), i + 1, a, role)
-                        bonus += k * extra
-                        if i + 1 == r:
-                            pair_bonus = extra
-                got = (rank[0] + bonus / sum(rem), rank[1] + pair_bonus)
-            base_memo[(a, role_key)] = got
+            total, pair_value = 0, 0
+            for i, k in enumerate(rem):
+                if k > 0:
+                    v = hs.value(_add(_add((0,) * 10, r), i + 1))
+                    total += k * v
+                    if i + 1 == r:
+                        pair_value = v
+            den = hs.denominator(_add(_add((0,) * 10, r), r))
+            scale = self._scale()
+            sx, mx = divmod(scale, den * sum(rem))
+            sp, mp = divmod(scale, den)
+            if mx or mp:  # (never: every base value's denominator divides the scale)
+                raise InputError("internal: a split's base values do not share one denominator")
+            got = self.ranks.ranks[a] = (total * sx, pair_value * sp)
+        return got
+
+    def suit_part(self, a: int, role: str) -> tuple[Fraction, Fraction]:
+        """What suits add to :meth:`base` for a hand in ``role`` (``p1``/``p2``: holding the
+        first/second card of the pair, ``ex``: a pair card dealt to a split hand, of a random suit):
+        the suit-aware decision and bonus of its 6-7-8 / 7-7-7 draws (:meth:`_suit_correction`),
+        as values."""
+        key = (a, self._role(role))
+        got = self.suit_memo.suits.get(key)
+        if got is None:
+            r = self.pair
+            hs = self.game.solver(self.up, r, a)
+            rem = hs.rem(_add((0,) * 10, r))
+            num, den, pair_bonus = 0, 1, ZERO  # Σ k·extra over one product denominator
+            for second in (6, 7, 8):
+                k = rem[second - 1]
+                if k > 0 and completes(r, second) is not None:
+                    hand = _add(_add((0,) * 10, r), second)
+                    extra = self._suit_correction(hs, hand, hs.value(hand), second, a, role)
+                    if extra:
+                        num, den = num * extra.denominator + k * extra.numerator * den, den * extra.denominator
+                    if second == r:
+                        pair_bonus = extra
+            got = self.suit_memo.suits[key] = (Fraction(num, den * sum(rem)), pair_bonus)
         return got
 
     def _suit_context(self) -> tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None:
@@ -500,13 +541,29 @@ class _SplitValues:
 
     def _suit_configs(self, second: int, need: int, a: int,
                       role: str) -> tuple[int, Fraction | int, list[tuple[int, int, int, tuple[int, ...]]]]:
+        """:meth:`_suit_configs_of`, kept by role and second card (they do not depend on ``a``),
+        with the factor ``f`` of ``a`` extra pair cards out."""
+        key = (self._role(role), second)
+        got = self.suit_memo.configs.get(key)
+        if got is None:
+            got = self.suit_memo.configs[key] = self._suit_configs_of(second, need, role)
+        wden, others, configs = got
+        if need != self.pair:
+            return wden, 1, configs
+        keep = self.p - a - 1  # of the pair cards whose suits the hand does not know, those still in the shoe
+        return wden, Fraction(keep, others) if others else ZERO, configs
+
+    def _suit_configs_of(self, second: int, need: int,
+                         role: str) -> tuple[int, int, list[tuple[int, int, int, tuple[int, ...]]]]:
         """The suits of a split hand ``pair, second`` that can draw a 6-7-8 / 7-7-7, given ranks:
-        a denominator ``D``, a factor ``f`` and ``(suit of its pair card s, suit of its second
-        card t, D·P(s, t), c)`` where ``f·c`` are the expected suit counts of the completing value
-        in the cards left (integers but for ``f``: the sums over them stay integers). Given the
-        ranks dealt, the suits within a rank are exchangeable: the pair card of a resplit hand
-        (``ex``) is any pair card of the shoe left, the ``a`` extra pair cards out are a random
-        draw of those, and the second card is any card of its value left (§ 551.6(g)(1)-(4))."""
+        a denominator ``D``, the number ``others`` of pair cards whose suits the hand does not know
+        and ``(suit of its pair card s, suit of its second card t, D·P(s, t), c)`` where ``f·c``
+        are the expected suit counts of the completing value in the cards left, ``f`` 1 or (7-7-7)
+        ``(count − a − 1)/others`` (:meth:`_suit_configs`; integers but for ``f``: the sums over
+        them stay integers). Given the ranks dealt, the suits within a rank are exchangeable: the
+        pair card of a resplit hand (``ex``) is any pair card of the shoe left, the ``a`` extra pair
+        cards out are a random draw of those, and the second card is any card of its value left
+        (§ 551.6(g)(1)-(4))."""
         assert self.suits is not None
         _, (p1, p2), left = self.suits
         r = self.pair
@@ -526,9 +583,7 @@ class _SplitValues:
         # 7-7-7 on split 7s: the second card is a pair card too; the extra pair cards out are
         # drawn from the others (a resplit hand's own pair card is not among them)
         known = count - 1 if role == "ex" else count
-        others = known - 1  # the pair cards left whose suits are unknown to the hand
-        keep = count - a - 1  # of those, the ones still in the shoe
-        share = Fraction(keep, others) if others else ZERO
+        others = known - 1  # the pair cards left whose suits are unknown to the hand (f = (count − a − 1)/others)
         for s, ws in own:
             avail = list(pool)
             if role == "ex":
@@ -536,7 +591,7 @@ class _SplitValues:
             for t in range(4):
                 if avail[t]:
                     out.append((s, t, ws * avail[t], tuple(avail[:t] + [avail[t] - 1] + avail[t + 1:])))
-        return own_den * known, share, out
+        return own_den * known, others, out
 
     def _suit_correction(self, hs: HandSolver, hand: Values, value: int, second: int, a: int,
                          role: str) -> Fraction:
@@ -572,144 +627,125 @@ class _SplitValues:
         wden, share, configs = self._suit_configs(second, need, a, role)
         if not configs:  # no suit of the hand's cards left to complete one (wden may be 0)
             return ZERO
-        on_doubled = self.game.rules.bonus_on_doubled
-        taken: dict[str, int] = {}
-        twice = 0  # Σ weight · (twice the extra odds, by completing card) · the wager doubled
-        for s, t, w, counts in configs:
-            first, card = (self.pair, s), (second, t)
-            chosen = self._split_decision(hs, hand, acts, value, first, card, need, a)
-            if acts[chosen] != value:
-                taken[chosen] = taken.get(chosen, 0) + w
-            if chosen == "hit" or (chosen == "double" and on_doubled):
-                # mixed 3:2 → 1, suited 2:1 → 2, spades 3:1 → 4 (§ 551.6(g)(1)-(4)), by card
-                odds = sum(counts) + (counts[s] * (3 if s == SPADES else 1) if s == t else 0)
-                twice += w * odds * (2 if chosen == "double" else 1)
-        rank = sum(w * (acts[chosen] - value) for chosen, w in taken.items())
-        out = Fraction(rank, wden * hs.denominator(hand))
+        fixed, table = self._split_decision(hs, hand, acts, value, second, a)
+        key = (self._role(role), second, tuple(acts), a if self.game.rules.post_split == "cdp" else 0, fixed)
+        got = self.suit_memo.decided.get(key)
+        if got is None:
+            got = self.suit_memo.decided[key] = self._decided(hs, hand, acts, second, need, fixed, table, configs)
+        weights, twice = got
+        rank = sum(w * (acts[chosen] - value) for chosen, w in weights.items())
+        num, den = rank, wden * hs.denominator(hand)
         values = hs.rem(hand)
         if twice and values[need - 1]:
             n = sum(values)
             m = max(n - 1, 1)  # (the completing card the last: no hole card to peek at, never reached)
             clear = m - values[9] if self.up == 1 else m - values[0] if self.up == 10 else m  # need is 6-8
-            out += share * Fraction(twice * clear, 2 * n * m * wden)
-        return out
+            f = Fraction(share)
+            # + f · twice·clear / (2·n·m·wden), over one denominator
+            bden = f.denominator * 2 * n * m * wden
+            num, den = num * bden + f.numerator * twice * clear * den, den * bden
+        return Fraction(num, den)
 
-    def _split_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], value: int,
-                        first: CardType, card: CardType, need: int, a: int) -> str:
-        """The action a split hand ``first, card`` takes at its first decision, reading suits:
-        a fixed chart takes the rank-only action; otherwise the post-split strategy's reference
-        hand (``cdz``: the unsplit hand from the shoe less the up card and the hand's cards;
-        ``cdp1`` and ``cdp``: the same less one more pair card, by convention the lowest suit
-        left, spades first) is valued with the bonus its suits get and its best taken
-        (first listed on a tie), as the brute force does."""
+    def _decided(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], second: int, need: int, fixed: str,
+                 table: list[str], configs: list[tuple[int, int, int, tuple[int, ...]]]) -> tuple[dict[str, int], int]:
+        """The suit-aware decisions over the configurations (:meth:`_suit_configs`): the weight
+        each action gets and ``twice`` (Σ weight · twice the extra odds by completing card · the
+        wager doubled): the same for every number of pair cards out (``cdp`` aside, whose decisions
+        read it), so kept by role, second card and open actions (:attr:`_SplitMemo.decided`)."""
+        on_doubled = self.game.rules.bonus_on_doubled
+        weights: dict[str, int] = {}
+        twice = 0
+        for s, t, w, counts in configs:
+            chosen = fixed or table[4 * s + t]
+            if not chosen:
+                chosen = table[4 * s + t] = self._reference_decision(hs, hand, acts, (self.pair, s), (second, t), need)
+            weights[chosen] = weights.get(chosen, 0) + w
+            if chosen == "hit" or (chosen == "double" and on_doubled):
+                # mixed 3:2 → 1, suited 2:1 → 2, spades 3:1 → 4 (§ 551.6(g)(1)-(4)), by card
+                odds = sum(counts) + (counts[s] * (3 if s == SPADES else 1) if s == t else 0)
+                twice += w * odds * (2 if chosen == "double" else 1)
+        return weights, twice
+
+    def _split_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], value: int, second: int,
+                        a: int) -> tuple[str, list[str]]:
+        """The action a split hand ``(pair, s), (second, t)`` takes at its first decision, reading
+        suits: a fixed chart takes the rank-only action (returned first, for every suit);
+        otherwise the post-split strategy's reference hand (``cdz``: the unsplit hand from the
+        shoe less the up card and the hand's cards; ``cdp1`` and ``cdp``: the same less one more
+        pair card, by convention the lowest suit left, spades first) is valued with the bonus its
+        suits get and its best taken (first listed on a tie), as the brute force does
+        (:meth:`_reference_decision`). That one is kept by suits, ``table[4·s + t]`` ("" until
+        asked), one table per hand, open actions and (``cdp``) pair cards out."""
         game = self.game
         if game.policy is not None:
-            return next((name for name, v in acts.items() if v == value), "stand")
+            return next((name for name, v in acts.items() if v == value), "stand"), []
         assert self.suits is not None
-        up = self.suits[0]
         mode = game.rules.post_split
-        key = (up, first, card, tuple(acts), a if mode == "cdp" else 0)
-        got = game.split_decisions.get(key)
-        if got is None:
-            got = game.split_decisions[key] = self._reference_decision(hs, hand, acts, first, card, need)
-        return got
+        key = (self.suits[0], self.pair, second, tuple(acts), a if mode == "cdp" else 0)
+        table = game.split_decisions.get(key)
+        if table is None:
+            table = game.split_decisions[key] = [""] * 16
+        return "", table
 
     def _reference_decision(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], first: CardType,
                             card: CardType, need: int) -> str:
         """:meth:`_split_decision` for the optimal post-split strategies, computed."""
         game = self.game
         assert self.suits is not None
-        up = self.suits[0]
-        ref_shoe = game.shoe.remove(up, first, card)
+        shoe = game.shoe
+
+        def less(v: int, cards: list[CardType]) -> list[int]:  # the suit counts of value v left
+            counts = list(shoe.suits[v])
+            for c, s in cards:
+                if c == v:
+                    counts[s] -= 1
+            return counts
+
+        out = [self.suits[0], first, card]  # the reference hand's shoe: less these
         mode = game.rules.post_split
         if mode == "cdz":
             ref = game.solver(self.up)
         else:
             r = self.pair
-            lowest = next(s for s in range(4) if ref_shoe.suits[r][s])
-            ref_shoe = ref_shoe.remove((r, lowest))
+            pool = less(r, out)
+            out.append((r, next(s for s in range(4) if pool[s])))
             ref = hs if mode == "cdp" else game.solver(self.up, r, 0)
         ref.value(hand)
         known = ref.node_actions.get((hand, 0))
         if known is None:  # one action there: the same one here
             return next(iter(acts))
         rden = ref.denominator(hand)
-        suits = ref_shoe.suits[need]
+        values = shoe.values
+        for v, _ in out:
+            values = _sub(values, v)
+        suits = less(need, out)
 
         def score(action: str) -> Fraction:
             got = Fraction(known[action], rden)
             if action in ("hit", "double"):
-                got += _bonus_part(first, card, self.up, ref_shoe.values, suits, game.rules, action == "double")
+                got += _bonus_part(first, card, self.up, values, suits, game.rules, action == "double")
             return got
 
         return max(acts, key=score)
 
-    def x(self, a: int, b: int, role: str = "any") -> Fraction:
-        """``X(a, b)`` of a hand in ``role``."""
-        key = (a, b, self._role(role))
-        memo = self.rank_memos[1] if key[2] == "any" else self.x_memo
-        got = memo.get(key)
-        if got is None:
-            if a > self.p:
-                got = ZERO
-            elif b == 0:
-                got = self.base(a, role)[0]
-            else:
-                v = Fraction(self.p - a, self.n - a - b + 1)
-                got = ZERO if v == 1 else (self.x(a, b - 1, role) - v * self.x(a + 1, b - 1, role)) / (1 - v)
-            memo[key] = got
-        return got
-
-    def nonpair(self, a: int, b: int, role: str = "any") -> Fraction:
-        """``N(a, b)`` of a hand in ``role``."""
-        key = (a, b, self._role(role))
-        memo = self.rank_memos[2] if key[2] == "any" else self.n_memo
-        got = memo.get(key)
-        if got is None:
-            if a > self.p:
-                got = ZERO
-            elif b == 0:
-                v = Fraction(self.p - a, self.n - a)
-                x, pv = self.base(a, role)
-                got = ZERO if v == 1 else (x - v * pv) / (1 - v)
-            else:
-                v = Fraction(self.p - a, self.n - a - b)
-                got = ZERO if v == 1 else (self.nonpair(a, b - 1, role)
-                                           - v * self.nonpair(a + 1, b - 1, role)) / (1 - v)
-            memo[key] = got
-        return got
-
     def total(self, limit: int) -> Fraction:
         """The split's value when every pair card dealt to a split hand is resplit while there
-        are fewer than ``limit`` hands: the sum over the patterns of second cards."""
-        n, p = self.n, self.p
-        acc = ZERO
-
-        def prob(i: int, j: int) -> Fraction:
-            return Fraction(falling_factorial(p, i) * falling_factorial(n - p, j), falling_factorial(n, i + j))
-
-        def walk(hands: int, need: int, j: int) -> None:
-            nonlocal acc
-            i = hands - 2
-            if need == 0:  # every hand got a non-pair second card
-                acc += prob(i, j) * (self.nonpair(i, j - 1, "p1") + self.nonpair(i, j - 1, "p2")
-                                     + i * self.nonpair(i, j - 1, "ex"))
-            elif hands == limit:  # the other ``need`` hands take any second card
-                # roles (suits): the first pair card's hand gets the first non-pair card, the
-                # second pair card's hand is dealt last, the others hold extra pair cards
-                if j:
-                    done = self.nonpair(i, j - 1, "p1") + (j - 1) * self.nonpair(i, j - 1, "ex")
-                    rest = self.x(i, j, "p2") + (need - 1) * self.x(i, j, "ex")
-                else:
-                    done = ZERO
-                    rest = self.x(i, j, "p1") + self.x(i, j, "p2") + (need - 2) * self.x(i, j, "ex")
-                acc += prob(i, j) * (done + rest)
-            else:
-                walk(hands + 1, need + 1, j)
-                walk(hands, need - 1, j + 1)
-
-        walk(2, 2, 0)
-        return acc
+        are fewer than ``limit`` hands: the sum over the patterns of second cards, as a linear form
+        in the base values (:mod:`~exactodds.blackjack.split_pattern`): the rank-only part one
+        integer dot product over :meth:`_scale`, the suit parts added."""
+        den, rows = rank_weights(self.n, self.p, limit)
+        acc = 0
+        for a, wx, wpv in rows:
+            x, pv = self.base(a)
+            acc += wx * x + wpv * pv
+        num, den = acc, den * self._scale()
+        if self.suits is not None:  # Σ c·part over one product denominator, reduced once at the end
+            for role, a, cx, cpv in role_terms(self.n, self.p, limit):
+                for c, part in zip((cx, cpv), self.suit_part(a, role)):
+                    if c and part:
+                        d = c.denominator * part.denominator
+                        num, den = num * d + c.numerator * part.numerator * den, den * d
+        return Fraction(num, den)
 
 
 def expected_return(shoe: SpanishShoe, rules: Rules) -> Fraction:
