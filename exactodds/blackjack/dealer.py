@@ -303,6 +303,13 @@ class DealerTable:
         self._check(xa)
         self._request(xa, xa @ self._radix)
 
+    def request_array(self, removed: IntArray) -> None:
+        """:meth:`request_removed` for the removed multisets as the rows of an array (repeats
+        allowed): no tuple per composition."""
+        if len(removed):
+            self._check(removed)
+            self._request(removed, removed @ self._radix)
+
     def _find(self, codes: npt.NDArray[Any]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
         """Where ``codes`` are in :attr:`_codes`, and which are there."""
         done = self._codes

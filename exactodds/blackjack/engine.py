@@ -50,6 +50,9 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import numpy as np
+import numpy.typing as npt
+
 from exactodds.blackjack.compiled import solver_class
 from exactodds.blackjack.dealer import DealerTable, hand_total
 from exactodds.blackjack.hands import (
@@ -63,7 +66,6 @@ from exactodds.blackjack.hands import (
     _add,
     _bonus_part,
     _dealt,
-    _removed,
     _sub,
     choose,
     completes,
@@ -256,7 +258,7 @@ class Game:
         for r, extra in self._splits(up):
             if self._chosen(r, extra):
                 by_pair.setdefault(r, []).append(extra)
-        removed: set[Values] = set()
+        removed: list[npt.NDArray[np.int64]] = []
         cap = table.base
         for r, extras in by_pair.items():
             walker = self.solver(up, r, min(extras))
@@ -264,18 +266,20 @@ class Game:
                 stood = walker.stood_on((_add(_add((0,) * 10, r), i + 1), 0)
                                         for i, k in enumerate(walker.rem(_add((0,) * 10, r))) if k)
             else:  # unsplit: the initial two-card hands stand, hit and double (:meth:`HandSolver.actions`)
-                twos = [h for h in _removed(0) if sum(h) == 2 and all(a <= b for a, b in zip(h, walker.base))]
+                twos = [h for h in {_add(_add((0,) * 10, i), j) for i in range(1, 11) for j in range(i, 11)}
+                        if all(a <= b for a, b in zip(h, walker.base))]
                 stood = set(twos) | walker.stood_on((_add(h, i + 1), d) for h in twos for i in range(10)
                                                     for d in (0, 1) if h[i] < walker.base[i])
+            hands = np.array(list(stood), dtype=np.int64).reshape(-1, 10)
             if not r:
-                removed |= stood
+                removed.append(hands)
                 continue
             for extra in extras:
                 # the walker's hands fit its shoe: only the pair's count can exceed the table's
-                most = cap[r - 1] - 1 - extra
-                removed.update(hand[:r - 1] + (hand[r - 1] + 1 + extra,) + hand[r:] for hand in stood
-                               if hand[r - 1] <= most)
-        table.request_removed(removed)
+                moved = hands[hands[:, r - 1] <= cap[r - 1] - 1 - extra]
+                moved[:, r - 1] += 1 + extra
+                removed.append(moved)
+        table.request_array(np.concatenate(removed) if removed else np.zeros((0, 10), dtype=np.int64))
 
     def _splits(self, up: int) -> list[tuple[int, int]]:
         """The hand solvers a solve can ask for with up card ``up``: ``(0, 0)`` for unsplit hands,

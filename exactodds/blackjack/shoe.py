@@ -107,7 +107,11 @@ class SpanishShoe:
                 suits[v][s] -= 1
         if any(n < 0 for n in values) or any(n < 0 for x in suits.values() for n in x):
             raise InputError("cannot remove a card the shoe does not hold")
-        return SpanishShoe(tuple(values), {v: (s[0], s[1], s[2], s[3]) for v, s in suits.items()})
+        # checked here (no count negative, the suits add up as they did): not again in __post_init__
+        out = object.__new__(SpanishShoe)
+        object.__setattr__(out, "values", tuple(values))
+        object.__setattr__(out, "suits", {v: (s[0], s[1], s[2], s[3]) for v, s in suits.items()})
+        return out
 
 
 def value_counts(cards: tuple[CardType, ...] | list[CardType]) -> Values:
