@@ -526,15 +526,19 @@ FIGURES.append((bench_rationals, True))
 def _fresh_blackjack() -> None:
     """Empty the blackjack engine's process-wide caches (dealer tables, hand shapes, children, open
     actions, the hand lists), so that a figure measures what a fresh process would do."""
-    from exactodds.blackjack import compiled, hands, node_graph
+    from exactodds.blackjack import compiled, hands, node_graph, split_pattern
+    from exactodds.spanish21 import figures
 
     node_graph._GRAPHS.clear()
     compiled._POLICY_PLANS.clear()
+    compiled._SCRATCH.clear()
     hands._TABLES.clear()
     hands._OPENS.clear()
     hands._SHAPES.clear()
     hands._CHILDREN.clear()
-    for cached in (hands._hands, hands._removed, hands._dealt):
+    for cached in (hands._hands, hands._removed, hands._dealt, hands._falling, compiled._primes,
+                   compiled._factorials, compiled._limb_powers, split_pattern.pattern_form,
+                   split_pattern.rank_weights, split_pattern.role_terms, figures._orders):
         cached.cache_clear()
 
 
