@@ -187,7 +187,7 @@ class Game:
         self.split_context: tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None = None
         self.split_memos: dict[tuple[object, ...], _SplitMemo] = {}
         """The memos of :class:`_SplitValues` by up card, pair value and shoe left (one up card's)."""
-        self.suit_corrections: dict[tuple[object, ...], Fraction] = {}
+        self.suit_corrections: dict[tuple[object, ...], tuple[int, int]] = {}
         """:meth:`_SplitValues._suit_correction` by what it reads."""
         self.plans: dict[tuple[int, bool, bool], dict[tuple[Values, int], Plan]] = {}
         """Node plans shared under a fixed strategy (:meth:`_shared_plans`); an up card's freed with
@@ -320,7 +320,7 @@ class Game:
         self.suit_corrections.clear()
         self.split_decisions.clear()
 
-    def split_value(self, up: CardType, p1: CardType, p2: CardType) -> Fraction:
+    def split_value(self, up: CardType, p1: CardType, p2: CardType, left: SpanishShoe | None = None) -> Fraction:
         """Unnormalised value of splitting the pair ``p1, p2`` (§ 551.12), exactly, for the
         post-split strategy of the rules; with ``resplit_optional`` the best number of hands
         to split to (a resplit only when it is better), else always to the most allowed.
@@ -334,7 +334,8 @@ class Game:
         hands draw being exchangeable with the rest. :meth:`_split_hand_values` gives those.
         """
         r, u = p1[0], up[0]
-        left = self.shoe.remove(up, p1, p2)
+        if left is None:  # (``left``: the shoe less the three cards, when the caller has it)
+            left = self.shoe.remove(up, p1, p2)
         most = self.rules.max_hands if (r != 1 or self.rules.resplit_aces) else 2
         most = min(most, 2 + left.values[r - 1])
         limits = range(2, most + 1) if self.rules.resplit_optional else range(most, most + 1)
@@ -366,12 +367,12 @@ class Game:
             acts["surrender"] = -pn / 2
         orders: tuple[Fraction, ...] = ()
         if c1[0] == c2[0] and rules.max_hands >= 2:
-            acts["split"] = self.split_value(up, c1, c2)
+            acts["split"] = self.split_value(up, c1, c2, left)
             if c1 != c2 and c1[0] in SUITED and rules.bonus_678_777 and rules.max_hands >= 3:
                 # with resplits the first pair card's hand and the last-dealt one differ (the
                 # first gets the first non-pair card): with a suit bonus the order of the pair
                 # matters, and the player, who saw it, decides for each order
-                orders = (acts["split"], self.split_value(up, c2, c1))
+                orders = (acts["split"], self.split_value(up, c2, c1, left))
                 acts["split"] = (orders[0] + orders[1]) / 2
         ranking = self.policy(two_card_class(up[0], c1[0], c2[0], False)) if self.policy else None
         best = choose(acts, ranking)
@@ -527,11 +528,11 @@ class _SplitValues:
                 k = rem[second - 1]
                 if k > 0 and completes(r, second) is not None:
                     hand = _add(_add((0,) * 10, r), second)
-                    extra = self._suit_correction(hs, hand, hs.value(hand), second, a, role)
-                    if extra:
-                        num, den = num * extra.denominator + k * extra.numerator * den, den * extra.denominator
-                    if second == r:
-                        pair_bonus = extra
+                    en, ed = self._suit_correction(hs, hand, hs.value(hand), second, a, role)
+                    if en:
+                        num, den = num * ed + k * en * den, den * ed
+                        if second == r:
+                            pair_bonus = Fraction(en, ed)
             got = self.suit_memo.suits[key] = (Fraction(num, den * sum(rem)), pair_bonus)
         return got
 
@@ -544,18 +545,19 @@ class _SplitValues:
         return ctx
 
     def _suit_configs(self, second: int, need: int, a: int,
-                      role: str) -> tuple[int, Fraction | int, list[tuple[int, int, int, tuple[int, ...]]]]:
+                      role: str) -> tuple[int, tuple[int, int], list[tuple[int, int, int, tuple[int, ...]]]]:
         """:meth:`_suit_configs_of`, kept by role and second card (they do not depend on ``a``),
-        with the factor ``f`` of ``a`` extra pair cards out."""
+        with the factor ``f`` of ``a`` extra pair cards out as a numerator and a denominator (not
+        reduced: the correction is reduced once, at its end)."""
         key = (self._role(role), second)
         got = self.suit_memo.configs.get(key)
         if got is None:
             got = self.suit_memo.configs[key] = self._suit_configs_of(second, need, role)
         wden, others, configs = got
         if need != self.pair:
-            return wden, 1, configs
+            return wden, (1, 1), configs
         keep = self.p - a - 1  # of the pair cards whose suits the hand does not know, those still in the shoe
-        return wden, Fraction(keep, others) if others else ZERO, configs
+        return wden, (keep, others) if others else (0, 1), configs
 
     def _suit_configs_of(self, second: int, need: int,
                          role: str) -> tuple[int, int, list[tuple[int, int, int, tuple[int, ...]]]]:
@@ -598,12 +600,13 @@ class _SplitValues:
         return own_den * known, others, out
 
     def _suit_correction(self, hs: HandSolver, hand: Values, value: int, second: int, a: int,
-                         role: str) -> Fraction:
+                         role: str) -> tuple[int, int]:
         """The exact suit part of a split hand ``pair, second`` whose third card can make a
         6-7-8 or 7-7-7 (§ 551.6(g)(1)-(4)), from the shoe less the up card and ``2 + a`` pair
         cards: the expected value of the suit-aware decision with its bonus, less the value
         ``value`` (the rank-only decision's numerator), averaged over the suits of the hand's
-        cards and of the cards left (:meth:`_suit_configs`)."""
+        cards and of the cards left (:meth:`_suit_configs`); as a numerator and a positive
+        denominator, not reduced (:meth:`suit_part` sums them, reduced once)."""
         need = completes(self.pair, second)
         assert need is not None and self.suits is not None
         up, (p1, p2), left = self.suits
@@ -619,7 +622,7 @@ class _SplitValues:
         return got
 
     def _suit_correction_of(self, hs: HandSolver, hand: Values, value: int, second: int, need: int, a: int,
-                            role: str) -> Fraction:
+                            role: str) -> tuple[int, int]:
         """:meth:`_suit_correction`, computed. The bonus of a split hand's draw (no super bonus on
         a split hand, § 551.12(e)) is ``twice·clear·(2 if doubled)/(2·n·m)`` (:func:`_bonus_part`),
         ``twice`` linear in the completing value's suit counts and ``clear``, ``n``, ``m`` the
@@ -627,10 +630,10 @@ class _SplitValues:
         integers, with one division each at the end."""
         acts = hs.node_actions.get((hand, 0))
         if not acts:
-            return ZERO
-        wden, share, configs = self._suit_configs(second, need, a, role)
+            return 0, 1
+        wden, (fn, fd), configs = self._suit_configs(second, need, a, role)
         if not configs:  # no suit of the hand's cards left to complete one (wden may be 0)
-            return ZERO
+            return 0, 1
         fixed, table = self._split_decision(hs, hand, acts, value, second, a)
         key = (self._role(role), second, tuple(acts), a if self.game.rules.post_split == "cdp" else 0, fixed)
         got = self.suit_memo.decided.get(key)
@@ -644,11 +647,10 @@ class _SplitValues:
             n = sum(values)
             m = max(n - 1, 1)  # (the completing card the last: no hole card to peek at, never reached)
             clear = m - values[9] if self.up == 1 else m - values[0] if self.up == 10 else m  # need is 6-8
-            f = Fraction(share)
             # + f · twice·clear / (2·n·m·wden), over one denominator
-            bden = f.denominator * 2 * n * m * wden
-            num, den = num * bden + f.numerator * twice * clear * den, den * bden
-        return Fraction(num, den)
+            bden = fd * 2 * n * m * wden
+            num, den = num * bden + fn * twice * clear * den, den * bden
+        return num, den
 
     def _decided(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], second: int, need: int, fixed: str,
                  table: list[str], configs: list[tuple[int, int, int, tuple[int, ...]]]) -> tuple[dict[str, int], int]:
