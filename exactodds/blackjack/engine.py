@@ -46,6 +46,7 @@ play the engine's decisions (:meth:`Game.decide`, :meth:`Decision.by_order`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -392,7 +393,7 @@ class Game:
         n = shoe.size
         weights = initial_deals(shoe)
         denom = n * (n - 1) * (n - 2)
-        total = ZERO
+        sums: dict[int, int] = {}  # Σ w·value by the value's denominator: one division at the end
         p_super = ZERO
         deals: dict[tuple[CardType, CardType, CardType], tuple[Fraction, Decision]] = {}
         last_up = 0
@@ -406,13 +407,15 @@ class Game:
             d = self.decide(up, c1, c2)
             p = Fraction(w, denom)
             deals[key] = (p, d)
-            total += p * d.value
+            sums[d.value.denominator] = sums.get(d.value.denominator, 0) + w * d.value.numerator
             if up[0] == 7 and c1 == c2 and c1[0] == 7 and d.best == "hit":
                 left = shoe.remove(up, c1, c2)
                 p_super += p * Fraction(left.suits[7][c1[1]], left.size)
         self._release(last_up)
         if progress is not None:
             progress(len(weights), len(weights), "done")
+        lcm = math.lcm(*sums)
+        total = Fraction(sum(k * (lcm // den) for den, k in sums.items()), lcm * denom)
         envy = ZERO
         if self.rules.other_players and self.rules.super_bonus():
             envy = self.rules.other_players * self.rules.envy() * p_super
@@ -744,14 +747,17 @@ class _SplitValues:
         for a, wx, wpv in rows:
             x, pv = self.base(a)
             acc += wx * x + wpv * pv
-        num, den = acc, den * self._scale()
-        if self.suits is not None:  # Σ c·part over one product denominator, reduced once at the end
-            for role, a, cx, cpv in role_terms(self.n, self.p, limit):
-                for c, part in zip((cx, cpv), self.suit_part(a, role)):
-                    if c and part:
-                        d = c.denominator * part.denominator
-                        num, den = num * d + c.numerator * part.numerator * den, den * d
-        return Fraction(num, den)
+        den *= self._scale()
+        if self.suits is None:
+            return Fraction(acc, den)
+        # Σ c·part over the least common denominator, reduced once at the end
+        terms = [(acc, den)]
+        for role, a, cx, cpv in role_terms(self.n, self.p, limit):
+            for c, part in zip((cx, cpv), self.suit_part(a, role)):
+                if c and part:
+                    terms.append((c.numerator * part.numerator, c.denominator * part.denominator))
+        lcm = math.lcm(*(d for _, d in terms))
+        return Fraction(sum(k * (lcm // d) for k, d in terms), lcm)
 
 
 def expected_return(shoe: SpanishShoe, rules: Rules) -> Fraction:
