@@ -271,6 +271,25 @@ class _State:
         return i if i < len(self.kept_at) and self.kept_at[i] == k else -1
 
 
+def _reference_choices(ref_state: _State, ref_opens: IntArray, opens: IntArray,
+                       multi: npt.NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
+    """A reference's decisions at the nodes with a choice (``multi``) of a solver whose actions are
+    ``opens``: the slot of its best open action (first listed on a tie; −1 elsewhere) and the nodes
+    it does not decide (not reached by it, or none of its ranked actions open there)."""
+    assert ref_state.order is not None  # (a reference plays optimally: no policy, no chooser)
+    n = len(opens)
+    best = np.full(n, -1, dtype=np.int64)
+    for j in range(2, -1, -1):  # the reference's order, best first: the first open here wins
+        slot = ref_state.order[:, j]
+        code = np.where(slot >= 0, np.take_along_axis(ref_opens, np.maximum(slot, 0)[:, None], 1)[:, 0], -2)
+        for s in range(3):
+            best = np.where((opens[:, s] == code) & (code >= 0), s, best)
+    ok = ref_state.reached.astype(bool) & (best >= 0)
+    fixed = np.full(n, -1, dtype=np.int64)
+    fixed[multi & ok] = best[multi & ok]
+    return fixed, np.flatnonzero(multi & ~ok)
+
+
 class CompiledSolver(HandSolver):
     """:class:`HandSolver` with every node valued at once by the compiled loops (module doc); the
     same surface (``value``, ``actions``, ``memo``, ``node_actions``), the same integers."""
@@ -304,6 +323,10 @@ class CompiledSolver(HandSolver):
         self.shared_plans: dict[tuple[bool, bool], tuple[_State, _Plan]] = {}
         """The plans of the solvers whose post-split strategy this one decides entirely, by kind of
         hand (split, locked split aces), with the state they were read from."""
+        self.shared_choices: dict[tuple[bool, bool], tuple[_State, IntArray, IntArray]] = {}
+        """As a reference (:meth:`_chooser_plan`), its decisions by kind of hand: the slot it fixes at
+        each node and the nodes it leaves open, with the state they were read from (the same for
+        every solver of that kind whose strategy it decides: its split solvers by pair cards out)."""
 
     # -- the plan ---------------------------------------------------------------------------
     def _roots(self) -> npt.NDArray[np.uint8]:
@@ -385,16 +408,11 @@ class CompiledSolver(HandSolver):
             shared = ref.shared_plans.get((self.split, self.locked))
             if shared is not None and shared[0] is ref_state:
                 return shared[1]
-            ref_opens = ref.kind_opens[0]
-            best = np.full(n, -1, dtype=np.int64)
-            for j in range(2, -1, -1):  # the reference's order, best first: the first open here wins
-                slot = ref_state.order[:, j]
-                code = np.where(slot >= 0, np.take_along_axis(ref_opens, np.maximum(slot, 0)[:, None], 1)[:, 0], -2)
-                for s in range(3):
-                    best = np.where((opens[:, s] == code) & (code >= 0), s, best)
-            ok = ref_state.reached.astype(bool) & (best >= 0)
-            fixed[multi & ok] = best[multi & ok]
-            todo = np.flatnonzero(multi & ~ok)
+            choices = ref.shared_choices.get((self.split, self.locked))
+            if choices is None or choices[0] is not ref_state:
+                choices = ref.shared_choices[(self.split, self.locked)] = (ref_state, *_reference_choices(
+                    ref_state, ref.kind_opens[0], opens, multi))
+            fixed, todo = choices[1].copy(), choices[2]
             if not len(todo):  # the reference decides every node: the same plan whatever the cards out
                 plan = self._fixed_plan(fixed, slots, multi, two)
                 ref.shared_plans[(self.split, self.locked)] = (ref_state, plan)

@@ -205,22 +205,24 @@ class Game:
         with ``extra`` more pair cards than the pair out of the shoe); a split hand plays the
         post-split strategy of the rules (:meth:`_chooser`)."""
         key = (up, split_value_, extra)
-        if key not in self.solvers:
-            base = _sub(self.shoe.values, up)
-            for _ in range(1 + extra if split_value_ else 0):
-                base = _sub(base, split_value_)
-            table = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
-            if not any(k[0] == up for k in self.solvers):  # every hand this up card's solvers stand on, one batch
-                splits = [(r, extra) for r, extra in self._splits(up) if not self._chosen(r, extra)]
-                table.request_removed((x for r, extra in splits for x in _dealt(table.base, r, extra)),
-                                      [("hands", r, extra) for r, extra in splits])
-            chosen = self._chosen(split_value_, extra)
-            chooser = self._chooser(up, split_value_, extra) if split_value_ else None
-            self.solvers[key] = self.solver_class(base, up, self.rules, bool(split_value_), self.floor,
-                                                  self.policy, table, split_value_, extra, chooser,
-                                                  request=not chosen, plans=self._shared_plans(up, split_value_))
-            if chosen and ("chosen", up, self.rules, self.policy is None) not in table.asked:
-                self._request_chosen(up, table)
+        got = self.solvers.get(key)
+        if got is not None:  # (asked tens of thousands of times)
+            return got
+        base = _sub(self.shoe.values, up)
+        for _ in range(1 + extra if split_value_ else 0):
+            base = _sub(base, split_value_)
+        table = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
+        if not any(k[0] == up for k in self.solvers):  # every hand this up card's solvers stand on, one batch
+            splits = [(r, extra) for r, extra in self._splits(up) if not self._chosen(r, extra)]
+            table.request_removed((x for r, extra in splits for x in _dealt(table.base, r, extra)),
+                                  [("hands", r, extra) for r, extra in splits])
+        chosen = self._chosen(split_value_, extra)
+        chooser = self._chooser(up, split_value_, extra) if split_value_ else None
+        self.solvers[key] = self.solver_class(base, up, self.rules, bool(split_value_), self.floor,
+                                              self.policy, table, split_value_, extra, chooser,
+                                              request=not chosen, plans=self._shared_plans(up, split_value_))
+        if chosen and ("chosen", up, self.rules, self.policy is None) not in table.asked:
+            self._request_chosen(up, table)
         return self.solvers[key]
 
     def _shared_plans(self, up: int, pair: int) -> dict[tuple[Values, int], Plan] | None:
@@ -585,9 +587,9 @@ class _SplitValues:
             own, own_den = [((p1 if role == "p1" else p2)[1], 1)], 1
         out: list[tuple[int, int, int, tuple[int, ...]]] = []
         if need != r:  # second and completing values are not the pair's: their suits are the shoe's
-            seconds = left.suits[second]
+            seconds, counts = left.suits[second], left.suits[need]
             for s, ws in own:
-                out.extend((s, t, ws * k, left.suits[need]) for t, k in enumerate(seconds) if k)
+                out.extend([(s, t, ws * k, counts) for t, k in enumerate(seconds) if k])
             return own_den * left.values[second - 1], 1, out
         # 7-7-7 on split 7s: the second card is a pair card too; the extra pair cards out are
         # drawn from the others (a resplit hand's own pair card is not among them)
