@@ -193,6 +193,8 @@ class Game:
         self.plans: dict[tuple[int, bool, bool], dict[tuple[Values, int], Plan]] = {}
         """Node plans shared under a fixed strategy (:meth:`_shared_plans`); an up card's freed with
         its values."""
+        self.deal_ranks: dict[tuple[int, int, int], tuple[dict[str, Fraction], Fraction]] = {}
+        """:meth:`_rank_actions` by up card value and the player's two values (one up card's)."""
         self.split_decisions: dict[tuple[object, ...], list[str]] = {}
         """The suit-aware first decisions of a split hand by suits (:meth:`_SplitValues._split_decision`)."""
         self.floor = max(0, shoe.size - 50 - 2 * max(0, rules.max_hands - 2))
@@ -320,6 +322,7 @@ class Game:
         for share in [k for k in self.plans if k[0] == up]:
             del self.plans[share]
         self.split_memos.clear()
+        self.deal_ranks.clear()
         self.suit_corrections.clear()
         self.split_decisions.clear()
 
@@ -354,20 +357,20 @@ class Game:
         """Every action's value for one initial deal, and the best."""
         rules = self.rules
         left = self.shoe.remove(up, c1, c2)
-        pn = no_blackjack(left.values, up[0])
+        ranks = self.deal_ranks.get((up[0], c1[0], c2[0]))
+        if ranks is None:
+            ranks = self.deal_ranks[(up[0], c1[0], c2[0])] = self._rank_actions(up[0], c1[0], c2[0], left.values)
+        base, pn = ranks
         if {c1[0], c2[0]} == {1, 10}:
             bj = rules.blackjack_payout()
             value = bj * pn + (1 - pn) * (bj if rules.blackjack_beats_dealer_blackjack else ZERO)
             return Decision(up, (c1, c2), {"blackjack": bj * pn}, "blackjack", value)
-        hand = _add(_add((0,) * 10, c1[0]), c2[0])
-        acts = self.solver(up[0]).actions(hand)
+        acts = dict(base)
         for name in ("hit", "double"):
             if name in acts:
                 bonus = suit_bonus(c1, c2, up, left, rules, False, name == "double")
                 if bonus:  # (most hands: none)
                     acts[name] += bonus
-        if rules.surrender:
-            acts["surrender"] = -pn / 2
         orders: tuple[Fraction, ...] = ()
         if c1[0] == c2[0] and rules.max_hands >= 2:
             acts["split"] = self.split_value(up, c1, c2, left)
@@ -387,6 +390,18 @@ class Game:
                 value = sum((max_of({**acts, "split": v}, ranking) for v in orders), ZERO) / 2
         return Decision(up, (c1, c2), acts, best, value - (1 - pn), order_bests,
                         (orders[0], orders[1]) if orders else None)
+
+    def _rank_actions(self, up: int, r1: int, r2: int, left: Values) -> tuple[dict[str, Fraction], Fraction]:
+        """What :meth:`decide` reads of a deal's ranks alone (the same for every suit of its cards):
+        the values of the hand's actions but split, without suit bonus (:meth:`HandSolver.actions`,
+        then surrender), and P(no dealer Blackjack) (``left``: the value counts after the deal)."""
+        pn = no_blackjack(left, up)
+        if {r1, r2} == {1, 10}:
+            return {}, pn
+        acts = self.solver(up).actions(_add(_add((0,) * 10, r1), r2))
+        if self.rules.surrender:
+            acts["surrender"] = -pn / 2
+        return acts, pn
 
     def solve(self, progress: Callable[[int, int, str], None] | None = None) -> GameResult:
         """The expected return per unit of the main wager, optimal composition-dependent play;
