@@ -264,6 +264,10 @@ class _State:
     partial: bool = False
     """Only the two-card nodes' actions kept (a split solver's, once its values are released:
     memory); the others, asked for, are evaluated anew (:meth:`CompiledSolver.full_state`)."""
+    choices: dict[tuple[bool, bool], tuple[IntArray, IntArray]] = field(default_factory=dict)
+    """As a reference's state, its decisions by kind of hand (:func:`_reference_choices`), kept with
+    the state they are read from (the same for every solver of that kind whose strategy it decides:
+    its split solvers by pair cards out)."""
 
     def row(self, k: int) -> int:
         """The row of :attr:`kept` of node ``k``, -1 if not retained."""
@@ -323,10 +327,6 @@ class CompiledSolver(HandSolver):
         self.shared_plans: dict[tuple[bool, bool], tuple[_State, _Plan]] = {}
         """The plans of the solvers whose post-split strategy this one decides entirely, by kind of
         hand (split, locked split aces), with the state they were read from."""
-        self.shared_choices: dict[tuple[bool, bool], tuple[_State, IntArray, IntArray]] = {}
-        """As a reference (:meth:`_chooser_plan`), its decisions by kind of hand: the slot it fixes at
-        each node and the nodes it leaves open, with the state they were read from (the same for
-        every solver of that kind whose strategy it decides: its split solvers by pair cards out)."""
 
     # -- the plan ---------------------------------------------------------------------------
     def _roots(self) -> npt.NDArray[np.uint8]:
@@ -408,11 +408,11 @@ class CompiledSolver(HandSolver):
             shared = ref.shared_plans.get((self.split, self.locked))
             if shared is not None and shared[0] is ref_state:
                 return shared[1]
-            choices = ref.shared_choices.get((self.split, self.locked))
-            if choices is None or choices[0] is not ref_state:
-                choices = ref.shared_choices[(self.split, self.locked)] = (ref_state, *_reference_choices(
-                    ref_state, ref.kind_opens[0], opens, multi))
-            fixed, todo = choices[1].copy(), choices[2]
+            choices = ref_state.choices.get((self.split, self.locked))
+            if choices is None:
+                choices = ref_state.choices[(self.split, self.locked)] = _reference_choices(
+                    ref_state, ref.kind_opens[0], opens, multi)
+            fixed, todo = choices[0].copy(), choices[1]
             if not len(todo):  # the reference decides every node: the same plan whatever the cards out
                 plan = self._fixed_plan(fixed, slots, multi, two)
                 ref.shared_plans[(self.split, self.locked)] = (ref_state, plan)
