@@ -264,7 +264,7 @@ class _State:
     partial: bool = False
     """Only the two-card nodes' actions kept (a split solver's, once its values are released:
     memory); the others, asked for, are evaluated anew (:meth:`CompiledSolver.full_state`)."""
-    choices: dict[tuple[bool, bool], tuple[IntArray, IntArray]] = field(default_factory=dict)
+    choices: dict[tuple[bool, bool], tuple[npt.NDArray[np.int8], IntArray]] = field(default_factory=dict)
     """As a reference's state, its decisions by kind of hand (:func:`_reference_choices`), kept with
     the state they are read from (the same for every solver of that kind whose strategy it decides:
     its split solvers by pair cards out)."""
@@ -276,10 +276,11 @@ class _State:
 
 
 def _reference_choices(ref_state: _State, ref_opens: IntArray, opens: IntArray,
-                       multi: npt.NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
+                       multi: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int8], IntArray]:
     """A reference's decisions at the nodes with a choice (``multi``) of a solver whose actions are
     ``opens``: the slot of its best open action (first listed on a tie; −1 elsewhere) and the nodes
-    it does not decide (not reached by it, or none of its ranked actions open there)."""
+    it does not decide (not reached by it, or none of its ranked actions open there); the slots
+    as bytes (kept with the reference's state: memory)."""
     assert ref_state.order is not None  # (a reference plays optimally: no policy, no chooser)
     n = len(opens)
     best = np.full(n, -1, dtype=np.int64)
@@ -289,7 +290,7 @@ def _reference_choices(ref_state: _State, ref_opens: IntArray, opens: IntArray,
         for s in range(3):
             best = np.where((opens[:, s] == code) & (code >= 0), s, best)
     ok = ref_state.reached.astype(bool) & (best >= 0)
-    fixed = np.full(n, -1, dtype=np.int64)
+    fixed = np.full(n, -1, dtype=np.int8)
     fixed[multi & ok] = best[multi & ok]
     return fixed, np.flatnonzero(multi & ~ok)
 
@@ -412,7 +413,7 @@ class CompiledSolver(HandSolver):
             if choices is None:
                 choices = ref_state.choices[(self.split, self.locked)] = _reference_choices(
                     ref_state, ref.kind_opens[0], opens, multi)
-            fixed, todo = choices[0].copy(), choices[1]
+            fixed, todo = choices[0].astype(np.int64), choices[1]
             if not len(todo):  # the reference decides every node: the same plan whatever the cards out
                 plan = self._fixed_plan(fixed, slots, multi, two)
                 ref.shared_plans[(self.split, self.locked)] = (ref_state, plan)
