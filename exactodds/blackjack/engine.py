@@ -548,7 +548,7 @@ class _SplitValues:
                 k = rem[second - 1]
                 if k > 0 and completes(r, second) is not None:
                     hand = _add(_add((0,) * 10, r), second)
-                    en, ed = self._suit_correction(hs, hand, hs.value(hand), second, a, role)
+                    en, ed = self._suit_correction(hs, hand, second, a, role)
                     if en:
                         num, den = num * ed + k * en * den, den * ed
                         if second == r:
@@ -619,12 +619,11 @@ class _SplitValues:
                     out.append((s, t, ws * avail[t], tuple(avail[:t] + [avail[t] - 1] + avail[t + 1:])))
         return own_den * known, others, out
 
-    def _suit_correction(self, hs: HandSolver, hand: Values, value: int, second: int, a: int,
-                         role: str) -> tuple[int, int]:
+    def _suit_correction(self, hs: HandSolver, hand: Values, second: int, a: int, role: str) -> tuple[int, int]:
         """The exact suit part of a split hand ``pair, second`` whose third card can make a
         6-7-8 or 7-7-7 (§ 551.6(g)(1)-(4)), from the shoe less the up card and ``2 + a`` pair
-        cards: the expected value of the suit-aware decision with its bonus, less the value
-        ``value`` (the rank-only decision's numerator), averaged over the suits of the hand's
+        cards: the expected value of the suit-aware decision with its bonus, less the value of the
+        hand (the rank-only decision's numerator), averaged over the suits of the hand's
         cards and of the cards left (:meth:`_suit_configs`); as a numerator and a positive
         denominator, not reduced (:meth:`suit_part` sums them, reduced once)."""
         need = completes(self.pair, second)
@@ -638,7 +637,9 @@ class _SplitValues:
         corrections = self.game.suit_corrections
         got = corrections.get(key)
         if got is None:
-            got = corrections[key] = self._suit_correction_of(hs, hand, value, second, need, a, role)
+            # (the hand's value read here: the solver records the node as asked, which a kept
+            # correction's node already was, :meth:`CompiledSolver.value`)
+            got = corrections[key] = self._suit_correction_of(hs, hand, hs.value(hand), second, need, a, role)
         return got
 
     def _suit_correction_of(self, hs: HandSolver, hand: Values, value: int, second: int, need: int, a: int,
