@@ -264,11 +264,35 @@ class _State:
     partial: bool = False
     """Only the two-card nodes' actions kept (a split solver's, once its values are released:
     memory); the others, asked for, are evaluated anew (:meth:`CompiledSolver.full_state`)."""
+    choices: dict[tuple[bool, bool], tuple[npt.NDArray[np.int8], IntArray]] = field(default_factory=dict)
+    """As a reference's state, its decisions by kind of hand (:func:`_reference_choices`), kept with
+    the state they are read from (the same for every solver of that kind whose strategy it decides:
+    its split solvers by pair cards out)."""
 
     def row(self, k: int) -> int:
         """The row of :attr:`kept` of node ``k``, -1 if not retained."""
         i = int(np.searchsorted(self.kept_at, k))
         return i if i < len(self.kept_at) and self.kept_at[i] == k else -1
+
+
+def _reference_choices(ref_state: _State, ref_opens: IntArray, opens: IntArray,
+                       multi: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int8], IntArray]:
+    """A reference's decisions at the nodes with a choice (``multi``) of a solver whose actions are
+    ``opens``: the slot of its best open action (first listed on a tie; −1 elsewhere) and the nodes
+    it does not decide (not reached by it, or none of its ranked actions open there); the slots
+    as bytes (kept with the reference's state: memory)."""
+    assert ref_state.order is not None  # (a reference plays optimally: no policy, no chooser)
+    n = len(opens)
+    best = np.full(n, -1, dtype=np.int64)
+    for j in range(2, -1, -1):  # the reference's order, best first: the first open here wins
+        slot = ref_state.order[:, j]
+        code = np.where(slot >= 0, np.take_along_axis(ref_opens, np.maximum(slot, 0)[:, None], 1)[:, 0], -2)
+        for s in range(3):
+            best = np.where((opens[:, s] == code) & (code >= 0), s, best)
+    ok = ref_state.reached.astype(bool) & (best >= 0)
+    fixed = np.full(n, -1, dtype=np.int8)
+    fixed[multi & ok] = best[multi & ok]
+    return fixed, np.flatnonzero(multi & ~ok)
 
 
 class CompiledSolver(HandSolver):
@@ -385,16 +409,11 @@ class CompiledSolver(HandSolver):
             shared = ref.shared_plans.get((self.split, self.locked))
             if shared is not None and shared[0] is ref_state:
                 return shared[1]
-            ref_opens = ref.kind_opens[0]
-            best = np.full(n, -1, dtype=np.int64)
-            for j in range(2, -1, -1):  # the reference's order, best first: the first open here wins
-                slot = ref_state.order[:, j]
-                code = np.where(slot >= 0, np.take_along_axis(ref_opens, np.maximum(slot, 0)[:, None], 1)[:, 0], -2)
-                for s in range(3):
-                    best = np.where((opens[:, s] == code) & (code >= 0), s, best)
-            ok = ref_state.reached.astype(bool) & (best >= 0)
-            fixed[multi & ok] = best[multi & ok]
-            todo = np.flatnonzero(multi & ~ok)
+            choices = ref_state.choices.get((self.split, self.locked))
+            if choices is None:
+                choices = ref_state.choices[(self.split, self.locked)] = _reference_choices(
+                    ref_state, ref.kind_opens[0], opens, multi)
+            fixed, todo = choices[0].astype(np.int64), choices[1]
             if not len(todo):  # the reference decides every node: the same plan whatever the cards out
                 plan = self._fixed_plan(fixed, slots, multi, two)
                 ref.shared_plans[(self.split, self.locked)] = (ref_state, plan)

@@ -46,6 +46,7 @@ play the engine's decisions (:meth:`Game.decide`, :meth:`Decision.by_order`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -187,11 +188,13 @@ class Game:
         self.split_context: tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None = None
         self.split_memos: dict[tuple[object, ...], _SplitMemo] = {}
         """The memos of :class:`_SplitValues` by up card, pair value and shoe left (one up card's)."""
-        self.suit_corrections: dict[tuple[object, ...], Fraction] = {}
+        self.suit_corrections: dict[tuple[object, ...], tuple[int, int]] = {}
         """:meth:`_SplitValues._suit_correction` by what it reads."""
         self.plans: dict[tuple[int, bool, bool], dict[tuple[Values, int], Plan]] = {}
         """Node plans shared under a fixed strategy (:meth:`_shared_plans`); an up card's freed with
         its values."""
+        self.deal_ranks: dict[tuple[int, int, int], tuple[dict[str, Fraction], Fraction]] = {}
+        """:meth:`_rank_actions` by up card value and the player's two values (one up card's)."""
         self.split_decisions: dict[tuple[object, ...], list[str]] = {}
         """The suit-aware first decisions of a split hand by suits (:meth:`_SplitValues._split_decision`)."""
         self.floor = max(0, shoe.size - 50 - 2 * max(0, rules.max_hands - 2))
@@ -204,22 +207,24 @@ class Game:
         with ``extra`` more pair cards than the pair out of the shoe); a split hand plays the
         post-split strategy of the rules (:meth:`_chooser`)."""
         key = (up, split_value_, extra)
-        if key not in self.solvers:
-            base = _sub(self.shoe.values, up)
-            for _ in range(1 + extra if split_value_ else 0):
-                base = _sub(base, split_value_)
-            table = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
-            if not any(k[0] == up for k in self.solvers):  # every hand this up card's solvers stand on, one batch
-                splits = [(r, extra) for r, extra in self._splits(up) if not self._chosen(r, extra)]
-                table.request_removed((x for r, extra in splits for x in _dealt(table.base, r, extra)),
-                                      [("hands", r, extra) for r, extra in splits])
-            chosen = self._chosen(split_value_, extra)
-            chooser = self._chooser(up, split_value_, extra) if split_value_ else None
-            self.solvers[key] = self.solver_class(base, up, self.rules, bool(split_value_), self.floor,
-                                                  self.policy, table, split_value_, extra, chooser,
-                                                  request=not chosen, plans=self._shared_plans(up, split_value_))
-            if chosen and ("chosen", up, self.rules, self.policy is None) not in table.asked:
-                self._request_chosen(up, table)
+        got = self.solvers.get(key)
+        if got is not None:  # (asked tens of thousands of times)
+            return got
+        base = _sub(self.shoe.values, up)
+        for _ in range(1 + extra if split_value_ else 0):
+            base = _sub(base, split_value_)
+        table = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
+        if not any(k[0] == up for k in self.solvers):  # every hand this up card's solvers stand on, one batch
+            splits = [(r, extra) for r, extra in self._splits(up) if not self._chosen(r, extra)]
+            table.request_removed((x for r, extra in splits for x in _dealt(table.base, r, extra)),
+                                  [("hands", r, extra) for r, extra in splits])
+        chosen = self._chosen(split_value_, extra)
+        chooser = self._chooser(up, split_value_, extra) if split_value_ else None
+        self.solvers[key] = self.solver_class(base, up, self.rules, bool(split_value_), self.floor,
+                                              self.policy, table, split_value_, extra, chooser,
+                                              request=not chosen, plans=self._shared_plans(up, split_value_))
+        if chosen and ("chosen", up, self.rules, self.policy is None) not in table.asked:
+            self._request_chosen(up, table)
         return self.solvers[key]
 
     def _shared_plans(self, up: int, pair: int) -> dict[tuple[Values, int], Plan] | None:
@@ -317,10 +322,11 @@ class Game:
         for share in [k for k in self.plans if k[0] == up]:
             del self.plans[share]
         self.split_memos.clear()
+        self.deal_ranks.clear()
         self.suit_corrections.clear()
         self.split_decisions.clear()
 
-    def split_value(self, up: CardType, p1: CardType, p2: CardType) -> Fraction:
+    def split_value(self, up: CardType, p1: CardType, p2: CardType, left: SpanishShoe | None = None) -> Fraction:
         """Unnormalised value of splitting the pair ``p1, p2`` (§ 551.12), exactly, for the
         post-split strategy of the rules; with ``resplit_optional`` the best number of hands
         to split to (a resplit only when it is better), else always to the most allowed.
@@ -334,7 +340,8 @@ class Game:
         hands draw being exchangeable with the rest. :meth:`_split_hand_values` gives those.
         """
         r, u = p1[0], up[0]
-        left = self.shoe.remove(up, p1, p2)
+        if left is None:  # (``left``: the shoe less the three cards, when the caller has it)
+            left = self.shoe.remove(up, p1, p2)
         most = self.rules.max_hands if (r != 1 or self.rules.resplit_aces) else 2
         most = min(most, 2 + left.values[r - 1])
         limits = range(2, most + 1) if self.rules.resplit_optional else range(most, most + 1)
@@ -350,28 +357,28 @@ class Game:
         """Every action's value for one initial deal, and the best."""
         rules = self.rules
         left = self.shoe.remove(up, c1, c2)
-        pn = no_blackjack(left.values, up[0])
+        ranks = self.deal_ranks.get((up[0], c1[0], c2[0]))
+        if ranks is None:
+            ranks = self.deal_ranks[(up[0], c1[0], c2[0])] = self._rank_actions(up[0], c1[0], c2[0], left.values)
+        base, pn = ranks
         if {c1[0], c2[0]} == {1, 10}:
             bj = rules.blackjack_payout()
             value = bj * pn + (1 - pn) * (bj if rules.blackjack_beats_dealer_blackjack else ZERO)
             return Decision(up, (c1, c2), {"blackjack": bj * pn}, "blackjack", value)
-        hand = _add(_add((0,) * 10, c1[0]), c2[0])
-        acts = self.solver(up[0]).actions(hand)
+        acts = dict(base)
         for name in ("hit", "double"):
             if name in acts:
                 bonus = suit_bonus(c1, c2, up, left, rules, False, name == "double")
                 if bonus:  # (most hands: none)
                     acts[name] += bonus
-        if rules.surrender:
-            acts["surrender"] = -pn / 2
         orders: tuple[Fraction, ...] = ()
         if c1[0] == c2[0] and rules.max_hands >= 2:
-            acts["split"] = self.split_value(up, c1, c2)
+            acts["split"] = self.split_value(up, c1, c2, left)
             if c1 != c2 and c1[0] in SUITED and rules.bonus_678_777 and rules.max_hands >= 3:
                 # with resplits the first pair card's hand and the last-dealt one differ (the
                 # first gets the first non-pair card): with a suit bonus the order of the pair
                 # matters, and the player, who saw it, decides for each order
-                orders = (acts["split"], self.split_value(up, c2, c1))
+                orders = (acts["split"], self.split_value(up, c2, c1, left))
                 acts["split"] = (orders[0] + orders[1]) / 2
         ranking = self.policy(two_card_class(up[0], c1[0], c2[0], False)) if self.policy else None
         best = choose(acts, ranking)
@@ -384,6 +391,18 @@ class Game:
         return Decision(up, (c1, c2), acts, best, value - (1 - pn), order_bests,
                         (orders[0], orders[1]) if orders else None)
 
+    def _rank_actions(self, up: int, r1: int, r2: int, left: Values) -> tuple[dict[str, Fraction], Fraction]:
+        """What :meth:`decide` reads of a deal's ranks alone (the same for every suit of its cards):
+        the values of the hand's actions but split, without suit bonus (:meth:`HandSolver.actions`,
+        then surrender), and P(no dealer Blackjack) (``left``: the value counts after the deal)."""
+        pn = no_blackjack(left, up)
+        if {r1, r2} == {1, 10}:
+            return {}, pn
+        acts = self.solver(up).actions(_add(_add((0,) * 10, r1), r2))
+        if self.rules.surrender:
+            acts["surrender"] = -pn / 2
+        return acts, pn
+
     def solve(self, progress: Callable[[int, int, str], None] | None = None) -> GameResult:
         """The expected return per unit of the main wager, optimal composition-dependent play;
         ``progress(done, total, label)`` after each initial deal (the command line draws it)."""
@@ -391,7 +410,7 @@ class Game:
         n = shoe.size
         weights = initial_deals(shoe)
         denom = n * (n - 1) * (n - 2)
-        total = ZERO
+        sums: dict[int, int] = {}  # Σ w·value by the value's denominator: one division at the end
         p_super = ZERO
         deals: dict[tuple[CardType, CardType, CardType], tuple[Fraction, Decision]] = {}
         last_up = 0
@@ -405,13 +424,15 @@ class Game:
             d = self.decide(up, c1, c2)
             p = Fraction(w, denom)
             deals[key] = (p, d)
-            total += p * d.value
+            sums[d.value.denominator] = sums.get(d.value.denominator, 0) + w * d.value.numerator
             if up[0] == 7 and c1 == c2 and c1[0] == 7 and d.best == "hit":
                 left = shoe.remove(up, c1, c2)
                 p_super += p * Fraction(left.suits[7][c1[1]], left.size)
         self._release(last_up)
         if progress is not None:
             progress(len(weights), len(weights), "done")
+        lcm = math.lcm(*sums)
+        total = Fraction(sum(k * (lcm // den) for den, k in sums.items()), lcm * denom)
         envy = ZERO
         if self.rules.other_players and self.rules.super_bonus():
             envy = self.rules.other_players * self.rules.envy() * p_super
@@ -527,11 +548,11 @@ class _SplitValues:
                 k = rem[second - 1]
                 if k > 0 and completes(r, second) is not None:
                     hand = _add(_add((0,) * 10, r), second)
-                    extra = self._suit_correction(hs, hand, hs.value(hand), second, a, role)
-                    if extra:
-                        num, den = num * extra.denominator + k * extra.numerator * den, den * extra.denominator
-                    if second == r:
-                        pair_bonus = extra
+                    en, ed = self._suit_correction(hs, hand, second, a, role)
+                    if en:
+                        num, den = num * ed + k * en * den, den * ed
+                        if second == r:
+                            pair_bonus = Fraction(en, ed)
             got = self.suit_memo.suits[key] = (Fraction(num, den * sum(rem)), pair_bonus)
         return got
 
@@ -544,18 +565,19 @@ class _SplitValues:
         return ctx
 
     def _suit_configs(self, second: int, need: int, a: int,
-                      role: str) -> tuple[int, Fraction | int, list[tuple[int, int, int, tuple[int, ...]]]]:
+                      role: str) -> tuple[int, tuple[int, int], list[tuple[int, int, int, tuple[int, ...]]]]:
         """:meth:`_suit_configs_of`, kept by role and second card (they do not depend on ``a``),
-        with the factor ``f`` of ``a`` extra pair cards out."""
+        with the factor ``f`` of ``a`` extra pair cards out as a numerator and a denominator (not
+        reduced: the correction is reduced once, at its end)."""
         key = (self._role(role), second)
         got = self.suit_memo.configs.get(key)
         if got is None:
             got = self.suit_memo.configs[key] = self._suit_configs_of(second, need, role)
         wden, others, configs = got
         if need != self.pair:
-            return wden, 1, configs
+            return wden, (1, 1), configs
         keep = self.p - a - 1  # of the pair cards whose suits the hand does not know, those still in the shoe
-        return wden, Fraction(keep, others) if others else ZERO, configs
+        return wden, (keep, others) if others else (0, 1), configs
 
     def _suit_configs_of(self, second: int, need: int,
                          role: str) -> tuple[int, int, list[tuple[int, int, int, tuple[int, ...]]]]:
@@ -580,9 +602,9 @@ class _SplitValues:
             own, own_den = [((p1 if role == "p1" else p2)[1], 1)], 1
         out: list[tuple[int, int, int, tuple[int, ...]]] = []
         if need != r:  # second and completing values are not the pair's: their suits are the shoe's
-            seconds = left.suits[second]
+            seconds, counts = left.suits[second], left.suits[need]
             for s, ws in own:
-                out.extend((s, t, ws * k, left.suits[need]) for t, k in enumerate(seconds) if k)
+                out.extend([(s, t, ws * k, counts) for t, k in enumerate(seconds) if k])
             return own_den * left.values[second - 1], 1, out
         # 7-7-7 on split 7s: the second card is a pair card too; the extra pair cards out are
         # drawn from the others (a resplit hand's own pair card is not among them)
@@ -597,13 +619,13 @@ class _SplitValues:
                     out.append((s, t, ws * avail[t], tuple(avail[:t] + [avail[t] - 1] + avail[t + 1:])))
         return own_den * known, others, out
 
-    def _suit_correction(self, hs: HandSolver, hand: Values, value: int, second: int, a: int,
-                         role: str) -> Fraction:
+    def _suit_correction(self, hs: HandSolver, hand: Values, second: int, a: int, role: str) -> tuple[int, int]:
         """The exact suit part of a split hand ``pair, second`` whose third card can make a
         6-7-8 or 7-7-7 (§ 551.6(g)(1)-(4)), from the shoe less the up card and ``2 + a`` pair
-        cards: the expected value of the suit-aware decision with its bonus, less the value
-        ``value`` (the rank-only decision's numerator), averaged over the suits of the hand's
-        cards and of the cards left (:meth:`_suit_configs`)."""
+        cards: the expected value of the suit-aware decision with its bonus, less the value of the
+        hand (the rank-only decision's numerator), averaged over the suits of the hand's
+        cards and of the cards left (:meth:`_suit_configs`); as a numerator and a positive
+        denominator, not reduced (:meth:`suit_part` sums them, reduced once)."""
         need = completes(self.pair, second)
         assert need is not None and self.suits is not None
         up, (p1, p2), left = self.suits
@@ -615,11 +637,13 @@ class _SplitValues:
         corrections = self.game.suit_corrections
         got = corrections.get(key)
         if got is None:
-            got = corrections[key] = self._suit_correction_of(hs, hand, value, second, need, a, role)
+            # (the hand's value read here: the solver records the node as asked, which a kept
+            # correction's node already was, :meth:`CompiledSolver.value`)
+            got = corrections[key] = self._suit_correction_of(hs, hand, hs.value(hand), second, need, a, role)
         return got
 
     def _suit_correction_of(self, hs: HandSolver, hand: Values, value: int, second: int, need: int, a: int,
-                            role: str) -> Fraction:
+                            role: str) -> tuple[int, int]:
         """:meth:`_suit_correction`, computed. The bonus of a split hand's draw (no super bonus on
         a split hand, § 551.12(e)) is ``twice·clear·(2 if doubled)/(2·n·m)`` (:func:`_bonus_part`),
         ``twice`` linear in the completing value's suit counts and ``clear``, ``n``, ``m`` the
@@ -627,10 +651,10 @@ class _SplitValues:
         integers, with one division each at the end."""
         acts = hs.node_actions.get((hand, 0))
         if not acts:
-            return ZERO
-        wden, share, configs = self._suit_configs(second, need, a, role)
+            return 0, 1
+        wden, (fn, fd), configs = self._suit_configs(second, need, a, role)
         if not configs:  # no suit of the hand's cards left to complete one (wden may be 0)
-            return ZERO
+            return 0, 1
         fixed, table = self._split_decision(hs, hand, acts, value, second, a)
         key = (self._role(role), second, tuple(acts), a if self.game.rules.post_split == "cdp" else 0, fixed)
         got = self.suit_memo.decided.get(key)
@@ -644,11 +668,10 @@ class _SplitValues:
             n = sum(values)
             m = max(n - 1, 1)  # (the completing card the last: no hole card to peek at, never reached)
             clear = m - values[9] if self.up == 1 else m - values[0] if self.up == 10 else m  # need is 6-8
-            f = Fraction(share)
             # + f · twice·clear / (2·n·m·wden), over one denominator
-            bden = f.denominator * 2 * n * m * wden
-            num, den = num * bden + f.numerator * twice * clear * den, den * bden
-        return Fraction(num, den)
+            bden = fd * 2 * n * m * wden
+            num, den = num * bden + fn * twice * clear * den, den * bden
+        return num, den
 
     def _decided(self, hs: HandSolver, hand: Values, acts: Mapping[str, int], second: int, need: int, fixed: str,
                  table: list[str], configs: list[tuple[int, int, int, tuple[int, ...]]]) -> tuple[dict[str, int], int]:
@@ -742,14 +765,17 @@ class _SplitValues:
         for a, wx, wpv in rows:
             x, pv = self.base(a)
             acc += wx * x + wpv * pv
-        num, den = acc, den * self._scale()
-        if self.suits is not None:  # Σ c·part over one product denominator, reduced once at the end
-            for role, a, cx, cpv in role_terms(self.n, self.p, limit):
-                for c, part in zip((cx, cpv), self.suit_part(a, role)):
-                    if c and part:
-                        d = c.denominator * part.denominator
-                        num, den = num * d + c.numerator * part.numerator * den, den * d
-        return Fraction(num, den)
+        den *= self._scale()
+        if self.suits is None:
+            return Fraction(acc, den)
+        # Σ c·part over the least common denominator, reduced once at the end
+        terms = [(acc, den)]
+        for role, a, cx, cpv in role_terms(self.n, self.p, limit):
+            for c, part in zip((cx, cpv), self.suit_part(a, role)):
+                if c and part:
+                    terms.append((c.numerator * part.numerator, c.denominator * part.denominator))
+        lcm = math.lcm(*(d for _, d in terms))
+        return Fraction(sum(k * (lcm // d) for k, d in terms), lcm)
 
 
 def expected_return(shoe: SpanishShoe, rules: Rules) -> Fraction:

@@ -100,17 +100,21 @@ class SpanishShoe:
     def remove(self, *cards: CardType) -> SpanishShoe:
         """The shoe less ``cards`` (an error if one is missing)."""
         values = list(self.values)
-        suits = {v: list(self.suits[v]) for v in SUITED}
+        suits = {v: tuple(self.suits[v]) for v in SUITED}  # (an untouched value's tuple shared: immutable)
         for v, s in cards:
+            if values[v - 1] <= 0:
+                raise InputError("cannot remove a card the shoe does not hold")
             values[v - 1] -= 1
             if v in SUITED:
-                suits[v][s] -= 1
-        if any(n < 0 for n in values) or any(n < 0 for x in suits.values() for n in x):
-            raise InputError("cannot remove a card the shoe does not hold")
+                counts = list(suits[v])
+                if counts[s] <= 0:
+                    raise InputError("cannot remove a card the shoe does not hold")
+                counts[s] -= 1
+                suits[v] = (counts[0], counts[1], counts[2], counts[3])
         # checked here (no count negative, the suits add up as they did): not again in __post_init__
         out = object.__new__(SpanishShoe)
         object.__setattr__(out, "values", tuple(values))
-        object.__setattr__(out, "suits", {v: (s[0], s[1], s[2], s[3]) for v, s in suits.items()})
+        object.__setattr__(out, "suits", suits)
         return out
 
 
