@@ -19,6 +19,7 @@ machine-readable output, ``--runs N`` sets the repetitions, at least 20 by defau
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import resource
@@ -596,6 +597,11 @@ def bench_blackjack() -> None:
         report("blackjack: numba import and the kernels' load (with a one-deck game)", time.process_time() - t,
                "s CPU", "(first run: compiles)", None)
 
+    # the objects the earlier groups left are not this game's: out of the collector's sweeps (a user's
+    # run starts in a fresh process), as a fresh process would have them
+    gc.collect()
+    gc.freeze()
+
     def whole_game() -> None:
         spanish21_analysis(SpanishShoe.standard(8), Rules(), 8, basic=True)
 
@@ -649,16 +655,19 @@ def bench_blackjack() -> None:
                "s CPU", "(comparison)", None)
         report("blackjack:   standard CDZ-, Python hand solvers (EXACTODDS_PURE=1)", timed(standard, pure=True, runs=1),
                "s CPU", "(comparison)", None)
+    gc.unfreeze()
 
 
 def _whole_game_peak_mb() -> float:
     """The peak resident memory (MB) of a fresh process that runs § 551's whole 8-deck game with the
-    basic chart, its imports included (numba's, with the ``fast`` extra): what a user's run holds."""
-    code = ("import resource; from exactodds.blackjack.rules import Rules; "
+    basic chart, its imports included (numba's, with the ``fast`` extra): what a user's run holds.
+    Read as the child's own ``VmHWM`` (``/proc/self/status``): its ``ru_maxrss`` would carry over,
+    through the exec, the pages of this process it was forked from."""
+    code = ("from exactodds.blackjack.rules import Rules; "
             "from exactodds.blackjack.shoe import SpanishShoe; "
             "from exactodds.spanish21.figures import spanish21_analysis; "
             "spanish21_analysis(SpanishShoe.standard(8), Rules(), 8, basic=True); "
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+            "print(next(line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     return int(out.stdout.split()[-1]) / 1024
 
