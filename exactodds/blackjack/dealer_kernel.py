@@ -114,6 +114,23 @@ def _contract(w: Any, xa: Any, cols: Any, ng: Any, dv: Any, ps: Any, factors: An
     return out
 
 
+def _mixed_radix(residues: Any, r: int, c: int, q: Any, inv: Any, digits: Any) -> None:  # pragma: no cover - compiled
+    """Garner's mixed-radix digits of the integer whose residues are ``residues[:, r, c]`` into
+    ``digits`` (each ``d_i`` below ``q_i``; the integer is ``Σ d_i · Π_{j<i} q_j``); ``inv[i]`` the
+    inverse of ``Π_{j<i} q_j`` modulo ``q_i``. The one digit loop of :func:`_garner` and :func:`_limbs`."""
+    nprimes = q.shape[0]
+    digits[0] = residues[0, r, c]
+    for i in range(1, nprimes):
+        qi = q[i]
+        v = digits[i - 1] % qi
+        for j in range(i - 2, -1, -1):
+            v = (v * (q[j] % qi) + digits[j]) % qi
+        digits[i] = (residues[i, r, c] - v + qi) % qi * inv[i] % qi
+
+
+mixed_radix: Any = _jit(_mixed_radix)
+
+
 def _garner(residues: Any, q: Any, inv: Any) -> Any:  # pragma: no cover - compiled
     """The mixed-radix digits of :meth:`DealerTable._reconstruct`, two to a limb: axes (limb,
     row, column), each limb below 2⁵⁸ (``digit + q_i · digit'``)."""
@@ -123,13 +140,7 @@ def _garner(residues: Any, q: Any, inv: Any) -> Any:  # pragma: no cover - compi
     digits = np.empty(nprimes, dtype=np.int64)
     for r in range(rows):
         for c in range(cols):
-            digits[0] = residues[0, r, c]
-            for i in range(1, nprimes):
-                qi = q[i]
-                v = digits[i - 1] % qi
-                for j in range(i - 2, -1, -1):
-                    v = (v * (q[j] % qi) + digits[j]) % qi
-                digits[i] = (residues[i, r, c] - v + qi) % qi * inv[i] % qi
+            mixed_radix(residues, r, c, q, inv, digits)
             for k in range(nlimbs):
                 limb = digits[2 * k]
                 if 2 * k + 1 < nprimes:
@@ -157,13 +168,7 @@ def _limbs(residues: Any, q: Any, inv: Any, columns: Any, scale: float, limbs: A
     mask = np.uint64(0xFFFFFFFF)
     for r in range(rows):
         for g in range(groups):
-            digits[0] = residues[0, r, g]
-            for i in range(1, nprimes):
-                qi = q[i]
-                v = digits[i - 1] % qi
-                for j in range(i - 2, -1, -1):
-                    v = (v * (q[j] % qi) + digits[j]) % qi
-                digits[i] = (residues[i, r, g] - v + qi) % qi * inv[i] % qi
+            mixed_radix(residues, r, g, q, inv, digits)
             for w in range(width):
                 acc[w] = 0
             acc[0] = np.uint64(digits[nprimes - 1])
