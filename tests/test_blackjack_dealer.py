@@ -323,3 +323,42 @@ def test_barrett_reduction_equals_the_remainder(q: int, data: st.DataObject) -> 
               data.draw(st.integers(0, 2 ** 63 - 1))):
         a = min(a, 2 ** 63 - 1)
         assert reduce(np.int64(a), np.int64(q), m) == a % q
+
+
+@given(shoes | st.just((4,) * 9 + (16,)), st.integers(1, 10), st.integers(0, 60),
+       st.lists(st.lists(st.integers(0, 2), min_size=10, max_size=10), min_size=1, max_size=20))
+@settings(max_examples=30, deadline=None)
+def test_compiled_contraction_in_chunks_of_lanes_equals_numpy(base: Values, up: int, extra: int,
+                                                              xs: list[list[int]]) -> None:
+    """The compiled contraction sums :data:`~exactodds.blackjack.dealer_kernel.LANES` primes side
+    by side: with 1 to 8 primes (``extra_cards`` up to 60: spare lanes, one chunk, several
+    chunks) its residues equal the numpy path's (:meth:`DealerTable._contract`, the oracle) on
+    the same sorted rows, and both equal the weights times the factors summed directly."""
+    from exactodds.blackjack.dealer_kernel import LANES, contract
+
+    try:
+        table = DealerTable(base, up, False, floor=0, extra_cards=extra)
+    except InputError:
+        return
+    event(f"chunks of lanes: {-(-len(table.primes) // LANES)}")
+    xa = np.unique(np.minimum(np.array(xs, dtype=np.int64), np.array(base, dtype=np.int64)), axis=0)
+    n = table.size - int(xa[0].sum())
+    xa = xa[xa.sum(axis=1) == xa[0].sum()]
+    w, _ = table._weights(n)
+    got = contract(w, xa, *table._kernel_arrays(LANES), table.q)
+    assert np.array_equal(got, table._contract(w, xa))
+    for r, x in enumerate(xa.tolist()):  # the sum over the compositions, one product each
+        prod = w.copy()
+        for v in range(10):
+            prod = prod * table.factors[v][:, x[v], :][:, table.d[:, v]] % table.p[:, :, 0]
+        for j, o in enumerate(table.out_index):
+            mask = np.array([comp_out == o for comp_out in _outcomes(table)])
+            assert (prod[:, mask].sum(axis=1) % table.q == got[:, r, j]).all()
+
+
+def _outcomes(table: DealerTable) -> list[int]:
+    """The outcome of each of ``table``'s compositions, in its order (:attr:`DealerTable.d`)."""
+    from exactodds.blackjack.dealer import dealer_compositions
+
+    found = dealer_compositions(table.up, table.h17, table.base)
+    return [found[tuple(row)][1] for row in table.d.tolist()]

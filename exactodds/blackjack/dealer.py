@@ -260,11 +260,12 @@ class DealerTable:
         """The row of :attr:`limbs` of each of :attr:`_codes`."""
         self._packed: tuple[IntArray, IntArray, IntArray, IntArray, IntArray] | None = None
 
-    def _kernel_arrays(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
+    def _kernel_arrays(self, lanes: int) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
         """:attr:`levels` and :attr:`factors` as the compiled contraction reads them
         (:func:`~exactodds.blackjack.dealer_kernel.contract`): per level its value, group counts,
         the counts of each group, the runs of groups the next level's groups sum, and the factors
-        (axes: prime, level, ``x``, ``d``), padded to one shape. Built on first use."""
+        (axes: chunk of ``lanes`` primes, level, ``x``, ``d``, prime in the chunk; zeros past the
+        last prime), padded to one shape. Built on first use."""
         if self._packed is None:
             levels = self.levels
             ng = [len(dv) for _, dv, _ in levels] + [len(self.out_index)]
@@ -273,15 +274,17 @@ class DealerTable:
             runs = np.zeros((len(levels), width + 1), dtype=np.int64)
             xmax = max(self.factors[v].shape[1] for v, _, _ in levels)
             dmax = max(self.factors[v].shape[2] for v, _, _ in levels)
-            factors = np.zeros((len(self.primes), len(levels), xmax, dmax), dtype=np.int64)
+            chunks = -(-len(self.primes) // lanes)
+            factors = np.zeros((chunks * lanes, len(levels), xmax, dmax), dtype=np.int64)
             for i, (v, dv, parents) in enumerate(levels):
                 dv_pad[i, :len(dv)] = dv
                 runs[i, :len(parents)] = parents
                 runs[i, len(parents)] = len(dv)
                 f = self.factors[v]
-                factors[:, i, :f.shape[1], :f.shape[2]] = f
+                factors[:len(self.primes), i, :f.shape[1], :f.shape[2]] = f
+            packed = np.moveaxis(factors.reshape((chunks, lanes) + factors.shape[1:]), 1, -1)
             cols = np.array([v for v, _, _ in levels], dtype=np.int64)
-            self._packed = (cols, np.array(ng, dtype=np.int64), dv_pad, runs, factors)
+            self._packed = (cols, np.array(ng, dtype=np.int64), dv_pad, runs, np.ascontiguousarray(packed))
         return self._packed
 
     def request(self, rems: Iterable[Values]) -> None:
@@ -465,7 +468,7 @@ class DealerTable:
             self.per_n[n] = got
         kernel = _kernel(len(xa))
         if kernel is not None:
-            residues: IntArray = kernel.contract(w, np.ascontiguousarray(xa), *self._kernel_arrays(), self.q)
+            residues: IntArray = kernel.contract(w, np.ascontiguousarray(xa), *self._kernel_arrays(kernel.LANES), self.q)
         else:
             residues = self._contract(w, xa)
         rems = np.array(self.base, dtype=np.int64) - xa

@@ -23,7 +23,7 @@ the tests hold both equal to the numpy path and to a direct dealer recursion.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
@@ -63,55 +63,88 @@ def _reduce(a: Any, q: Any, m: Any) -> Any:  # pragma: no cover - compiled
 reduce: Any = _jit(_reduce)
 
 
+LANES: Final = 4
+"""Primes summed side by side (the innermost axis of the buffers and of the factors): a row's
+loop control, its counts ``dv``, its runs ``ps`` and its factor lookup are shared by four primes
+(more primes: chunks of four, one walk over the rows per chunk; fewer: the spare lanes hold zeros
+and are not reduced). Measured on the 339 calls of the standard 8-deck game: 0.32 s → 0.19 s."""
+
+
 def _contract(w: Any, xa: Any, cols: Any, ng: Any, dv: Any, ps: Any, factors: Any, q: Any) -> Any:  # pragma: no cover - compiled
     """Residues ``(prime, row, group)`` of the sums of :meth:`DealerTable._residues`.
 
     ``w[p, c]``: composition ``c``'s weight mod prime ``p``; ``xa``: the removed multisets (rows,
     best sorted); per level ``l``: the value ``cols[l]`` summed out, the ``ng[l]`` groups it
     sums (their counts ``dv[l, :ng[l]]`` of that value), the groups of the next level as runs
-    ``ps[l, g] .. ps[l, g + 1]`` of them, and ``factors[p, l, x, d] = ff(B_v − x, d) mod p``."""
-    nprimes = q.shape[0]
+    ``ps[l, g] .. ps[l, g + 1]`` of them, and ``factors[k, l, x, d, j] = ff(B_v − x, d) mod p``
+    for the prime ``p = q[LANES·k + j]`` (zero past the last prime; :data:`LANES`). A group of one
+    composition holding none of the level's value (factor ``ff(·, 0) = 1``) is a copy; every
+    other sum, at most :data:`~exactodds.blackjack.dealer.MOST_TERMS` products below 2⁵⁸, so
+    below 2⁶³, is reduced once (:data:`REDUCTION`), the spare lanes not at all."""
+    nprimes, rows, nlevels = q.shape[0], xa.shape[0], cols.shape[0]
+    out = np.empty((nprimes, rows, ng[nlevels]), dtype=np.int64)
+    start = starts(xa, cols)
+    buf = np.zeros((nlevels + 1, ng.max(), LANES), dtype=np.int64)
+    qs = np.empty(LANES, dtype=np.int64)
+    ms = np.empty(LANES, dtype=np.uint64)
+    for chunk in range(factors.shape[0]):
+        first = chunk * LANES
+        lanes = min(LANES, nprimes - first)
+        for k in range(LANES):
+            qs[k] = q[first + min(k, lanes - 1)]
+            ms[k] = np.uint64(0xFFFFFFFFFFFFFFFF) // np.uint64(qs[k])  # Barrett's constant (REDUCTION)
+        for c in range(ng[0]):
+            for k in range(lanes):
+                buf[0, c, k] = w[first + k, c]
+        for i in range(rows):
+            for level in range(start[i], nlevels):  # the levels this row sums again
+                f = factors[chunk, level, xa[i, cols[level]]]
+                src, dst, counts, runs = buf[level], buf[level + 1], dv[level], ps[level]
+                for g in range(ng[level + 1]):
+                    lo, hi = runs[g], runs[g + 1]
+                    if hi == lo + 1 and counts[lo] == 0:
+                        for k in range(LANES):
+                            dst[g, k] = src[lo, k]
+                        continue
+                    a0 = a1 = a2 = a3 = 0
+                    for c in range(lo, hi):
+                        d = counts[c]
+                        a0 += f[d, 0] * src[c, 0]
+                        a1 += f[d, 1] * src[c, 1]
+                        a2 += f[d, 2] * src[c, 2]
+                        a3 += f[d, 3] * src[c, 3]
+                    dst[g, 0] = reduce(a0, qs[0], ms[0])
+                    if lanes > 1:
+                        dst[g, 1] = reduce(a1, qs[1], ms[1])
+                    if lanes > 2:
+                        dst[g, 2] = reduce(a2, qs[2], ms[2])
+                    if lanes > 3:
+                        dst[g, 3] = reduce(a3, qs[3], ms[3])
+            for g in range(out.shape[2]):
+                for k in range(lanes):
+                    out[first + k, i, g] = buf[nlevels, g, k]
+    return out
+
+
+def _starts(xa: Any, cols: Any) -> Any:  # pragma: no cover - compiled
+    """Per row of ``xa``, the first level whose value's count differs from the row before (0 for
+    the first row; the number of levels for a row equal to the one before on every level)."""
     rows = xa.shape[0]
     nlevels = cols.shape[0]
-    groups = ng[nlevels]
-    out = np.empty((nprimes, rows, groups), dtype=np.int64)
     start = np.zeros(rows, dtype=np.int64)
-    for i in range(1, rows):  # the first level whose value's count differs from the row before
+    for i in range(1, rows):
         s = nlevels
         for level in range(nlevels):
             if xa[i, cols[level]] != xa[i - 1, cols[level]]:
                 s = level
                 break
         start[i] = s
-    width = 0
-    for level in range(nlevels + 1):
-        width = max(width, ng[level])
-    buf = np.empty((nlevels + 1, width), dtype=np.int64)
-    for p in range(nprimes):
-        qp = q[p]
-        m = np.uint64(0xFFFFFFFFFFFFFFFF) // np.uint64(qp)  # Barrett's constant (REDUCTION)
-        for c in range(ng[0]):
-            buf[0, c] = w[p, c]
-        for i in range(rows):
-            s = start[i] if i > 0 else 0
-            if s == nlevels:
-                for g in range(groups):
-                    out[p, i, g] = out[p, i - 1, g]
-                continue
-            for level in range(s, nlevels):
-                x = xa[i, cols[level]]
-                for g in range(ng[level + 1]):
-                    lo = ps[level, g]
-                    if ps[level, g + 1] == lo + 1 and dv[level, lo] == 0:  # one child, factor ff(·, 0) = 1
-                        buf[level + 1, g] = buf[level, lo]
-                        continue
-                    acc = 0
-                    for c in range(lo, ps[level, g + 1]):
-                        acc += factors[p, level, x, dv[level, c]] * buf[level, c]
-                    buf[level + 1, g] = reduce(acc, qp, m)  # one reduction per sum (REDUCTION)
-            for g in range(groups):
-                out[p, i, g] = buf[nlevels, g]
-    return out
+    return start
+
+
+starts: Any = _jit(_starts)
+
+
 
 
 def _mixed_radix(residues: Any, r: int, c: int, q: Any, inv: Any, digits: Any) -> None:  # pragma: no cover - compiled
@@ -194,4 +227,4 @@ contract: Any = _jit(_contract)
 garner: Any = _jit(_garner)
 limbs: Any = _jit(_limbs)
 
-__all__ = ["contract", "garner", "limbs", "reduce"]
+__all__ = ["LANES", "contract", "garner", "limbs", "reduce", "starts"]
