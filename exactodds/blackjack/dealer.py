@@ -149,28 +149,32 @@ def dealer_compositions(up: int, h17: bool, cap: Values) -> dict[Values, tuple[i
     >>> d[(0,) * 9 + (1,)], d[(0, 0, 0, 0, 0, 0, 1, 0, 0, 0)]
     ((1, 3), (1, 0))
     """
+    fate = [[-1] * 32 for _ in range(2)]  # per (ace held, hard points): the outcome, or -1 (draw)
+    for ace in (0, 1):
+        for hard in range(2, 32):
+            total, soft = hand_total(hard, bool(ace))
+            if hard > 21:
+                fate[ace][hard] = 5
+            elif total > 17 or (total == 17 and not (soft and h17)):
+                fate[ace][hard] = total - 17
     out: dict[Values, tuple[int, int]] = {}
-    level: dict[Values, int] = {(0,) * 10: 1}
+    level: dict[Values, tuple[int, int]] = {(0,) * 10: (1, up)}  # the ways so far, the hard points
     first = True
     while level:
-        nxt: dict[Values, int] = {}
-        for d, ways in level.items():
-            held = up + sum((j + 1) * c for j, c in enumerate(d))  # the hand's hard points so far
+        nxt: dict[Values, tuple[int, int]] = {}
+        for d, (ways, held) in level.items():
             for i in range(10):
-                v = i + 1
-                if d[i] >= cap[i] or (first and ((up == 1 and v == 10) or (up == 10 and v == 1))):
+                if d[i] >= cap[i] or (first and ((up == 1 and i == 9) or (up == 10 and i == 0))):
                     continue
                 child = d[:i] + (d[i] + 1,) + d[i + 1:]
-                hard = held + v
-                total, soft = hand_total(hard, up == 1 or child[0] > 0)
-                if hard > 21:
-                    got = out.get(child, (0, 5))
-                    out[child] = (got[0] + ways, 5)
-                elif total > 17 or (total == 17 and not (soft and h17)):
-                    got = out.get(child, (0, total - 17))
-                    out[child] = (got[0] + ways, total - 17)
+                hard = held + i + 1
+                end = fate[up == 1 or child[0] > 0][hard]
+                if end >= 0:
+                    got = out.get(child)
+                    out[child] = (ways if got is None else got[0] + ways, end)
                 else:
-                    nxt[child] = nxt.get(child, 0) + ways
+                    got = nxt.get(child)
+                    nxt[child] = (ways if got is None else got[0] + ways, hard)
         level, first = nxt, False
     return out
 
@@ -192,13 +196,17 @@ class DealerTable:
         found = dealer_compositions(up, h17, base)
         if not found:
             raise InputError("the shoe cannot complete a dealer hand")
-        if max(max(c) for c in found) >= MOST_TERMS:  # the int64 bound of the residue sums (module doc)
+        d = np.array(list(found), dtype=np.int64)
+        if d.max() >= MOST_TERMS:  # the int64 bound of the residue sums (module doc)
             raise InputError("internal: a dealer hand holds too many cards of one value for the residue sums")
-        columns = [v for v in ORDER if any(c[v] for c in found)]
+        held = d.any(axis=0).tolist()
+        columns = [v for v in ORDER if held[v]]
         self.order = columns
         """The values the dealer's compositions hold, in summing order (the others' factors are 1)."""
-        comps = sorted(found.items(), key=lambda kv: (kv[1][1], *(kv[0][v] for v in columns)))
-        self.d: IntArray = np.array([c for c, _ in comps], dtype=np.int64)
+        ways_out = np.array(list(found.values()), dtype=object)  # orders may outgrow int64 (Python ints)
+        rank = np.lexsort([d[:, v] for v in reversed(columns)] + [ways_out[:, 1].astype(np.int64)])
+        # (sorted by outcome, then by the counts of the values in summing order: all distinct)
+        self.d: IntArray = d[rank]
         self.k: IntArray = self.d.sum(axis=1)
         self.kmax = int(self.k.max())
         self.size = sum(base)
@@ -208,8 +216,8 @@ class DealerTable:
         residues (:meth:`residues`) by ``ff`` over that many more cards and must still reconstruct)."""
         self.q: IntArray = np.array(self.primes, dtype=np.int64)
         self.p: IntArray = self.q[:, None, None]
-        self.orders: IntArray = np.array([[o % q for _, (o, _) in comps] for q in self.primes], dtype=np.int64)
-        keys = np.column_stack([np.array([o for _, (_, o) in comps], dtype=np.int64), self.d[:, columns]])
+        self.orders: IntArray = (ways_out[rank, 0][None, :] % self.q.astype(object)[:, None]).astype(np.int64)
+        keys = np.column_stack([ways_out[rank, 1].astype(np.int64), self.d[:, columns]])
         starts: list[IntArray] = []
         for j in range(len(columns) + 1):  # the groups of equal outcome and first j values (rows sorted)
             differs = (keys[1:, :j + 1] != keys[:-1, :j + 1]).any(axis=1)
@@ -220,14 +228,15 @@ class DealerTable:
         for j in range(len(columns), 0, -1):
             self.levels.append((columns[j - 1], self.d[starts[j], columns[j - 1]],
                                 np.searchsorted(starts[j], starts[j - 1]).astype(np.intp)))
-        self.out_index = [comps[i][1][1] for i in starts[0]]
+        self.out_index = keys[starts[0], 0].tolist()
         self.factors: list[IntArray] = []
         """Per value ``v``: ``ff(B_v − x, j) mod p`` (axes: prime, ``x`` = 0..B_v, ``j`` = 0..max d_v)."""
-        for v in range(10):
-            rows = [[falling_factorial(base[v] - x, j) for j in range(int(self.d[:, v].max()) + 1)]
-                    for x in range(base[v] + 1)]
-            self.factors.append(np.array([[[f % q for f in row] for row in rows] for q in self.primes],
-                                         dtype=np.int64))
+        for v in range(10):  # ff(a, j) = ff(a, j − 1)·(a − j + 1) mod p: each product below 2²⁹·B_v < 2⁶³
+            a = base[v] - np.arange(base[v] + 1, dtype=np.int64)
+            f = np.ones((len(self.primes), base[v] + 1, int(self.d[:, v].max()) + 1), dtype=np.int64)
+            for j in range(1, f.shape[2]):  # (a term a − j + 1 = 0 makes every later one 0: j > a)
+                f[:, :, j] = f[:, :, j - 1] * np.maximum(a - j + 1, 0)[None, :] % self.q[:, None]
+            self.factors.append(f)
         self.garner = [pow(_product(self.primes[:i]), -1, q) for i, q in enumerate(self.primes)]
         """Garner's constants: the inverse of the product of the primes before each, modulo it."""
         self._garner: IntArray = np.array(self.garner, dtype=np.int64)
