@@ -199,7 +199,7 @@ class DealerTable:
         d = np.array(list(found), dtype=np.int64)
         if d.max() >= MOST_TERMS:  # the int64 bound of the residue sums (module doc)
             raise InputError("internal: a dealer hand holds too many cards of one value for the residue sums")
-        held = d.any(axis=0).tolist()
+        held: list[bool] = d.any(axis=0).tolist()
         columns = [v for v in ORDER if held[v]]
         self.order = columns
         """The values the dealer's compositions hold, in summing order (the others' factors are 1)."""
