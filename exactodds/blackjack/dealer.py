@@ -199,8 +199,7 @@ class DealerTable:
         d = np.array(list(found), dtype=np.int64)
         if d.max() >= MOST_TERMS:  # the int64 bound of the residue sums (module doc)
             raise InputError("internal: a dealer hand holds too many cards of one value for the residue sums")
-        held: list[bool] = d.any(axis=0).tolist()
-        columns = [v for v in ORDER if held[v]]
+        columns = [v for v in ORDER if d[:, v].any()]
         self.order = columns
         """The values the dealer's compositions hold, in summing order (the others' factors are 1)."""
         ways_out = np.array(list(found.values()), dtype=object)  # orders may outgrow int64 (Python ints)
