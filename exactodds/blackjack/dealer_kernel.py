@@ -147,18 +147,39 @@ starts: Any = _jit(_starts)
 
 
 
-def _mixed_radix(residues: Any, r: int, c: int, q: Any, inv: Any, digits: Any) -> None:  # pragma: no cover - compiled
-    """Garner's mixed-radix digits of the integer whose residues are ``residues[:, r, c]`` into
-    ``digits`` (each ``d_i`` below ``q_i``; the integer is ``Σ d_i · Π_{j<i} q_j``); ``inv[i]`` the
-    inverse of ``Π_{j<i} q_j`` modulo ``q_i``. The one digit loop of :func:`_garner` and :func:`_limbs`."""
+def _radix_constants(q: Any) -> tuple[Any, Any]:  # pragma: no cover - compiled
+    """Barrett's constant of each prime (:data:`REDUCTION`) and ``q_j mod q_i`` (axes: i, j): the
+    constants of :func:`_mixed_radix`, computed once per call of :func:`_garner` or :func:`_limbs`."""
+    nprimes = q.shape[0]
+    m = np.empty(nprimes, dtype=np.uint64)
+    qmod = np.zeros((nprimes, nprimes), dtype=np.int64)
+    for i in range(nprimes):
+        m[i] = np.uint64(0xFFFFFFFFFFFFFFFF) // np.uint64(q[i])
+        for j in range(nprimes):
+            qmod[i, j] = q[j] % q[i]
+    return m, qmod
+
+
+radix_constants: Any = _jit(_radix_constants)
+
+
+def _mixed_radix(residues: Any, r: int, c: int, q: Any, inv: Any, m: Any, qmod: Any,
+                 digits: Any) -> None:  # pragma: no cover - compiled
+    """Garner's mixed-radix digits of the integer whose residues are ``residues[:, r, c]`` (each
+    below its prime) into ``digits`` (each ``d_i`` below ``q_i``; the integer is
+    ``Σ d_i · Π_{j<i} q_j``); ``inv[i]`` the inverse of ``Π_{j<i} q_j`` modulo ``q_i``, ``m`` and
+    ``qmod`` from :func:`_radix_constants`. The one digit loop of :func:`_garner` and
+    :func:`_limbs`. Every reduction is Barrett's (no division): its argument is below 2⁶³, a
+    product of two residues (primes below 2²⁹) plus one residue, or a residue below ``2·q_i``."""
     nprimes = q.shape[0]
     digits[0] = residues[0, r, c]
     for i in range(1, nprimes):
         qi = q[i]
-        v = digits[i - 1] % qi
+        mi = m[i]
+        v = reduce(digits[i - 1], qi, mi)
         for j in range(i - 2, -1, -1):
-            v = (v * (q[j] % qi) + digits[j]) % qi
-        digits[i] = (residues[i, r, c] - v + qi) % qi * inv[i] % qi
+            v = reduce(v * qmod[i, j] + digits[j], qi, mi)
+        digits[i] = reduce(reduce(residues[i, r, c] - v + qi, qi, mi) * inv[i], qi, mi)
 
 
 mixed_radix: Any = _jit(_mixed_radix)
@@ -171,9 +192,10 @@ def _garner(residues: Any, q: Any, inv: Any) -> Any:  # pragma: no cover - compi
     nlimbs = (nprimes + 1) // 2
     out = np.zeros((nlimbs, rows, cols), dtype=np.int64)
     digits = np.empty(nprimes, dtype=np.int64)
+    m, qmod = radix_constants(q)
     for r in range(rows):
         for c in range(cols):
-            mixed_radix(residues, r, c, q, inv, digits)
+            mixed_radix(residues, r, c, q, inv, m, qmod, digits)
             for k in range(nlimbs):
                 limb = digits[2 * k]
                 if 2 * k + 1 < nprimes:
@@ -199,9 +221,10 @@ def _limbs(residues: Any, q: Any, inv: Any, columns: Any, scale: float, limbs: A
     digits = np.empty(nprimes, dtype=np.int64)
     acc = np.empty(width, dtype=np.uint64)
     mask = np.uint64(0xFFFFFFFF)
+    m, qmod = radix_constants(q)
     for r in range(rows):
         for g in range(groups):
-            mixed_radix(residues, r, g, q, inv, digits)
+            mixed_radix(residues, r, g, q, inv, m, qmod, digits)
             for w in range(width):
                 acc[w] = 0
             acc[0] = np.uint64(digits[nprimes - 1])
