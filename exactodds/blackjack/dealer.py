@@ -266,33 +266,27 @@ class DealerTable:
         """The sorted codes of the removed multisets computed (:meth:`request_removed`)."""
         self._at: IntArray = np.zeros(0, dtype=np.int64)
         """The row of :attr:`limbs` of each of :attr:`_codes`."""
-        self._packed: tuple[IntArray, IntArray, IntArray, IntArray, IntArray] | None = None
+        self._packed: tuple[IntArray, ...] | None = None
 
-    def _kernel_arrays(self, lanes: int) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
+    def _kernel_arrays(self, lanes: int) -> tuple[IntArray, ...]:
         """:attr:`levels` and :attr:`factors` as the compiled contraction reads them
-        (:func:`~exactodds.blackjack.dealer_kernel.contract`): per level its value, group counts,
-        the counts of each group, the runs of groups the next level's groups sum, and the factors
-        (axes: chunk of ``lanes`` primes, level, ``x``, ``d``, prime in the chunk; zeros past the
-        last prime), padded to one shape. Built on first use."""
+        (:func:`~exactodds.blackjack.dealer_kernel.contract`): per level its value, then the plan
+        of :func:`sum_plan`, then the factors (axes: chunk of ``lanes`` primes, level, ``x``,
+        ``d``, prime in the chunk; zeros past the last prime), padded to one shape. Built on
+        first use."""
         if self._packed is None:
             levels = self.levels
-            ng = [len(dv) for _, dv, _ in levels] + [len(self.out_index)]
-            width = max(ng)
-            dv_pad = np.zeros((len(levels), width), dtype=np.int64)
-            runs = np.zeros((len(levels), width + 1), dtype=np.int64)
             xmax = max(self.factors[v].shape[1] for v, _, _ in levels)
             dmax = max(self.factors[v].shape[2] for v, _, _ in levels)
             chunks = -(-len(self.primes) // lanes)
             factors = np.zeros((chunks * lanes, len(levels), xmax, dmax), dtype=np.int64)
-            for i, (v, dv, parents) in enumerate(levels):
-                dv_pad[i, :len(dv)] = dv
-                runs[i, :len(parents)] = parents
-                runs[i, len(parents)] = len(dv)
+            for i, (v, _, _) in enumerate(levels):
                 f = self.factors[v]
                 factors[:len(self.primes), i, :f.shape[1], :f.shape[2]] = f
             packed = np.moveaxis(factors.reshape((chunks, lanes) + factors.shape[1:]), 1, -1)
             cols = np.array([v for v, _, _ in levels], dtype=np.int64)
-            self._packed = (cols, np.array(ng, dtype=np.int64), dv_pad, runs, np.ascontiguousarray(packed))
+            plan = sum_plan([(dv, parents) for _, dv, parents in levels])
+            self._packed = (cols, *plan, np.ascontiguousarray(packed))
         return self._packed
 
     def request(self, rems: Iterable[Values]) -> None:
@@ -615,6 +609,51 @@ class DealerTable:
         return tuple(v * scale for v in got), self.per_n[sum(rem)][3]
 
 
+def sum_plan(levels: list[tuple[IntArray, IntArray]]) -> tuple[IntArray, ...]:
+    """The compiled contraction's plan of the levels' sums (``levels``: per level the count of
+    its value in each group and where the next level's groups start), without the copies.
+
+    A group of the next level that is one group of this level holding none of its value (its
+    factor ``ff(·, 0) = 1``; about half of the groups for 8 decks) is not a sum: it is the same
+    number, so it keeps that group's slot in one flat buffer, and only the other groups get a
+    slot of their own. Returns the level-0 groups' count, per level the number of sums, the runs
+    of their terms (``runs[l, s] .. runs[l, s + 1]``), each term's slot and count of the level's
+    value, each sum's slot (all padded to one width), and the slots of the last level's groups.
+    A row that sums again from level ``l`` rewrites only the slots of levels ``l`` and on; a term
+    read from an earlier level's slot is the row's own (that level summed, or shared, before)."""
+    ref = np.arange(len(levels[0][0]), dtype=np.int64)  # where each group of the level is
+    slots = len(ref)
+    nsums: list[int] = []
+    runs: list[IntArray] = []
+    terms: list[IntArray] = []
+    counts: list[IntArray] = []
+    targets: list[IntArray] = []
+    for dv, parents in levels:
+        bounds = np.append(parents, len(dv))
+        size = np.diff(bounds)
+        copy = (size == 1) & (dv[parents] == 0)
+        real = np.flatnonzero(~copy)
+        nxt = np.empty(len(parents), dtype=np.int64)
+        nxt[copy] = ref[parents[copy]]
+        nxt[real] = slots + np.arange(len(real))
+        slots += len(real)
+        members = np.concatenate([np.arange(bounds[g], bounds[g + 1]) for g in real.tolist()] or [np.zeros(0, np.int64)])
+        nsums.append(len(real))
+        runs.append(np.concatenate([[0], np.cumsum(size[real])]).astype(np.int64))
+        terms.append(ref[members])
+        counts.append(dv[members].astype(np.int64))
+        targets.append(nxt[real])
+        ref = nxt
+
+    def pad(rows: list[IntArray]) -> IntArray:
+        out = np.zeros((len(rows), max(1, max(len(r) for r in rows))), dtype=np.int64)
+        for i, r in enumerate(rows):
+            out[i, :len(r)] = r
+        return out
+    return (np.array([len(levels[0][0]), slots], dtype=np.int64), np.array(nsums, dtype=np.int64),
+            pad(runs), pad(terms), pad(counts), pad(targets), ref)
+
+
 KERNEL: Final = "exactodds.blackjack.dealer_kernel"
 
 KERNEL_MIN_ROWS: Final = 64
@@ -639,4 +678,4 @@ def _product(xs: Iterable[int]) -> int:
     return out
 
 
-__all__ = ["DealerTable", "OUTCOMES", "dealer_compositions", "is_prime", "primes_above"]
+__all__ = ["DealerTable", "OUTCOMES", "dealer_compositions", "is_prime", "primes_above", "sum_plan"]
