@@ -266,9 +266,9 @@ class DealerTable:
         """The sorted codes of the removed multisets computed (:meth:`request_removed`)."""
         self._at: IntArray = np.zeros(0, dtype=np.int64)
         """The row of :attr:`limbs` of each of :attr:`_codes`."""
-        self._packed: tuple[IntArray, ...] | None = None
+        self._packed: tuple[npt.NDArray[Any], ...] | None = None
 
-    def _kernel_arrays(self, lanes: int) -> tuple[IntArray, ...]:
+    def _kernel_arrays(self, lanes: int) -> tuple[npt.NDArray[Any], ...]:
         """:attr:`levels` and :attr:`factors` as the compiled contraction reads them
         (:func:`~exactodds.blackjack.dealer_kernel.contract`): per level its value, then the plan
         of :func:`sum_plan`, then the factors (axes: chunk of ``lanes`` primes, level, ``x``,
@@ -286,7 +286,10 @@ class DealerTable:
             packed = np.moveaxis(factors.reshape((chunks, lanes) + factors.shape[1:]), 1, -1)
             cols = np.array([v for v, _, _ in levels], dtype=np.int64)
             plan = sum_plan([(dv, parents) for _, dv, parents in levels])
-            self._packed = (cols, *plan, np.ascontiguousarray(packed))
+            # the indices the inner loops read as uint64: numba wraps no negative index (a compare
+            # and a select per index fewer; 339 calls of the 8-deck game 0.20 -> 0.15 s)
+            unsigned = tuple(a.astype(np.uint64) for a in plan[2:])
+            self._packed = (cols, *plan[:2], *unsigned, np.ascontiguousarray(packed))
         return self._packed
 
     def request(self, rems: Iterable[Values]) -> None:
