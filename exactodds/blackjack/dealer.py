@@ -387,9 +387,11 @@ class DealerTable:
     def _weights(self, n: int) -> tuple[IntArray, int]:
         """``orders(D) · ff(n − k, K − k) mod p`` for every ``D`` (rows: primes), ``K = min(kmax, n)``; and ``K``."""
         kk = min(self.kmax, n)
-        by_k = [falling_factorial(n - k, kk - k) if k <= kk else 0 for k in range(self.kmax + 1)]
-        lengths = np.array([[x % q for x in by_k] for q in self.primes], dtype=np.int64)[:, self.k]
-        return self.orders * lengths % self.p[:, :, 0], kk
+        by_k = np.zeros((len(self.primes), self.kmax + 1), dtype=np.int64)  # ff(n − k, kk − k) mod p
+        by_k[:, kk] = 1
+        for k in range(kk - 1, -1, -1):  # ff(n − k, kk − k) = (n − k)·ff(n − k − 1, kk − k − 1)
+            by_k[:, k] = by_k[:, k + 1] * (n - k) % self.q  # below 2²⁹·n
+        return self.orders * by_k[:, self.k] % self.p[:, :, 0], kk
 
     def _batch(self, s: int, xa: IntArray) -> IntArray:
         """The numerators of ``B − x`` for the removed multisets ``xa`` (rows) of ``s`` cards: the
@@ -640,7 +642,7 @@ def sum_plan(levels: list[tuple[IntArray, IntArray]]) -> tuple[IntArray, ...]:
         nxt[copy] = ref[parents[copy]]
         nxt[real] = slots + np.arange(len(real))
         slots += len(real)
-        members = np.concatenate([np.arange(bounds[g], bounds[g + 1]) for g in real.tolist()] or [np.zeros(0, np.int64)])
+        members = np.flatnonzero(np.repeat(~copy, size))  # the children of the sums, in order
         nsums.append(len(real))
         runs.append(np.concatenate([[0], np.cumsum(size[real])]).astype(np.int64))
         terms.append(ref[members])
