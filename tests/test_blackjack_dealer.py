@@ -345,7 +345,7 @@ def test_compiled_contraction_in_chunks_of_lanes_equals_numpy(base: Values, up: 
     n = table.size - int(xa[0].sum())
     xa = xa[xa.sum(axis=1) == xa[0].sum()]
     w, _ = table._weights(n)
-    got = contract(w, xa, *table._kernel_arrays(LANES), table.q)
+    got = contract(table.orders, table.k, table._lengths(n)[0], xa, *table._kernel_arrays(LANES), table.q)
     assert np.array_equal(got, table._contract(w, xa))
     for r, x in enumerate(xa.tolist()):  # the sum over the compositions, one product each
         prod = w.copy()

@@ -384,13 +384,22 @@ class DealerTable:
         self._codes = np.insert(self._codes, pos, codes)
         self._at = np.insert(self._at, pos, rows)
 
+    def _lengths(self, n: int) -> tuple[IntArray, int]:
+        """``ff(n − k, K − k) mod p`` (axes: prime, ``k`` = 0..kmax; 0 past ``K``), ``K = min(kmax, n)``;
+        and ``K``. Python ints (a dozen products per prime: cheaper than numpy's calls)."""
+        kk = min(self.kmax, n)
+        rows = []
+        for q in self.primes:
+            row = [0] * (self.kmax + 1)
+            acc = row[kk] = 1
+            for k in range(kk - 1, -1, -1):  # ff(n − k, kk − k) = (n − k)·ff(n − k − 1, kk − k − 1)
+                acc = row[k] = acc * (n - k) % q
+            rows.append(row)
+        return np.array(rows, dtype=np.int64), kk
+
     def _weights(self, n: int) -> tuple[IntArray, int]:
         """``orders(D) · ff(n − k, K − k) mod p`` for every ``D`` (rows: primes), ``K = min(kmax, n)``; and ``K``."""
-        kk = min(self.kmax, n)
-        by_k = np.zeros((len(self.primes), self.kmax + 1), dtype=np.int64)  # ff(n − k, kk − k) mod p
-        by_k[:, kk] = 1
-        for k in range(kk - 1, -1, -1):  # ff(n − k, kk − k) = (n − k)·ff(n − k − 1, kk − k − 1)
-            by_k[:, k] = by_k[:, k + 1] * (n - k) % self.q  # below 2²⁹·n
+        by_k, kk = self._lengths(n)
         return self.orders * by_k[:, self.k] % self.p[:, :, 0], kk
 
     def _batch(self, s: int, xa: IntArray) -> IntArray:
@@ -465,7 +474,7 @@ class DealerTable:
         """:meth:`_batch`'s sums modulo the primes (axes: prime, row, outcome group), checked."""
         p = self.p
         n = self.size - s
-        w, kk = self._weights(n)
+        by_k, kk = self._lengths(n)
         got = self.per_n.get(n)
         if got is None:
             if n - kk < self.floor:
@@ -475,9 +484,10 @@ class DealerTable:
             self.per_n[n] = got
         kernel = _kernel(len(xa))
         if kernel is not None:
-            residues: IntArray = kernel.contract(w, np.ascontiguousarray(xa), *self._kernel_arrays(kernel.LANES), self.q)
+            residues: IntArray = kernel.contract(self.orders, self.k, by_k, np.ascontiguousarray(xa),
+                                                 *self._kernel_arrays(kernel.LANES), self.q)
         else:
-            residues = self._contract(w, xa)
+            residues = self._contract(self.orders * by_k[:, self.k] % p[:, :, 0], xa)
         rems = np.array(self.base, dtype=np.int64) - xa
         # the outcomes add up to ff(n, K)·P(no dealer Blackjack) (§ 551.8(e)); both sides are below
         # the primes' product, so equal residues are equal numbers (a short shoe loses sequences)
