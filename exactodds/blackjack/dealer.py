@@ -228,6 +228,8 @@ class DealerTable:
             self.levels.append((columns[j - 1], self.d[starts[j], columns[j - 1]],
                                 np.searchsorted(starts[j], starts[j - 1]).astype(np.intp)))
         self.out_index = keys[starts[0], 0].tolist()
+        self._columns: IntArray = keys[starts[0], 0].astype(np.int64)
+        """The outcome of each group of the last level (:attr:`out_index` as an array)."""
         self.factors: list[IntArray] = []
         """Per value ``v``: ``ff(B_v − x, j) mod p`` (axes: prime, ``x`` = 0..B_v, ``j`` = 0..max d_v)."""
         for v in range(10):  # ff(a, j) = ff(a, j − 1)·(a − j + 1) mod p: each product below 2²⁹·B_v < 2⁶³
@@ -421,7 +423,7 @@ class DealerTable:
                                                                      dtype=np.uint32)])
             self._prob = np.concatenate([self._prob[:at], np.zeros((size - at, OUTCOMES))])
         scale = 1 / den  # correctly rounded (Python's integer true division)
-        columns = np.array(self.out_index, dtype=np.int64)
+        columns = self._columns
         kernel = _kernel(rows)
         if kernel is not None:
             failed = kernel.limbs(np.ascontiguousarray(residues), self.q, self._garner, columns, scale,
