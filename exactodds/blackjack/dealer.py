@@ -37,7 +37,8 @@ sequences are missing from it).
 *Compiled.* With numba (the ``fast`` extra) the contraction runs in
 :mod:`~exactodds.blackjack.dealer_kernel`: the same residues summed row by row (the removed
 multisets sorted, each row summing again only the levels from its first value that differs from
-the row before); the numpy path here stays as the fallback and the tests' oracle
+the row before), four primes side by side, by a plan of the sums that leaves out the groups that
+are copies (:func:`sum_plan`); the numpy path here stays as the fallback and the tests' oracle
 (``EXACTODDS_PURE=1`` forces it; a batch below :data:`KERNEL_MIN_ROWS` takes it until the kernel
 is imported). The removed multisets asked for are filtered (those computed before) and sorted by
 a mixed-radix code, in numpy.
@@ -51,9 +52,12 @@ within a relative ``17·2⁻⁵³ < 2⁻⁴⁸`` of the exact ratio), rows found
 codes. The compiled solvers read these arrays (:meth:`DealerTable.rows_of`); the Python ints
 (:meth:`DealerTable.raw`, :meth:`DealerTable.numerators`) are built from the limbs of a
 composition when it is first read, for the Python solvers and the distribution. Issue 27: the
-dealer's tables of a whole 8-deck game, 4.4-5.1 s of CPU before the kernels, about 1 s now with
-the conversion included, and about 25 MB of arrays instead of 72 MB of Python-int tuples plus
-their 23 MB copy as limbs (docs/blackjack.md, "Speed").
+dealer's tables of a whole 8-deck game, 4.4-5.1 s of CPU before the kernels, about 1 s with the
+conversion included after them, and about 25 MB of arrays instead of 72 MB of Python-int tuples
+plus their 23 MB copy as limbs; the standard 8-deck CDZ- game's tables (10 built, 339 batches)
+0.55-0.63 s → 0.27-0.35 s on a loaded machine after the ``contract`` round (lanes of primes, the
+plan without copies, Garner without divisions, the tables' set-up in numpy; docs/blackjack.md,
+"Speed").
 
 >>> t = DealerTable((4, 4, 4, 4, 4, 4, 4, 4, 4, 12), 6, False, floor=0)
 >>> nums, den = t.numerators((4, 4, 4, 4, 4, 4, 4, 4, 4, 12))
