@@ -362,3 +362,22 @@ def _outcomes(table: DealerTable) -> list[int]:
 
     found = dealer_compositions(table.up, table.h17, table.base)
     return [found[tuple(row)][1] for row in table.d.tolist()]
+
+
+@pytest.mark.parametrize("base,up", [((1, 3, 0, 0, 0, 0, 0, 0, 0, 0), 5), ((2, 2, 1, 0, 0, 0, 0, 0, 0, 0), 4)])
+@pytest.mark.parametrize("pure", [False, True])
+def test_a_short_shoe_is_refused_by_the_sum_check(base: Values, up: int, pure: bool,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shoe where some of the dealer's draws run out of cards (and others finish) is refused by
+    the sum check of :meth:`DealerTable._residues` on both paths (compiled:
+    :func:`~exactodds.blackjack.dealer_kernel.sums_hold`), and the plain recursion agrees that a
+    draw runs out."""
+    if pure:
+        monkeypatch.setenv(PURE_ENV, "1")
+    else:
+        monkeypatch.delenv(PURE_ENV, raising=False)
+        compiled("exactodds.blackjack.dealer_kernel")
+    table = DealerTable(base, up, False, floor=0)
+    with pytest.raises(InputError, match="ran out of cards"):
+        table.request_removed([(0,) * 10])
+    assert plain(base, up, up == 1, True, up, False) is None

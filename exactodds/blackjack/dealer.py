@@ -488,23 +488,30 @@ class DealerTable:
             got = (falling_factorial(n, kk), falling_factorial(n - 1, kk - 1) if n else 0,
                    falling_factorial(n - kk, n - kk - self.floor), falling_factorial(n, n - self.floor))
             self.per_n[n] = got
+        # the outcomes add up to ff(n, K)·P(no dealer Blackjack) (§ 551.8(e)): ff(n − 1, K − 1) times
+        # the cards left that are not the hole card the peek excludes (n − B_c + x_c), or ff(n, K);
+        # both sides are below the primes' product, so equal residues are equal numbers (a short
+        # shoe loses sequences)
+        den, den_less_one, _, _ = got
+        col = 9 if self.up == 1 else 0
+        if self.up in (1, 10):
+            e0 = [(n - self.base[col]) * den_less_one % q for q in self.primes]
+            e1 = [den_less_one % q for q in self.primes]
+        else:
+            e0, e1 = [den % q for q in self.primes], [0] * len(self.primes)
         kernel = _kernel(len(xa))
         if kernel is not None:
-            residues: IntArray = kernel.contract(self.orders, self.k, by_k, np.ascontiguousarray(xa),
-                                                 *self._kernel_arrays(kernel.LANES), self.q)
+            xa = np.ascontiguousarray(xa)
+            residues: IntArray = kernel.contract(self.orders, self.k, by_k, xa, *self._kernel_arrays(kernel.LANES),
+                                                 self.q)
+            held = kernel.sums_hold(residues, xa, col, np.array(e0, dtype=np.int64), np.array(e1, dtype=np.int64),
+                                    self.q)
         else:
             residues = self._contract(self.orders * by_k[:, self.k] % p[:, :, 0], xa)
-        rems = np.array(self.base, dtype=np.int64) - xa
-        # the outcomes add up to ff(n, K)·P(no dealer Blackjack) (§ 551.8(e)); both sides are below
-        # the primes' product, so equal residues are equal numbers (a short shoe loses sequences)
-        den, den_less_one, _, _ = got
-        q = p[:, :, 0]
-        if self.up in (1, 10):
-            clear = n - rems[:, 9 if self.up == 1 else 0]
-            expect = clear[None, :] % q * self._mod(den_less_one) % q
-        else:
-            expect = np.broadcast_to(self._mod(den), (len(self.primes), len(xa)))
-        if ((residues.sum(axis=2) - expect) % q).any():
+            q = p[:, :, 0]
+            expect = (np.array(e0, dtype=np.int64)[:, None] + np.array(e1, dtype=np.int64)[:, None] * xa[None, :, col]) % q
+            held = not ((residues.sum(axis=2) - expect) % q).any()
+        if not held:
             raise InputError("the shoe ran out of cards during the round; use a larger shoe")
         return residues
 
