@@ -535,10 +535,6 @@ class DealerTable:
         residues: IntArray = acc[:, ids, :]
         return residues
 
-    def _mod(self, x: int) -> IntArray:
-        """``x`` modulo each prime, as a column."""
-        return np.array([[x % q] for q in self.primes], dtype=np.int64)
-
     def reconstruct(self, residues: IntArray) -> list[list[int]]:
         """The non-negative integers below the primes' product of ``residues`` (axes: prime, row, column)."""
         return self._reconstruct(residues)
