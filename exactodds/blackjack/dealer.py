@@ -55,9 +55,9 @@ composition when it is first read, for the Python solvers and the distribution. 
 dealer's tables of a whole 8-deck game, 4.4-5.1 s of CPU before the kernels, about 1 s with the
 conversion included after them, and about 25 MB of arrays instead of 72 MB of Python-int tuples
 plus their 23 MB copy as limbs; the standard 8-deck CDZ- game's tables (10 built, 339 batches)
-0.55-0.63 s → 0.27-0.35 s on a loaded machine after the ``contract`` round (lanes of primes, the
-plan without copies, Garner without divisions, the tables' set-up in numpy; docs/blackjack.md,
-"Speed").
+0.53-0.63 s → 0.26-0.35 s on a loaded machine after the ``contract`` round (lanes of primes, the
+plan without copies, the sum check and Garner compiled without divisions, the tables' set-up in
+numpy; docs/blackjack.md, "Speed").
 
 >>> t = DealerTable((4, 4, 4, 4, 4, 4, 4, 4, 4, 12), 6, False, floor=0)
 >>> nums, den = t.numerators((4, 4, 4, 4, 4, 4, 4, 4, 4, 12))
