@@ -50,6 +50,7 @@ import math
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
@@ -65,7 +66,7 @@ from exactodds.blackjack.hands import (
     Plan,
     Policy,
     _add,
-    _dealt,
+    _hands,
     _sub,
     choose,
     dealer_outcomes,
@@ -181,6 +182,10 @@ class Game:
             raise InputError(f"a shoe of {points} points could run out within a round "
                              f"(needs more than {HAND_POINTS_MAX * (rules.max_hands + 1)})")
         self.solvers: dict[tuple[int, int, int], HandSolver] = {}
+        self.batched: set[int] = set()
+        """The up cards whose solvers' hands were asked of the dealer's table in one batch (:meth:`solver`)."""
+        self.hand_rows: npt.NDArray[np.int64] | None = None
+        """Every hand that stands, as rows (:meth:`_dealt_rows`; built on first use)."""
         self.solver_class = solver_class()
         """The hand solver this game builds: compiled when numba is installed (unless
         ``EXACTODDS_PURE=1``), else the Python one (:func:`~exactodds.blackjack.compiled.solver_class`)."""
@@ -213,10 +218,12 @@ class Game:
         for _ in range(1 + extra if split_value_ else 0):
             base = _sub(base, split_value_)
         table = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
-        if not any(k[0] == up for k in self.solvers):  # every hand this up card's solvers stand on, one batch
+        if up not in self.batched:  # every hand this up card's solvers stand on, one batch
+            self.batched.add(up)
             splits = [(r, extra) for r, extra in self._splits(up) if not self._chosen(r, extra)]
-            table.request_removed((x for r, extra in splits for x in _dealt(table.base, r, extra)),
-                                  [("hands", r, extra) for r, extra in splits])
+            names = [("hands", r, extra) for r, extra in splits]
+            if not table.asked.issuperset(names):
+                table.request_removed(self._dealt_rows(table.base, splits), names)
         chosen = self._chosen(split_value_, extra)
         chooser = self._chooser(up, split_value_, extra) if split_value_ else None
         self.solvers[key] = self.solver_class(base, up, self.rules, bool(split_value_), self.floor,
@@ -225,6 +232,25 @@ class Game:
         if chosen and ("chosen", up, self.rules, self.policy is None) not in table.asked:
             self._request_chosen(up, table)
         return self.solvers[key]
+
+    def _dealt_rows(self, cap: Values, splits: list[tuple[int, int]]) -> npt.NDArray[np.int64]:
+        """The cards the standing hands of the solvers ``splits`` (``(pair, extra)``) take from the
+        shoe less the up card ``cap``, as rows (repeats allowed): :func:`_dealt`'s hands for each,
+        from one array of every standing hand (:func:`_hands`) moved by the pair cards out, kept
+        where ``cap`` holds them."""
+        if self.hand_rows is None:
+            every = _hands()
+            self.hand_rows = np.fromiter(chain.from_iterable(every), dtype=np.int64,
+                                         count=10 * len(every)).reshape(-1, 10)
+        hands = self.hand_rows
+        parts = []
+        for r, extra in splits:
+            rows = hands
+            if r:
+                rows = hands[hands[:, r - 1] > 0]
+                rows[:, r - 1] += 1 + extra
+            parts.append(rows[(rows <= np.array(cap, dtype=np.int64)).all(axis=1)])
+        return np.concatenate(parts) if parts else np.zeros((0, 10), dtype=np.int64)
 
     def _shared_plans(self, up: int, pair: int) -> dict[tuple[Values, int], Plan] | None:
         """The node plans (:meth:`HandSolver._plan`) a solver shares under a fixed strategy (the
@@ -274,15 +300,17 @@ class Game:
                         if all(a <= b for a, b in zip(h, walker.base))]
                 stood = set(twos) | walker.stood_on((_add(h, i + 1), d) for h in twos for i in range(10)
                                                     for d in (0, 1) if h[i] < walker.base[i])
-            hands = np.array(list(stood), dtype=np.int64).reshape(-1, 10)
+            hands = np.fromiter(chain.from_iterable(stood), dtype=np.int64, count=10 * len(stood)).reshape(-1, 10)
             if not r:
                 removed.append(hands)
                 continue
-            for extra in extras:
-                # the walker's hands fit its shoe: only the pair's count can exceed the table's
-                moved = hands[hands[:, r - 1] <= cap[r - 1] - 1 - extra]
-                moved[:, r - 1] += 1 + extra
-                removed.append(moved)
+            # each number of extra pair cards out at once; the walker's hands fit its shoe: only
+            # the pair's count can exceed the table's
+            out = np.array(extras, dtype=np.int64)
+            moved = np.repeat(hands[None], len(out), axis=0)
+            moved[:, :, r - 1] += 1 + out[:, None]
+            moved = moved.reshape(-1, 10)
+            removed.append(moved[moved[:, r - 1] <= cap[r - 1]])
         table.request_array(np.concatenate(removed) if removed else np.zeros((0, 10), dtype=np.int64))
 
     def _splits(self, up: int) -> list[tuple[int, int]]:
