@@ -289,3 +289,23 @@ def test_rules_reading_no_suit_decide_each_suited_deal_as_alone() -> None:
     for (up, c1, c2), (_, d) in suited.items():
         values.setdefault((up[0], c1[0], c2[0]), set()).add(d.value)
     assert any(len(v) > 1 for v in values.values())
+
+
+def test_initial_deals_count_every_ordered_deal_of_the_cards() -> None:
+    """:func:`initial_deals` (ways by products of falling factorials) equals the count of every
+    ordered deal of three distinct physical cards (player, up, player; § 551.8(d)) of a small
+    suited shoe, by deal, in ascending order."""
+    from exactodds.blackjack.engine import initial_deals
+
+    shoe = SpanishShoe((2, 0, 1, 0, 0, 2, 3, 1, 0, 3), {6: (1, 1, 0, 0), 7: (2, 0, 0, 1), 8: (0, 0, 1, 0)})
+    cards = [card for card, k in shoe.types() for _ in range(k)]
+    counted: dict[tuple[tuple[int, int], ...], int] = {}
+    for i, c1 in enumerate(cards):
+        for j, up in enumerate(cards):
+            for k, c2 in enumerate(cards):
+                if len({i, j, k}) == 3:
+                    key = (up, min(c1, c2), max(c1, c2))
+                    counted[key] = counted.get(key, 0) + 1
+    deals = initial_deals(shoe)
+    assert deals == counted and list(deals) == sorted(deals)
+    assert sum(deals.values()) == len(cards) * (len(cards) - 1) * (len(cards) - 2)

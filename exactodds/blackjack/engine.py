@@ -87,21 +87,24 @@ from exactodds.errors import InputError
 def initial_deals(shoe: SpanishShoe) -> dict[tuple[CardType, CardType, CardType], int]:
     """The ordered ways (player's first card, up card, player's second card: the deal order of
     § 551.8(d)) of each initial deal ``(up, low card, high card)``, the player's two cards unordered;
-    they add up to ``n(n−1)(n−2)``."""
-    types = list(shoe.types())
+    they add up to ``n(n−1)(n−2)``. The ways to draw given card types in a given order are
+    ``Π ff(count, times drawn)`` whatever the order, so a deal of two different cards has twice
+    that; the deals come in ascending order."""
+    types = list(shoe.types())  # (ascending)
     weights: dict[tuple[CardType, CardType, CardType], int] = {}
-    for c1, k1 in types:
-        s1 = shoe.remove(c1)
-        for up, _ in types:
-            ku = s1.count(up)
-            if not ku:
-                continue
-            s2 = s1.remove(up)
-            for c2, _ in types:
-                k2 = s2.count(c2)
-                if k2:
-                    key = (up, min(c1, c2), max(c1, c2))
-                    weights[key] = weights.get(key, 0) + k1 * ku * k2
+    for up, ku in types:
+        for i, (a, ka) in enumerate(types):
+            for b, kb in types[i:]:
+                if a == b:
+                    w = ku * (ku - 1) * (ku - 2) if up == a else ka * (ka - 1) * ku
+                elif up == a:
+                    w = 2 * ka * (ka - 1) * kb
+                elif up == b:
+                    w = 2 * kb * (kb - 1) * ka
+                else:
+                    w = 2 * ka * kb * ku
+                if w > 0:
+                    weights[(up, a, b)] = w
     return weights
 
 
