@@ -79,7 +79,7 @@ from exactodds.blackjack.hands import (
 )
 from exactodds.blackjack.rules import Rules
 from exactodds.blackjack.shoe import SUITED, CardType, SpanishShoe, Values
-from exactodds.blackjack.split_values import _SplitMemo
+from exactodds.blackjack.split_values import ONE_CARD, TWO_CARDS, _SplitMemo
 from exactodds.blackjack.split_values import _SplitValues as _SplitValues  # (re-exported: the distribution reads it)
 from exactodds.errors import InputError
 
@@ -296,8 +296,7 @@ class Game:
         for r, extras in by_pair.items():
             walker = self.solver(up, r, min(extras))
             if r:  # a split hand: from its two-card hands (every action valued there)
-                stood = walker.stood_on((_add(_add((0,) * 10, r), i + 1), 0)
-                                        for i, k in enumerate(walker.rem(_add((0,) * 10, r))) if k)
+                stood = walker.stood_on((TWO_CARDS[r - 1][i], 0) for i, k in enumerate(walker.rem(ONE_CARD[r - 1])) if k)
             else:  # unsplit: the initial two-card hands stand, hit and double (:meth:`HandSolver.actions`)
                 twos = [h for h in {_add(_add((0,) * 10, i), j) for i in range(1, 11) for j in range(i, 11)}
                         if all(a <= b for a, b in zip(h, walker.base))]
@@ -428,7 +427,7 @@ class Game:
         pn = no_blackjack(left, up)
         if {r1, r2} == {1, 10}:
             return {}, pn
-        acts = self.solver(up).actions(_add(_add((0,) * 10, r1), r2))
+        acts = self.solver(up).actions(TWO_CARDS[r1 - 1][r2 - 1])
         if self.rules.surrender:
             acts["surrender"] = -pn / 2
         return acts, pn

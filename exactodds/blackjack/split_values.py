@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from exactodds.blackjack.hands import ZERO, HandSolver, _add, _bonus_part, _sub, completes
 from exactodds.blackjack.shoe import SPADES, SUITED, CardType, SpanishShoe, Values
@@ -22,6 +22,11 @@ from exactodds.errors import InputError
 
 if TYPE_CHECKING:
     from exactodds.blackjack.engine import Game
+
+ONE_CARD: Final = tuple(_add((0,) * 10, v) for v in range(1, 11))
+"""The one-card hand of each value (``ONE_CARD[v − 1]``)."""
+TWO_CARDS: Final = tuple(tuple(_add(one, w) for w in range(1, 11)) for one in ONE_CARD)
+"""The two-card hand of values ``v, w`` (``TWO_CARDS[v − 1][w − 1]``): the engine reads them per deal and split."""
 
 
 @dataclass
@@ -89,7 +94,7 @@ class _SplitValues:
         if not self.ranks.scale:
             r = self.pair
             hs = self.game.solver(self.up, r, 0)
-            self.ranks.scale = hs.denominator(_add(_add((0,) * 10, r), r)) * sum(hs.rem(_add((0,) * 10, r)))
+            self.ranks.scale = hs.denominator(TWO_CARDS[r - 1][r - 1]) * sum(hs.rem(ONE_CARD[r - 1]))
         return self.ranks.scale
 
     def base(self, a: int) -> tuple[int, int]:
@@ -100,15 +105,15 @@ class _SplitValues:
         if got is None:
             r = self.pair
             hs = self.game.solver(self.up, r, a)
-            rem = hs.rem(_add((0,) * 10, r))
+            rem = hs.rem(ONE_CARD[r - 1])
             total, pair_value = 0, 0
             for i, k in enumerate(rem):
                 if k > 0:
-                    v = hs.value(_add(_add((0,) * 10, r), i + 1))
+                    v = hs.value(TWO_CARDS[r - 1][i])
                     total += k * v
                     if i + 1 == r:
                         pair_value = v
-            den = hs.denominator(_add(_add((0,) * 10, r), r))
+            den = hs.denominator(TWO_CARDS[r - 1][r - 1])
             scale = self._scale()
             sx, mx = divmod(scale, den * sum(rem))
             sp, mp = divmod(scale, den)
@@ -127,12 +132,12 @@ class _SplitValues:
         if got is None:
             r = self.pair
             hs = self.game.solver(self.up, r, a)
-            rem = hs.rem(_add((0,) * 10, r))
+            rem = hs.rem(ONE_CARD[r - 1])
             num, den, pair_bonus = 0, 1, ZERO  # Σ k·extra over one product denominator
             for second in (6, 7, 8):
                 k = rem[second - 1]
                 if k > 0 and completes(r, second) is not None:
-                    hand = _add(_add((0,) * 10, r), second)
+                    hand = TWO_CARDS[r - 1][second - 1]
                     en, ed = self._suit_correction(hs, hand, second, a, role)
                     if en:
                         num, den = num * ed + k * en * den, den * ed
