@@ -4,7 +4,7 @@
 here from the identities: :mod:`~exactodds.blackjack.split_pattern`) from the game's hand solvers,
 and the suit part of a split 6-7-8 / 7-7-7 bonus (§ 551.6(g)(1)-(4)); the module doc of
 :mod:`exactodds.blackjack.engine` says how. Kept apart from the game's round (the engine) for
-size only: it reads the :class:`~exactodds.blackjack.engine.Game` it is given.
+size only: it reads the game it is given through :class:`SplitGame`.
 """
 
 from __future__ import annotations
@@ -13,15 +13,31 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
-from exactodds.blackjack.hands import ZERO, HandSolver, _add, _bonus_part, _sub, completes
+from exactodds.blackjack.hands import ZERO, HandSolver, Policy, _add, _bonus_part, _sub, completes
+from exactodds.blackjack.rules import Rules
 from exactodds.blackjack.shoe import SPADES, SUITED, CardType, SpanishShoe, Values
 from exactodds.blackjack.split_pattern import rank_weights, role_terms
 from exactodds.errors import InputError
 
-if TYPE_CHECKING:
-    from exactodds.blackjack.engine import Game
+
+class SplitGame(Protocol):
+    """What :class:`_SplitValues` reads of the game it values a split for (the engine's
+    :class:`~exactodds.blackjack.engine.Game`; a protocol, so that this module imports nothing of
+    the engine that imports it)."""
+
+    shoe: SpanishShoe
+    rules: Rules
+    policy: Policy | None
+    split_context: tuple[CardType, tuple[CardType, CardType], SpanishShoe] | None
+    split_memos: dict[tuple[object, ...], _SplitMemo]
+    suit_corrections: dict[tuple[object, ...], tuple[int, int]]
+    split_decisions: dict[tuple[object, ...], list[str]]
+
+    def solver(self, up: int, split_value_: int = 0, extra: int = 0) -> HandSolver:
+        """The hand solver of up card ``up`` (a split hand: pair value and extra pair cards out)."""
+
 
 ONE_CARD: Final = tuple(_add((0,) * 10, v) for v in range(1, 11))
 """The one-card hand of each value (``ONE_CARD[v − 1]``)."""
@@ -60,7 +76,7 @@ class _SplitValues:
     few suit parts (:meth:`suit_part`).
     """
 
-    def __init__(self, game: Game, up: int, pair: int, left: Values) -> None:
+    def __init__(self, game: SplitGame, up: int, pair: int, left: Values) -> None:
         self.game, self.up, self.pair = game, up, pair
         self.n, self.p = sum(left), left[pair - 1]
         self.left = left
