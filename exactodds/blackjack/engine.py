@@ -417,7 +417,8 @@ class Game:
             order_bests = (choose({**acts, "split": orders[0]}, ranking), choose({**acts, "split": orders[1]}, ranking))
             if orders[0] != orders[1]:
                 value = sum((max_of({**acts, "split": v}, ranking) for v in orders), ZERO) / 2
-        return Decision(up, (c1, c2), acts, best, value - (1 - pn), order_bests,
+        lost = 1 - pn  # the dealer-Blackjack branch (none without a peek: no Fraction arithmetic then)
+        return Decision(up, (c1, c2), acts, best, value - lost if lost else value, order_bests,
                         (orders[0], orders[1]) if orders else None)
 
     def _rank_actions(self, up: int, r1: int, r2: int, left: Values) -> tuple[dict[str, Fraction], Fraction]:
