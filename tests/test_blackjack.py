@@ -268,3 +268,44 @@ def test_released_nodes_are_recomputed_to_the_same_values() -> None:
     assert split.node_actions == fresh.solver(10, 9, 1).node_actions and split.node_actions
     up, nine = (10, -1), (9, -1)
     assert game.split_value(up, nine, nine) == fresh.split_value(up, nine, nine)
+
+
+def test_rules_reading_no_suit_decide_each_suited_deal_as_alone() -> None:
+    """Under rules that read no suit (no 6-7-8 / 7-7-7 bonus) the solve decides each rank triple
+    once and gives its suited deals copies: each deal's decision equals the deal decided alone in a
+    fresh game, with its own cards; the expected equals the brute force; with the bonus, the suits
+    of deals of equal ranks do change their values (so the copies are only taken without it)."""
+    rules = Rules(max_hands=2, bonus_678_777=False)
+    result = Game(SUITED_SPLITS, rules).solve()
+    alone = Game(SUITED_SPLITS, rules)
+    ranks = set()
+    for (up, c1, c2), (_, d) in result.deals.items():
+        assert (d.up, d.cards) == (up, (c1, c2)) and d == alone.decide(up, c1, c2)
+        ranks.add((up[0], c1[0], c2[0]))
+    assert len(ranks) < len(result.deals)
+    assert result.expected == brute_force(SUITED_SPLITS, rules)
+    suited = Game(SUITED_SPLITS, rules.with_(bonus_678_777=True)).solve().deals
+    values: dict[tuple[int, int, int], set[Fraction]] = {}
+    for (up, c1, c2), (_, d) in suited.items():
+        values.setdefault((up[0], c1[0], c2[0]), set()).add(d.value)
+    assert any(len(v) > 1 for v in values.values())
+
+
+def test_initial_deals_count_every_ordered_deal_of_the_cards() -> None:
+    """:func:`initial_deals` (ways by products of falling factorials) equals the count of every
+    ordered deal of three distinct physical cards (player, up, player; § 551.8(d)) of a small
+    suited shoe, by deal, in ascending order."""
+    from exactodds.blackjack.engine import initial_deals
+
+    shoe = SpanishShoe((2, 0, 1, 0, 0, 2, 3, 1, 0, 3), {6: (1, 1, 0, 0), 7: (2, 0, 0, 1), 8: (0, 0, 1, 0)})
+    cards = [card for card, k in shoe.types() for _ in range(k)]
+    counted: dict[tuple[tuple[int, int], ...], int] = {}
+    for i, c1 in enumerate(cards):
+        for j, up in enumerate(cards):
+            for k, c2 in enumerate(cards):
+                if len({i, j, k}) == 3:
+                    key = (up, min(c1, c2), max(c1, c2))
+                    counted[key] = counted.get(key, 0) + 1
+    deals = initial_deals(shoe)
+    assert deals == counted and list(deals) == sorted(deals)
+    assert sum(deals.values()) == len(cards) * (len(cards) - 1) * (len(cards) - 2)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from exactodds.blackjack import hands
@@ -147,3 +148,36 @@ def test_a_second_rule_set_on_the_same_tables_walks_again(monkeypatch: pytest.Mo
     assert rec.walks == 10
     hands._TABLES.clear()
     assert Game(SMALL, other).solve().expected == second != first
+
+
+@pytest.mark.parametrize("cap", [(32,) * 9 + (128,), (2, 2, 2, 2, 2, 2, 2, 2, 2, 8), (1, 0, 3, 5, 0, 2, 22, 1, 4, 9)])
+def test_the_batch_rows_are_the_hands_each_solver_can_stand_on(cap: Values) -> None:
+    """The rows the engine asks the dealer's table for in one batch (:meth:`Game._dealt_rows`, one
+    array of every standing hand moved by the pair cards out) are, as a set, the hands listed one by
+    one (:func:`exactodds.blackjack.hands._dealt`) of every solver, on shoes that hold them all and
+    on shoes that cannot deal some."""
+    game = Game(SMALL, AS_WRITTEN)
+    splits = [(0, 0), (1, 0), (7, 2), (10, 5)]
+    for one in splits:
+        rows = game._dealt_rows(cap, [one])
+        assert {tuple(x) for x in rows.tolist()} == set(hands._dealt(cap, *one))
+        assert len(rows) == len(hands._dealt(cap, *one))
+    assert len(game._dealt_rows(cap, splits)) == sum(len(hands._dealt(cap, *one)) for one in splits)
+
+
+def test_a_batch_asked_as_an_array_is_the_batch_asked_as_tuples() -> None:
+    """:meth:`DealerTable.request_removed` takes the removed multisets as tuples or as the rows of
+    an array (repeats allowed): the same compositions computed, the same numerators; a name asked
+    before skips the batch."""
+    base = (4, 4, 4, 4, 4, 4, 4, 4, 4, 15)
+    removed = hands._dealt(base, 9, 1)[::7]
+    by_tuples, by_rows = DealerTable(base, 5, False, 0), DealerTable(base, 5, False, 0)
+    by_tuples.request_removed(removed, [("hands", 9, 1)])
+    rows = np.array(removed + removed[:3], dtype=np.int64)
+    by_rows.request_removed(rows, [("hands", 9, 1)])
+    assert len(by_rows.limbs) == len(by_tuples.limbs) == len(set(removed))
+    for x in removed:
+        rem = tuple(b - y for b, y in zip(base, x))
+        assert by_rows.numerators(rem) == by_tuples.numerators(rem)
+    by_rows.request_removed(np.array([(1,) * 10], dtype=np.int64), [("hands", 9, 1)])
+    assert len(by_rows.limbs) == len(set(removed))

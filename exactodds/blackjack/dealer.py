@@ -303,13 +303,17 @@ class DealerTable:
         base = self.base
         self.request_removed(tuple(b - r for b, r in zip(base, rem)) for rem in rems)
 
-    def request_removed(self, removed: Iterable[Values], names: Iterable[object] = ()) -> None:
-        """:meth:`request` for the compositions ``B − x``, ``x`` in ``removed``; ``names``: what
-        the set is called (a caller asking again by a name already asked skips the scan)."""
+    def request_removed(self, removed: Iterable[Values] | IntArray, names: Iterable[object] = ()) -> None:
+        """:meth:`request` for the compositions ``B − x``, ``x`` in ``removed`` (tuples, or the rows
+        of an array: :meth:`request_array`); ``names``: what the set is called (a caller asking
+        again by a name already asked skips the scan)."""
         names = list(names)
         if names and all(name in self.asked for name in names):
             return
         self.asked.update(names)
+        if isinstance(removed, np.ndarray):
+            self.request_array(removed)
+            return
         asked = set(removed)
         if not asked:
             return

@@ -1,6 +1,6 @@
 """The split's pattern sum as a linear form in the split hands' base values (§ 551.12), exactly.
 
-:class:`~exactodds.blackjack.engine._SplitValues` values a split (E. Farmer's method, see
+:class:`~exactodds.blackjack.split_values._SplitValues` values a split (E. Farmer's method, see
 :meth:`~exactodds.blackjack.engine.Game.split_value`) as a sum over the patterns of second cards of
 ``X(a, b)`` (a split hand whose second card may be anything, from the shoe less ``a`` extra pair
 cards and ``b`` unseen non-pair cards) and ``N(a, b)`` (one whose second card is not a pair card).
