@@ -66,7 +66,7 @@ from exactodds.blackjack.hands import (
     _falling,
     shape,
 )
-from exactodds.blackjack.node_graph import ACTIONS, CODE, RADIX, Graph, graph_of
+from exactodds.blackjack.node_graph import ACTIONS, CODE, Graph, graph_of
 from exactodds.blackjack.shoe import Values
 from exactodds.blackjack.solver_dicts import Actions, Memo
 from exactodds.errors import InputError
@@ -104,8 +104,8 @@ def _numba_present() -> bool:
 class _DealerStore:
     """A dealer table's numerators as the compiled solvers read them: a view of the table's own
     arrays (:attr:`DealerTable.limbs`, 32-bit limbs; :attr:`DealerTable.prob`, the floats of the
-    decision pass), rows found by composition code (``x = base − rem``, :data:`RADIX` bits per
-    value); a composition the table lacks is computed in one batch per solver
+    decision pass), rows found by the removed multiset (``x = base − rem``, as the table counts
+    from its own shoe); a composition the table lacks is computed in one batch per solver
     (:meth:`DealerTable.rows_of`). No Python int is built for a composition."""
 
     def __init__(self, table: DealerTable) -> None:
@@ -120,9 +120,8 @@ class _DealerStore:
         assert table is not None
         return table
 
-    def rows(self, codes: IntArray) -> IntArray:
-        """The rows of the compositions ``base − x`` (``x`` by code), computing what is missing."""
-        x = (codes[:, None] >> (RADIX * np.arange(10, dtype=np.int64))[None, :]) & ((1 << RADIX) - 1)
+    def rows(self, x: IntArray) -> IntArray:
+        """The rows of the compositions ``base − x`` (``x`` by row), computing what is missing."""
         return self._table().rows_of(x)
 
     @property
@@ -236,6 +235,12 @@ class _Plan:
     expose: npt.NDArray[np.bool_]
     retain: npt.NDArray[np.bool_]
 
+    def __post_init__(self) -> None:
+        self.stand_at: IntArray = np.flatnonzero(self.valued[:, 0])
+        """The nodes that value standing, ascending (a solver looks up the dealer's rows of those it reaches)."""
+        self.retain_at: IntArray = np.flatnonzero(self.retain)
+        """The nodes whose actions are retained, ascending."""
+
 
 _POLICY_PLANS: dict[tuple[int, int, int, bool, bool], tuple[Policy | None, Graph, _Plan]] = {}
 """A fixed strategy's plans (None: optimal play's) by (strategy, graph, up card, kind of hand): the
@@ -331,12 +336,10 @@ class CompiledSolver(HandSolver):
 
     # -- the plan ---------------------------------------------------------------------------
     def _roots(self) -> npt.NDArray[np.uint8]:
-        g = self.graph
-        roots: npt.NDArray[np.uint8] = ((g.ncards == 2) & (g.dbl == 0)).astype(np.uint8)
-        if self.split:
-            roots &= (g.hands[:, self.pair - 1] > 0).astype(np.uint8)
-        for k in self.extra_roots:
-            roots[k] = 1
+        roots = self.graph.roots(self.pair if self.split else 0)
+        if self.extra_roots:
+            roots = roots.copy()
+            roots[self.extra_roots] = 1
         return roots
 
     def plan_arrays(self) -> _Plan:
@@ -347,22 +350,18 @@ class CompiledSolver(HandSolver):
     def _make_plan(self) -> _Plan:
         g = self.graph
         opens, nopen = self.kind_opens
-        key = (id(self.policy), id(g), self.up, self.split, self.locked)
-        if self.policy is not None or self.chooser is None:  # (a fixed strategy's, or optimal play's)
-            got = _POLICY_PLANS.get(key)
-            if got is not None and got[0] is self.policy and got[1] is g:
-                return got[2]
-        n = len(g.keys)
-        slots = np.arange(3)[None, :] < nopen[:, None]
-        multi = nopen > 1
+        slots, _, multi = g.slots(self.split, self.locked)
         two = g.ncards == 2
-        unsplit_two = two & (g.dbl == 0) & (not self.split)
         if self.policy is None and self.chooser is not None:
             return self._chooser_plan(opens, nopen, slots, multi, two)
+        key = (id(self.policy), id(g), self.up, self.split, self.locked)
+        got = _POLICY_PLANS.get(key)  # (a fixed strategy's, or optimal play's)
+        if got is not None and got[0] is self.policy and got[1] is g:
+            return got[2]
         if self.policy is None:
-            plan = _Plan(slots.astype(np.uint8), np.full(n, -1, dtype=np.int8), multi, multi)
+            plan = _Plan(g.slots(self.split, self.locked)[1], np.full(len(g.keys), -1, dtype=np.int8), multi, multi)
         else:
-            plan = self._policy_plan(opens, nopen, slots, multi, two, unsplit_two)
+            plan = self._policy_plan(opens, nopen, slots, multi, two, two & (g.dbl == 0) & (not self.split))
         if len(_POLICY_PLANS) >= 64:
             _POLICY_PLANS.pop(next(iter(_POLICY_PLANS)))
         _POLICY_PLANS[key] = (self.policy, g, plan)
@@ -400,8 +399,6 @@ class CompiledSolver(HandSolver):
         n = len(g.keys)
         chooser = self.chooser
         ref = getattr(chooser, "reference", None)
-        fixed = np.full(n, -1, dtype=np.int64)
-        todo = np.flatnonzero(multi)
         if isinstance(ref, CompiledSolver) and ref.graph is g:
             # (its decisions: kept when its node values are released)
             ref_state = ref.state if ref.state is not None else ref.evaluated()
@@ -418,6 +415,8 @@ class CompiledSolver(HandSolver):
                 plan = self._fixed_plan(fixed, slots, multi, two)
                 ref.shared_plans[(self.split, self.locked)] = (ref_state, plan)
                 return plan
+        else:
+            fixed, todo = np.full(n, -1, dtype=np.int64), np.flatnonzero(multi)
         assert chooser is not None
         # only the nodes this solver can reach by some play: the others are never valued (first the
         # cheap filters: the shoe must hold the hand, a split hand holds a pair card)
@@ -429,8 +428,8 @@ class CompiledSolver(HandSolver):
         todo = todo[possible[todo]]
         if len(todo):
             reachable = np.zeros(n, dtype=np.uint8)
-            _kernel().reach(self._roots(), slots.astype(np.uint8), opens, nopen, g.kid0, g.kidd, g.hands, g.hard,
-                            base, reachable)
+            _kernel().reach(self._roots(), g.slots(self.split, self.locked)[1], opens, nopen, g.kid0, g.kidd, g.hands,
+                            g.hard, base, reachable)
             fixed[todo[reachable[todo] == 0]] = 0
             todo = todo[reachable[todo] == 1]
         for k in todo.tolist():  # not reached by the reference (or not compiled): ask the chooser
@@ -463,20 +462,14 @@ class CompiledSolver(HandSolver):
         g = self.graph
         plan = self.plan_arrays()
         opens, nopen = self.kind_opens
-        base = np.array(self.base, dtype=np.int64)
-        if base.max() >= min(self.primes):  # the loops multiply a card count by a residue unreduced
+        if max(self.base) >= min(self.primes):  # the loops multiply a card count by a residue unreduced
             raise InputError("internal: a card count as large as the residue primes")
+        base = np.array(self.base, dtype=np.int64)
         n = len(g.keys)
         reached = np.zeros(n, dtype=np.uint8)
         kernel.reach(self._roots(), plan.valued, opens, nopen, g.kid0, g.kidd, g.hands, g.hard, base, reached)
         store = _store(self.dealer)
-        stands = np.flatnonzero(reached.astype(bool) & plan.valued[:, 0].astype(bool))
-        drow = np.full(n, -1, dtype=np.int64)
-        offset = np.array(self.dealer.base, dtype=np.int64) - base
-        if (offset < 0).any() or (offset + 21 >= 1 << RADIX).any():
-            raise InputError("internal: a hand solver's shoe is not within its dealer table's")
-        off_code = int(offset @ (1 << (RADIX * np.arange(10, dtype=np.int64))))
-        drow[stands] = store.rows(g.code[stands] + off_code)
+        drow = self._dealer_rows(store, plan, reached)
         primes = self.primes
         scale_q = store.scale_residues(primes, self.size)
         fac = _factorials(self.floor, self.size, primes)
@@ -500,22 +493,43 @@ class CompiledSolver(HandSolver):
             exact[got] = 1
             exact_count += 1
             start = got
+        return self._state(plan, reached, order, exact_count)
+
+    def _dealer_rows(self, store: _DealerStore, plan: _Plan, reached: npt.NDArray[np.uint8]) -> IntArray:
+        """The dealer table's row of each node the plan stands on (-1 elsewhere): the composition
+        left, ``base − hand``, is the table's ``B − x`` with ``x = (B − base) + hand``."""
+        offset = [b - a for a, b in zip(self.base, self.dealer.base)]
+        if min(offset) < 0:
+            raise InputError("internal: a hand solver's shoe is not within its dealer table's")
+        stands = plan.stand_at[reached[plan.stand_at] > 0]
+        drow = np.full(len(reached), -1, dtype=np.int64)
+        drow[stands] = store.rows(self.graph.hands[stands] + np.array(offset, dtype=np.int64))
+        return drow
+
+    def _state(self, plan: _Plan, reached: npt.NDArray[np.uint8], order: npt.NDArray[np.int8],
+               exact_count: int) -> _State:
+        """The state of an evaluation from the scratch arrays (:func:`_scratch`), what it keeps copied
+        out: the reached nodes' values, the retained nodes' actions; and the first-decision nodes'
+        values (and an unsplit solver's actions), which the engine reads one by one, reconstructed
+        in one batch each. The first-decision nodes are gathered by index (:attr:`Graph.firsts`)."""
+        g = self.graph
+        val, _, act, _ = _scratch(len(g.keys), len(self.primes))
+        firsts = g.firsts
+        at = reached[firsts] > 0
+        twos = firsts[at]
         ref = getattr(self.chooser, "reference", None)
         if self.policy is None and isinstance(ref, CompiledSolver):
             # the Python chooser values the reference's two-card node at each of these (records it)
-            first = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0) & (nopen > 1))
-            ref.touched.update(first.tolist())
-        retain = np.flatnonzero(plan.retain & reached.astype(bool))
+            ref.touched.update(twos[self.kind_opens[1][twos] > 1].tolist())
+        retain = plan.retain_at[reached[plan.retain_at] > 0]
         # (a reference's orders only: a fixed or post-split strategy's solver decides no other's; memory)
         state = _State(reached, order if self.policy is None and self.chooser is None else None,
-                       val[reached.astype(bool)], act[retain].astype(np.uint32), retain.astype(np.int32), exact_count)
-        # the two-card nodes' values, which the engine reads one by one: reconstructed in one batch
-        twos = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0))
-        self.values_memo.preset(zip([g.keys[k] for k in twos.tolist()], self._ints(val[twos])))
+                       val[reached.view(np.bool_)], act[retain].astype(np.uint32), retain.astype(np.int32), exact_count)
+        keys = g.first_keys
+        self.values_memo.preset(zip([keys[i] for i in np.flatnonzero(at).tolist()], self._ints(val[twos])))
         if not self.split:  # and their actions (:meth:`actions`, each initial deal), likewise
             rows = np.flatnonzero((g.ncards[retain] == 2) & (g.dbl[retain] == 0))
-            kept = act[retain[rows]]
-            flat = self._ints(kept)
+            flat = self._ints(act[retain[rows]])
             state.two_actions = {int(retain[i]): flat[3 * j:3 * j + 3] for j, i in enumerate(rows.tolist())}
         return state
 

@@ -7,7 +7,7 @@ per rule set and shared by every compiled solver; the solver module keeps the ev
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 import numpy as np
@@ -48,6 +48,17 @@ class Graph:
     classes: list[tuple[object, ...]]
     """The decision classes without the up card and split flag (:func:`decision_class`)."""
     cls: IntArray
+    slot_masks: dict[tuple[bool, bool], tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint8], npt.NDArray[np.bool_]]] = \
+        field(default_factory=dict)
+    """(split, locked) -> :meth:`slots`."""
+    root_masks: dict[int, npt.NDArray[np.uint8]] = field(default_factory=dict)
+    """Pair value (0: unsplit) -> :meth:`roots`."""
+
+    def __post_init__(self) -> None:
+        self.firsts: IntArray = np.flatnonzero((self.ncards == 2) & (self.dbl == 0))
+        """The two-card nodes before any doubling (a hand's first decision), ascending: every
+        solver reads their values and actions, so these are gathered by index, never by mask."""
+        self.first_keys = [self.keys[k] for k in self.firsts.tolist()]
 
     def opens(self, split: bool, locked: bool) -> tuple[IntArray, IntArray]:
         got = self.kinds.get((split, locked))
@@ -59,6 +70,29 @@ class Graph:
                 count[k] = len(names)
                 table[k, :len(names)] = [CODE[a] for a in names]
             got = self.kinds[(split, locked)] = (table, count)
+        return got
+
+    def slots(self, split: bool, locked: bool) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint8],
+                                                         npt.NDArray[np.bool_]]:
+        """Of a kind of hand: which of each node's three slots hold an open action (as booleans and
+        as the bytes the loops read), and which nodes have a choice (two actions or more). Built
+        once per graph: every solver's plan starts from them (a solve builds hundreds of solvers)."""
+        got = self.slot_masks.get((split, locked))
+        if got is None:
+            nopen = self.opens(split, locked)[1]
+            slots = np.arange(3)[None, :] < nopen[:, None]
+            got = self.slot_masks[(split, locked)] = (slots, slots.astype(np.uint8), nopen > 1)
+        return got
+
+    def roots(self, pair: int) -> npt.NDArray[np.uint8]:
+        """The roots of a solver's walk (bytes, by node): the first-decision nodes, those holding a
+        card of value ``pair`` for a split hand's (``pair`` > 0). Shared: a caller copies to add any."""
+        got = self.root_masks.get(pair)
+        if got is None:
+            roots = np.zeros(len(self.keys), dtype=np.uint8)
+            firsts = self.firsts
+            roots[firsts[self.hands[firsts, pair - 1] > 0] if pair else firsts] = 1
+            got = self.root_masks[pair] = roots
         return got
 
 
