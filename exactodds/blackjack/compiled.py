@@ -235,11 +235,6 @@ class _Plan:
     expose: npt.NDArray[np.bool_]
     retain: npt.NDArray[np.bool_]
 
-    def __post_init__(self) -> None:
-        self.stand_at: IntArray = np.flatnonzero(self.valued[:, 0])
-        """The nodes that value standing, ascending (a solver looks up the dealer's rows of those it reaches)."""
-        self.retain_at: IntArray = np.flatnonzero(self.retain)
-        """The nodes whose actions are retained, ascending."""
 
 
 _POLICY_PLANS: dict[tuple[int, int, int, bool, bool], tuple[Policy | None, Graph, _Plan]] = {}
@@ -469,7 +464,8 @@ class CompiledSolver(HandSolver):
         reached = np.zeros(n, dtype=np.uint8)
         kernel.reach(self._roots(), plan.valued, opens, nopen, g.kid0, g.kidd, g.hands, g.hard, base, reached)
         store = _store(self.dealer)
-        drow = self._dealer_rows(store, plan, reached)
+        at = np.flatnonzero(reached)  # (the reached nodes, ascending: a split solver's are a few hundred)
+        drow = self._dealer_rows(store, at[plan.valued[at, 0] > 0])
         primes = self.primes
         scale_q = store.scale_residues(primes, self.size)
         fac = _factorials(self.floor, self.size, primes)
@@ -493,40 +489,37 @@ class CompiledSolver(HandSolver):
             exact[got] = 1
             exact_count += 1
             start = got
-        return self._state(plan, reached, order, exact_count)
+        return self._state(plan, reached, at, order, exact_count)
 
-    def _dealer_rows(self, store: _DealerStore, plan: _Plan, reached: npt.NDArray[np.uint8]) -> IntArray:
-        """The dealer table's row of each node the plan stands on (-1 elsewhere): the composition
-        left, ``base − hand``, is the table's ``B − x`` with ``x = (B − base) + hand``."""
+    def _dealer_rows(self, store: _DealerStore, stands: IntArray) -> IntArray:
+        """The dealer table's row of each node of ``stands`` (-1 elsewhere): the composition left,
+        ``base − hand``, is the table's ``B − x`` with ``x = (B − base) + hand``."""
         offset = [b - a for a, b in zip(self.base, self.dealer.base)]
         if min(offset) < 0:
             raise InputError("internal: a hand solver's shoe is not within its dealer table's")
-        stands = plan.stand_at[reached[plan.stand_at] > 0]
-        drow = np.full(len(reached), -1, dtype=np.int64)
+        drow = np.full(len(self.graph.keys), -1, dtype=np.int64)
         drow[stands] = store.rows(self.graph.hands[stands] + np.array(offset, dtype=np.int64))
         return drow
 
-    def _state(self, plan: _Plan, reached: npt.NDArray[np.uint8], order: npt.NDArray[np.int8],
+    def _state(self, plan: _Plan, reached: npt.NDArray[np.uint8], at: IntArray, order: npt.NDArray[np.int8],
                exact_count: int) -> _State:
         """The state of an evaluation from the scratch arrays (:func:`_scratch`), what it keeps copied
-        out: the reached nodes' values, the retained nodes' actions; and the first-decision nodes'
-        values (and an unsplit solver's actions), which the engine reads one by one, reconstructed
-        in one batch each. The first-decision nodes are gathered by index (:attr:`Graph.firsts`)."""
+        out: the reached nodes' (``at``, ascending) values, the retained nodes' actions; and the
+        first-decision nodes' values (and an unsplit solver's actions), which the engine reads one by
+        one, reconstructed in one batch each. Gathered by index: a split solver reaches few nodes."""
         g = self.graph
         val, _, act, _ = _scratch(len(g.keys), len(self.primes))
-        firsts = g.firsts
-        at = reached[firsts] > 0
-        twos = firsts[at]
+        twos = at[(g.ncards[at] == 2) & (g.dbl[at] == 0)]
         ref = getattr(self.chooser, "reference", None)
         if self.policy is None and isinstance(ref, CompiledSolver):
             # the Python chooser values the reference's two-card node at each of these (records it)
             ref.touched.update(twos[self.kind_opens[1][twos] > 1].tolist())
-        retain = plan.retain_at[reached[plan.retain_at] > 0]
+        retain = at[plan.retain[at]]
         # (a reference's orders only: a fixed or post-split strategy's solver decides no other's; memory)
         state = _State(reached, order if self.policy is None and self.chooser is None else None,
-                       val[reached.view(np.bool_)], act[retain].astype(np.uint32), retain.astype(np.int32), exact_count)
-        keys = g.first_keys
-        self.values_memo.preset(zip([keys[i] for i in np.flatnonzero(at).tolist()], self._ints(val[twos])))
+                       val[at], act[retain].astype(np.uint32), retain.astype(np.int32), exact_count)
+        keys = g.keys
+        self.values_memo.preset(zip([keys[k] for k in twos.tolist()], self._ints(val[twos])))
         if not self.split:  # and their actions (:meth:`actions`, each initial deal), likewise
             rows = np.flatnonzero((g.ncards[retain] == 2) & (g.dbl[retain] == 0))
             flat = self._ints(act[retain[rows]])
