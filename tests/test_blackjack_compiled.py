@@ -230,6 +230,29 @@ def test_the_loops_reduction_without_a_division_is_python_modulo(x: int, q: int)
             assert hand_kernel._mod(value, q, 1.0 / q) == value % q
 
 
+
+@settings(max_examples=40, deadline=None)
+@given(bits=st.integers(30, 1000), data=st.data())
+def test_the_reconstruction_gives_back_each_integer(bits: int, data: st.DataObject) -> None:
+    """:func:`hand_kernel.reconstruct` (Garner's digits as sums of products, Horner in limbs) gives
+    back every integer below the primes' product from its residues, the extremes included, for
+    any number of primes (the products are reduced every 15 terms)."""
+    import numpy as np
+
+    from exactodds.blackjack import hand_kernel
+
+    primes, primes_a, garner, radix = compiled._primes(bits)
+    product = 1
+    for q in primes:
+        product *= q
+    xs = [0, 1, product - 1] + data.draw(st.lists(st.integers(0, product - 1), min_size=1, max_size=8))
+    width = (29 * len(primes)) // 32 + 2
+    out = np.zeros((len(xs), width), dtype=np.int64)
+    residues = np.array([[x % q for q in primes] for x in xs], dtype=np.int64)
+    hand_kernel.reconstruct(residues, np.zeros(len(primes), dtype=np.int64), primes_a, garner, radix, out)
+    assert [sum(int(limb) << (32 * i) for i, limb in enumerate(row)) for row in out.tolist()] == xs
+
+
 def _walked_graph(rules: Rules) -> tuple[list[tuple[tuple[int, ...], int]], list[list[int]], list[list[int]]]:
     """The hand graph node by node, as the Python solver walks it (the oracle of the array build):
     its nodes (children first), each node's children by card (hit; double/redouble) and open actions

@@ -159,18 +159,22 @@ def _store(table: DealerTable) -> _DealerStore:
 
 
 @lru_cache(maxsize=32)
-def _primes(bits: int) -> tuple[tuple[int, ...], IntArray, IntArray]:
-    """The primes whose product exceeds ``2^bits`` (:func:`primes_above`), as an array, and
-    Garner's constants (the inverse of the product of the primes before each, modulo it)."""
+def _primes(bits: int) -> tuple[tuple[int, ...], IntArray, IntArray, IntArray]:
+    """The primes whose product exceeds ``2^bits`` (:func:`primes_above`), as an array, Garner's
+    constants (the inverse of the product of the primes before each, modulo it) and the products
+    of the primes before each modulo every prime (``[j, i]``: ``q_0 ⋯ q_(j−1) mod q_i``)."""
     primes = primes_above(1 << bits)
     if min(primes) <= 1 << 28:  # the loops' reduction needs them above 2²⁸ (hand_kernel._mod)
         raise InputError("internal: too many residue primes for the hand solver's bound")
     garner = []
+    prods = []
     prod = 1
     for q in primes:
         garner.append(pow(prod, -1, q))
+        prods.append(prod)
         prod *= q
-    return primes, np.array(primes, dtype=np.int64), np.array(garner, dtype=np.int64)
+    radix = np.array([[pj % q for q in primes] for pj in prods], dtype=np.int64)
+    return primes, np.array(primes, dtype=np.int64), np.array(garner, dtype=np.int64), radix
 
 
 @lru_cache(maxsize=64)
@@ -320,7 +324,7 @@ class CompiledSolver(HandSolver):
         cards add up to ``ff(size, n) ≤ ff(size, 21)``, each numerator at most ``bound``): its primes
         cover it, so those sums come back exactly from their residues."""
         bits = (2 * max(bound, self.chart_bound)).bit_length()
-        self.primes, self.primes_a, self.garner = _primes(bits)
+        self.primes, self.primes_a, self.garner, self.radix = _primes(bits)
         self.offset = np.array([bound % q for q in self.primes], dtype=np.int64)
         self._plan_cache: _Plan | None = None
         self.sums_cache: tuple[_State, frozenset[int], dict[tuple[tuple[object, ...], int, str], int]] | None = None
@@ -534,7 +538,7 @@ class CompiledSolver(HandSolver):
         out = np.zeros((len(rows), width), dtype=np.int64)
         bound = bound or self.bound
         offset = self.offset if bound == self.bound else np.array([bound % q for q in self.primes], dtype=np.int64)
-        _kernel().reconstruct(rows, offset, self.primes_a, self.garner, out)
+        _kernel().reconstruct(rows, offset, self.primes_a, self.garner, self.radix, out)
         raw = out.astype(np.uint32).tobytes()
         step = 4 * width
         return [int.from_bytes(raw[i:i + step], "little") - bound for i in range(0, len(raw), step)]

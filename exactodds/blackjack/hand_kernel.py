@@ -277,9 +277,11 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
 
 
 @_jit
-def reconstruct(res: Any, offset: Any, primes: Any, garner: Any, out: Any) -> None:  # pragma: no cover
+def reconstruct(res: Any, offset: Any, primes: Any, garner: Any, radix: Any, out: Any) -> None:  # pragma: no cover
     """``out[r]``: the little-endian 32-bit limbs of the integer ``X`` in ``[0, Πq)`` with
-    ``X ≡ res[r] + offset`` modulo each prime (Garner's mixed radix, then Horner in limbs)."""
+    ``X ≡ res[r] + offset`` modulo each prime (Garner's mixed radix, then Horner in limbs).
+    ``radix[j, i]`` is ``q_0 ⋯ q_(j−1)`` modulo ``q_i``: the digits so far valued modulo ``q_i`` as
+    one sum of products (each below 2⁵⁸, reduced every 15 terms: below 2⁶²), not a chain of reductions."""
     n_primes = len(primes)
     digits = np.zeros(n_primes, np.int64)
     qinv = np.empty(n_primes)
@@ -290,21 +292,27 @@ def reconstruct(res: Any, offset: Any, primes: Any, garner: Any, out: Any) -> No
         for i in range(n_primes):
             q = primes[i]
             qi = qinv[i]
-            x = _mod(res[r, i] + offset[i], q, qi)
-            # subtract the value of the digits so far (mixed radix, Horner) modulo q
             v = 0
-            for j in range(i - 1, -1, -1):
-                v = _mod(v * primes[j] + digits[j], q, qi)  # (below 2⁵⁸)
-            digits[i] = _mod(_mod(x - v, q, qi) * garner[i], q, qi)
+            for j in range(i):
+                v += digits[j] * radix[j, i]
+                if j % 15 == 14:
+                    v = _mod(v, q, qi)
+            x = _mod(res[r, i] + offset[i], q, qi)
+            digits[i] = _mod(_mod(x - _mod(v, q, qi), q, qi) * garner[i], q, qi)
         for w in range(width):
             out[r, w] = 0
         out[r, 0] = digits[n_primes - 1]
+        used = 1
         for i in range(n_primes - 2, -1, -1):  # X = X·q_i + d_i: limbs below 2³², products below 2⁶¹
             carry = digits[i]
-            for w in range(width):
+            for w in range(used):
                 t = out[r, w] * primes[i] + carry
                 out[r, w] = t & 0xFFFFFFFF
                 carry = t >> 32
+            while carry:  # (the number grows by at most 29 bits a step: a limb or two more)
+                out[r, used] = carry & 0xFFFFFFFF
+                carry >>= 32
+                used += 1
 
 
 @_jit
