@@ -177,6 +177,12 @@ def _primes(bits: int) -> tuple[tuple[int, ...], IntArray, IntArray, IntArray]:
     return primes, np.array(primes, dtype=np.int64), np.array(garner, dtype=np.int64), radix
 
 
+@lru_cache(maxsize=256)
+def _residues(x: int, primes: tuple[int, ...]) -> IntArray:
+    """``x`` modulo each prime (a solver's bound: the solvers of one shoe size share it)."""
+    return np.array([x % q for q in primes], dtype=np.int64)
+
+
 @lru_cache(maxsize=64)
 def _factorials(floor: int, size: int, primes: tuple[int, ...]) -> IntArray:
     """``m!/floor!`` modulo each prime for ``m = floor .. size`` (row ``m − floor``)."""
@@ -325,7 +331,7 @@ class CompiledSolver(HandSolver):
         cover it, so those sums come back exactly from their residues."""
         bits = (2 * max(bound, self.chart_bound)).bit_length()
         self.primes, self.primes_a, self.garner, self.radix = _primes(bits)
-        self.offset = np.array([bound % q for q in self.primes], dtype=np.int64)
+        self.offset = _residues(bound, self.primes)
         self._plan_cache: _Plan | None = None
         self.sums_cache: tuple[_State, frozenset[int], dict[tuple[tuple[object, ...], int, str], int]] | None = None
         """:meth:`class_sums` with the state and the two-card nodes asked for that it read."""
@@ -349,7 +355,7 @@ class CompiledSolver(HandSolver):
     def _make_plan(self) -> _Plan:
         g = self.graph
         opens, nopen = self.kind_opens
-        slots, _, multi = g.slots(self.split, self.locked)
+        slots, _, multi, _ = g.slots(self.split, self.locked)
         two = g.ncards == 2
         if self.policy is None and self.chooser is not None:
             return self._chooser_plan(opens, nopen, slots, multi, two)
@@ -513,11 +519,11 @@ class CompiledSolver(HandSolver):
         one, reconstructed in one batch each. Gathered by index: a split solver reaches few nodes."""
         g = self.graph
         val, _, act, _ = _scratch(len(g.keys), len(self.primes))
-        twos = at[(g.ncards[at] == 2) & (g.dbl[at] == 0)]
+        twos = at[g.is_first[at]]
         ref = getattr(self.chooser, "reference", None)
         if self.policy is None and isinstance(ref, CompiledSolver):
             # the Python chooser values the reference's two-card node at each of these (records it)
-            ref.touched.update(twos[self.kind_opens[1][twos] > 1].tolist())
+            ref.touched.update(at[g.slots(self.split, self.locked)[3][at]].tolist())
         retain = at[plan.retain[at]]
         # (a reference's orders only: a fixed or post-split strategy's solver decides no other's; memory)
         state = _State(reached, order if self.policy is None and self.chooser is None else None,
@@ -525,7 +531,7 @@ class CompiledSolver(HandSolver):
         keys = g.keys
         self.values_memo.preset(zip([keys[k] for k in twos.tolist()], self._ints(val[twos])))
         if not self.split:  # and their actions (:meth:`actions`, each initial deal), likewise
-            rows = np.flatnonzero((g.ncards[retain] == 2) & (g.dbl[retain] == 0))
+            rows = np.flatnonzero(g.is_first[retain])
             flat = self._ints(act[retain[rows]])
             state.two_actions = {int(retain[i]): flat[3 * j:3 * j + 3] for j, i in enumerate(rows.tolist())}
         return state
@@ -537,7 +543,7 @@ class CompiledSolver(HandSolver):
         width = (29 * len(self.primes)) // 32 + 2
         out = np.zeros((len(rows), width), dtype=np.int64)
         bound = bound or self.bound
-        offset = self.offset if bound == self.bound else np.array([bound % q for q in self.primes], dtype=np.int64)
+        offset = self.offset if bound == self.bound else _residues(bound, self.primes)
         _kernel().reconstruct(rows, offset, self.primes_a, self.garner, self.radix, out)
         raw = out.astype(np.uint32).tobytes()
         step = 4 * width

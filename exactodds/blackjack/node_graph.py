@@ -49,17 +49,17 @@ class Graph:
     classes: list[tuple[object, ...]]
     """The decision classes without the up card and split flag (:func:`decision_class`)."""
     cls: IntArray
-    slot_masks: dict[tuple[bool, bool], tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint8], npt.NDArray[np.bool_]]] = \
-        field(default_factory=dict)
+    slot_masks: dict[tuple[bool, bool], tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint8], npt.NDArray[np.bool_],
+                                              npt.NDArray[np.bool_]]] = field(default_factory=dict)
     """(split, locked) -> :meth:`slots`."""
     root_masks: dict[int, npt.NDArray[np.uint8]] = field(default_factory=dict)
     """Pair value (0: unsplit) -> :meth:`roots`."""
 
     def __post_init__(self) -> None:
-        self.firsts: IntArray = np.flatnonzero((self.ncards == 2) & (self.dbl == 0))
-        """The two-card nodes before any doubling (a hand's first decision), ascending: every
-        solver reads their values and actions, so these are gathered by index, never by mask."""
-        self.first_keys = [self.keys[k] for k in self.firsts.tolist()]
+        self.is_first: npt.NDArray[np.bool_] = (self.ncards == 2) & (self.dbl == 0)
+        """The two-card nodes before any doubling (a hand's first decision): every solver reads
+        their values and actions one by one, so they are reconstructed in a batch."""
+        self.firsts: IntArray = np.flatnonzero(self.is_first)
 
     def opens(self, split: bool, locked: bool) -> tuple[IntArray, IntArray]:
         """The open action codes of each node for a kind of hand (-1 padded) and how many:
@@ -85,15 +85,17 @@ class Graph:
         return got
 
     def slots(self, split: bool, locked: bool) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint8],
-                                                         npt.NDArray[np.bool_]]:
+                                                         npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
         """Of a kind of hand: which of each node's three slots hold an open action (as booleans and
-        as the bytes the loops read), and which nodes have a choice (two actions or more). Built
-        once per graph: every solver's plan starts from them (a solve builds hundreds of solvers)."""
+        as the bytes the loops read), which nodes have a choice (two actions or more), and which
+        first-decision nodes (:attr:`is_first`) have one. Built once per graph: every solver's plan
+        starts from them (a solve builds hundreds of solvers)."""
         got = self.slot_masks.get((split, locked))
         if got is None:
             nopen = self.opens(split, locked)[1]
             slots = np.arange(3)[None, :] < nopen[:, None]
-            got = self.slot_masks[(split, locked)] = (slots, slots.astype(np.uint8), nopen > 1)
+            got = self.slot_masks[(split, locked)] = (slots, slots.astype(np.uint8), nopen > 1,
+                                                      self.is_first & (nopen > 1))
         return got
 
     def roots(self, pair: int) -> npt.NDArray[np.uint8]:
