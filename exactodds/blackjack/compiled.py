@@ -471,11 +471,17 @@ class CompiledSolver(HandSolver):
             raise InputError("internal: a card count as large as the residue primes")
         base = np.array(self.base, dtype=np.int64)
         n = len(g.keys)
+        offset = [b - a for a, b in zip(self.base, self.dealer.base)]
+        if min(offset) < 0:
+            raise InputError("internal: a hand solver's shoe is not within its dealer table's")
         reached = np.zeros(n, dtype=np.uint8)
-        kernel.reach(self._roots(), plan.valued, opens, nopen, g.kid0, g.kidd, g.hands, g.hard, base, reached)
+        at, stands, removed = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty((n, 10), dtype=np.int64)
+        m, s = kernel.walk(self._roots(), plan.valued, opens, nopen, g.kid0, g.kidd, g.hands, g.hard, base,
+                           np.array(offset, dtype=np.int64), reached, at, stands, removed)
+        at = at[:m]  # (the reached nodes, ascending: a split solver's are a few hundred)
         store = _store(self.dealer)
-        at = np.flatnonzero(reached)  # (the reached nodes, ascending: a split solver's are a few hundred)
-        drow = self._dealer_rows(store, at[plan.valued[at, 0] > 0])
+        drow = np.full(n, -1, dtype=np.int64)  # the dealer table's row of each node the plan stands on
+        drow[stands[:s]] = store.rows(removed[:s])
         primes = self.primes
         scale_q = store.scale_residues(primes, self.size)
         fac = _factorials(self.floor, self.size, primes)
@@ -500,16 +506,6 @@ class CompiledSolver(HandSolver):
             exact_count += 1
             start = got
         return self._state(plan, reached, at, order, exact_count)
-
-    def _dealer_rows(self, store: _DealerStore, stands: IntArray) -> IntArray:
-        """The dealer table's row of each node of ``stands`` (-1 elsewhere): the composition left,
-        ``base − hand``, is the table's ``B − x`` with ``x = (B − base) + hand``."""
-        offset = [b - a for a, b in zip(self.base, self.dealer.base)]
-        if min(offset) < 0:
-            raise InputError("internal: a hand solver's shoe is not within its dealer table's")
-        drow = np.full(len(self.graph.keys), -1, dtype=np.int64)
-        drow[stands] = store.rows(self.graph.hands[stands] + np.array(offset, dtype=np.int64))
-        return drow
 
     def _state(self, plan: _Plan, reached: npt.NDArray[np.uint8], at: IntArray, order: npt.NDArray[np.int8],
                exact_count: int) -> _State:

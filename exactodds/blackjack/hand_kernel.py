@@ -63,6 +63,28 @@ def reach(roots: Any, valued: Any, opens: Any, nopen: Any, kid0: Any, kidd: Any,
 
 
 @_jit
+def walk(roots: Any, valued: Any, opens: Any, nopen: Any, kid0: Any, kidd: Any, hands: Any, hard: Any,
+         base: Any, offset: Any, reached: Any, at: Any, stands: Any, removed: Any) -> Any:  # pragma: no cover
+    """:func:`reach`, then the reached nodes ascending (``at``), those of them that value standing
+    (``stands``) and the dealer's removed multiset of each (``removed``: ``offset + hand``, the
+    table's ``B − x`` being the cards the hand leaves); returns how many of each (one call where
+    numpy took six array operations a solver)."""
+    reach(roots, valued, opens, nopen, kid0, kidd, hands, hard, base, reached)
+    m = 0
+    s = 0
+    for k in range(len(reached)):
+        if reached[k]:
+            at[m] = k
+            m += 1
+            if valued[k, 0]:
+                stands[s] = k
+                for v in range(10):
+                    removed[s, v] = hands[k, v] + offset[v]
+                s += 1
+    return m, s
+
+
+@_jit
 def _mod(x: int, q: int, qinv: float) -> int:  # pragma: no cover (compiled)
     """``x mod q`` (``|x| < 2⁶²``, ``2²⁸ < q < 2²⁹``, ``qinv`` the float of ``1/q``) without a division:
     the float quotient ``x·qinv`` (three roundings: relative error below 2⁻⁵¹) of a quotient below
