@@ -356,7 +356,7 @@ class CompiledSolver(HandSolver):
         g = self.graph
         opens, nopen = self.kind_opens
         slots, _, multi, _ = g.slots(self.split, self.locked)
-        two = g.ncards == 2
+        two = g.is_two
         if self.policy is None and self.chooser is not None:
             return self._chooser_plan(opens, nopen, slots, multi, two)
         key = (id(self.policy), id(g), self.up, self.split, self.locked)

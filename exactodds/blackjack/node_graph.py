@@ -56,7 +56,9 @@ class Graph:
     """Pair value (0: unsplit) -> :meth:`roots`."""
 
     def __post_init__(self) -> None:
-        self.is_first: npt.NDArray[np.bool_] = (self.ncards == 2) & (self.dbl == 0)
+        self.is_two: npt.NDArray[np.bool_] = self.ncards == 2
+        """The two-card nodes (doubled or not)."""
+        self.is_first: npt.NDArray[np.bool_] = self.is_two & (self.dbl == 0)
         """The two-card nodes before any doubling (a hand's first decision): every solver reads
         their values and actions one by one, so they are reconstructed in a batch."""
         self.firsts: IntArray = np.flatnonzero(self.is_first)
