@@ -214,8 +214,10 @@ def _ways_table(base: IntArray, primes: tuple[int, ...]) -> IntArray:
 
 @lru_cache(maxsize=64)
 def _limb_powers(primes: tuple[int, ...], width: int) -> IntArray:
-    """``2^(32·j)`` modulo each prime, by limb ``j``."""
-    return np.array([[pow(2, 32 * j, q) for q in primes] for j in range(width)], dtype=np.int64)
+    """``2^(32·j)`` (``[0, j]``) and ``2^(32·j + 21)`` (``[1, j]``) modulo each prime, by limb ``j``:
+    the weights of a limb combination's low and high 21-bit halves (:func:`hand_kernel._stand_value`)."""
+    return np.array([[[pow(2, 32 * j + 21 * h, q) for q in primes] for j in range(width)] for h in (0, 1)],
+                    dtype=np.int64)
 
 
 _Work = tuple[IntArray, npt.NDArray[np.float64], IntArray, npt.NDArray[np.float64]]

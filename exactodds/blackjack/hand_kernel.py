@@ -11,7 +11,9 @@ Integer bounds (int64): every residue is below a prime ``q < 2²⁹``; a product
 below 2⁵⁸ and each loop adds at most 16 such products before reducing (the ten card values of a
 draw; the at most 16 limbs of a dealer numerator), so a sum stays below 2⁶²; a card count is
 below every prime (:class:`~exactodds.blackjack.compiled.CompiledSolver` checks the shoe); a
-stand's signed combination of six 32-bit limbs with coefficients of size at most 96 stays below 2⁴².
+stand's signed combination of six 32-bit limbs with coefficients of size at most 96 stays below 2⁴²,
+taken as two 21-bit halves times ``2^(32·j)`` and ``2^(32·j+21)`` modulo the prime (products below
+2⁵⁰, at most 32 of them summed before the one reduction).
 A reduction in the value loops is :func:`_mod`'s (a float quotient corrected, no division: the
 loops spent most of their time dividing), exact for every ``|x| < 2⁶²``.
 """
@@ -115,17 +117,18 @@ def _stand_value(k: int, s: int, n: int, drow: Any, coef: Any, dprob: Any, limbs
     for o in range(6):
         fsum += coef[k, o] * dprob[r, o]
     actf[k, s] = fsum / 2.0
-    for j in range(width):  # the combination, limb by limb (signed, below 2⁴²)
+    for j in range(width):  # the combination, limb by limb (signed, below 2⁴²), as 21-bit halves
         c = 0
         for o in range(6):
             c += coef[k, o] * np.int64(limbs[r, o, j])
-        combo[j] = c
+        combo[0, j] = c & 0x1FFFFF
+        combo[1, j] = c >> 21  # (floor: |c >> 21| < 2²¹, and c = (c >> 21)·2²¹ + (c & (2²¹ − 1)))
     for p in range(len(primes)):
         q = primes[p]
         qi = qinv[p]
         total = 0
-        for j in range(width):
-            total += _mod(combo[j], q, qi) * lpow[j, p]
+        for j in range(width):  # each product below 2⁵⁰, at most 32 of them: below 2⁵⁵, one reduction
+            total += combo[0, j] * lpow[0, j, p] + combo[1, j] * lpow[1, j, p]
         act[k, s, p] = _mod(_mod(total, q, qi) * scale_q[n, p], q, qi)
 
 
@@ -267,7 +270,7 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
     qinv = np.empty(n_primes)
     for p in range(n_primes):
         qinv[p] = 1.0 / primes[p]
-    combo = np.zeros(limbs.shape[2], np.int64)
+    combo = np.zeros((2, limbs.shape[2]), np.int64)
     for k in range(start, len(reached)):
         if not reached[k]:
             continue
