@@ -247,6 +247,11 @@ class _Plan:
     expose: npt.NDArray[np.bool_]
     retain: npt.NDArray[np.bool_]
 
+    def __post_init__(self) -> None:
+        self.undecided = bool(((self.fixed < 0) & (self.valued.sum(axis=1) > 1)).any())
+        """Whether some node takes the best of two actions or more (the loops' floats propose it);
+        else the floats are never read, and the loops skip the stands' (:func:`hand_kernel.evaluate`)."""
+
 
 
 _POLICY_PLANS: dict[tuple[int, int, int, bool, bool], tuple[Policy | None, Graph, _Plan]] = {}
@@ -495,7 +500,8 @@ class CompiledSolver(HandSolver):
         while True:
             got = kernel.evaluate(start, reached, plan.valued, plan.fixed, exact, order, opens, nopen, g.kid0, g.kidd,
                                   g.hands, g.hard, g.dbl, g.coef, g.resc, drow, store.limbs, lpow, store.prob, scale_q,
-                                  fac, self.primes_a, base, self.up, self.floor, MARGIN, val, valf, act, actf)
+                                  fac, self.primes_a, base, self.up, self.floor, MARGIN, val, valf, act, actf,
+                                  plan.undecided)
             if got == -1:
                 break
             if got == -2:

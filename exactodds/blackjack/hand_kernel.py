@@ -109,13 +109,15 @@ def _mod(x: int, q: int, qinv: float) -> int:  # pragma: no cover (compiled)
 
 @_jit
 def _stand_value(k: int, s: int, n: int, drow: Any, coef: Any, dprob: Any, limbs: Any, lpow: Any, scale_q: Any,
-                 primes: Any, qinv: Any, combo: Any, act: Any, actf: Any) -> None:  # pragma: no cover (compiled)
-    """Standing at node ``k`` (slot ``s``): the dealer's outcomes against the hand's pays."""
+                 primes: Any, qinv: Any, combo: Any, act: Any, actf: Any, floats: bool) -> None:  # pragma: no cover
+    """Standing at node ``k`` (slot ``s``): the dealer's outcomes against the hand's pays (the float
+    only with ``floats``: a plan that decides every node reads none, and skips a row of reads)."""
     r = drow[k]
     width = limbs.shape[2]
     fsum = 0.0
-    for o in range(6):
-        fsum += coef[k, o] * dprob[r, o]
+    if floats:
+        for o in range(6):
+            fsum += coef[k, o] * dprob[r, o]
     actf[k, s] = fsum / 2.0
     for j in range(width):  # the combination, limb by limb (signed, below 2⁴²), as 21-bit halves
         c = 0
@@ -255,9 +257,10 @@ def _taken(k: int, m: int, valued: Any, fixed: Any, exact: Any, order: Any, nope
 def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, order: Any, opens: Any, nopen: Any,
              kid0: Any, kidd: Any, hands: Any, hard: Any, dbl: Any, coef: Any, resc: Any, drow: Any, limbs: Any,
              lpow: Any, dprob: Any, scale_q: Any, fac: Any, primes: Any, base: Any, up: int, floor: int,
-             margin: float, val: Any, valf: Any, act: Any, actf: Any) -> int:  # pragma: no cover (compiled)
+             margin: float, val: Any, valf: Any, act: Any, actf: Any, floats: bool) -> int:  # pragma: no cover
     """The values of the reached nodes from ``start`` on (the plan fixed where ``fixed >= 0``,
-    else the best action), in residues (``val``, ``act``) and in floats (``valf``, ``actf``).
+    else the best action), in residues (``val``, ``act``) and in floats (``valf``, ``actf``; the
+    stands' floats zero unless ``floats``: only for a plan that leaves a node undecided).
 
     Returns -1 when done, ``k`` when node ``k``'s best action is not proven by the floats (two
     candidates within ``margin``): the caller compares them exactly, writes ``order[k]`` and
@@ -285,7 +288,7 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
             m += 1
             code = opens[k, s]
             if code == STAND:
-                _stand_value(k, s, n, drow, coef, dprob, limbs, lpow, scale_q, primes, qinv, combo, act, actf)
+                _stand_value(k, s, n, drow, coef, dprob, limbs, lpow, scale_q, primes, qinv, combo, act, actf, floats)
             elif code == RESCUE:
                 if _rescue_value(k, s, n, rem, up, floor, resc, fac, primes, act, actf) < 0:
                     return -2
