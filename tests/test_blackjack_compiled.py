@@ -228,3 +228,76 @@ def test_the_loops_reduction_without_a_division_is_python_modulo(x: int, q: int)
     for value in (x, (1 << 62) - 1, -(1 << 62) + 1, q * (x // q), q * (x // q) - 1):
         if abs(value) < 1 << 62:
             assert hand_kernel._mod(value, q, 1.0 / q) == value % q
+
+
+
+@settings(max_examples=40, deadline=None)
+@given(bits=st.integers(30, 1000), data=st.data())
+def test_the_reconstruction_gives_back_each_integer(bits: int, data: st.DataObject) -> None:
+    """:func:`hand_kernel.reconstruct` (Garner's digits as sums of products, Horner in limbs) gives
+    back every integer below the primes' product from its residues, the extremes included, for
+    any number of primes (the products are reduced every 15 terms)."""
+    import numpy as np
+
+    from exactodds.blackjack import hand_kernel
+
+    primes, primes_a, garner, radix = compiled._primes(bits)
+    product = 1
+    for q in primes:
+        product *= q
+    xs = [0, 1, product - 1] + data.draw(st.lists(st.integers(0, product - 1), min_size=1, max_size=8))
+    width = (29 * len(primes)) // 32 + 2
+    out = np.zeros((len(xs), width), dtype=np.int64)
+    residues = np.array([[x % q for q in primes] for x in xs], dtype=np.int64)
+    hand_kernel.reconstruct(residues, np.zeros(len(primes), dtype=np.int64), primes_a, garner, radix, out)
+    assert [sum(int(limb) << (32 * i) for i, limb in enumerate(row)) for row in out.tolist()] == xs
+
+
+def _walked_graph(rules: Rules) -> tuple[list[tuple[tuple[int, ...], int]], list[list[int]], list[list[int]]]:
+    """The hand graph node by node, as the Python solver walks it (the oracle of the array build):
+    its nodes (children first), each node's children by card (hit; double/redouble) and open actions
+    of each kind of hand, from :func:`~exactodds.blackjack.hands.open_actions` and ``children``."""
+    from exactodds.blackjack.hands import _hands, children, open_actions, shape
+    from exactodds.blackjack.node_graph import CODE
+
+    seen: set[tuple[tuple[int, ...], int]] = set()
+    stack = [(h, 0) for h in _hands() if sum(h) == 2]
+    while stack:
+        node = stack.pop()
+        if node not in seen:
+            seen.add(node)
+            hand, d = node
+            for name in open_actions(rules, False, False, hand, d):
+                if name in ("hit", "double", "redouble"):
+                    kids = children(hand)
+                    stack.extend((kids[i], 0 if name == "hit" else d + 1) for i in range(min(21 - shape(hand)[0], 10)))
+    keys = sorted(seen, key=lambda kd: (-sum(kd[0]), kd[1], kd[0]))
+    index = {key: k for k, key in enumerate(keys)}
+    kids_of = [[index.get((kid, after), -1) if i < 21 - shape(h)[0] else -1 for after in (0, d + 1)
+                for i, kid in enumerate(children(h))] for h, d in keys]
+    opens = [[CODE[a] for a in open_actions(rules, split, locked, h, d)]
+             for split, locked in ((False, False), (True, False), (True, True)) for h, d in keys]
+    return keys, kids_of, opens
+
+
+@pytest.mark.parametrize("which", range(len(RULES)))
+def test_the_array_built_graph_is_the_walked_one(which: int) -> None:
+    """:func:`node_graph._build_graph` (array operations, level by level) gives the nodes, children
+    and open actions of the node-by-node walk, and each node's stand pays, rescue loss and class."""
+    from exactodds.blackjack.hands import decision_class
+    from exactodds.blackjack.node_graph import _build_graph, _stand_coefficients
+
+    rules = RULES[which]
+    g = _build_graph(rules)
+    keys, kids_of, opens = _walked_graph(rules)
+    assert g.keys == keys and g.index == {key: k for k, key in enumerate(keys)}
+    assert [a + b for a, b in zip(g.kid0.tolist(), g.kidd.tolist())] == kids_of
+    got = [row[:c] for split, locked in ((False, False), (True, False), (True, True))
+           for row, c in zip(g.opens(split, locked)[0].tolist(), g.opens(split, locked)[1].tolist())]
+    assert got == opens
+    for k, (hand, d) in enumerate(keys):
+        cls = decision_class(1, hand, d, False)
+        assert g.coef[k].tolist() == _stand_coefficients(rules, int(cls[3]), sum(hand), d)  # type: ignore[call-overload]
+        loss = rules.rescue_loss(d) if d else None
+        assert g.resc[k] == (-2 * loss if loss is not None else 0)
+        assert g.classes[g.cls[k]] == ((cls[0], *cls[2:]) if d else (cls[0], *cls[2:5]))

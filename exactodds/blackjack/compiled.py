@@ -66,7 +66,7 @@ from exactodds.blackjack.hands import (
     _falling,
     shape,
 )
-from exactodds.blackjack.node_graph import ACTIONS, CODE, RADIX, Graph, graph_of
+from exactodds.blackjack.node_graph import ACTIONS, CODE, Graph, graph_of
 from exactodds.blackjack.shoe import Values
 from exactodds.blackjack.solver_dicts import Actions, Memo
 from exactodds.errors import InputError
@@ -104,8 +104,8 @@ def _numba_present() -> bool:
 class _DealerStore:
     """A dealer table's numerators as the compiled solvers read them: a view of the table's own
     arrays (:attr:`DealerTable.limbs`, 32-bit limbs; :attr:`DealerTable.prob`, the floats of the
-    decision pass), rows found by composition code (``x = base − rem``, :data:`RADIX` bits per
-    value); a composition the table lacks is computed in one batch per solver
+    decision pass), rows found by the removed multiset (``x = base − rem``, as the table counts
+    from its own shoe); a composition the table lacks is computed in one batch per solver
     (:meth:`DealerTable.rows_of`). No Python int is built for a composition."""
 
     def __init__(self, table: DealerTable) -> None:
@@ -120,9 +120,8 @@ class _DealerStore:
         assert table is not None
         return table
 
-    def rows(self, codes: IntArray) -> IntArray:
-        """The rows of the compositions ``base − x`` (``x`` by code), computing what is missing."""
-        x = (codes[:, None] >> (RADIX * np.arange(10, dtype=np.int64))[None, :]) & ((1 << RADIX) - 1)
+    def rows(self, x: IntArray) -> IntArray:
+        """The rows of the compositions ``base − x`` (``x`` by row), computing what is missing."""
         return self._table().rows_of(x)
 
     @property
@@ -160,18 +159,28 @@ def _store(table: DealerTable) -> _DealerStore:
 
 
 @lru_cache(maxsize=32)
-def _primes(bits: int) -> tuple[tuple[int, ...], IntArray, IntArray]:
-    """The primes whose product exceeds ``2^bits`` (:func:`primes_above`), as an array, and
-    Garner's constants (the inverse of the product of the primes before each, modulo it)."""
+def _primes(bits: int) -> tuple[tuple[int, ...], IntArray, IntArray, IntArray]:
+    """The primes whose product exceeds ``2^bits`` (:func:`primes_above`), as an array, Garner's
+    constants (the inverse of the product of the primes before each, modulo it) and the products
+    of the primes before each modulo every prime (``[j, i]``: ``q_0 ⋯ q_(j−1) mod q_i``)."""
     primes = primes_above(1 << bits)
     if min(primes) <= 1 << 28:  # the loops' reduction needs them above 2²⁸ (hand_kernel._mod)
         raise InputError("internal: too many residue primes for the hand solver's bound")
     garner = []
+    prods = []
     prod = 1
     for q in primes:
         garner.append(pow(prod, -1, q))
+        prods.append(prod)
         prod *= q
-    return primes, np.array(primes, dtype=np.int64), np.array(garner, dtype=np.int64)
+    radix = np.array([[pj % q for q in primes] for pj in prods], dtype=np.int64)
+    return primes, np.array(primes, dtype=np.int64), np.array(garner, dtype=np.int64), radix
+
+
+@lru_cache(maxsize=256)
+def _residues(x: int, primes: tuple[int, ...]) -> IntArray:
+    """``x`` modulo each prime (a solver's bound: the solvers of one shoe size share it)."""
+    return np.array([x % q for q in primes], dtype=np.int64)
 
 
 @lru_cache(maxsize=64)
@@ -205,8 +214,10 @@ def _ways_table(base: IntArray, primes: tuple[int, ...]) -> IntArray:
 
 @lru_cache(maxsize=64)
 def _limb_powers(primes: tuple[int, ...], width: int) -> IntArray:
-    """``2^(32·j)`` modulo each prime, by limb ``j``."""
-    return np.array([[pow(2, 32 * j, q) for q in primes] for j in range(width)], dtype=np.int64)
+    """``2^(32·j)`` (``[0, j]``) and ``2^(32·j + 21)`` (``[1, j]``) modulo each prime, by limb ``j``:
+    the weights of a limb combination's low and high 21-bit halves (:func:`hand_kernel._stand_value`)."""
+    return np.array([[[pow(2, 32 * j + 21 * h, q) for q in primes] for j in range(width)] for h in (0, 1)],
+                    dtype=np.int64)
 
 
 _Work = tuple[IntArray, npt.NDArray[np.float64], IntArray, npt.NDArray[np.float64]]
@@ -235,6 +246,12 @@ class _Plan:
     fixed: npt.NDArray[np.int8]
     expose: npt.NDArray[np.bool_]
     retain: npt.NDArray[np.bool_]
+
+    def __post_init__(self) -> None:
+        self.undecided = bool(((self.fixed < 0) & (self.valued.sum(axis=1) > 1)).any())
+        """Whether some node takes the best of two actions or more (the loops' floats propose it);
+        else the floats are never read, and the loops skip the stands' (:func:`hand_kernel.evaluate`)."""
+
 
 
 _POLICY_PLANS: dict[tuple[int, int, int, bool, bool], tuple[Policy | None, Graph, _Plan]] = {}
@@ -320,8 +337,8 @@ class CompiledSolver(HandSolver):
         cards add up to ``ff(size, n) ≤ ff(size, 21)``, each numerator at most ``bound``): its primes
         cover it, so those sums come back exactly from their residues."""
         bits = (2 * max(bound, self.chart_bound)).bit_length()
-        self.primes, self.primes_a, self.garner = _primes(bits)
-        self.offset = np.array([bound % q for q in self.primes], dtype=np.int64)
+        self.primes, self.primes_a, self.garner, self.radix = _primes(bits)
+        self.offset = _residues(bound, self.primes)
         self._plan_cache: _Plan | None = None
         self.sums_cache: tuple[_State, frozenset[int], dict[tuple[tuple[object, ...], int, str], int]] | None = None
         """:meth:`class_sums` with the state and the two-card nodes asked for that it read."""
@@ -331,12 +348,10 @@ class CompiledSolver(HandSolver):
 
     # -- the plan ---------------------------------------------------------------------------
     def _roots(self) -> npt.NDArray[np.uint8]:
-        g = self.graph
-        roots: npt.NDArray[np.uint8] = ((g.ncards == 2) & (g.dbl == 0)).astype(np.uint8)
-        if self.split:
-            roots &= (g.hands[:, self.pair - 1] > 0).astype(np.uint8)
-        for k in self.extra_roots:
-            roots[k] = 1
+        roots = self.graph.roots(self.pair if self.split else 0)
+        if self.extra_roots:
+            roots = roots.copy()
+            roots[self.extra_roots] = 1
         return roots
 
     def plan_arrays(self) -> _Plan:
@@ -347,22 +362,18 @@ class CompiledSolver(HandSolver):
     def _make_plan(self) -> _Plan:
         g = self.graph
         opens, nopen = self.kind_opens
-        key = (id(self.policy), id(g), self.up, self.split, self.locked)
-        if self.policy is not None or self.chooser is None:  # (a fixed strategy's, or optimal play's)
-            got = _POLICY_PLANS.get(key)
-            if got is not None and got[0] is self.policy and got[1] is g:
-                return got[2]
-        n = len(g.keys)
-        slots = np.arange(3)[None, :] < nopen[:, None]
-        multi = nopen > 1
-        two = g.ncards == 2
-        unsplit_two = two & (g.dbl == 0) & (not self.split)
+        slots, _, multi, _ = g.slots(self.split, self.locked)
+        two = g.is_two
         if self.policy is None and self.chooser is not None:
             return self._chooser_plan(opens, nopen, slots, multi, two)
+        key = (id(self.policy), id(g), self.up, self.split, self.locked)
+        got = _POLICY_PLANS.get(key)  # (a fixed strategy's, or optimal play's)
+        if got is not None and got[0] is self.policy and got[1] is g:
+            return got[2]
         if self.policy is None:
-            plan = _Plan(slots.astype(np.uint8), np.full(n, -1, dtype=np.int8), multi, multi)
+            plan = _Plan(g.slots(self.split, self.locked)[1], np.full(len(g.keys), -1, dtype=np.int8), multi, multi)
         else:
-            plan = self._policy_plan(opens, nopen, slots, multi, two, unsplit_two)
+            plan = self._policy_plan(opens, nopen, slots, multi, two, two & (g.dbl == 0) & (not self.split))
         if len(_POLICY_PLANS) >= 64:
             _POLICY_PLANS.pop(next(iter(_POLICY_PLANS)))
         _POLICY_PLANS[key] = (self.policy, g, plan)
@@ -400,8 +411,6 @@ class CompiledSolver(HandSolver):
         n = len(g.keys)
         chooser = self.chooser
         ref = getattr(chooser, "reference", None)
-        fixed = np.full(n, -1, dtype=np.int64)
-        todo = np.flatnonzero(multi)
         if isinstance(ref, CompiledSolver) and ref.graph is g:
             # (its decisions: kept when its node values are released)
             ref_state = ref.state if ref.state is not None else ref.evaluated()
@@ -418,6 +427,8 @@ class CompiledSolver(HandSolver):
                 plan = self._fixed_plan(fixed, slots, multi, two)
                 ref.shared_plans[(self.split, self.locked)] = (ref_state, plan)
                 return plan
+        else:
+            fixed, todo = np.full(n, -1, dtype=np.int64), np.flatnonzero(multi)
         assert chooser is not None
         # only the nodes this solver can reach by some play: the others are never valued (first the
         # cheap filters: the shoe must hold the hand, a split hand holds a pair card)
@@ -429,8 +440,8 @@ class CompiledSolver(HandSolver):
         todo = todo[possible[todo]]
         if len(todo):
             reachable = np.zeros(n, dtype=np.uint8)
-            _kernel().reach(self._roots(), slots.astype(np.uint8), opens, nopen, g.kid0, g.kidd, g.hands, g.hard,
-                            base, reachable)
+            _kernel().reach(self._roots(), g.slots(self.split, self.locked)[1], opens, nopen, g.kid0, g.kidd, g.hands,
+                            g.hard, base, reachable)
             fixed[todo[reachable[todo] == 0]] = 0
             todo = todo[reachable[todo] == 1]
         for k in todo.tolist():  # not reached by the reference (or not compiled): ask the chooser
@@ -463,20 +474,21 @@ class CompiledSolver(HandSolver):
         g = self.graph
         plan = self.plan_arrays()
         opens, nopen = self.kind_opens
-        base = np.array(self.base, dtype=np.int64)
-        if base.max() >= min(self.primes):  # the loops multiply a card count by a residue unreduced
+        if max(self.base) >= min(self.primes):  # the loops multiply a card count by a residue unreduced
             raise InputError("internal: a card count as large as the residue primes")
+        base = np.array(self.base, dtype=np.int64)
         n = len(g.keys)
-        reached = np.zeros(n, dtype=np.uint8)
-        kernel.reach(self._roots(), plan.valued, opens, nopen, g.kid0, g.kidd, g.hands, g.hard, base, reached)
-        store = _store(self.dealer)
-        stands = np.flatnonzero(reached.astype(bool) & plan.valued[:, 0].astype(bool))
-        drow = np.full(n, -1, dtype=np.int64)
-        offset = np.array(self.dealer.base, dtype=np.int64) - base
-        if (offset < 0).any() or (offset + 21 >= 1 << RADIX).any():
+        offset = [b - a for a, b in zip(self.base, self.dealer.base)]
+        if min(offset) < 0:
             raise InputError("internal: a hand solver's shoe is not within its dealer table's")
-        off_code = int(offset @ (1 << (RADIX * np.arange(10, dtype=np.int64))))
-        drow[stands] = store.rows(g.code[stands] + off_code)
+        reached = np.zeros(n, dtype=np.uint8)
+        at, stands, removed = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty((n, 10), dtype=np.int64)
+        m, s = kernel.walk(self._roots(), plan.valued, opens, nopen, g.kid0, g.kidd, g.hands, g.hard, base,
+                           np.array(offset, dtype=np.int64), reached, at, stands, removed)
+        at = at[:m]  # (the reached nodes, ascending: a split solver's are a few hundred)
+        store = _store(self.dealer)
+        drow = np.full(n, -1, dtype=np.int64)  # the dealer table's row of each node the plan stands on
+        drow[stands[:s]] = store.rows(removed[:s])
         primes = self.primes
         scale_q = store.scale_residues(primes, self.size)
         fac = _factorials(self.floor, self.size, primes)
@@ -488,7 +500,8 @@ class CompiledSolver(HandSolver):
         while True:
             got = kernel.evaluate(start, reached, plan.valued, plan.fixed, exact, order, opens, nopen, g.kid0, g.kidd,
                                   g.hands, g.hard, g.dbl, g.coef, g.resc, drow, store.limbs, lpow, store.prob, scale_q,
-                                  fac, self.primes_a, base, self.up, self.floor, MARGIN, val, valf, act, actf)
+                                  fac, self.primes_a, base, self.up, self.floor, MARGIN, val, valf, act, actf,
+                                  plan.undecided)
             if got == -1:
                 break
             if got == -2:
@@ -500,22 +513,30 @@ class CompiledSolver(HandSolver):
             exact[got] = 1
             exact_count += 1
             start = got
+        return self._state(plan, reached, at, order, exact_count)
+
+    def _state(self, plan: _Plan, reached: npt.NDArray[np.uint8], at: IntArray, order: npt.NDArray[np.int8],
+               exact_count: int) -> _State:
+        """The state of an evaluation from the scratch arrays (:func:`_scratch`), what it keeps copied
+        out: the reached nodes' (``at``, ascending) values, the retained nodes' actions; and the
+        first-decision nodes' values (and an unsplit solver's actions), which the engine reads one by
+        one, reconstructed in one batch each. Gathered by index: a split solver reaches few nodes."""
+        g = self.graph
+        val, _, act, _ = _scratch(len(g.keys), len(self.primes))
+        twos = at[g.is_first[at]]
         ref = getattr(self.chooser, "reference", None)
         if self.policy is None and isinstance(ref, CompiledSolver):
             # the Python chooser values the reference's two-card node at each of these (records it)
-            first = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0) & (nopen > 1))
-            ref.touched.update(first.tolist())
-        retain = np.flatnonzero(plan.retain & reached.astype(bool))
+            ref.touched.update(at[g.slots(self.split, self.locked)[3][at]].tolist())
+        retain = at[plan.retain[at]]
         # (a reference's orders only: a fixed or post-split strategy's solver decides no other's; memory)
         state = _State(reached, order if self.policy is None and self.chooser is None else None,
-                       val[reached.astype(bool)], act[retain].astype(np.uint32), retain.astype(np.int32), exact_count)
-        # the two-card nodes' values, which the engine reads one by one: reconstructed in one batch
-        twos = np.flatnonzero(reached.astype(bool) & (g.ncards == 2) & (g.dbl == 0))
-        self.values_memo.preset(zip([g.keys[k] for k in twos.tolist()], self._ints(val[twos])))
+                       val[at], act[retain].astype(np.uint32), retain.astype(np.int32), exact_count)
+        keys = g.keys
+        self.values_memo.preset(zip([keys[k] for k in twos.tolist()], self._ints(val[twos])))
         if not self.split:  # and their actions (:meth:`actions`, each initial deal), likewise
-            rows = np.flatnonzero((g.ncards[retain] == 2) & (g.dbl[retain] == 0))
-            kept = act[retain[rows]]
-            flat = self._ints(kept)
+            rows = np.flatnonzero(g.is_first[retain])
+            flat = self._ints(act[retain[rows]])
             state.two_actions = {int(retain[i]): flat[3 * j:3 * j + 3] for j, i in enumerate(rows.tolist())}
         return state
 
@@ -526,8 +547,8 @@ class CompiledSolver(HandSolver):
         width = (29 * len(self.primes)) // 32 + 2
         out = np.zeros((len(rows), width), dtype=np.int64)
         bound = bound or self.bound
-        offset = self.offset if bound == self.bound else np.array([bound % q for q in self.primes], dtype=np.int64)
-        _kernel().reconstruct(rows, offset, self.primes_a, self.garner, out)
+        offset = self.offset if bound == self.bound else _residues(bound, self.primes)
+        _kernel().reconstruct(rows, offset, self.primes_a, self.garner, self.radix, out)
         raw = out.astype(np.uint32).tobytes()
         step = 4 * width
         return [int.from_bytes(raw[i:i + step], "little") - bound for i in range(0, len(raw), step)]

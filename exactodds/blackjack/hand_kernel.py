@@ -11,7 +11,9 @@ Integer bounds (int64): every residue is below a prime ``q < 2²⁹``; a product
 below 2⁵⁸ and each loop adds at most 16 such products before reducing (the ten card values of a
 draw; the at most 16 limbs of a dealer numerator), so a sum stays below 2⁶²; a card count is
 below every prime (:class:`~exactodds.blackjack.compiled.CompiledSolver` checks the shoe); a
-stand's signed combination of six 32-bit limbs with coefficients of size at most 96 stays below 2⁴².
+stand's signed combination of six 32-bit limbs with coefficients of size at most 96 stays below 2⁴²,
+taken as two 21-bit halves times ``2^(32·j)`` and ``2^(32·j+21)`` modulo the prime (products below
+2⁵⁰, at most 32 of them summed before the one reduction).
 A reduction in the value loops is :func:`_mod`'s (a float quotient corrected, no division: the
 loops spent most of their time dividing), exact for every ``|x| < 2⁶²``.
 """
@@ -63,6 +65,28 @@ def reach(roots: Any, valued: Any, opens: Any, nopen: Any, kid0: Any, kidd: Any,
 
 
 @_jit
+def walk(roots: Any, valued: Any, opens: Any, nopen: Any, kid0: Any, kidd: Any, hands: Any, hard: Any,
+         base: Any, offset: Any, reached: Any, at: Any, stands: Any, removed: Any) -> Any:  # pragma: no cover
+    """:func:`reach`, then the reached nodes ascending (``at``), those of them that value standing
+    (``stands``) and the dealer's removed multiset of each (``removed``: ``offset + hand``, the
+    table's ``B − x`` being the cards the hand leaves); returns how many of each (one call where
+    numpy took six array operations a solver)."""
+    reach(roots, valued, opens, nopen, kid0, kidd, hands, hard, base, reached)
+    m = 0
+    s = 0
+    for k in range(len(reached)):
+        if reached[k]:
+            at[m] = k
+            m += 1
+            if valued[k, 0]:
+                stands[s] = k
+                for v in range(10):
+                    removed[s, v] = hands[k, v] + offset[v]
+                s += 1
+    return m, s
+
+
+@_jit
 def _mod(x: int, q: int, qinv: float) -> int:  # pragma: no cover (compiled)
     """``x mod q`` (``|x| < 2⁶²``, ``2²⁸ < q < 2²⁹``, ``qinv`` the float of ``1/q``) without a division:
     the float quotient ``x·qinv`` (three roundings: relative error below 2⁻⁵¹) of a quotient below
@@ -85,25 +109,28 @@ def _mod(x: int, q: int, qinv: float) -> int:  # pragma: no cover (compiled)
 
 @_jit
 def _stand_value(k: int, s: int, n: int, drow: Any, coef: Any, dprob: Any, limbs: Any, lpow: Any, scale_q: Any,
-                 primes: Any, qinv: Any, combo: Any, act: Any, actf: Any) -> None:  # pragma: no cover (compiled)
-    """Standing at node ``k`` (slot ``s``): the dealer's outcomes against the hand's pays."""
+                 primes: Any, qinv: Any, combo: Any, act: Any, actf: Any, floats: bool) -> None:  # pragma: no cover
+    """Standing at node ``k`` (slot ``s``): the dealer's outcomes against the hand's pays (the float
+    only with ``floats``: a plan that decides every node reads none, and skips a row of reads)."""
     r = drow[k]
     width = limbs.shape[2]
     fsum = 0.0
-    for o in range(6):
-        fsum += coef[k, o] * dprob[r, o]
+    if floats:
+        for o in range(6):
+            fsum += coef[k, o] * dprob[r, o]
     actf[k, s] = fsum / 2.0
-    for j in range(width):  # the combination, limb by limb (signed, below 2⁴²)
+    for j in range(width):  # the combination, limb by limb (signed, below 2⁴²), as 21-bit halves
         c = 0
         for o in range(6):
             c += coef[k, o] * np.int64(limbs[r, o, j])
-        combo[j] = c
+        combo[0, j] = c & 0x1FFFFF
+        combo[1, j] = c >> 21  # (floor: |c >> 21| < 2²¹, and c = (c >> 21)·2²¹ + (c & (2²¹ − 1)))
     for p in range(len(primes)):
         q = primes[p]
         qi = qinv[p]
         total = 0
-        for j in range(width):
-            total += _mod(combo[j], q, qi) * lpow[j, p]
+        for j in range(width):  # each product below 2⁵⁰, at most 32 of them: below 2⁵⁵, one reduction
+            total += combo[0, j] * lpow[0, j, p] + combo[1, j] * lpow[1, j, p]
         act[k, s, p] = _mod(_mod(total, q, qi) * scale_q[n, p], q, qi)
 
 
@@ -230,9 +257,10 @@ def _taken(k: int, m: int, valued: Any, fixed: Any, exact: Any, order: Any, nope
 def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, order: Any, opens: Any, nopen: Any,
              kid0: Any, kidd: Any, hands: Any, hard: Any, dbl: Any, coef: Any, resc: Any, drow: Any, limbs: Any,
              lpow: Any, dprob: Any, scale_q: Any, fac: Any, primes: Any, base: Any, up: int, floor: int,
-             margin: float, val: Any, valf: Any, act: Any, actf: Any) -> int:  # pragma: no cover (compiled)
+             margin: float, val: Any, valf: Any, act: Any, actf: Any, floats: bool) -> int:  # pragma: no cover
     """The values of the reached nodes from ``start`` on (the plan fixed where ``fixed >= 0``,
-    else the best action), in residues (``val``, ``act``) and in floats (``valf``, ``actf``).
+    else the best action), in residues (``val``, ``act``) and in floats (``valf``, ``actf``; the
+    stands' floats zero unless ``floats``: only for a plan that leaves a node undecided).
 
     Returns -1 when done, ``k`` when node ``k``'s best action is not proven by the floats (two
     candidates within ``margin``): the caller compares them exactly, writes ``order[k]`` and
@@ -245,7 +273,7 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
     qinv = np.empty(n_primes)
     for p in range(n_primes):
         qinv[p] = 1.0 / primes[p]
-    combo = np.zeros(limbs.shape[2], np.int64)
+    combo = np.zeros((2, limbs.shape[2]), np.int64)
     for k in range(start, len(reached)):
         if not reached[k]:
             continue
@@ -260,7 +288,7 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
             m += 1
             code = opens[k, s]
             if code == STAND:
-                _stand_value(k, s, n, drow, coef, dprob, limbs, lpow, scale_q, primes, qinv, combo, act, actf)
+                _stand_value(k, s, n, drow, coef, dprob, limbs, lpow, scale_q, primes, qinv, combo, act, actf, floats)
             elif code == RESCUE:
                 if _rescue_value(k, s, n, rem, up, floor, resc, fac, primes, act, actf) < 0:
                     return -2
@@ -277,9 +305,11 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
 
 
 @_jit
-def reconstruct(res: Any, offset: Any, primes: Any, garner: Any, out: Any) -> None:  # pragma: no cover
+def reconstruct(res: Any, offset: Any, primes: Any, garner: Any, radix: Any, out: Any) -> None:  # pragma: no cover
     """``out[r]``: the little-endian 32-bit limbs of the integer ``X`` in ``[0, Πq)`` with
-    ``X ≡ res[r] + offset`` modulo each prime (Garner's mixed radix, then Horner in limbs)."""
+    ``X ≡ res[r] + offset`` modulo each prime (Garner's mixed radix, then Horner in limbs).
+    ``radix[j, i]`` is ``q_0 ⋯ q_(j−1)`` modulo ``q_i``: the digits so far valued modulo ``q_i`` as
+    one sum of products (each below 2⁵⁸, reduced every 15 terms: below 2⁶²), not a chain of reductions."""
     n_primes = len(primes)
     digits = np.zeros(n_primes, np.int64)
     qinv = np.empty(n_primes)
@@ -290,21 +320,27 @@ def reconstruct(res: Any, offset: Any, primes: Any, garner: Any, out: Any) -> No
         for i in range(n_primes):
             q = primes[i]
             qi = qinv[i]
-            x = _mod(res[r, i] + offset[i], q, qi)
-            # subtract the value of the digits so far (mixed radix, Horner) modulo q
             v = 0
-            for j in range(i - 1, -1, -1):
-                v = _mod(v * primes[j] + digits[j], q, qi)  # (below 2⁵⁸)
-            digits[i] = _mod(_mod(x - v, q, qi) * garner[i], q, qi)
+            for j in range(i):
+                v += digits[j] * radix[j, i]
+                if j % 15 == 14:
+                    v = _mod(v, q, qi)
+            x = _mod(res[r, i] + offset[i], q, qi)
+            digits[i] = _mod(_mod(x - _mod(v, q, qi), q, qi) * garner[i], q, qi)
         for w in range(width):
             out[r, w] = 0
         out[r, 0] = digits[n_primes - 1]
+        used = 1
         for i in range(n_primes - 2, -1, -1):  # X = X·q_i + d_i: limbs below 2³², products below 2⁶¹
             carry = digits[i]
-            for w in range(width):
+            for w in range(used):
                 t = out[r, w] * primes[i] + carry
                 out[r, w] = t & 0xFFFFFFFF
                 carry = t >> 32
+            while carry:  # (the number grows by at most 29 bits a step: a limb or two more)
+                out[r, used] = carry & 0xFFFFFFFF
+                carry >>= 32
+                used += 1
 
 
 @_jit
