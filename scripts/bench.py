@@ -538,7 +538,8 @@ def _fresh_blackjack() -> None:
     hands._SHAPES.clear()
     hands._CHILDREN.clear()
     for cached in (hands._hands, hands._removed, hands._dealt, hands._falling, compiled._primes,
-                   compiled._factorials, compiled._limb_powers, split_pattern.pattern_form,
+                   compiled._factorials, compiled._limb_powers, compiled._residues, compiled._comb_residues,
+                   split_pattern.pattern_form,
                    split_pattern.rank_weights, split_pattern.role_terms, figures._orders):
         cached.cache_clear()
 
