@@ -647,7 +647,7 @@ def bench_blackjack() -> None:
     std = timed(standard)
     peer = _peer_cpu()
     report("blackjack: standard rules, 8 decks, CDZ-, composition-dependent", std, "s CPU",
-           "<= 2x peer" + (f" ({2 * peer:.1f})" if peer is not None else " (peer not built)"),
+           "<= 2x peer" + (f" ({2 * peer:.2f})" if peer is not None else " (peer not built)"),
            None if peer is None else std <= 2 * peer)
     report("blackjack:   the same, dealer tables kept (hand solvers and round)", timed(standard, fresh=False),
            "s CPU", "(measured)", None)
