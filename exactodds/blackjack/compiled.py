@@ -78,10 +78,16 @@ MARGIN: Final = 1e-9
 """A float gap that proves an order of two actions (module doc: the float error is below 1e-11)."""
 
 
-def _kernel() -> ModuleType:
-    from exactodds.blackjack import hand_kernel
+_HAND_KERNEL: list[ModuleType] = []
+"""The compiled loops' module once imported (asked for a few times per solver: no import each time)."""
 
-    return hand_kernel
+
+def _kernel() -> ModuleType:
+    if not _HAND_KERNEL:
+        from exactodds.blackjack import hand_kernel
+
+        _HAND_KERNEL.append(hand_kernel)
+    return _HAND_KERNEL[0]
 
 
 def solver_class() -> type[HandSolver]:
@@ -222,6 +228,22 @@ def _limb_powers(primes: tuple[int, ...], width: int) -> IntArray:
 
 _Work = tuple[IntArray, npt.NDArray[np.float64], IntArray, npt.NDArray[np.float64]]
 _SCRATCH: dict[tuple[int, int], _Work] = {}
+_NODE_SCRATCH: dict[int, tuple[IntArray, npt.NDArray[np.int8], IntArray, IntArray, IntArray]] = {}
+
+
+def _node_scratch(n: int) -> tuple[IntArray, npt.NDArray[np.int8], IntArray, IntArray, IntArray]:
+    """The walk's and the loops' per-node working arrays for ``n`` nodes (dealer rows, orders,
+    reached nodes, stands, removed multisets), reused by every evaluation and never cleared: the
+    walk writes the reached nodes, stands and removed multisets it returns; a dealer row is read
+    only at a stand the walk listed (written just before), an order only at a reached node, which
+    :func:`hand_kernel._taken` writes first. A solver whose orders are kept allocates its own."""
+    got = _NODE_SCRATCH.get(n)
+    if got is None:
+        _NODE_SCRATCH.clear()
+        got = _NODE_SCRATCH[n] = (np.empty(n, dtype=np.int64), np.empty((n, 3), dtype=np.int8),
+                                  np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
+                                  np.empty((n, 10), dtype=np.int64))
+    return got
 
 
 def _scratch(n: int, p: int) -> _Work:
@@ -478,23 +500,23 @@ class CompiledSolver(HandSolver):
             raise InputError("internal: a card count as large as the residue primes")
         base = np.array(self.base, dtype=np.int64)
         n = len(g.keys)
-        offset = [b - a for a, b in zip(self.base, self.dealer.base)]
-        if min(offset) < 0:
+        offset = np.array(self.dealer.base, dtype=np.int64) - base
+        if offset.min() < 0:
             raise InputError("internal: a hand solver's shoe is not within its dealer table's")
         reached = np.zeros(n, dtype=np.uint8)
-        at, stands, removed = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty((n, 10), dtype=np.int64)
+        drow, order, at, stands, removed = _node_scratch(n)
         m, s = kernel.walk(self._roots(), plan.valued, opens, nopen, g.kid0, g.kidd, g.hands, g.hard, base,
-                           np.array(offset, dtype=np.int64), reached, at, stands, removed)
-        at = at[:m]  # (the reached nodes, ascending: a split solver's are a few hundred)
+                           offset, reached, at, stands, removed)
+        at = at[:m].copy()  # (the reached nodes, ascending: a split solver's are a few hundred)
         store = _store(self.dealer)
-        drow = np.full(n, -1, dtype=np.int64)  # the dealer table's row of each node the plan stands on
-        drow[stands[:s]] = store.rows(removed[:s])
+        drow[stands[:s]] = store.rows(removed[:s])  # the dealer table's row of each node the plan stands on
         primes = self.primes
         scale_q = store.scale_residues(primes, self.size)
         fac = _factorials(self.floor, self.size, primes)
         lpow = _limb_powers(primes, store.width)
         val, valf, act, actf = _scratch(n, len(primes))
-        order = np.full((n, 3), -1, dtype=np.int8)
+        if self.policy is None and self.chooser is None:  # (kept: read at every node, reached or not)
+            order = np.full((n, 3), -1, dtype=np.int8)
         exact = np.zeros(n, dtype=np.uint8)
         start = exact_count = 0
         while True:
