@@ -533,12 +533,13 @@ def _fresh_blackjack() -> None:
     node_graph._GRAPHS.clear()
     compiled._POLICY_PLANS.clear()
     compiled._SCRATCH.clear()
+    compiled._NODE_SCRATCH.clear()
     hands._TABLES.clear()
     hands._OPENS.clear()
     hands._SHAPES.clear()
     hands._CHILDREN.clear()
     for cached in (hands._hands, hands._removed, hands._dealt, hands._falling, compiled._primes,
-                   compiled._factorials, compiled._limb_powers, compiled._residues, compiled._comb_residues,
+                   compiled._factorials, compiled._limb_powers, compiled._residues, compiled._comb_residues, compiled._bounds,
                    split_pattern.pattern_form,
                    split_pattern.rank_weights, split_pattern.role_terms, figures._orders):
         cached.cache_clear()

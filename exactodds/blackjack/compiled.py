@@ -184,6 +184,21 @@ def _primes(bits: int) -> tuple[tuple[int, ...], IntArray, IntArray, IntArray]:
 
 
 @lru_cache(maxsize=256)
+def _bounds(size: int, floor: int, d_most: int, split: bool) -> tuple[int, int, tuple[tuple[int, ...], IntArray,
+                                                                                     IntArray, IntArray], IntArray]:
+    """A solver's numeric constants, shared by the solvers of one shoe size (hundreds a solve):
+    :attr:`CompiledSolver.bound` (a node's numerator: ``3·2^d_most·SCALE·ff(size, size − floor)``),
+    :attr:`CompiledSolver.chart_bound` (an unsplit solver's bound on :meth:`CompiledSolver.class_sums`:
+    the ordered draws of the hands of ``n`` cards add up to ``ff(size, n) ≤ ff(size, 21)``, each
+    numerator at most ``bound``; its primes cover it, so those sums come back exactly from their
+    residues), the residue primes covering twice the larger (:func:`_primes`) and ``bound``'s residues."""
+    bound = 3 * (1 << d_most) * SCALE * _falling(size, floor)
+    chart_bound = 0 if split else bound * _falling(size, size - min(size, 21))
+    primes = _primes((2 * max(bound, chart_bound)).bit_length())
+    return bound, chart_bound, primes, _residues(bound, primes[0])
+
+
+@lru_cache(maxsize=256)
 def _residues(x: int, primes: tuple[int, ...]) -> IntArray:
     """``x`` modulo each prime (a solver's bound: the solvers of one shoe size share it)."""
     return np.array([x % q for q in primes], dtype=np.int64)
@@ -351,16 +366,8 @@ class CompiledSolver(HandSolver):
         node's actions only then (:meth:`HandSolver.actions` records none), and the basic chart
         reads what is recorded."""
         self.pair = kw.get("pair", args[7] if len(args) > 7 else 0)
-        d_most = self.rules.redoubles + 1
-        bound = 3 * (1 << d_most) * SCALE * _falling(self.size, self.floor)
-        self.bound = bound
-        self.chart_bound = 0 if self.split else bound * _falling(self.size, self.size - min(self.size, 21))
-        """An unsplit solver's bound on :meth:`class_sums` (the ordered draws of the hands of ``n``
-        cards add up to ``ff(size, n) ≤ ff(size, 21)``, each numerator at most ``bound``): its primes
-        cover it, so those sums come back exactly from their residues."""
-        bits = (2 * max(bound, self.chart_bound)).bit_length()
-        self.primes, self.primes_a, self.garner, self.radix = _primes(bits)
-        self.offset = _residues(bound, self.primes)
+        self.bound, self.chart_bound, (self.primes, self.primes_a, self.garner, self.radix), self.offset = _bounds(
+            self.size, self.floor, self.rules.redoubles + 1, self.split)
         self._plan_cache: _Plan | None = None
         self.sums_cache: tuple[_State, frozenset[int], dict[tuple[tuple[object, ...], int, str], int]] | None = None
         """:meth:`class_sums` with the state and the two-card nodes asked for that it read."""
@@ -553,7 +560,8 @@ class CompiledSolver(HandSolver):
         retain = at[plan.retain[at]]
         # (a reference's orders only: a fixed or post-split strategy's solver decides no other's; memory)
         state = _State(reached, order if self.policy is None and self.chooser is None else None,
-                       val[at], act[retain].astype(np.uint32), retain.astype(np.int32), exact_count)
+                       np.take(val, at, axis=0), np.take(act, retain, axis=0).astype(np.uint32),
+                       retain.astype(np.int32), exact_count)
         keys = g.keys
         self.values_memo.preset(zip([keys[k] for k in twos.tolist()], self._ints(val[twos])))
         if not self.split:  # and their actions (:meth:`actions`, each initial deal), likewise
