@@ -288,6 +288,9 @@ class _Plan:
         self.undecided = bool(((self.fixed < 0) & (self.valued.sum(axis=1) > 1)).any())
         """Whether some node takes the best of two actions or more (the loops' floats propose it);
         else the floats are never read, and the loops skip the stands' (:func:`hand_kernel.evaluate`)."""
+        self.retains_later = True
+        """Whether the plan may retain a node past the first decision (:meth:`CompiledSolver._keep_first`
+        has something to drop); set by :meth:`CompiledSolver.plan_arrays`."""
 
 
 
@@ -385,7 +388,9 @@ class CompiledSolver(HandSolver):
 
     def plan_arrays(self) -> _Plan:
         if self._plan_cache is None:
-            self._plan_cache = self._make_plan()
+            plan = self._plan_cache = self._make_plan()
+            g = self.graph
+            plan.retains_later = bool((plan.retain & ~g.is_first).any())
         return self._plan_cache
 
     def _make_plan(self) -> _Plan:
@@ -771,7 +776,7 @@ class CompiledSolver(HandSolver):
     def _keep_first(self, state: _State) -> None:
         """Drop the kept actions past the two-card nodes (memory), evaluated anew if asked for
         (:meth:`full_state`)."""
-        if state.kept is None:
+        if state.kept is None or not self.plan_arrays().retains_later:  # (a split solver's: nothing to drop)
             return
         g = self.graph
         first = (g.ncards[state.kept_at] == 2) & (g.dbl[state.kept_at] == 0)

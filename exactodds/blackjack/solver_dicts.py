@@ -33,8 +33,7 @@ class Lazy(dict[tuple[Values, int], V]):
     """A solver's dict read by the engine, its entries reconstructed from the residues on demand
     (:meth:`_load`) and kept once read: one mechanism for :class:`Memo` and :class:`Actions`."""
 
-    def __init__(self, solver: Source) -> None:
-        super().__init__()
+    def __init__(self, solver: Source) -> None:  # (empty from dict.__new__: no dict.__init__ call)
         self.solver = solver
 
     def _load(self, key: tuple[Values, int]) -> V | None:
