@@ -565,10 +565,10 @@ class CompiledSolver(HandSolver):
         retain = at[plan.retain[at]]
         # (a reference's orders only: a fixed or post-split strategy's solver decides no other's; memory)
         state = _State(reached, order if self.policy is None and self.chooser is None else None,
-                       np.take(val, at, axis=0), np.take(act, retain, axis=0).astype(np.uint32),
+                       val.take(at, axis=0), act.take(retain, axis=0).astype(np.uint32),
                        retain.astype(np.int32), exact_count)
         keys = g.keys
-        self.values_memo.preset(zip([keys[k] for k in twos.tolist()], self._ints(np.take(val, twos, axis=0))))
+        self.values_memo.preset(zip([keys[k] for k in twos.tolist()], self._ints(val.take(twos, axis=0))))
         if not self.split:  # and their actions (:meth:`actions`, each initial deal), likewise
             rows = np.flatnonzero(g.is_first[retain])
             flat = self._ints(act[retain[rows]])
