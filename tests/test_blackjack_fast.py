@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from exactodds.blackjack import hands
@@ -46,12 +47,12 @@ class Recorder:
         self.singles = 0
         self.walks = 0
         self.stood: dict[int, set[Values]] = {}
-        request, stand, stood_on = DealerTable.request, HandSolver.stand, HandSolver.stood_on
+        request, stand, stood_rows = DealerTable.request, HandSolver.stand, HandSolver.stood_rows
         recorder = self
 
-        def walked(solver: HandSolver, roots: Iterable[tuple[Values, int]]) -> set[Values]:
+        def walked(solver: HandSolver, roots: Iterable[tuple[Values, int]]) -> npt.NDArray[np.int64]:
             recorder.walks += 1
-            return stood_on(solver, roots)
+            return stood_rows(solver, roots)
 
         def counted(table: DealerTable, rems: object) -> None:
             recorder.singles += 1
@@ -64,22 +65,22 @@ class Recorder:
 
         # the compiled solver (numba installed) values its nodes at once: what it stands on is
         # read from each evaluation, its walk is its own method
-        evaluated, stood_on_compiled = CompiledSolver.evaluated, CompiledSolver.stood_on
+        evaluated, stood_rows_compiled = CompiledSolver.evaluated, CompiledSolver.stood_rows
 
         def recorded_compiled(solver: CompiledSolver) -> _State:
             state = evaluated(solver)
             recorder.stood.setdefault(id(solver), set()).update(stood_hands(solver))
             return state
 
-        def walked_compiled(solver: CompiledSolver, roots: Iterable[tuple[Values, int]]) -> set[Values]:
+        def walked_compiled(solver: CompiledSolver, roots: Iterable[tuple[Values, int]]) -> npt.NDArray[np.int64]:
             recorder.walks += 1
-            return stood_on_compiled(solver, roots)
+            return stood_rows_compiled(solver, roots)
 
         monkeypatch.setattr(DealerTable, "request", counted)
         monkeypatch.setattr(HandSolver, "stand", recorded)
-        monkeypatch.setattr(HandSolver, "stood_on", walked)
+        monkeypatch.setattr(HandSolver, "stood_rows", walked)
         monkeypatch.setattr(CompiledSolver, "evaluated", recorded_compiled)
-        monkeypatch.setattr(CompiledSolver, "stood_on", walked_compiled)
+        monkeypatch.setattr(CompiledSolver, "stood_rows", walked_compiled)
 
 
 @pytest.fixture
