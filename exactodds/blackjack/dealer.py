@@ -383,9 +383,13 @@ class DealerTable:
         sizes = xa.sum(axis=1)
         rows = np.empty(len(xa), dtype=np.int64)
         start = self._used
-        for s in np.unique(sizes).tolist():
-            part = np.flatnonzero(sizes == s)
-            rows[part] = self._batch(s, xa[part])
+        self._reserve(start + len(xa))
+        # the rows grouped by size, each group in code order (a stable sort: one pass, not a scan
+        # of every row per size)
+        order = np.argsort(sizes, kind="stable")
+        ends = np.flatnonzero(np.diff(sizes[order])) + 1
+        for part in np.split(order, ends):
+            rows[part] = self._batch(int(sizes[part[0]]), xa[part])
         by_row = np.empty_like(codes)
         by_row[rows - start] = codes
         self._spans.append(start)
@@ -419,17 +423,25 @@ class DealerTable:
         residues = self._residues(s, xa)
         return self._put(residues, self.per_n[self.size - s][0])
 
+    def _reserve(self, need: int) -> None:
+        """Room for ``need`` rows in :attr:`limbs` and :attr:`prob` (grown by half again when
+        full: amortised copies; :meth:`_compute` reserves a whole request's rows at once)."""
+        if need > len(self._limbs):
+            at = self._used
+            size = max(need, len(self._limbs) * 3 // 2, 256)
+            limbs = np.zeros((size,) + self._limbs.shape[1:], dtype=np.uint32)
+            limbs[:at] = self._limbs[:at]
+            prob = np.zeros((size, OUTCOMES))
+            prob[:at] = self._prob[:at]
+            self._limbs, self._prob = limbs, prob
+
     def _put(self, residues: IntArray, den: int) -> IntArray:
         """Store the integers of ``residues`` (axes: prime, row, outcome group) as limbs, and as
         probabilities over ``den``, in new rows (returned): compiled
         (:func:`~exactodds.blackjack.dealer_kernel.limbs`) or :meth:`_to_limbs`."""
         rows = residues.shape[1]
         at = self._used
-        if at + rows > len(self._limbs):  # grow by half again (amortised copies)
-            size = max(at + rows, len(self._limbs) * 3 // 2, 256)
-            self._limbs = np.concatenate([self._limbs[:at], np.zeros((size - at,) + self._limbs.shape[1:],
-                                                                     dtype=np.uint32)])
-            self._prob = np.concatenate([self._prob[:at], np.zeros((size - at, OUTCOMES))])
+        self._reserve(at + rows)
         scale = 1 / den  # correctly rounded (Python's integer true division)
         columns = self._columns
         kernel = _kernel(rows)
