@@ -306,6 +306,8 @@ class DealerTable:
         self._at: IntArray = np.zeros(0, dtype=np.int64)
         """The row of :attr:`limbs` of each of :attr:`_codes`."""
         self._packed: tuple[npt.NDArray[Any], ...] | None = None
+        self._cap: npt.NDArray[np.uint64] = np.array(base, dtype=np.uint64)
+        """The shoe's counts, unsigned (:meth:`_check`)."""
 
     def _kernel_arrays(self, lanes: int) -> tuple[npt.NDArray[Any], ...]:
         """:attr:`levels` and :attr:`factors` as the compiled contraction reads them
@@ -371,7 +373,7 @@ class DealerTable:
 
     def _request(self, xa: IntArray, codes: npt.NDArray[Any]) -> None:
         """Compute the removed multisets ``xa`` (rows; checked, codes ``codes``) not computed before."""
-        codes, first = np.unique(codes, return_index=True)  # sorted: neighbours share partial sums
+        codes, first = _distinct(codes)  # sorted: neighbours share partial sums
         xa = xa[first]
         _, found = self._find(codes)
         if found.any():
@@ -407,7 +409,8 @@ class DealerTable:
     def _check(self, xa: IntArray) -> None:
         """Refuse a removed multiset of more cards than the shoe holds, or of fewer than none (the
         kernel reads its factors by these counts)."""
-        if (xa < 0).any() or (xa > np.array(self.base, dtype=np.int64)).any():
+        # one comparison: a negative count, read as unsigned, exceeds every count of the shoe
+        if (xa.astype(np.int64, copy=False).view(np.uint64) > self._cap).any():
             raise InputError("internal: a composition holds more cards than the shoe")
 
     def _compute(self, xa: IntArray, codes: npt.NDArray[Any]) -> None:
@@ -742,6 +745,18 @@ def _kernel(rows: int) -> Any:
     if rows < KERNEL_MIN_ROWS and KERNEL not in sys.modules:
         return None
     return compiled(KERNEL)
+
+
+def _distinct(codes: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.intp]]:
+    """The distinct ``codes``, sorted, and where one of each is (equal codes are equal removed
+    multisets: any one does). One sort and a compare (``np.unique(..., return_index=True)``
+    costs three times as much: a stable sort and more passes)."""
+    order = codes.argsort()
+    ranked = codes[order]
+    new = np.empty(len(ranked), dtype=bool)
+    new[:1] = True
+    np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
+    return ranked[new], order[new]
 
 
 def _product(xs: Iterable[int]) -> int:
