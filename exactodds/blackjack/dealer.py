@@ -306,6 +306,8 @@ class DealerTable:
         self._at: IntArray = np.zeros(0, dtype=np.int64)
         """The row of :attr:`limbs` of each of :attr:`_codes`."""
         self._packed: tuple[npt.NDArray[Any], ...] | None = None
+        self._sizes: npt.NDArray[Any] = np.array([b + 1 for b in base], dtype=self._radix.dtype)
+        """Each value's radix (its count in the shoe, plus one: :meth:`request_codes` decodes)."""
         self._cap: npt.NDArray[np.uint64] = np.array(base, dtype=np.uint64)
         """The shoe's counts, unsigned (:meth:`_check`)."""
 
@@ -362,6 +364,33 @@ class DealerTable:
         if len(removed):
             self._check(removed)
             self._request(removed, removed @ self._radix)
+
+    def codes_of(self, removed: IntArray) -> npt.NDArray[Any]:
+        """The codes of the removed multisets ``removed`` (rows; checked): ``Σ x_v · radix_v``, so
+        a caller moves a row by ``c`` cards of value ``v`` by adding ``c · radix(v)``
+        (:meth:`radix`) as long as the count stays within the shoe's (:meth:`request_codes`)."""
+        self._check(removed)
+        codes: npt.NDArray[Any] = removed @ self._radix
+        return codes
+
+    def radix(self, v: int) -> int:
+        """The code of one card of value ``v`` (1..10) removed (:meth:`codes_of`)."""
+        return int(self._radix[v - 1])
+
+    def request_codes(self, codes: npt.NDArray[Any]) -> None:
+        """:meth:`request_array` for removed multisets given by their codes (repeats allowed; each
+        the code of a multiset the shoe holds, :meth:`codes_of`): the rows are decoded only for
+        the distinct codes not computed before (no ten-column copy of every row asked)."""
+        if not len(codes):
+            return
+        codes, _ = _distinct(codes)
+        _, found = self._find(codes)
+        if found.any():
+            codes = codes[~found]
+        if len(codes):
+            xa = (codes[:, None] // self._radix[None, :] % self._sizes[None, :]).astype(np.int64)
+            self._check(xa)
+            self._compute(xa, codes)
 
     def _find(self, codes: npt.NDArray[Any]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
         """Where ``codes`` are in :attr:`_codes`, and which are there."""
@@ -655,7 +684,7 @@ class DealerTable:
             return
         self._span_codes[i] = None
         start = self._spans[i]
-        x = codes[:, None] // self._radix[None, :] % np.array([b + 1 for b in self.base], dtype=self._radix.dtype)
+        x = codes[:, None] // self._radix[None, :] % self._sizes[None, :]
         limbs = self._limbs[start:start + len(codes)]
         total = limbs[:, :, -1].astype(object)
         for j in range(self.width - 2, -1, -1):

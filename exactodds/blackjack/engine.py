@@ -288,28 +288,27 @@ class Game:
         for r, extra in self._splits(up):
             if self._chosen(r, extra):
                 by_pair.setdefault(r, []).append(extra)
-        removed: list[npt.NDArray[np.int64]] = []
+        codes: list[npt.NDArray[np.int64] | npt.NDArray[np.object_]] = []
         cap = table.base
         for r, extras in by_pair.items():
             walker = self.solver(up, r, min(extras))
             if not r:  # unsplit: the initial two-card hands stand, hit and double (:meth:`HandSolver.actions`)
                 twos = [h for h in {_add(_add((0,) * 10, i), j) for i in range(1, 11) for j in range(i, 11)}
                         if all(a <= b for a, b in zip(h, walker.base))]
-                removed.append(np.array(twos, dtype=np.int64).reshape(-1, 10))
-                removed.append(walker.stood_rows((_add(h, i + 1), d) for h in twos for i in range(10)
-                                                 for d in (0, 1) if h[i] < walker.base[i]))
+                codes.append(table.codes_of(np.array(twos, dtype=np.int64).reshape(-1, 10)))
+                codes.append(table.codes_of(walker.stood_rows((_add(h, i + 1), d) for h in twos for i in range(10)
+                                                              for d in (0, 1) if h[i] < walker.base[i])))
                 continue
-            # a split hand: from its two-card hands (every action valued there); rows, repeats
-            # allowed (the table drops them)
+            # a split hand: from its two-card hands (every action valued there); each number of
+            # extra pair cards out at once, by codes (a pair card more adds its radix); the
+            # walker's hands fit its shoe: only the pair's count can exceed the table's
             hands = walker.stood_rows((TWO_CARDS[r - 1][i], 0) for i, k in enumerate(walker.rem(ONE_CARD[r - 1])) if k)
-            # each number of extra pair cards out at once; the walker's hands fit its shoe: only
-            # the pair's count can exceed the table's
-            out = np.array(extras, dtype=np.int64)
-            moved = np.repeat(hands[None], len(out), axis=0)
-            moved[:, :, r - 1] += 1 + out[:, None]
-            moved = moved.reshape(-1, 10)
-            removed.append(moved[moved[:, r - 1] <= cap[r - 1]])
-        table.request_array(np.concatenate(removed) if removed else np.zeros((0, 10), dtype=np.int64))
+            own = table.codes_of(hands)
+            out = 1 + np.array(extras, dtype=np.int64)[:, None]
+            moved = own[None, :] + out.astype(own.dtype) * table.radix(r)  # (object codes: a huge shoe's)
+            codes.append(moved[hands[:, r - 1][None, :] + out <= cap[r - 1]])
+        if codes:
+            table.request_codes(np.concatenate(codes))
 
     def _splits(self, up: int) -> list[tuple[int, int]]:
         """The hand solvers a solve can ask for with up card ``up``: ``(0, 0)`` for unsplit hands,
