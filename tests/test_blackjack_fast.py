@@ -182,3 +182,24 @@ def test_a_batch_asked_as_an_array_is_the_batch_asked_as_tuples() -> None:
         assert by_rows.numerators(rem) == by_tuples.numerators(rem)
     by_rows.request_removed(np.array([(1,) * 10], dtype=np.int64), [("hands", 9, 1)])
     assert len(by_rows.limbs) == len(set(removed))
+
+
+def test_the_hand_list_equals_a_plain_enumeration() -> None:
+    """:func:`~exactodds.blackjack.hands.hand_rows` (built by array operations) lists, in
+    lexicographic order and once each, every hand of two or more cards within 21 hard points, as
+    a plain recursion over the counts finds them; :func:`_hands` is it as tuples."""
+    plain: list[Values] = []
+
+    def rec(hand: Values) -> None:
+        if len(hand) == 10:
+            if sum(hand) >= 2:
+                plain.append(hand)
+            return
+        k = 0
+        while sum(c * v for c, v in zip(hand + (k,), range(1, 11))) <= 21:
+            rec(hand + (k,))
+            k += 1
+
+    rec(())
+    assert len(plain) == len(set(plain)) and plain == sorted(plain)
+    assert [tuple(r) for r in hands.hand_rows().tolist()] == plain and hands._hands() == tuple(plain)

@@ -380,10 +380,15 @@ class DealerTable:
     def request_codes(self, codes: npt.NDArray[Any]) -> None:
         """:meth:`request_array` for removed multisets given by their codes (repeats allowed; each
         the code of a multiset the shoe holds, :meth:`codes_of`): the rows are decoded only for
-        the distinct codes not computed before (no ten-column copy of every row asked)."""
+        the distinct codes not computed before (no ten-column copy of every row asked). A code
+        names one multiset within the shoe's counts, stored under that code: a caller's code of a
+        row past the shoe would only compute a needless composition, never a wrong numerator (a
+        row is found by its own code, :meth:`rows_of`); a code out of the range of codes is refused."""
         if not len(codes):
             return
         codes, _ = _distinct(codes)
+        if codes[0] < 0 or codes[-1] >= self._radix[0] * self._sizes[0]:
+            raise InputError("internal: a composition holds more cards than the shoe")
         _, found = self._find(codes)
         if found.any():
             codes = codes[~found]
