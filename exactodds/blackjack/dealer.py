@@ -41,7 +41,7 @@ the row before), four primes side by side, by a plan of the sums that leaves out
 are copies (:func:`sum_plan`); the numpy path here stays as the fallback and the tests' oracle
 (``EXACTODDS_PURE=1`` forces it; a batch below :data:`KERNEL_MIN_ROWS` takes it until the kernel
 is imported). The removed multisets asked for are filtered (those computed before) and sorted by
-a mixed-radix code, in numpy.
+a mixed-radix code, in numpy (a caller moving rows by whole cards asks by code: :meth:`request_codes`).
 
 *One store, as limbs.* Each composition's six numerators are written once, straight from the
 residues (Garner's digits, then Horner in 32-bit limbs: compiled, or numpy), into one array of
@@ -267,14 +267,8 @@ class DealerTable:
         self.out_index = keys[starts[0], 0].tolist()
         self._columns: IntArray = keys[starts[0], 0].astype(np.int64)
         """The outcome of each group of the last level (:attr:`out_index` as an array)."""
-        self.factors: list[IntArray] = []
+        self.factors = [_factors(base[v], int(self.d[:, v].max()), self.q) for v in range(10)]
         """Per value ``v``: ``ff(B_v − x, j) mod p`` (axes: prime, ``x`` = 0..B_v, ``j`` = 0..max d_v)."""
-        for v in range(10):  # ff(a, j) = ff(a, j − 1)·(a − j + 1) mod p: each product below 2²⁹·B_v < 2⁶³
-            a = base[v] - np.arange(base[v] + 1, dtype=np.int64)
-            f = np.ones((len(self.primes), base[v] + 1, int(self.d[:, v].max()) + 1), dtype=np.int64)
-            for j in range(1, f.shape[2]):  # (a term a − j + 1 = 0 makes every later one 0: j > a)
-                f[:, :, j] = f[:, :, j - 1] * np.maximum(a - j + 1, 0)[None, :] % self.q[:, None]
-            self.factors.append(f)
         self.garner = [pow(_product(self.primes[:i]), -1, q) for i, q in enumerate(self.primes)]
         """Garner's constants: the inverse of the product of the primes before each, modulo it."""
         self._garner: IntArray = np.array(self.garner, dtype=np.int64)
@@ -307,9 +301,8 @@ class DealerTable:
         """The row of :attr:`limbs` of each of :attr:`_codes`."""
         self._packed: tuple[npt.NDArray[Any], ...] | None = None
         self._sizes: npt.NDArray[Any] = np.array([b + 1 for b in base], dtype=self._radix.dtype)
-        """Each value's radix (its count in the shoe, plus one: :meth:`request_codes` decodes)."""
         self._cap: npt.NDArray[np.uint64] = np.array(base, dtype=np.uint64)
-        """The shoe's counts, unsigned (:meth:`_check`)."""
+        """The shoe's counts plus one (the digits' sizes: :meth:`request_codes`), and unsigned (:meth:`_check`)."""
 
     def _kernel_arrays(self, lanes: int) -> tuple[npt.NDArray[Any], ...]:
         """:attr:`levels` and :attr:`factors` as the compiled contraction reads them
@@ -480,11 +473,6 @@ class DealerTable:
                 acc = row[k] = acc * (n - k) % q
             rows.append(row)
         return np.array(rows, dtype=np.int64), kk
-
-    def _weights(self, n: int) -> tuple[IntArray, int]:
-        """``orders(D) · ff(n − k, K − k) mod p`` for every ``D`` (rows: primes), ``K = min(kmax, n)``; and ``K``."""
-        by_k, kk = self._lengths(n)
-        return self.orders * by_k[:, self.k] % self.p[:, :, 0], kk
 
     def _batch(self, s: int, xa: IntArray) -> IntArray:
         """The numerators of ``B − x`` for the removed multisets ``xa`` (rows) of ``s`` cards: the
@@ -781,10 +769,18 @@ def _kernel(rows: int) -> Any:
     return compiled(KERNEL)
 
 
+def _factors(count: int, most: int, q: IntArray) -> IntArray:
+    """``ff(count − x, j) mod p`` (axes: prime of ``q``, ``x`` = 0..count, ``j`` = 0..most)."""
+    a = count - np.arange(count + 1, dtype=np.int64)
+    f = np.ones((len(q), count + 1, most + 1), dtype=np.int64)
+    for j in range(1, most + 1):  # ff(a, j) = ff(a, j − 1)·(a − j + 1) mod p: each product below 2²⁹·count < 2⁶³
+        f[:, :, j] = f[:, :, j - 1] * np.maximum(a - j + 1, 0)[None, :] % q[:, None]  # (a − j + 1 = 0: 0 after)
+    return f
+
+
 def _distinct(codes: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.intp]]:
-    """The distinct ``codes``, sorted, and where one of each is (equal codes are equal removed
-    multisets: any one does). One sort and a compare (``np.unique(..., return_index=True)``
-    costs three times as much: a stable sort and more passes)."""
+    """The distinct ``codes``, sorted, and where one of each is (equal codes, equal multisets: any
+    one does). One sort and a compare (``np.unique(..., return_index=True)``: three times that)."""
     order = codes.argsort()
     ranked = codes[order]
     new = np.empty(len(ranked), dtype=bool)
