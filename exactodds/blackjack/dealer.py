@@ -371,12 +371,9 @@ class DealerTable:
         return int(self._radix[v - 1])
 
     def request_codes(self, codes: npt.NDArray[Any]) -> None:
-        """:meth:`request_array` for removed multisets given by their codes (repeats allowed; each
-        the code of a multiset the shoe holds, :meth:`codes_of`): the rows are decoded only for
-        the distinct codes not computed before (no ten-column copy of every row asked). A code
-        names one multiset within the shoe's counts, stored under that code: a caller's code of a
-        row past the shoe would only compute a needless composition, never a wrong numerator (a
-        row is found by its own code, :meth:`rows_of`); a code out of the range of codes is refused."""
+        """:meth:`request_array` by the rows' codes (:meth:`codes_of`; repeats allowed), decoded only
+        for the distinct new ones. A code in range names one multiset of the shoe, stored under it (a
+        wrong code costs a needless composition, never a wrong numerator); one out of range is refused."""
         if not len(codes):
             return
         codes, _ = _distinct(codes)
@@ -474,6 +471,11 @@ class DealerTable:
             rows.append(row)
         return np.array(rows, dtype=np.int64), kk
 
+    def _weights(self, n: int) -> tuple[IntArray, int]:
+        """``orders(D) · ff(n − k, K − k) mod p`` for every ``D`` (rows: primes), ``K = min(kmax, n)``; and ``K``."""
+        by_k, kk = self._lengths(n)
+        return self.orders * by_k[:, self.k] % self.p[:, :, 0], kk
+
     def _batch(self, s: int, xa: IntArray) -> IntArray:
         """The numerators of ``B − x`` for the removed multisets ``xa`` (rows) of ``s`` cards: the
         sum over the dealer's compositions, one value at a time (module doc), stored as limbs and
@@ -482,8 +484,7 @@ class DealerTable:
         return self._put(residues, self.per_n[self.size - s][0])
 
     def _reserve(self, need: int) -> None:
-        """Room for ``need`` rows in :attr:`limbs` and :attr:`prob` (grown by half again when
-        full: amortised copies; :meth:`_compute` reserves a whole request's rows at once)."""
+        """Room for ``need`` rows in :attr:`limbs` and :attr:`prob` (grown by half again: amortised)."""
         if need > len(self._limbs):
             at = self._used
             size = max(need, len(self._limbs) * 3 // 2, 256)
