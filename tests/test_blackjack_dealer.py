@@ -393,6 +393,7 @@ def test_requests_by_codes_equal_requests_by_rows(base: Values, up: int, monkeyp
     hands = np.array([[rng.randint(0, min(2, b)) for b in base] for _ in range(40)], dtype=np.int64)
     by_codes, by_rows = DealerTable(base, up, False, floor=0), DealerTable(base, up, False, floor=0)
     codes = by_codes.codes_of(hands)
+    assert (by_codes._decode(codes) == hands).all()  # the digits back (int64, or object digit by digit)
     moved = np.concatenate([codes, codes + 2 * by_codes.radix(3), codes[:5]])
     by_codes.request_codes(moved)
     rows = np.concatenate([hands, hands + 2 * np.eye(10, dtype=np.int64)[2], hands[:5]])

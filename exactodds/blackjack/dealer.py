@@ -51,13 +51,8 @@ the top, at most 15 roundings for 16 limbs, then ``fl(1/ff(n, K))`` and the prod
 within a relative ``17·2⁻⁵³ < 2⁻⁴⁸`` of the exact ratio), rows found by a sorted search of the
 codes. The compiled solvers read these arrays (:meth:`DealerTable.rows_of`); the Python ints
 (:meth:`DealerTable.raw`, :meth:`DealerTable.numerators`) are built from the limbs of a
-composition when it is first read, for the Python solvers and the distribution. Issue 27: the
-dealer's tables of a whole 8-deck game, 4.4-5.1 s of CPU before the kernels, about 1 s with the
-conversion included after them, and about 25 MB of arrays instead of 72 MB of Python-int tuples
-plus their 23 MB copy as limbs; the standard 8-deck CDZ- game's tables (10 built, 339 batches)
-0.53-0.63 s → 0.26-0.35 s on a loaded machine after the ``contract`` round (lanes of primes, the
-plan without copies, the sum check and Garner compiled without divisions, the tables' set-up in
-numpy; docs/blackjack.md, "Speed").
+composition when it is first read, for the Python solvers and the distribution (25 MB of arrays
+for a whole 8-deck game, not 72 MB of tuples; each round's figures: docs/blackjack.md, "Speed").
 
 >>> t = DealerTable((4, 4, 4, 4, 4, 4, 4, 4, 4, 12), 6, False, floor=0)
 >>> nums, den = t.numerators((4, 4, 4, 4, 4, 4, 4, 4, 4, 12))
@@ -359,9 +354,8 @@ class DealerTable:
             self._request(removed, removed @ self._radix)
 
     def codes_of(self, removed: IntArray) -> npt.NDArray[Any]:
-        """The codes of the removed multisets ``removed`` (rows; checked): ``Σ x_v · radix_v``, so
-        a caller moves a row by ``c`` cards of value ``v`` by adding ``c · radix(v)``
-        (:meth:`radix`) as long as the count stays within the shoe's (:meth:`request_codes`)."""
+        """The codes ``Σ x_v · radix_v`` of the rows ``removed`` (checked): ``c`` cards of value ``v``
+        more add ``c ·`` :meth:`radix` ``(v)`` while the count stays within the shoe's (:meth:`request_codes`)."""
         self._check(removed)
         codes: npt.NDArray[Any] = removed @ self._radix
         return codes
@@ -371,9 +365,8 @@ class DealerTable:
         return int(self._radix[v - 1])
 
     def request_codes(self, codes: npt.NDArray[Any]) -> None:
-        """:meth:`request_array` by the rows' codes (:meth:`codes_of`; repeats allowed), decoded only
-        for the distinct new ones. A code in range names one multiset of the shoe, stored under it (a
-        wrong code costs a needless composition, never a wrong numerator); one out of range is refused."""
+        """:meth:`request_array` by the rows' codes (:meth:`codes_of`; repeats allowed), decoded only when new:
+        a code in range is one multiset, stored under it (never a wrong numerator); out of range, refused."""
         if not len(codes):
             return
         codes, _ = _distinct(codes)
@@ -383,9 +376,21 @@ class DealerTable:
         if found.any():
             codes = codes[~found]
         if len(codes):
-            xa = (codes[:, None] // self._radix[None, :] % self._sizes[None, :]).astype(np.int64)
+            xa = self._decode(codes)
             self._check(xa)
             self._compute(xa, codes)
+
+    def _decode(self, codes: npt.NDArray[Any]) -> IntArray:
+        """The removed multisets (rows) of ``codes``: digit by digit from the last (int64: 3x faster)."""
+        out: IntArray = np.empty((len(codes), 10), dtype=np.int64)
+        if codes.dtype == object:
+            out[:] = codes[:, None] // self._radix[None, :] % self._sizes[None, :]
+            return out
+        left = codes.copy()
+        for v in range(9, -1, -1):
+            np.remainder(left, self.base[v] + 1, out=out[:, v])
+            np.floor_divide(left, self.base[v] + 1, out=left)
+        return out
 
     def _find(self, codes: npt.NDArray[Any]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
         """Where ``codes`` are in :attr:`_codes`, and which are there."""
@@ -486,12 +491,9 @@ class DealerTable:
     def _reserve(self, need: int) -> None:
         """Room for ``need`` rows in :attr:`limbs` and :attr:`prob` (grown by half again: amortised)."""
         if need > len(self._limbs):
-            at = self._used
-            size = max(need, len(self._limbs) * 3 // 2, 256)
-            limbs = np.zeros((size,) + self._limbs.shape[1:], dtype=np.uint32)
-            limbs[:at] = self._limbs[:at]
-            prob = np.zeros((size, OUTCOMES))
-            prob[:at] = self._prob[:at]
+            at, size = self._used, max(need, len(self._limbs) * 3 // 2, 256)
+            limbs, prob = np.zeros((size,) + self._limbs.shape[1:], dtype=np.uint32), np.zeros((size, OUTCOMES))
+            limbs[:at], prob[:at] = self._limbs[:at], self._prob[:at]
             self._limbs, self._prob = limbs, prob
 
     def _put(self, residues: IntArray, den: int) -> IntArray:
@@ -678,7 +680,7 @@ class DealerTable:
             return
         self._span_codes[i] = None
         start = self._spans[i]
-        x = codes[:, None] // self._radix[None, :] % self._sizes[None, :]
+        x = self._decode(codes)
         limbs = self._limbs[start:start + len(codes)]
         total = limbs[:, :, -1].astype(object)
         for j in range(self.width - 2, -1, -1):
@@ -695,11 +697,8 @@ class DealerTable:
     def stored(self) -> dict[Values, tuple[int, ...]]:
         """Every composition computed and its numerators over ``ff(n, K)`` as Python ints (built
         from :attr:`limbs`, not kept: for tests and the curious)."""
-        out: dict[Values, tuple[int, ...]] = {}
-        for code, row in zip(self._codes.tolist(), self._at.tolist()):
-            x = [code // int(r) % (b + 1) for r, b in zip(self._radix.tolist(), self.base)]
-            out[tuple(b - y for b, y in zip(self.base, x))] = self._ints(row)
-        return out
+        rems = (np.array(self.base, dtype=np.int64) - self._decode(self._codes)).tolist()
+        return {tuple(rem): self._ints(row) for rem, row in zip(rems, self._at.tolist())}
 
     def numerators(self, rem: Values) -> tuple[tuple[int, ...], int]:
         """The outcome numerators (17..21, bust; the Blackjack hole cards left out) of cards
@@ -780,8 +779,7 @@ def _factors(count: int, most: int, q: IntArray) -> IntArray:
 
 
 def _distinct(codes: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.intp]]:
-    """The distinct ``codes``, sorted, and where one of each is (equal codes, equal multisets: any
-    one does). One sort and a compare (``np.unique(..., return_index=True)``: three times that)."""
+    """The distinct ``codes``, sorted, and where one of each is: one argsort (np.unique's: 3x that)."""
     order = codes.argsort()
     ranked = codes[order]
     new = np.empty(len(ranked), dtype=bool)
