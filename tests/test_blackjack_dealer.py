@@ -381,3 +381,35 @@ def test_a_short_shoe_is_refused_by_the_sum_check(base: Values, up: int, pure: b
     with pytest.raises(InputError, match="ran out of cards"):
         table.request_removed([(0,) * 10])
     assert plain(base, up, up == 1, True, up, False) is None
+
+
+@pytest.mark.parametrize("base,up", [((4,) * 9 + (16,), 6), ((200,) * 10, 7)])
+def test_requests_by_codes_equal_requests_by_rows(base: Values, up: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:meth:`DealerTable.request_codes` (the engine's chosen hands moved by pair cards as codes,
+    repeats included; int64 codes and a huge shoe's object codes) computes the same compositions
+    with the same numerators as :meth:`DealerTable.request_array` of the moved rows, and only the
+    new ones on a second, overlapping request; a code out of the codes' range is refused."""
+    rng = random.Random(7)
+    hands = np.array([[rng.randint(0, min(2, b)) for b in base] for _ in range(40)], dtype=np.int64)
+    by_codes, by_rows = DealerTable(base, up, False, floor=0), DealerTable(base, up, False, floor=0)
+    codes = by_codes.codes_of(hands)
+    assert (by_codes._decode(codes) == hands).all()  # the digits back (int64, or object digit by digit)
+    moved = np.concatenate([codes, codes + 2 * by_codes.radix(3), codes[:5]])
+    by_codes.request_codes(moved)
+    rows = np.concatenate([hands, hands + 2 * np.eye(10, dtype=np.int64)[2], hands[:5]])
+    by_rows.request_array(rows)
+    assert by_codes.stored() == by_rows.stored() and len(by_codes.stored()) == len({tuple(r) for r in rows.tolist()})
+    computed: list[int] = []
+    real = by_codes._compute
+
+    def counted(xa: np.ndarray, c: np.ndarray) -> None:
+        computed.append(len(xa))
+        real(xa, c)
+    monkeypatch.setattr(by_codes, "_compute", counted)
+    extra = by_codes.codes_of(np.array([[1] * 10], dtype=np.int64))
+    by_codes.request_codes(np.concatenate([moved, extra]))
+    assert computed == ([] if extra[0] in set(moved.tolist()) else [1])
+    whole = by_codes.codes_of(np.array([base], dtype=np.int64))  # the largest code: the whole shoe out
+    for wrong in (whole + 1, whole * 0 - 1):
+        with pytest.raises(InputError, match="more cards than the shoe"):
+            by_codes.request_codes(wrong)

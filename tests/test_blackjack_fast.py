@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from exactodds.blackjack import hands
@@ -46,12 +47,12 @@ class Recorder:
         self.singles = 0
         self.walks = 0
         self.stood: dict[int, set[Values]] = {}
-        request, stand, stood_on = DealerTable.request, HandSolver.stand, HandSolver.stood_on
+        request, stand, stood_rows = DealerTable.request, HandSolver.stand, HandSolver.stood_rows
         recorder = self
 
-        def walked(solver: HandSolver, roots: Iterable[tuple[Values, int]]) -> set[Values]:
+        def walked(solver: HandSolver, roots: Iterable[tuple[Values, int]]) -> npt.NDArray[np.int64]:
             recorder.walks += 1
-            return stood_on(solver, roots)
+            return stood_rows(solver, roots)
 
         def counted(table: DealerTable, rems: object) -> None:
             recorder.singles += 1
@@ -64,22 +65,22 @@ class Recorder:
 
         # the compiled solver (numba installed) values its nodes at once: what it stands on is
         # read from each evaluation, its walk is its own method
-        evaluated, stood_on_compiled = CompiledSolver.evaluated, CompiledSolver.stood_on
+        evaluated, stood_rows_compiled = CompiledSolver.evaluated, CompiledSolver.stood_rows
 
         def recorded_compiled(solver: CompiledSolver) -> _State:
             state = evaluated(solver)
             recorder.stood.setdefault(id(solver), set()).update(stood_hands(solver))
             return state
 
-        def walked_compiled(solver: CompiledSolver, roots: Iterable[tuple[Values, int]]) -> set[Values]:
+        def walked_compiled(solver: CompiledSolver, roots: Iterable[tuple[Values, int]]) -> npt.NDArray[np.int64]:
             recorder.walks += 1
-            return stood_on_compiled(solver, roots)
+            return stood_rows_compiled(solver, roots)
 
         monkeypatch.setattr(DealerTable, "request", counted)
         monkeypatch.setattr(HandSolver, "stand", recorded)
-        monkeypatch.setattr(HandSolver, "stood_on", walked)
+        monkeypatch.setattr(HandSolver, "stood_rows", walked)
         monkeypatch.setattr(CompiledSolver, "evaluated", recorded_compiled)
-        monkeypatch.setattr(CompiledSolver, "stood_on", walked_compiled)
+        monkeypatch.setattr(CompiledSolver, "stood_rows", walked_compiled)
 
 
 @pytest.fixture
@@ -181,3 +182,24 @@ def test_a_batch_asked_as_an_array_is_the_batch_asked_as_tuples() -> None:
         assert by_rows.numerators(rem) == by_tuples.numerators(rem)
     by_rows.request_removed(np.array([(1,) * 10], dtype=np.int64), [("hands", 9, 1)])
     assert len(by_rows.limbs) == len(set(removed))
+
+
+def test_the_hand_list_equals_a_plain_enumeration() -> None:
+    """:func:`~exactodds.blackjack.hands.hand_rows` (built by array operations) lists, in
+    lexicographic order and once each, every hand of two or more cards within 21 hard points, as
+    a plain recursion over the counts finds them; :func:`_hands` is it as tuples."""
+    plain: list[Values] = []
+
+    def rec(hand: Values) -> None:
+        if len(hand) == 10:
+            if sum(hand) >= 2:
+                plain.append(hand)
+            return
+        k = 0
+        while sum(c * v for c, v in zip(hand + (k,), range(1, 11))) <= 21:
+            rec(hand + (k,))
+            k += 1
+
+    rec(())
+    assert len(plain) == len(set(plain)) and plain == sorted(plain)
+    assert [tuple(r) for r in hands.hand_rows().tolist()] == plain and hands._hands() == tuple(plain)

@@ -64,6 +64,7 @@ from exactodds.blackjack.hands import (
     HandSolver,
     Policy,
     _falling,
+    as_rows,
     shape,
 )
 from exactodds.blackjack.node_graph import ACTIONS, CODE, Graph, graph_of
@@ -591,20 +592,26 @@ class CompiledSolver(HandSolver):
     # -- the HandSolver surface -------------------------------------------------------------
     def stood_on(self, roots: Iterable[tuple[Values, int]]) -> set[Values]:
         """:meth:`HandSolver.stood_on` by the plan's arrays: the hands the plan stands on from ``roots``."""
+        return set(map(tuple, self.stood_rows(roots).tolist()))
+
+    def stood_rows(self, roots: Iterable[tuple[Values, int]]) -> npt.NDArray[np.int64]:
+        """:meth:`stood_on` as rows of the graph's hands (a hand once per doublings it stands at:
+        repeats; no tuple built, for :meth:`DealerTable.request_array`)."""
         g = self.graph
+        roots = list(roots)
         marks = np.zeros(len(g.keys), dtype=np.uint8)
         for key in roots:
             k = g.index.get(key)
             if k is None:
-                return super().stood_on(roots)
+                return as_rows(super().stood_on(roots))
             marks[k] = 1
         plan = self.plan_arrays()
         opens, nopen = self.kind_opens
         reached = np.zeros(len(g.keys), dtype=np.uint8)
         _kernel().reach(marks, plan.valued, opens, nopen, g.kid0, g.kidd, g.hands, g.hard,
                         np.array(self.base, dtype=np.int64), reached)
-        keys = g.keys
-        return {keys[k][0] for k in np.flatnonzero(reached.astype(bool) & plan.valued[:, 0].astype(bool)).tolist()}
+        out: npt.NDArray[np.int64] = g.hands[reached.astype(bool) & plan.valued[:, 0].astype(bool)]
+        return out
 
     def node_index(self, hand: Values, doublings: int) -> int | None:
         """The node's index in the graph, evaluating with it as a root if the plan did not reach it."""

@@ -50,7 +50,6 @@ import math
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
@@ -66,12 +65,12 @@ from exactodds.blackjack.hands import (
     Plan,
     Policy,
     _add,
-    _hands,
     _sub,
     choose,
     dealer_outcomes,
     dealer_table,
     decision_class,
+    hand_rows,
     max_of,
     no_blackjack,
     suit_bonus,
@@ -239,12 +238,10 @@ class Game:
     def _dealt_rows(self, cap: Values, splits: list[tuple[int, int]]) -> npt.NDArray[np.int64]:
         """The cards the standing hands of the solvers ``splits`` (``(pair, extra)``) take from the
         shoe less the up card ``cap``, as rows (repeats allowed): :func:`_dealt`'s hands for each,
-        from one array of every standing hand (:func:`_hands`) moved by the pair cards out, kept
+        from one array of every standing hand (:func:`hand_rows`) moved by the pair cards out, kept
         where ``cap`` holds them."""
         if self.hand_rows is None:
-            every = _hands()
-            self.hand_rows = np.fromiter(chain.from_iterable(every), dtype=np.int64,
-                                         count=10 * len(every)).reshape(-1, 10)
+            self.hand_rows = hand_rows()
         hands = self.hand_rows
         parts = []
         for r, extra in splits:
@@ -291,29 +288,27 @@ class Game:
         for r, extra in self._splits(up):
             if self._chosen(r, extra):
                 by_pair.setdefault(r, []).append(extra)
-        removed: list[npt.NDArray[np.int64]] = []
+        codes: list[npt.NDArray[np.int64] | npt.NDArray[np.object_]] = []
         cap = table.base
         for r, extras in by_pair.items():
             walker = self.solver(up, r, min(extras))
-            if r:  # a split hand: from its two-card hands (every action valued there)
-                stood = walker.stood_on((TWO_CARDS[r - 1][i], 0) for i, k in enumerate(walker.rem(ONE_CARD[r - 1])) if k)
-            else:  # unsplit: the initial two-card hands stand, hit and double (:meth:`HandSolver.actions`)
+            if not r:  # unsplit: the initial two-card hands stand, hit and double (:meth:`HandSolver.actions`)
                 twos = [h for h in {_add(_add((0,) * 10, i), j) for i in range(1, 11) for j in range(i, 11)}
                         if all(a <= b for a, b in zip(h, walker.base))]
-                stood = set(twos) | walker.stood_on((_add(h, i + 1), d) for h in twos for i in range(10)
-                                                    for d in (0, 1) if h[i] < walker.base[i])
-            hands = np.fromiter(chain.from_iterable(stood), dtype=np.int64, count=10 * len(stood)).reshape(-1, 10)
-            if not r:
-                removed.append(hands)
+                codes.append(table.codes_of(np.array(twos, dtype=np.int64).reshape(-1, 10)))
+                codes.append(table.codes_of(walker.stood_rows((_add(h, i + 1), d) for h in twos for i in range(10)
+                                                              for d in (0, 1) if h[i] < walker.base[i])))
                 continue
-            # each number of extra pair cards out at once; the walker's hands fit its shoe: only
-            # the pair's count can exceed the table's
-            out = np.array(extras, dtype=np.int64)
-            moved = np.repeat(hands[None], len(out), axis=0)
-            moved[:, :, r - 1] += 1 + out[:, None]
-            moved = moved.reshape(-1, 10)
-            removed.append(moved[moved[:, r - 1] <= cap[r - 1]])
-        table.request_array(np.concatenate(removed) if removed else np.zeros((0, 10), dtype=np.int64))
+            # a split hand: from its two-card hands (every action valued there); each number of
+            # extra pair cards out at once, by codes (a pair card more adds its radix); the
+            # walker's hands fit its shoe: only the pair's count can exceed the table's
+            hands = walker.stood_rows((TWO_CARDS[r - 1][i], 0) for i, k in enumerate(walker.rem(ONE_CARD[r - 1])) if k)
+            own = table.codes_of(hands)
+            out = 1 + np.array(extras, dtype=np.int64)[:, None]
+            moved = own[None, :] + out.astype(own.dtype) * table.radix(r)  # (object codes: a huge shoe's)
+            codes.append(moved[hands[:, r - 1][None, :] + out <= cap[r - 1]])
+        if codes:
+            table.request_codes(np.concatenate(codes))
 
     def _splits(self, up: int) -> list[tuple[int, int]]:
         """The hand solvers a solve can ask for with up card ``up``: ``(0, 0)`` for unsplit hands,

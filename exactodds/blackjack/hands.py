@@ -13,8 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import cache
+from itertools import chain
 from operator import mul, sub
 from typing import Final
+
+import numpy as np
+import numpy.typing as npt
 
 from exactodds.blackjack.dealer import DealerTable, hand_total
 from exactodds.blackjack.rules import Rules
@@ -181,21 +185,31 @@ def _dealt(cap: Values, pair: int, extra: int) -> tuple[Values, ...]:
 
 @cache
 def _hands() -> tuple[Values, ...]:
-    """Every hand composition of two or more cards and at most 21 hard points (those that stand)."""
-    out: list[Values] = []
+    """Every hand composition of two or more cards and at most 21 hard points (those that stand),
+    in lexicographic order (:func:`hand_rows` as tuples)."""
+    return tuple(map(tuple, hand_rows().tolist()))
 
-    def rec(i: int, hand: tuple[int, ...], points: int) -> None:
-        if i == 10:
-            if sum(hand) >= 2:
-                out.append(hand)
-            return
-        k = 0
-        while points + k * (i + 1) <= 21:
-            rec(i + 1, hand + (k,), points + k * (i + 1))
-            k += 1
 
-    rec(0, (), 0)
-    return tuple(out)
+def hand_rows() -> npt.NDArray[np.int64]:
+    """:func:`_hands` as the rows of an array, built by array operations one value at a time
+    (each partial hand followed by its children with 0, 1, ... of the next value: the rows stay
+    in lexicographic order; the recursion over 15 thousand partial hands cost 0.01 s a solve)."""
+    rows = np.zeros((1, 0), dtype=np.int64)
+    points = np.zeros(1, dtype=np.int64)
+    for v in range(1, 11):
+        most = (21 - points) // v  # the counts of v that keep the hard points at most 21
+        reps = most + 1
+        parent = np.repeat(np.arange(len(rows)), reps)
+        count = np.arange(len(parent)) - np.repeat(np.cumsum(reps) - reps, reps)
+        rows = np.column_stack([rows[parent], count])
+        points = points[parent] + v * count
+    out: npt.NDArray[np.int64] = rows[rows.sum(axis=1) >= 2]
+    return out
+
+
+def as_rows(hands: Collection[Values]) -> npt.NDArray[np.int64]:
+    """Hands (value counts) as the rows of an array."""
+    return np.fromiter(chain.from_iterable(hands), dtype=np.int64, count=10 * len(hands)).reshape(-1, 10)
 
 
 def _add(values: Values, v: int) -> Values:
@@ -437,6 +451,11 @@ class HandSolver:
                     kids = children(hand)
                     stack.extend((kids[i], after) for i in range(min(21 - hard, 10)) if hand[i] < base[i])
         return out
+
+    def stood_rows(self, roots: Iterable[tuple[Values, int]]) -> npt.NDArray[np.int64]:
+        """:meth:`stood_on` as the rows of an array (the form the dealer's table takes,
+        :meth:`DealerTable.request_array`; the compiled solver finds them as rows)."""
+        return as_rows(self.stood_on(roots))
 
     def value(self, hand: Values, doublings: int = 0, hard: int | None = None, rem: Values | None = None) -> int:
         """Best value of a hand holding ``hand``; ``doublings`` > 0 is a doubled hand that has
