@@ -59,14 +59,7 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.blackjack.dealer import DealerTable, primes_above
-from exactodds.blackjack.hands import (
-    SCALE,
-    HandSolver,
-    Policy,
-    _falling,
-    as_rows,
-    shape,
-)
+from exactodds.blackjack.hands import SCALE, HandSolver, Policy, _falling, as_rows, shape
 from exactodds.blackjack.node_graph import ACTIONS, CODE, Graph, graph_of
 from exactodds.blackjack.shoe import Values
 from exactodds.blackjack.solver_dicts import Actions, Memo
@@ -292,7 +285,6 @@ class _Plan:
         self.retains_later = True
         """Whether the plan may retain a node past the first decision (:meth:`CompiledSolver._keep_first`
         has something to drop); set by :meth:`CompiledSolver.plan_arrays`."""
-
 
 
 _POLICY_PLANS: dict[tuple[int, int, int, bool, bool], tuple[Policy | None, Graph, _Plan]] = {}

@@ -183,8 +183,6 @@ def _starts(xa: Any, cols: Any) -> Any:  # pragma: no cover - compiled
 starts: Any = _jit(_starts)
 
 
-
-
 def _radix_constants(q: Any) -> tuple[Any, Any]:  # pragma: no cover - compiled
     """Barrett's constant of each prime (:data:`REDUCTION`) and ``q_j mod q_i`` (axes: i, j): the
     constants of :func:`_mixed_radix`, computed once per call of :func:`_garner` or :func:`_limbs`."""
