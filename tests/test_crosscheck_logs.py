@@ -9,6 +9,7 @@ rounds touched by the Banker 3 v. 8 fault.
 
 from __future__ import annotations
 
+import os
 import re
 from fractions import Fraction
 from itertools import product
@@ -209,6 +210,7 @@ def write_batches(path: Path, batches: list) -> Path:  # type: ignore[type-arg]
     return path
 
 
+@pytest.mark.skipif(not os.environ.get("EXACTODDS_SLOW"), reason="9 s of CPU (shoes riffled and logged): set EXACTODDS_SLOW=1; CI runs it")
 def test_seven_riffles_from_factory_order_are_caught_by_the_cards(tmp_path: Path) -> None:
     bad = check(write_batches(tmp_path / "riffle.csv", faulty_rounds(60_000, "riffle7", seed=1)))
     seq = [f for f in bad.comparable.families if f.wager == SEQUENCE_WAGER]
