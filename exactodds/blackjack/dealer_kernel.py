@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import numba
 import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
 from numba.core import types
@@ -56,16 +55,6 @@ def _mulhi_ir(typingctx: Any, a: Any, b: Any) -> Any:  # pragma: no cover - comp
 
 
 _mulhi: Any = intrinsic(_mulhi_ir)
-
-
-def _jit_inline(fn: Any) -> Any:
-    """:func:`~exactodds.engine.kernel._jit` for a helper inlined into its callers by numba (its
-    own IR, before LLVM): a call of a compiled function that takes arrays costs their reference
-    counts and the call itself; inlined, Garner's digits of one numerator take 5 ns, not 33-57 ns."""
-    try:
-        return numba.njit(cache=True, nogil=True, inline="always")(fn)
-    except RuntimeError:
-        return numba.njit(cache=False, nogil=True, inline="always")(fn)
 
 
 def _reduce(a: Any, q: Any, m: Any) -> Any:  # pragma: no cover - compiled
@@ -218,7 +207,10 @@ def _mixed_radix(residues: Any, r: int, c: int, q: Any, inv: Any, m: Any, qmod: 
         digits[i] = reduce(reduce(residues[i, r, c] - v + qi, qi, mi) * inv[i], qi, mi)
 
 
-mixed_radix: Any = _jit_inline(_mixed_radix)
+# inlined into its callers by numba (its own IR, before LLVM): a call of a compiled function that
+# takes arrays costs their reference counts and the call itself; inlined, Garner's digits of one
+# numerator take 5 ns, not 33-57 ns
+mixed_radix: Any = _jit(_mixed_radix, inline="always")
 
 
 def _garner(residues: Any, q: Any, inv: Any) -> Any:  # pragma: no cover - compiled

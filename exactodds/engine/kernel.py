@@ -58,14 +58,15 @@ merged sets 64 lanes measured ~4 % faster than 32 and 16 lanes ~20 % slower (cou
 kernel alone, interleaved A/B runs); with the prefetch, 32 lanes ~20 % slower than 64."""
 
 
-def _jit(fn: Callable[..., Any]) -> Any:
+def _jit(fn: Callable[..., Any], **options: Any) -> Any:
     """``numba.njit(fn)``, cached on disk where numba finds a writable cache folder, else
     compiled in memory (numba refuses ``cache=True`` with "no locator available" when it
-    can write neither beside the source nor in the user's cache folder)."""
+    can write neither beside the source nor in the user's cache folder). ``options``: more of
+    numba's (e.g. ``inline="always"`` for a small helper inlined into its callers)."""
     try:
-        return numba.njit(cache=True, nogil=True)(fn)
+        return numba.njit(cache=True, nogil=True, **options)(fn)
     except RuntimeError:
-        return numba.njit(cache=False, nogil=True)(fn)
+        return numba.njit(cache=False, nogil=True, **options)(fn)
 
 
 PREFETCH_AHEAD: Final = 4
