@@ -309,3 +309,14 @@ def test_initial_deals_count_every_ordered_deal_of_the_cards() -> None:
     deals = initial_deals(shoe)
     assert deals == counted and list(deals) == sorted(deals)
     assert sum(deals.values()) == len(cards) * (len(cards) - 1) * (len(cards) - 2)
+
+
+def test_the_shoe_line_names_the_decks_it_holds() -> None:
+    """The human view's shoe line counts the cards of each deck from the shoe itself: a standard
+    deck keeps its 52 cards (four 10s), a Spanish one 48 (§ 551.3(a)); it once said 48 for both."""
+    code, out, err = _cli("blackjack", "--preset", "standard", "--decks", "1", "--max-hands", "2", "--no-basic")
+    assert code == 0, err
+    assert "52 cards, 1 deck of 52" in out
+    code, out, err = _cli("blackjack", "--preset", "spanish21", "--decks", "1", "--max-hands", "2", "--no-basic")
+    assert code == 0, err
+    assert "48 cards, 1 deck of 48" in out

@@ -352,7 +352,8 @@ def summary_pairs(a: Spanish21Analysis) -> list[tuple[str, str]]:
         r = ratio(x)
         return f"{percent(x, 4)}" + (f"  ({r})" if len(r) <= 20 else "")
 
-    out = [("Shoe", f"{a.shoe.size} cards" + (f", {a.decks} deck{'' if a.decks == 1 else 's'} of 48" if a.decks else "")),
+    out = [("Shoe", f"{a.shoe.size} cards" + (f", {a.decks} deck{'' if a.decks == 1 else 's'} of {a.shoe.size // a.decks}"
+                                                   if a.decks and a.shoe.size % a.decks == 0 else "")),
            *(("Note", n) for n in a.notes()),
            ("Rules changed from § 551 as written", ", ".join(f"{k}={v}" for k, v in a.rules.changed().items())
             or "none"),
