@@ -677,10 +677,9 @@ def bench_blackjack() -> None:
 def _standard_in_fresh_process() -> list[float]:
     """The standard 8-deck CDZ- game's CPU seconds in a fresh process, as a user's run has it: the
     kernels loaded first (a one-deck game), then three solves from empty engine caches
-    (:func:`_fresh_blackjack`); the three. Measured in a child because this
-    process, after the earlier groups (hundreds of MB of baccarat tables and arrays freed), runs the
-    same solve up to 1.6x slower (0.90 s against 0.55 s, 27 Nov 2026), which a user never sees;
-    the in-process figure is printed beside it."""
+    (:func:`_fresh_blackjack`); the three. Measured in a child, as a user's run starts; the
+    in-process figure is printed beside it (on this shared host either can be the slower one: the
+    host's speed swings by half for minutes at a time)."""
     code = ("import sys, time; sys.path.insert(0, 'scripts'); import bench; "
             "from exactodds.blackjack import dealer_kernel, engine, hand_kernel; "
             "from exactodds.blackjack.rules import STANDARD_RULES; "
