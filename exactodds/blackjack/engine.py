@@ -203,6 +203,10 @@ class Game:
         self.solvers: dict[tuple[int, int, int], HandSolver] = {}
         self.batched: set[int] = set()
         """The up cards whose solvers' hands were asked of the dealer's table in one batch (:meth:`solver`)."""
+        self.tables: dict[int, DealerTable] = {}
+        """The dealer's table of each up card (:func:`dealer_table`, taken once: its solvers share it)."""
+        self.chosen_asked: set[int] = set()
+        """The up cards whose table was asked for the chosen solvers' hands (:meth:`_request_chosen`)."""
         self.hand_rows: npt.NDArray[np.int64] | None = None
         """Every hand that stands, as rows (:meth:`_dealt_rows`; built on first use)."""
         self.solver_class = solver_class()
@@ -229,14 +233,20 @@ class Game:
         """The hand solver for up card ``up`` (and, for a split hand, pair value ``split_value_``
         with ``extra`` more pair cards than the pair out of the shoe); a split hand plays the
         post-split strategy of the rules (:meth:`_chooser`)."""
-        key = (up, split_value_, extra)
-        got = self.solvers.get(key)
-        if got is not None:  # (asked tens of thousands of times)
+        got = self.solvers.get((up, split_value_, extra))
+        if got is not None:  # (asked thousands of times)
             return got
+        return self._new_solver(up, split_value_, extra)
+
+    def _new_solver(self, up: int, split_value_: int, extra: int) -> HandSolver:
+        """:meth:`solver`, built: the up card's dealer table (one per up card, :attr:`tables`)
+        asked first, in one batch, for every hand its solvers stand on."""
         base = _sub(self.shoe.values, up)
         for _ in range(1 + extra if split_value_ else 0):
             base = _sub(base, split_value_)
-        table = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
+        table = self.tables.get(up)
+        if table is None:
+            table = self.tables[up] = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
         if up not in self.batched:  # every hand this up card's solvers stand on, one batch
             self.batched.add(up)
             splits = [(r, extra) for r, extra in self._splits(up) if not self._chosen(r, extra)]
@@ -245,12 +255,14 @@ class Game:
                 table.request_removed(self._dealt_rows(table.base, splits), names)
         chosen = self._chosen(split_value_, extra)
         chooser = self._chooser(up, split_value_, extra) if split_value_ else None
-        self.solvers[key] = self.solver_class(base, up, self.rules, bool(split_value_), self.floor,
-                                              self.policy, table, split_value_, extra, chooser,
-                                              request=not chosen, plans=self._shared_plans(up, split_value_))
-        if chosen and ("chosen", up, self.rules, self.policy is None) not in table.asked:
-            self._request_chosen(up, table)
-        return self.solvers[key]
+        hs = self.solvers[(up, split_value_, extra)] = self.solver_class(
+            base, up, self.rules, bool(split_value_), self.floor, self.policy, table, split_value_, extra, chooser,
+            request=not chosen, plans=self._shared_plans(up, split_value_))
+        if chosen and up not in self.chosen_asked:  # (the table's check hashes the rules: once per up card)
+            self.chosen_asked.add(up)
+            if ("chosen", up, self.rules, self.policy is None) not in table.asked:
+                self._request_chosen(up, table)
+        return hs
 
     def _dealt_rows(self, cap: Values, splits: list[tuple[int, int]]) -> npt.NDArray[np.int64]:
         """The cards the standing hands of the solvers ``splits`` (``(pair, extra)``) take from the
@@ -398,38 +410,39 @@ class Game:
         """Every action's value for one initial deal, and the best."""
         rules = self.rules
         left = self.shoe.remove(up, c1, c2)
-        ranks = self.deal_ranks.get((up[0], c1[0], c2[0]))
+        u, r1, r2 = up[0], c1[0], c2[0]
+        ranks = self.deal_ranks.get((u, r1, r2))
         if ranks is None:
-            ranks = self.deal_ranks[(up[0], c1[0], c2[0])] = self._rank_actions(up[0], c1[0], c2[0], left.values)
+            ranks = self.deal_ranks[(u, r1, r2)] = self._rank_actions(u, r1, r2, left.values)
         base, pn = ranks
-        if {c1[0], c2[0]} == {1, 10}:
+        if r1 + r2 == 11 and r1 * r2 == 10:  # an ace and a 10: Blackjack
             bj = rules.blackjack_payout()
             value = bj * pn + (1 - pn) * (bj if rules.blackjack_beats_dealer_blackjack else ZERO)
             return Decision(up, (c1, c2), {"blackjack": bj * pn}, "blackjack", value)
         acts = dict(base)
-        for name in ("hit", "double"):
+        for name in ("hit", "double") if rules.bonus_678_777 else ():  # (:func:`suit_bonus`: none else)
             if name in acts:
                 bonus = suit_bonus(c1, c2, up, left, rules, False, name == "double")
                 if bonus:  # (most hands: none)
                     acts[name] += bonus
         orders: tuple[Fraction, ...] = ()
-        if c1[0] == c2[0] and rules.max_hands >= 2:
+        if r1 == r2 and rules.max_hands >= 2:
             acts["split"] = self.split_value(up, c1, c2, left)
-            if c1 != c2 and c1[0] in SUITED and rules.bonus_678_777 and rules.max_hands >= 3:
+            if c1 != c2 and r1 in SUITED and rules.bonus_678_777 and rules.max_hands >= 3:
                 # with resplits the first pair card's hand and the last-dealt one differ (the
                 # first gets the first non-pair card): with a suit bonus the order of the pair
                 # matters, and the player, who saw it, decides for each order
                 orders = (acts["split"], self.split_value(up, c2, c1, left))
                 acts["split"] = (orders[0] + orders[1]) / 2
-        ranking = self.policy(two_card_class(up[0], c1[0], c2[0], False)) if self.policy else None
-        best = choose(acts, ranking)
+        ranking = self.policy(two_card_class(u, r1, r2, False)) if self.policy else None
+        best = choose(acts, ranking) if ranking else max(acts, key=acts.__getitem__)  # (choose's best value)
         value = acts[best]
         order_bests: tuple[str, str] | None = None
         if orders:  # each order's best, the two orders equally likely (played so: :meth:`Decision.by_order`)
             order_bests = (choose({**acts, "split": orders[0]}, ranking), choose({**acts, "split": orders[1]}, ranking))
             if orders[0] != orders[1]:
                 value = sum((max_of({**acts, "split": v}, ranking) for v in orders), ZERO) / 2
-        lost = 1 - pn  # the dealer-Blackjack branch (none without a peek: no Fraction arithmetic then)
+        lost = 1 - pn if u == 1 or u == 10 else ZERO  # the dealer-Blackjack branch (only with a peek, § 551.8(e))
         return Decision(up, (c1, c2), acts, best, value - lost if lost else value, order_bests,
                         (orders[0], orders[1]) if orders else None)
 
@@ -438,7 +451,7 @@ class Game:
         the values of the hand's actions but split, without suit bonus (:meth:`HandSolver.actions`,
         then surrender), and P(no dealer Blackjack) (``left``: the value counts after the deal)."""
         pn = no_blackjack(left, up)
-        if {r1, r2} == {1, 10}:
+        if r1 + r2 == 11 and r1 * r2 == 10:  # an ace and a 10: Blackjack
             return {}, pn
         acts = self.solver(up).actions(TWO_CARDS[r1 - 1][r2 - 1])
         if self.rules.surrender:

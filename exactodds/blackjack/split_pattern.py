@@ -28,10 +28,11 @@ tests/test_blackjack_splitsums.py checks the form against the recursion written 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
+from typing import TypeVar
 
 from exactodds.game.cards import falling_factorial
 
@@ -51,6 +52,9 @@ def _lin(f: Form, cf: Fraction, g: Form, cg: Fraction) -> Form:
         out[k] = out.get(k, Fraction(0)) + c * cg
     return out
 
+
+G = TypeVar("G")
+"""What the terms of an expanded sum are grouped by (:func:`_expand`): a role, or one group for all."""
 
 Weights = dict[tuple[str, str, int, int], Fraction]
 """The pattern sum before the forms are expanded: ``(role, kind, a, b)`` → Σ probability · hands,
@@ -124,13 +128,12 @@ def _forms(n: int, p: int) -> tuple[Callable[[int, int], Form], Callable[[int, i
     return x, nonpair
 
 
-def _expand(n: int, p: int, weights: dict[tuple[object, str, int, int], Fraction]) -> dict[tuple[object, str, int],
-                                                                                           Fraction]:
+def _expand(n: int, p: int, weights: Mapping[tuple[G, str, int, int], Fraction]) -> dict[tuple[G, str, int], Fraction]:
     """``Σ weight · form`` by ``(group, kind of base value, a)``: each weighted hand value's form
     (:func:`_forms`) once; every form the walk reads is built (a shoe too small for a pattern
     divides by zero, as the recursion on numbers does)."""
     x, nonpair = _forms(n, p)
-    total: dict[tuple[object, str, int], Fraction] = {}
+    total: dict[tuple[G, str, int], Fraction] = {}
     for (group, kind, a, b), w in weights.items():
         form = x(a, b) if kind == "x" else nonpair(a, b)
         if not w:
@@ -147,8 +150,7 @@ def pattern_form(n: int, p: int, limit: int) -> dict[tuple[str, str, int], Fract
     fewer than ``limit`` hands, as ``(role, kind, a)`` → coefficient of that role's base value
     ``kind`` (``"x"``: ``X(a, 0)``, ``"pv"``: ``PV(a)``) — the recursions of the module doc, on forms:
     the patterns' weights by hand value (:func:`_pattern_weights`), each form expanded once."""
-    total = _expand(n, p, dict(_pattern_weights(n, p, limit)))
-    return {(str(role), kind, a): c for (role, kind, a), c in total.items() if c}
+    return {key: c for key, c in _expand(n, p, _pattern_weights(n, p, limit)).items() if c}
 
 
 @lru_cache(maxsize=512)
@@ -158,7 +160,7 @@ def rank_weights(n: int, p: int, limit: int) -> tuple[int, tuple[tuple[int, int,
     value ``Σ (wx·X(a, 0) + wpv·PV(a)) / L``, ``L`` the least common denominator of the coefficients.
     The patterns' weights are merged before the forms are expanded (fewer Fraction steps than
     merging :func:`pattern_form`'s terms; the same rational numbers)."""
-    weights: dict[tuple[object, str, int, int], Fraction] = {}
+    weights: Weights = {}
     for (_, kind, a, b), w in _pattern_weights(n, p, limit).items():
         weights[("", kind, a, b)] = weights.get(("", kind, a, b), Fraction(0)) + w
     merged = {(kind, a): c for (_, kind, a), c in _expand(n, p, weights).items() if c}
@@ -175,3 +177,17 @@ def role_terms(n: int, p: int, limit: int) -> tuple[tuple[str, int, Fraction, Fr
     keys = sorted({(role, a) for role, _, a in form})
     zero = Fraction(0)
     return tuple((role, a, form.get((role, "x", a), zero), form.get((role, "pv", a), zero)) for role, a in keys)
+
+
+def deepest_extra(limit: int) -> int:
+    """The most extra pair cards ``a`` whose base values ``X(a, 0)`` / ``PV(a)`` the pattern sum of
+    ``limit`` hands can read (:func:`pattern_form`): ``2·limit − 4`` from three hands on, 0 for two.
+
+    Why: the walk stops as soon as there are ``limit`` hands, so every hand has its non-pair second
+    card only while there are at most ``limit − 1`` hands (``N(i, j−1)`` with ``j = i + 2`` hands:
+    ``a ≤ i + j − 1 = 2·hands − 3 ≤ 2·limit − 5``); at ``limit`` hands, reached by a resplit while
+    a hand still waited (``j ≤ limit − 2`` non-pair cards dealt, ``i = limit − 2``), ``X(i, j)`` and
+    ``N(i, j−1)`` read ``a ≤ i + j ≤ 2·limit − 4``; with two hands the walk stops at once (``X(0, 0)``).
+    The hand solvers a split needs are those of ``a`` = 0 to this (at most the pair cards left):
+    tests/test_blackjack_round3.py checks it against the forms."""
+    return 2 * limit - 4 if limit > 2 else 0
