@@ -80,6 +80,7 @@ from exactodds.blackjack.hands import (
 )
 from exactodds.blackjack.rules import Rules
 from exactodds.blackjack.shoe import SUITED, CardType, SpanishShoe, Values
+from exactodds.blackjack.split_pattern import deepest_extra
 from exactodds.blackjack.split_values import ONE_CARD, TWO_CARDS, _SplitMemo
 from exactodds.blackjack.split_values import _SplitValues as _SplitValues  # (re-exported: the distribution reads it)
 from exactodds.errors import InputError
@@ -249,7 +250,8 @@ class Game:
             table = self.tables[up] = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
         if up not in self.batched:  # every hand this up card's solvers stand on, one batch
             self.batched.add(up)
-            splits = [(r, extra) for r, extra in self._splits(up) if not self._chosen(r, extra)]
+            splits = [(r, extra) for r, extra in self._splits(up)
+                      if not self._chosen(r, extra) and extra <= deepest_extra(self._most_hands(r))]
             names = [("hands", r, extra) for r, extra in splits]
             if not table.asked.issuperset(names):
                 table.request_removed(self._dealt_rows(table.base, splits), names)
@@ -352,6 +354,11 @@ class Game:
                 out.extend((r, extra) for extra in range(min(2 * most - 3, left[r - 1] - 2) + 1))
         return out
 
+    def _most_hands(self, pair: int) -> int:
+        """The most hands a pair of value ``pair`` can be split to (§ 551.12(c) as the rules vary it:
+        aces not resplit, two)."""
+        return self.rules.max_hands if (pair != 1 or self.rules.resplit_aces) else 2
+
     def _chooser(self, up: int, pair: int, extra: int) -> Chooser | None:
         """The post-split strategy of a split hand (``rules.post_split``, § 551.12(b),(c)):
         ``cdz`` takes at each node the action best for the same cards as an unsplit hand (the
@@ -395,8 +402,7 @@ class Game:
         r, u = p1[0], up[0]
         if left is None:  # (``left``: the shoe less the three cards, when the caller has it)
             left = self.shoe.remove(up, p1, p2)
-        most = self.rules.max_hands if (r != 1 or self.rules.resplit_aces) else 2
-        most = min(most, 2 + left.values[r - 1])
+        most = min(self._most_hands(r), 2 + left.values[r - 1])
         limits = range(2, most + 1) if self.rules.resplit_optional else range(most, most + 1)
         self.split_context = (up, (p1, p2), left)
         values = _SplitValues(self, u, r, left.values)
