@@ -134,3 +134,26 @@ def test_the_solvers_of_an_up_card_share_one_dealer_table() -> None:
     for up, table in game.tables.items():
         assert all(hs.dealer is table for (u, _, _), hs in game.solvers.items() if u == up)
     assert set(game.tables) == {u for (u, _, _) in game.solvers}
+
+
+def test_the_rules_hash_is_the_dataclass_hash_kept() -> None:
+    """:meth:`Rules.__hash__` is the hash of the fields' tuple (what the frozen dataclass gave), the
+    same for equal rule sets built apart, the same when asked again (kept), never in ``vars`` (which
+    the reports list), and the keeping stays bounded."""
+    from dataclasses import fields
+
+    from exactodds.blackjack import rules as rules_module
+    from exactodds.blackjack.rules import Rules
+
+    for rules in (AS_WRITTEN, STANDARD_RULES, STANDARD_RULES.with_(post_split="cdz", resplit_optional=False)):
+        want = hash(tuple(getattr(rules, f.name) for f in fields(Rules)))
+        assert hash(rules) == want and hash(rules) == want
+        copy = Rules(**{f.name: getattr(rules, f.name) for f in fields(Rules)})
+        assert copy == rules and copy is not rules and hash(copy) == want
+        assert set(vars(rules)) == {f.name for f in fields(Rules)}
+    assert hash(AS_WRITTEN) != hash(AS_WRITTEN.with_(hit_soft_17=True))
+    for players in range(7):
+        for redoubles in range(4):
+            hash(AS_WRITTEN.with_(other_players=players, redoubles=redoubles))
+    assert len(rules_module._HASHES) <= 16
+    assert {AS_WRITTEN: 1}[Rules()] == 1
