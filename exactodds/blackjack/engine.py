@@ -490,7 +490,7 @@ class Game:
         reads_suits = self.rules.bonus_678_777
         decided: dict[object, Decision] = {}  # the decision by what it reads
         summed: dict[object, int] = {}  # and the Σ of its deals' weights
-        probs: dict[int, Fraction] = {}  # a deal's probability by its weight (few distinct weights)
+        probs = {w: Fraction(w, denom) for w in set(weights.values())}  # by weight (few distinct weights)
         p_super = ZERO
         deals: dict[tuple[CardType, CardType, CardType], tuple[Fraction, Decision]] = {}
         last_up, label, count = 0, "", len(weights)
@@ -510,9 +510,7 @@ class Game:
             else:
                 d = self._suited_copy(got, up, c1, c2)
                 summed[by] += w
-            p = probs.get(w)
-            if p is None:
-                p = probs[w] = Fraction(w, denom)
+            p = probs[w]
             deals[key] = (p, d)
             if u == 7 and c1 == c2 and c1[0] == 7 and d.best == "hit":
                 left = shoe.remove(up, c1, c2)
