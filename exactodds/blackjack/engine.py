@@ -470,8 +470,8 @@ class Game:
 
         Python's cyclic garbage collector is paused while it runs (:func:`_gc_paused`): the round
         makes tens of thousands of objects that live to its end (decisions, values, solvers), and
-        the collector's passes over them, over and over, cost a standard 8-deck solve ~10 ms of
-        its ~0.5 s; what the solve leaves is collected as usual after it."""
+        the collector walked them about 70 times in a standard 8-deck solve (13.5 ms of its ~0.5 s;
+        now one pass after it, 4-8 ms)."""
         with _gc_paused():
             return self._solve(progress)
 
