@@ -46,8 +46,10 @@ play the engine's decisions (:meth:`Game.decide`, :meth:`Decision.by_order`).
 
 from __future__ import annotations
 
+import gc
 import math
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -78,9 +80,25 @@ from exactodds.blackjack.hands import (
 )
 from exactodds.blackjack.rules import Rules
 from exactodds.blackjack.shoe import SUITED, CardType, SpanishShoe, Values
+from exactodds.blackjack.split_pattern import deepest_extra
 from exactodds.blackjack.split_values import ONE_CARD, TWO_CARDS, _SplitMemo
 from exactodds.blackjack.split_values import _SplitValues as _SplitValues  # (re-exported: the distribution reads it)
 from exactodds.errors import InputError
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while the block runs, back as it was after (on if it
+    was on): for a computation that allocates many objects that live to its end, which the
+    collector would otherwise walk again and again. Reference counting still frees whatever is
+    dropped; only cycles wait for the next pass after the block."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def initial_deals(shoe: SpanishShoe) -> dict[tuple[CardType, CardType, CardType], int]:
@@ -186,6 +204,10 @@ class Game:
         self.solvers: dict[tuple[int, int, int], HandSolver] = {}
         self.batched: set[int] = set()
         """The up cards whose solvers' hands were asked of the dealer's table in one batch (:meth:`solver`)."""
+        self.tables: dict[int, DealerTable] = {}
+        """The dealer's table of each up card (:func:`dealer_table`, taken once: its solvers share it)."""
+        self.chosen_asked: set[int] = set()
+        """The up cards whose table was asked for the chosen solvers' hands (:meth:`_request_chosen`)."""
         self.hand_rows: npt.NDArray[np.int64] | None = None
         """Every hand that stands, as rows (:meth:`_dealt_rows`; built on first use)."""
         self.solver_class = solver_class()
@@ -212,28 +234,37 @@ class Game:
         """The hand solver for up card ``up`` (and, for a split hand, pair value ``split_value_``
         with ``extra`` more pair cards than the pair out of the shoe); a split hand plays the
         post-split strategy of the rules (:meth:`_chooser`)."""
-        key = (up, split_value_, extra)
-        got = self.solvers.get(key)
-        if got is not None:  # (asked tens of thousands of times)
+        got = self.solvers.get((up, split_value_, extra))
+        if got is not None:  # (asked thousands of times)
             return got
+        return self._new_solver(up, split_value_, extra)
+
+    def _new_solver(self, up: int, split_value_: int, extra: int) -> HandSolver:
+        """:meth:`solver`, built: the up card's dealer table (one per up card, :attr:`tables`)
+        asked first, in one batch, for every hand its solvers stand on."""
         base = _sub(self.shoe.values, up)
         for _ in range(1 + extra if split_value_ else 0):
             base = _sub(base, split_value_)
-        table = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
+        table = self.tables.get(up)
+        if table is None:
+            table = self.tables[up] = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
         if up not in self.batched:  # every hand this up card's solvers stand on, one batch
             self.batched.add(up)
-            splits = [(r, extra) for r, extra in self._splits(up) if not self._chosen(r, extra)]
+            splits = [(r, extra) for r, extra in self._splits(up)
+                      if not self._chosen(r, extra) and extra <= deepest_extra(self._most_hands(r))]
             names = [("hands", r, extra) for r, extra in splits]
             if not table.asked.issuperset(names):
                 table.request_removed(self._dealt_rows(table.base, splits), names)
         chosen = self._chosen(split_value_, extra)
         chooser = self._chooser(up, split_value_, extra) if split_value_ else None
-        self.solvers[key] = self.solver_class(base, up, self.rules, bool(split_value_), self.floor,
-                                              self.policy, table, split_value_, extra, chooser,
-                                              request=not chosen, plans=self._shared_plans(up, split_value_))
-        if chosen and ("chosen", up, self.rules, self.policy is None) not in table.asked:
-            self._request_chosen(up, table)
-        return self.solvers[key]
+        hs = self.solvers[(up, split_value_, extra)] = self.solver_class(
+            base, up, self.rules, bool(split_value_), self.floor, self.policy, table, split_value_, extra, chooser,
+            request=not chosen, plans=self._shared_plans(up, split_value_))
+        if chosen and up not in self.chosen_asked:  # (the table's check hashes the rules: once per up card)
+            self.chosen_asked.add(up)
+            if ("chosen", up, self.rules, self.policy is None) not in table.asked:
+                self._request_chosen(up, table)
+        return hs
 
     def _dealt_rows(self, cap: Values, splits: list[tuple[int, int]]) -> npt.NDArray[np.int64]:
         """The cards the standing hands of the solvers ``splits`` (``(pair, extra)``) take from the
@@ -323,6 +354,11 @@ class Game:
                 out.extend((r, extra) for extra in range(min(2 * most - 3, left[r - 1] - 2) + 1))
         return out
 
+    def _most_hands(self, pair: int) -> int:
+        """The most hands a pair of value ``pair`` can be split to (§ 551.12(c) as the rules vary it:
+        aces not resplit, two)."""
+        return self.rules.max_hands if (pair != 1 or self.rules.resplit_aces) else 2
+
     def _chooser(self, up: int, pair: int, extra: int) -> Chooser | None:
         """The post-split strategy of a split hand (``rules.post_split``, § 551.12(b),(c)):
         ``cdz`` takes at each node the action best for the same cards as an unsplit hand (the
@@ -366,8 +402,7 @@ class Game:
         r, u = p1[0], up[0]
         if left is None:  # (``left``: the shoe less the three cards, when the caller has it)
             left = self.shoe.remove(up, p1, p2)
-        most = self.rules.max_hands if (r != 1 or self.rules.resplit_aces) else 2
-        most = min(most, 2 + left.values[r - 1])
+        most = min(self._most_hands(r), 2 + left.values[r - 1])
         limits = range(2, most + 1) if self.rules.resplit_optional else range(most, most + 1)
         self.split_context = (up, (p1, p2), left)
         values = _SplitValues(self, u, r, left.values)
@@ -381,38 +416,39 @@ class Game:
         """Every action's value for one initial deal, and the best."""
         rules = self.rules
         left = self.shoe.remove(up, c1, c2)
-        ranks = self.deal_ranks.get((up[0], c1[0], c2[0]))
+        u, r1, r2 = up[0], c1[0], c2[0]
+        ranks = self.deal_ranks.get((u, r1, r2))
         if ranks is None:
-            ranks = self.deal_ranks[(up[0], c1[0], c2[0])] = self._rank_actions(up[0], c1[0], c2[0], left.values)
+            ranks = self.deal_ranks[(u, r1, r2)] = self._rank_actions(u, r1, r2, left.values)
         base, pn = ranks
-        if {c1[0], c2[0]} == {1, 10}:
+        if r1 + r2 == 11 and r1 * r2 == 10:  # an ace and a 10: Blackjack
             bj = rules.blackjack_payout()
             value = bj * pn + (1 - pn) * (bj if rules.blackjack_beats_dealer_blackjack else ZERO)
             return Decision(up, (c1, c2), {"blackjack": bj * pn}, "blackjack", value)
         acts = dict(base)
-        for name in ("hit", "double"):
+        for name in ("hit", "double") if rules.bonus_678_777 else ():  # (:func:`suit_bonus`: none else)
             if name in acts:
                 bonus = suit_bonus(c1, c2, up, left, rules, False, name == "double")
                 if bonus:  # (most hands: none)
                     acts[name] += bonus
         orders: tuple[Fraction, ...] = ()
-        if c1[0] == c2[0] and rules.max_hands >= 2:
+        if r1 == r2 and rules.max_hands >= 2:
             acts["split"] = self.split_value(up, c1, c2, left)
-            if c1 != c2 and c1[0] in SUITED and rules.bonus_678_777 and rules.max_hands >= 3:
+            if c1 != c2 and r1 in SUITED and rules.bonus_678_777 and rules.max_hands >= 3:
                 # with resplits the first pair card's hand and the last-dealt one differ (the
                 # first gets the first non-pair card): with a suit bonus the order of the pair
                 # matters, and the player, who saw it, decides for each order
                 orders = (acts["split"], self.split_value(up, c2, c1, left))
                 acts["split"] = (orders[0] + orders[1]) / 2
-        ranking = self.policy(two_card_class(up[0], c1[0], c2[0], False)) if self.policy else None
-        best = choose(acts, ranking)
+        ranking = self.policy(two_card_class(u, r1, r2, False)) if self.policy else None
+        best = choose(acts, ranking) if ranking else max(acts, key=acts.__getitem__)  # (choose's best value)
         value = acts[best]
         order_bests: tuple[str, str] | None = None
         if orders:  # each order's best, the two orders equally likely (played so: :meth:`Decision.by_order`)
             order_bests = (choose({**acts, "split": orders[0]}, ranking), choose({**acts, "split": orders[1]}, ranking))
             if orders[0] != orders[1]:
                 value = sum((max_of({**acts, "split": v}, ranking) for v in orders), ZERO) / 2
-        lost = 1 - pn  # the dealer-Blackjack branch (none without a peek: no Fraction arithmetic then)
+        lost = 1 - pn if u == 1 or u == 10 else ZERO  # the dealer-Blackjack branch (only with a peek, § 551.8(e))
         return Decision(up, (c1, c2), acts, best, value - lost if lost else value, order_bests,
                         (orders[0], orders[1]) if orders else None)
 
@@ -421,7 +457,7 @@ class Game:
         the values of the hand's actions but split, without suit bonus (:meth:`HandSolver.actions`,
         then surrender), and P(no dealer Blackjack) (``left``: the value counts after the deal)."""
         pn = no_blackjack(left, up)
-        if {r1, r2} == {1, 10}:
+        if r1 + r2 == 11 and r1 * r2 == 10:  # an ace and a 10: Blackjack
             return {}, pn
         acts = self.solver(up).actions(TWO_CARDS[r1 - 1][r2 - 1])
         if self.rules.surrender:
@@ -432,6 +468,16 @@ class Game:
         """The expected return per unit of the main wager, optimal composition-dependent play;
         ``progress(done, total, label)`` after each initial deal (the command line draws it).
 
+        Python's cyclic garbage collector is paused while it runs (:func:`_gc_paused`): the round
+        makes tens of thousands of objects that live to its end (decisions, values, solvers), and
+        the collector walked them about 70 times in a standard 8-deck solve (13.5 ms of its ~0.5 s;
+        now one pass after it, 4-8 ms)."""
+        with _gc_paused():
+            return self._solve(progress)
+
+    def _solve(self, progress: Callable[[int, int, str], None] | None) -> GameResult:
+        """:meth:`solve`, the collector paused.
+
         Under rules that read no suit (no 6-7-8 / 7-7-7 bonus, § 551.6(g)(1)-(4), the only rule
         whose payout reads suits; the super bonus of § 551.6(h) is one of its draws) a deal's
         values depend on its ranks alone: each rank triple is decided once (:meth:`decide`) and
@@ -439,42 +485,42 @@ class Game:
         (:meth:`_suited_copy`), its weight added to the triple's (one product in the sum)."""
         shoe = self.shoe
         n = shoe.size
-        weights = initial_deals(shoe)
+        weights = initial_deals(shoe)  # (ascending: the deals come by up card)
         denom = n * (n - 1) * (n - 2)
         reads_suits = self.rules.bonus_678_777
-        decided: dict[object, tuple[int, Decision]] = {}  # Σ weights and the decision, by what it reads
-        probs: dict[int, Fraction] = {}  # a deal's probability by its weight (few distinct weights)
+        decided: dict[object, Decision] = {}  # the decision by what it reads
+        summed: dict[object, int] = {}  # and the Σ of its deals' weights
+        probs = {w: Fraction(w, denom) for w in set(weights.values())}  # by weight (few distinct weights)
         p_super = ZERO
         deals: dict[tuple[CardType, CardType, CardType], tuple[Fraction, Decision]] = {}
-        last_up = 0
-        for index, (key, w) in enumerate(sorted(weights.items())):
+        last_up, label, count = 0, "", len(weights)
+        for index, (key, w) in enumerate(weights.items()):
             up, c1, c2 = key
-            if up[0] != last_up:  # the deals come by up card: the last one's solvers are done
+            u = up[0]
+            if u != last_up:  # the last up card's solvers are done
                 self._release(last_up)
-                last_up = up[0]
+                last_up, label = u, f"up card {'A' if u == 1 else u}"
             if progress is not None:
-                progress(index, len(weights), f"up card {'A' if up[0] == 1 else up[0]}")
-            by: object = key if reads_suits else (up[0], c1[0], c2[0])
+                progress(index, count, label)
+            by: object = key if reads_suits else (u, c1[0], c2[0])
             got = decided.get(by)
             if got is None:
-                d = self.decide(up, c1, c2)
-                decided[by] = (w, d)
+                d = decided[by] = self.decide(up, c1, c2)
+                summed[by] = w
             else:
-                d = self._suited_copy(got[1], up, c1, c2)
-                decided[by] = (got[0] + w, got[1])
-            p = probs.get(w)
-            if p is None:
-                p = probs[w] = Fraction(w, denom)
+                d = self._suited_copy(got, up, c1, c2)
+                summed[by] += w
+            p = probs[w]
             deals[key] = (p, d)
-            if up[0] == 7 and c1 == c2 and c1[0] == 7 and d.best == "hit":
+            if u == 7 and c1 == c2 and c1[0] == 7 and d.best == "hit":
                 left = shoe.remove(up, c1, c2)
                 p_super += p * Fraction(left.suits[7][c1[1]], left.size)
         self._release(last_up)
         if progress is not None:
             progress(len(weights), len(weights), "done")
         sums: dict[int, int] = {}  # Σ w·value by the value's denominator: one division at the end
-        for w, d in decided.values():
-            sums[d.value.denominator] = sums.get(d.value.denominator, 0) + w * d.value.numerator
+        for by, d in decided.items():
+            sums[d.value.denominator] = sums.get(d.value.denominator, 0) + summed[by] * d.value.numerator
         lcm = math.lcm(*sums)
         total = Fraction(sum(k * (lcm // den) for den, k in sums.items()), lcm * denom)
         envy = ZERO

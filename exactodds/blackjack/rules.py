@@ -139,6 +139,20 @@ class Rules:
         if self.super_bonus_bet is not None and not 0 < self.super_bonus_bet <= 10**9:
             raise InputError(f"the super bonus wager must be positive dollars, got {self.super_bonus_bet}")
 
+    def __hash__(self) -> int:
+        """The dataclass's hash (of the fields' tuple), kept for the last few rule sets hashed: the
+        engine keys its shared caches by the rules (each hand solver's, a thousand a standard solve,
+        2 µs each uncached). Kept beside the object (:data:`_HASHES`, by ``id`` with the object held,
+        so an ``id`` is not reused while kept), not in it: ``vars(rules)`` lists the rules alone."""
+        got = _HASHES.get(id(self))
+        if got is not None and got[0] is self:
+            return got[1]
+        value = hash(tuple(getattr(self, name) for name in _FIELDS))
+        if len(_HASHES) >= 16:
+            _HASHES.pop(next(iter(_HASHES)))
+        _HASHES[id(self)] = (self, value)
+        return value
+
     def super_bonus(self) -> Fraction:
         """§ 551.6(h)'s fixed payout per unit wagered (0 when off or the wager is under $5)."""
         bet = self.super_bonus_bet
@@ -185,6 +199,11 @@ class Rules:
     def with_(self, **kw: object) -> Rules:
         """A copy with ``kw`` changed."""
         return replace(self, **kw)  # type: ignore[arg-type]
+
+
+_FIELDS: Final = tuple(f.name for f in fields(Rules))
+_HASHES: dict[int, tuple[Rules, int]] = {}
+""":meth:`Rules.__hash__` of the last rule sets hashed, by ``id``."""
 
 
 def _json_value(value: object) -> object:

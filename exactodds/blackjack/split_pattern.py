@@ -28,9 +28,11 @@ tests/test_blackjack_splitsums.py checks the form against the recursion written 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
+from typing import TypeVar
 
 from exactodds.game.cards import falling_factorial
 
@@ -51,11 +53,51 @@ def _lin(f: Form, cf: Fraction, g: Form, cg: Fraction) -> Form:
     return out
 
 
-@lru_cache(maxsize=512)
-def pattern_form(n: int, p: int, limit: int) -> dict[tuple[str, str, int], Fraction]:
-    """The split's value when every pair card dealt to a split hand is resplit while there are
-    fewer than ``limit`` hands, as ``(role, kind, a)`` → coefficient of that role's base value
-    ``kind`` (``"x"``: ``X(a, 0)``, ``"pv"``: ``PV(a)``) — the recursions of the module doc, on forms."""
+G = TypeVar("G")
+"""What the terms of an expanded sum are grouped by (:func:`_expand`): a role, or one group for all."""
+
+Weights = dict[tuple[str, str, int, int], Fraction]
+"""The pattern sum before the forms are expanded: ``(role, kind, a, b)`` → Σ probability · hands,
+``kind`` ``"x"`` for ``X(a, b)``, ``"n"`` for ``N(a, b)`` (:func:`_pattern_weights`)."""
+
+
+def _pattern_weights(n: int, p: int, limit: int) -> Weights:
+    """The walk over the patterns of second cards (every pair card resplit while there are fewer
+    than ``limit`` hands): the weight of each hand value ``X(a, b)`` / ``N(a, b)`` by role, summed
+    over the patterns that read it, so that each form is expanded once (:func:`_expand`), not once
+    per pattern. A pattern with ``i`` extra pair cards and ``j`` non-pair second cards has
+    probability ``ff(p, i)·ff(n−p, j)/ff(n, i+j)``."""
+    weights: Weights = {}
+
+    def add(prob: Fraction, terms: list[tuple[str, int, str, int, int]]) -> None:
+        for role, count, kind, a, b in terms:
+            key = (role, kind, a, b)
+            weights[key] = weights.get(key, Fraction(0)) + prob * count
+
+    def walk(hands: int, need: int, j: int) -> None:
+        i = hands - 2
+        prob = Fraction(falling_factorial(p, i) * falling_factorial(n - p, j), falling_factorial(n, i + j))
+        if need == 0:  # every hand got a non-pair second card
+            add(prob, [("p1", 1, "n", i, j - 1), ("p2", 1, "n", i, j - 1), ("ex", i, "n", i, j - 1)])
+        elif hands == limit:  # the other ``need`` hands take any second card
+            # roles (suits): the first pair card's hand gets the first non-pair card, the
+            # second pair card's hand is dealt last, the others hold extra pair cards
+            if j:
+                add(prob, [("p1", 1, "n", i, j - 1), ("ex", j - 1, "n", i, j - 1),
+                           ("p2", 1, "x", i, j), ("ex", need - 1, "x", i, j)])
+            else:
+                add(prob, [("p1", 1, "x", i, j), ("p2", 1, "x", i, j), ("ex", need - 2, "x", i, j)])
+        else:
+            walk(hands + 1, need + 1, j)
+            walk(hands, need - 1, j + 1)
+
+    walk(2, 2, 0)
+    return weights
+
+
+def _forms(n: int, p: int) -> tuple[Callable[[int, int], Form], Callable[[int, int], Form]]:
+    """``X(a, b)`` and ``N(a, b)`` as linear forms in the base values (the recursions of the
+    module doc; 0 when ``a > p`` or ``v = 1``), memoised."""
     xs: dict[tuple[int, int], Form] = {}
     ns: dict[tuple[int, int], Form] = {}
 
@@ -83,43 +125,45 @@ def pattern_form(n: int, p: int, limit: int) -> dict[tuple[str, str, int], Fract
                                                     -v / (1 - v))
         return ns[(a, b)]
 
-    total: dict[tuple[str, str, int], Fraction] = {}
+    return x, nonpair
 
-    def add(weight: Fraction, terms: list[tuple[str, int, Form]]) -> None:
-        for role, count, form in terms:
-            for (kind, a), c in form.items():
-                key = (role, kind, a)
-                total[key] = total.get(key, Fraction(0)) + weight * count * c
 
-    def walk(hands: int, need: int, j: int) -> None:
-        i = hands - 2
-        prob = Fraction(falling_factorial(p, i) * falling_factorial(n - p, j), falling_factorial(n, i + j))
-        if need == 0:  # every hand got a non-pair second card
-            add(prob, [("p1", 1, nonpair(i, j - 1)), ("p2", 1, nonpair(i, j - 1)), ("ex", i, nonpair(i, j - 1))])
-        elif hands == limit:  # the other ``need`` hands take any second card
-            # roles (suits): the first pair card's hand gets the first non-pair card, the
-            # second pair card's hand is dealt last, the others hold extra pair cards
-            if j:
-                add(prob, [("p1", 1, nonpair(i, j - 1)), ("ex", j - 1, nonpair(i, j - 1)),
-                           ("p2", 1, x(i, j)), ("ex", need - 1, x(i, j))])
-            else:
-                add(prob, [("p1", 1, x(i, j)), ("p2", 1, x(i, j)), ("ex", need - 2, x(i, j))])
-        else:
-            walk(hands + 1, need + 1, j)
-            walk(hands, need - 1, j + 1)
+def _expand(n: int, p: int, weights: Mapping[tuple[G, str, int, int], Fraction]) -> dict[tuple[G, str, int], Fraction]:
+    """``Σ weight · form`` by ``(group, kind of base value, a)``: each weighted hand value's form
+    (:func:`_forms`) once; every form the walk reads is built (a shoe too small for a pattern
+    divides by zero, as the recursion on numbers does)."""
+    x, nonpair = _forms(n, p)
+    total: dict[tuple[G, str, int], Fraction] = {}
+    for (group, kind, a, b), w in weights.items():
+        form = x(a, b) if kind == "x" else nonpair(a, b)
+        if not w:
+            continue
+        for (base, at), c in form.items():
+            key = (group, base, at)
+            total[key] = total.get(key, Fraction(0)) + w * c
+    return total
 
-    walk(2, 2, 0)
-    return {k: c for k, c in total.items() if c}
+
+@lru_cache(maxsize=512)
+def pattern_form(n: int, p: int, limit: int) -> dict[tuple[str, str, int], Fraction]:
+    """The split's value when every pair card dealt to a split hand is resplit while there are
+    fewer than ``limit`` hands, as ``(role, kind, a)`` → coefficient of that role's base value
+    ``kind`` (``"x"``: ``X(a, 0)``, ``"pv"``: ``PV(a)``) — the recursions of the module doc, on forms:
+    the patterns' weights by hand value (:func:`_pattern_weights`), each form expanded once."""
+    return {key: c for key, c in _expand(n, p, _pattern_weights(n, p, limit)).items() if c}
 
 
 @lru_cache(maxsize=512)
 def rank_weights(n: int, p: int, limit: int) -> tuple[int, tuple[tuple[int, int, int], ...]]:
     """The form of :func:`pattern_form` with the roles merged (a hand's rank-only base values are
     the same in every role), in integers: ``(L, ((a, wx, wpv), ...))`` with the split's rank-only
-    value ``Σ (wx·X(a, 0) + wpv·PV(a)) / L``, ``L`` the least common denominator of the coefficients."""
-    merged: dict[tuple[str, int], Fraction] = {}
-    for (_, kind, a), c in pattern_form(n, p, limit).items():
-        merged[(kind, a)] = merged.get((kind, a), Fraction(0)) + c
+    value ``Σ (wx·X(a, 0) + wpv·PV(a)) / L``, ``L`` the least common denominator of the coefficients.
+    The patterns' weights are merged before the forms are expanded (fewer Fraction steps than
+    merging :func:`pattern_form`'s terms; the same rational numbers)."""
+    weights: Weights = {}
+    for (_, kind, a, b), w in _pattern_weights(n, p, limit).items():
+        weights[("", kind, a, b)] = weights.get(("", kind, a, b), Fraction(0)) + w
+    merged = {(kind, a): c for (_, kind, a), c in _expand(n, p, weights).items() if c}
     den = lcm(*(c.denominator for c in merged.values())) if merged else 1
     rows = sorted({a for _, a in merged})
     return den, tuple((a, int(merged.get(("x", a), 0) * den), int(merged.get(("pv", a), 0) * den)) for a in rows)
@@ -133,3 +177,17 @@ def role_terms(n: int, p: int, limit: int) -> tuple[tuple[str, int, Fraction, Fr
     keys = sorted({(role, a) for role, _, a in form})
     zero = Fraction(0)
     return tuple((role, a, form.get((role, "x", a), zero), form.get((role, "pv", a), zero)) for role, a in keys)
+
+
+def deepest_extra(limit: int) -> int:
+    """The most extra pair cards ``a`` whose base values ``X(a, 0)`` / ``PV(a)`` the pattern sum of
+    ``limit`` hands can read (:func:`pattern_form`): ``2·limit − 4`` from three hands on, 0 for two.
+
+    Why: the walk stops as soon as there are ``limit`` hands, so every hand has its non-pair second
+    card only while there are at most ``limit − 1`` hands (``N(i, j−1)`` with ``j = i + 2`` hands:
+    ``a ≤ i + j − 1 = 2·hands − 3 ≤ 2·limit − 5``); at ``limit`` hands, reached by a resplit while
+    a hand still waited (``j ≤ limit − 2`` non-pair cards dealt, ``i = limit − 2``), ``X(i, j)`` and
+    ``N(i, j−1)`` read ``a ≤ i + j ≤ 2·limit − 4``; with two hands the walk stops at once (``X(0, 0)``).
+    The hand solvers a split needs are those of ``a`` = 0 to this (at most the pair cards left):
+    tests/test_blackjack_round3.py checks it against the forms."""
+    return 2 * limit - 4 if limit > 2 else 0

@@ -122,14 +122,10 @@ class _SplitValues:
             r = self.pair
             hs = self.game.solver(self.up, r, a)
             rem = hs.rem(ONE_CARD[r - 1])
-            total, pair_value = 0, 0
-            for i, k in enumerate(rem):
-                if k > 0:
-                    v = hs.value(TWO_CARDS[r - 1][i])
-                    total += k * v
-                    if i + 1 == r:
-                        pair_value = v
-            den = hs.denominator(TWO_CARDS[r - 1][r - 1])
+            hands, value = TWO_CARDS[r - 1], hs.value
+            total = sum(k * value(hands[i]) for i, k in enumerate(rem) if k > 0)
+            pair_value = value(hands[r - 1]) if rem[r - 1] > 0 else 0
+            den = hs.denominator(hands[r - 1])
             scale = self._scale()
             sx, mx = divmod(scale, den * sum(rem))
             sp, mp = divmod(scale, den)
@@ -368,8 +364,9 @@ class _SplitValues:
         integer dot product over :meth:`_scale`, the suit parts added."""
         den, rows = rank_weights(self.n, self.p, limit)
         acc = 0
+        base = self.base
         for a, wx, wpv in rows:
-            x, pv = self.base(a)
+            x, pv = base(a)
             acc += wx * x + wpv * pv
         den *= self._scale()
         if self.suits is None:
