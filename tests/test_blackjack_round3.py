@@ -8,7 +8,6 @@
   coefficients merged afterwards (the way it was done);
 * :meth:`~exactodds.blackjack.engine.Game.solve` walks :func:`~exactodds.blackjack.engine.initial_deals`
   in its own order (no sort), so that order must be ascending;
-* the solve pauses the cyclic garbage collector and leaves it as it found it, an error included;
 * the solvers of one up card share one dealer table.
 
 The figures themselves are checked by the brute force and the peer (tests/test_blackjack.py,
@@ -17,7 +16,6 @@ tests/test_blackjack_peer.py) and, for these changes, by the figure hashes of th
 
 from __future__ import annotations
 
-import gc
 from fractions import Fraction
 
 import pytest
@@ -99,31 +97,6 @@ def test_initial_deals_come_in_ascending_order() -> None:
         assert list(deals) == sorted(deals)
         n = shoe.size
         assert sum(deals.values()) == n * (n - 1) * (n - 2)
-
-
-@pytest.mark.parametrize("enabled", [True, False])
-def test_the_solve_leaves_the_garbage_collector_as_it_found_it(enabled: bool) -> None:
-    """The collector is off during the solve (the progress callback sees it off) and back as it
-    was after it, also when the solve stops on an error."""
-    seen: list[bool] = []
-
-    def progress(done: int, total: int, label: str) -> None:
-        seen.append(gc.isenabled())
-
-    def fail(done: int, total: int, label: str) -> None:
-        raise RuntimeError("stop")
-
-    was = gc.isenabled()
-    try:
-        (gc.enable if enabled else gc.disable)()
-        result = Game(SMALL, STANDARD_RULES).solve(progress)
-        assert seen and not any(seen) and result.deals
-        assert gc.isenabled() == enabled
-        with pytest.raises(RuntimeError):
-            Game(SMALL, STANDARD_RULES).solve(fail)
-        assert gc.isenabled() == enabled
-    finally:
-        (gc.enable if was else gc.disable)()
 
 
 def test_the_solvers_of_an_up_card_share_one_dealer_table() -> None:

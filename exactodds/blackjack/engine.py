@@ -46,10 +46,8 @@ play the engine's decisions (:meth:`Game.decide`, :meth:`Decision.by_order`).
 
 from __future__ import annotations
 
-import gc
 import math
-from collections.abc import Callable, Collection, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -84,21 +82,6 @@ from exactodds.blackjack.split_pattern import deepest_extra
 from exactodds.blackjack.split_values import ONE_CARD, TWO_CARDS, _SplitMemo
 from exactodds.blackjack.split_values import _SplitValues as _SplitValues  # (re-exported: the distribution reads it)
 from exactodds.errors import InputError
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while the block runs, back as it was after (on if it
-    was on): for a computation that allocates many objects that live to its end, which the
-    collector would otherwise walk again and again. Reference counting still frees whatever is
-    dropped; only cycles wait for the next pass after the block."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def initial_deals(shoe: SpanishShoe) -> dict[tuple[CardType, CardType, CardType], int]:
@@ -467,16 +450,6 @@ class Game:
     def solve(self, progress: Callable[[int, int, str], None] | None = None) -> GameResult:
         """The expected return per unit of the main wager, optimal composition-dependent play;
         ``progress(done, total, label)`` after each initial deal (the command line draws it).
-
-        Python's cyclic garbage collector is paused while it runs (:func:`_gc_paused`): the round
-        makes tens of thousands of objects that live to its end (decisions, values, solvers), and
-        the collector walked them about 70 times in a standard 8-deck solve (13.5 ms of its ~0.5 s;
-        now one pass after it, 4-8 ms)."""
-        with _gc_paused():
-            return self._solve(progress)
-
-    def _solve(self, progress: Callable[[int, int, str], None] | None) -> GameResult:
-        """:meth:`solve`, the collector paused.
 
         Under rules that read no suit (no 6-7-8 / 7-7-7 bonus, § 551.6(g)(1)-(4), the only rule
         whose payout reads suits; the super bonus of § 551.6(h) is one of its draws) a deal's
