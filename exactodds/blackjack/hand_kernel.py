@@ -3,7 +3,9 @@ a plan over the flat node graph, the node values of a plan in residues (with the
 proposes composition-dependent decisions), and the Chinese-remainder reconstruction.
 
 Imported only when numba (the ``fast`` extra) is installed; :mod:`exactodds.blackjack.compiled`
-holds the graph, the bounds and their proofs (its module docstring), this module only the loops.
+holds the plans and the float margin's proof, :mod:`exactodds.blackjack.solver_residues` the
+primes, the bounds and their proof, :mod:`exactodds.blackjack.node_graph` the graph; this module
+only the loops.
 Numba's on-disk cache is used where the process may write it, else the loops are compiled in
 memory (the project's one rule for it, :func:`exactodds.engine.kernel._jit`).
 
