@@ -326,8 +326,8 @@ class CompiledSolver(HandSolver):
         g = self.graph
         plan = self.plan_arrays()
         opens, nopen = self.kind_opens
-        if max(self.base) >= min(self.primes):  # the loops multiply a card count by a residue unreduced
-            raise InputError("internal: a card count as large as the residue primes")
+        if sum(self.base) >= 1 << 20:  # the loops' int64 bounds (hand_kernel)
+            raise InputError("internal: a shoe of a million cards or more for the compiled hand solver")
         base = np.array(self.base, dtype=np.int64)
         n = len(g.keys)
         offset = np.array(self.dealer.base, dtype=np.int64) - base

@@ -23,15 +23,21 @@ import weakref
 from functools import lru_cache
 from math import comb
 from types import ModuleType
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from exactodds.blackjack.dealer import DealerTable, primes_above
+from exactodds.blackjack.dealer import DealerTable, is_prime, primes_above
 from exactodds.blackjack.hands import SCALE, _falling
 from exactodds.errors import InputError
 
 IntArray = npt.NDArray[np.int64]
+
+LANES: Final = 8
+"""A solver's residue primes come in a multiple of 8 (15 needed: 16): the loops over the primes
+are vectorised by 4 or 8 and a remainder runs one prime at a time (measured: the hand solvers'
+loops about 10 % faster with 16 primes than with 15)."""
 
 _HAND_KERNEL: list[ModuleType] = []
 """The compiled loops' module once imported (asked for a few times per solver: no import each time)."""
@@ -105,10 +111,17 @@ def _store(table: DealerTable) -> _DealerStore:
 
 @lru_cache(maxsize=32)
 def _primes(bits: int) -> tuple[tuple[int, ...], IntArray, IntArray, IntArray]:
-    """The primes whose product exceeds ``2^bits`` (:func:`primes_above`), as an array, Garner's
+    """The primes whose product exceeds ``2^bits`` (:func:`primes_above`, then the next ones down to
+    a multiple of :data:`LANES`), as an array, Garner's
     constants (the inverse of the product of the primes before each, modulo it) and the products
     of the primes before each modulo every prime (``[j, i]``: ``q_0 ⋯ q_(j−1) mod q_i``)."""
     primes = primes_above(1 << bits)
+    q = min(primes) - 1
+    while len(primes) % LANES:  # (more primes than needed: the product only grows)
+        while not is_prime(q):
+            q -= 1
+        primes += (q,)
+        q -= 1
     if min(primes) <= 1 << 28:  # the loops' reduction needs them above 2²⁸ (hand_kernel._mod)
         raise InputError("internal: too many residue primes for the hand solver's bound")
     garner = []
