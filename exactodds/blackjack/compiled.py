@@ -66,7 +66,7 @@ from exactodds.blackjack.solver_residues import _residues as _residues
 from exactodds.blackjack.solver_residues import _scratch as _scratch
 from exactodds.blackjack.solver_residues import _store as _store
 from exactodds.blackjack.solver_residues import _ways_table as _ways_table
-from exactodds.blackjack.solver_residues import ints
+from exactodds.blackjack.solver_residues import from_limbs, ints, limbs_out
 from exactodds.errors import InputError
 from exactodds.extras import PURE_ENV
 
@@ -126,8 +126,9 @@ class _State:
     order: npt.NDArray[np.int8] | None
     """Each node's valued slots, best first (-1 padded); kept by the solvers of optimal play only,
     which the post-split strategies read (:meth:`CompiledSolver._chooser_plan`)."""
-    val: IntArray | None
-    """The residues of the reached nodes' values, ascending (memory: a split solver reaches a quarter)."""
+    val: npt.NDArray[np.uint32] | None
+    """The residues of the reached nodes' values, ascending (memory: a split solver reaches a quarter;
+    below 2²⁹: 32 bits)."""
     kept: npt.NDArray[np.uint32] | None
     """Residues of the actions of the retained nodes (rows by :attr:`kept_at`; below 2²⁹: 32 bits)."""
     kept_at: npt.NDArray[np.int32]
@@ -372,7 +373,9 @@ class CompiledSolver(HandSolver):
         """The state of an evaluation from the scratch arrays (:func:`_scratch`), what it keeps copied
         out: the reached nodes' (``at``, ascending) values, the retained nodes' actions; and the
         first-decision nodes' values (and an unsplit solver's actions), which the engine reads one by
-        one, reconstructed in one batch each. Gathered by index: a split solver reaches few nodes."""
+        one, reconstructed in one batch each. Gathered by index (a split solver reaches few nodes),
+        in one kernel call (:func:`~exactodds.blackjack.hand_kernel.collect`: each numpy call here
+        cost microseconds, 470 solvers a solve)."""
         g = self.graph
         val, _, act, _ = _scratch(len(g.keys), len(self.primes))
         twos = at[g.is_first[at]]
@@ -381,12 +384,17 @@ class CompiledSolver(HandSolver):
             # the Python chooser values the reference's two-card node at each of these (records it)
             ref.touched.update(twos[g.slots(self.split, self.locked)[3][twos]].tolist())  # (first nodes: of twos)
         retain = at[plan.retain[at]]
+        n_primes = len(self.primes)
+        vals = np.empty((len(at), n_primes), dtype=np.uint32)
+        kept = np.empty((len(retain), 3, n_primes), dtype=np.uint32)
+        out = limbs_out(len(twos), n_primes)
+        _kernel().collect(at, retain, twos, val, act, self.offset, self.primes_a, self.garner, self.radix, vals, kept,
+                          out)
         # (a reference's orders only: a fixed or post-split strategy's solver decides no other's; memory)
-        state = _State(reached, order if self.policy is None and self.chooser is None else None,
-                       val.take(at, axis=0), act.take(retain, axis=0).astype(np.uint32),
+        state = _State(reached, order if self.policy is None and self.chooser is None else None, vals, kept,
                        retain.astype(np.int32), exact_count)
         keys = g.keys
-        self.values_memo.preset(zip([keys[k] for k in twos.tolist()], self._ints(val.take(twos, axis=0))))
+        self.values_memo.preset(zip([keys[k] for k in twos.tolist()], from_limbs(out, self.bound)))
         if not self.split:  # and their actions (:meth:`actions`, each initial deal), likewise
             rows = np.flatnonzero(g.is_first[retain])
             flat = self._ints(act[retain[rows]])

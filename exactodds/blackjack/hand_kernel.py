@@ -361,6 +361,28 @@ def reconstruct(res: Any, offset: Any, primes: Any, garner: Any, radix: Any, out
 
 
 @_jit
+def collect(at: Any, retain: Any, twos: Any, val: Any, act: Any, offset: Any, primes: Any, garner: Any, radix: Any,
+            vals: Any, kept: Any, out: Any) -> None:  # pragma: no cover (compiled)
+    """What an evaluation keeps, out of the reused working arrays in one call: the values of the
+    reached nodes ``at`` (``vals``) and the actions of the retained nodes (``kept``), as 32-bit
+    words (residues below 2²⁹), and the values of the nodes ``twos`` reconstructed (``out``:
+    :func:`reconstruct` of the residues plus ``offset``)."""
+    n_primes = len(primes)
+    for i in range(len(at)):
+        for p in range(n_primes):
+            vals[i, p] = val[at[i], p]
+    for i in range(len(retain)):
+        for s in range(3):
+            for p in range(n_primes):
+                kept[i, s, p] = act[retain[i], s, p]
+    rows = np.empty((len(twos), n_primes), np.int64)
+    for i in range(len(twos)):
+        for p in range(n_primes):
+            rows[i, p] = val[twos[i], p]
+    reconstruct(rows, offset, primes, garner, radix, out)
+
+
+@_jit
 def class_sums(hands: Any, rows: Any, groups: Any, table: Any, primes: Any, out: Any) -> None:  # pragma: no cover
     """``out[g]``: ``Σ ways · numerator`` modulo each prime over the (node, slot) pairs of group
     ``g`` (``groups[i, s]``, -1: not summed), node ``i``'s hand ``hands[i]`` and action residues

@@ -234,9 +234,19 @@ def ints(residues: npt.NDArray[np.int64] | npt.NDArray[np.uint32], bound: int, o
     exceeds twice it)."""
     plist, primes_a, garner, radix = primes
     rows = np.ascontiguousarray(residues.reshape(-1, len(plist)), dtype=np.int64)
-    width = (29 * len(plist)) // 32 + 2
-    out = np.zeros((len(rows), width), dtype=np.int64)
+    out = limbs_out(len(rows), len(plist))
     _kernel().reconstruct(rows, offset, primes_a, garner, radix, out)
+    return from_limbs(out, bound)
+
+
+def limbs_out(rows: int, n_primes: int) -> IntArray:
+    """The array :func:`~exactodds.blackjack.hand_kernel.reconstruct` writes ``rows`` integers
+    into (32-bit limbs; the primes' product below ``2^(29·n_primes)``, and a limb more)."""
+    return np.empty((rows, (29 * n_primes) // 32 + 2), dtype=np.int64)
+
+
+def from_limbs(out: IntArray, bound: int) -> list[int]:
+    """The integers of :func:`~exactodds.blackjack.hand_kernel.reconstruct`'s limbs, less ``bound``."""
     raw = out.astype(np.uint32).tobytes()
-    step = 4 * width
+    step = 4 * out.shape[1]
     return [int.from_bytes(raw[i:i + step], "little") - bound for i in range(0, len(raw), step)]
