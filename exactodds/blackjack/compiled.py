@@ -351,7 +351,7 @@ class CompiledSolver(HandSolver):
         exact = np.zeros(n, dtype=np.uint8)
         start = exact_count = 0
         while True:
-            got = kernel.evaluate(start, reached, plan.valued, plan.fixed, exact, order, opens, nopen, g.kid0, g.kidd,
+            got = kernel.evaluate(start, at, plan.valued, plan.fixed, exact, order, opens, nopen, g.kid0, g.kidd,
                                   g.hands, g.hard, g.dbl, g.coef, g.resc, drow, store.limbs, lpow, store.prob, scale_q,
                                   fac, self.primes_a, base, self.up, self.floor, MARGIN, val, valf, act, actf,
                                   plan.undecided)

@@ -66,10 +66,10 @@ def reach(roots: Any, valued: Any, opens: Any, nopen: Any, kid0: Any, kidd: Any,
                 continue
             code = opens[k, s]
             if code == HIT or code == DOUBLE or code == REDOUBLE:
-                kids = kid0 if code == HIT else kidd
                 for i in range(top):
                     if base[i] - hands[k, i] > 0:
-                        child = kids[k, i]
+                        # (no array variable chosen per node: each such choice costs reference counts)
+                        child = kid0[k, i] if code == HIT else kidd[k, i]
                         if child >= 0:
                             reached[child] = 1
 
@@ -115,18 +115,18 @@ def _mod(x: int, q: int, qinv: float) -> int:  # pragma: no cover (compiled)
 
 
 @_jit
-def _stands(reached: Any, valued: Any, opens: Any, coef: Any, drow: Any, limbs: Any, lpn: Any, nlo: int, dprob: Any,
+def _stands(at: Any, valued: Any, opens: Any, coef: Any, drow: Any, limbs: Any, lpn: Any, nlo: int, dprob: Any,
             base: Any, hands: Any, primes: Any, qinv: Any, tot: Any, act: Any, actf: Any,
             floats: bool) -> None:  # pragma: no cover (compiled)
-    """Standing at every reached node that values it (slot 0): the dealer's outcomes against the
+    """Standing at every reached node (``at``) that values it (slot 0): the dealer's outcomes against the
     hand's pays, independent of any decision, so in one pass before the nodes. The float only with
     ``floats`` (a plan that decides every node reads none, and skips a row of reads). ``lpn[n − nlo,
     h, j]``: the weights of the limb combination's 21-bit halves times the scale of ``n`` cards left
     (module doc), so one reduction per prime."""
     n_primes = len(primes)
     width = limbs.shape[2]
-    for k in range(len(reached)):
-        if not reached[k] or not valued[k, 0] or opens[k, 0] != STAND:
+    for k in at:
+        if not valued[k, 0] or opens[k, 0] != STAND:
             continue
         n = 0
         for v in range(10):
@@ -153,13 +153,11 @@ def _stands(reached: Any, valued: Any, opens: Any, coef: Any, drow: Any, limbs: 
 
 
 @_jit
-def _rescues(reached: Any, valued: Any, opens: Any, nopen: Any, hands: Any, base: Any, resc: Any, fac: Any,
+def _rescues(at: Any, valued: Any, opens: Any, nopen: Any, hands: Any, base: Any, resc: Any, fac: Any,
              primes: Any, up: int, floor: int, act: Any, actf: Any) -> int:  # pragma: no cover (compiled)
-    """Every reached rescue (§ 551.11(d)), independent of any decision: 0, or -2 below the
+    """Every rescue of the reached nodes ``at`` (§ 551.11(d)), independent of any decision: 0, or -2 below the
     denominator floor."""
-    for k in range(len(reached)):
-        if not reached[k]:
-            continue
+    for k in at:
         for s in range(nopen[k]):
             if not valued[k, s] or opens[k, s] != RESCUE:
                 continue
@@ -209,7 +207,7 @@ def _choose(fixed: int, m: int, exact: int, v0: int, v1: int, v2: int, f0: float
 
 
 @_jit
-def _nodes(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, order: Any, opens: Any, nopen: Any,
+def _nodes(start: int, at: Any, valued: Any, fixed: Any, exact: Any, order: Any, opens: Any, nopen: Any,
            kid0: Any, kidd: Any, hands: Any, hard: Any, dbl: Any, fac: Any, fac2: Any, primes: Any, qinv: Any,
            base: Any, up: int, floor: int, margin: float, rem: Any, acc: Any, val: Any, valf: Any, act: Any,
            actf: Any) -> int:  # pragma: no cover (compiled)
@@ -218,8 +216,8 @@ def _nodes(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, order:
     the dealer has Blackjack (§ 551.8(e)); then the action taken (:func:`_choose`). :func:`evaluate`
     says what it returns."""
     n_primes = len(primes)
-    for k in range(start, len(reached)):
-        if not reached[k]:
+    for k in at:
+        if k < start:
             continue
         n = 0
         for v in range(10):
@@ -276,11 +274,11 @@ def _nodes(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, order:
 
 
 @_jit
-def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, order: Any, opens: Any, nopen: Any,
+def evaluate(start: int, at: Any, valued: Any, fixed: Any, exact: Any, order: Any, opens: Any, nopen: Any,
              kid0: Any, kidd: Any, hands: Any, hard: Any, dbl: Any, coef: Any, resc: Any, drow: Any, limbs: Any,
              lpow: Any, dprob: Any, scale_q: Any, fac: Any, primes: Any, base: Any, up: int, floor: int,
              margin: float, val: Any, valf: Any, act: Any, actf: Any, floats: bool) -> int:  # pragma: no cover
-    """The values of the reached nodes from ``start`` on (the plan fixed where ``fixed >= 0``,
+    """The values of the reached nodes (``at``, ascending) from node ``start`` on (the plan fixed where ``fixed >= 0``,
     else the best action), in residues (``val``, ``act``) and in floats (``valf``, ``actf``; the
     stands' floats zero unless ``floats``: only for a plan that leaves a node undecided).
 
@@ -312,11 +310,11 @@ def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, orde
             fac2[i, p] = _mod(fac[i, p] << 20, primes[p], qinv[p])
     acc = np.zeros(n_primes, np.int64)
     if start == 0:
-        _stands(reached, valued, opens, coef, drow, limbs, lpn, nlo, dprob, base, hands, primes, qinv, acc, act, actf,
+        _stands(at, valued, opens, coef, drow, limbs, lpn, nlo, dprob, base, hands, primes, qinv, acc, act, actf,
                 floats)
-        if _rescues(reached, valued, opens, nopen, hands, base, resc, fac, primes, up, floor, act, actf) < 0:
+        if _rescues(at, valued, opens, nopen, hands, base, resc, fac, primes, up, floor, act, actf) < 0:
             return -2
-    done: int = _nodes(start, reached, valued, fixed, exact, order, opens, nopen, kid0, kidd, hands, hard, dbl, fac,
+    done: int = _nodes(start, at, valued, fixed, exact, order, opens, nopen, kid0, kidd, hands, hard, dbl, fac,
                        fac2, primes, qinv, base, up, floor, margin, np.zeros(10, np.int64), acc, val, valf, act, actf)
     return done
 
