@@ -35,9 +35,9 @@ from exactodds.errors import InputError
 IntArray = npt.NDArray[np.int64]
 
 LANES: Final = 8
-"""A solver's residue primes come in a multiple of 8 (15 needed: 16): the loops over the primes
-are vectorised by 4 or 8 and a remainder runs one prime at a time (measured: the hand solvers'
-loops about 10 % faster with 16 primes than with 15)."""
+"""A solver's residue primes come in a multiple of 8 (15 needed: 16; 23: 24): the loops over the
+primes are vectorised and a remainder runs one prime at a time (measured on the standard 8-deck
+game's 470 evaluations, kernel alone: 0.050 s with the primes needed, 0.039 s padded)."""
 
 _HAND_KERNEL: list[ModuleType] = []
 """The compiled loops' module once imported (asked for a few times per solver: no import each time)."""
