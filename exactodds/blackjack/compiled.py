@@ -128,7 +128,7 @@ class _State:
     which the post-split strategies read (:meth:`CompiledSolver._chooser_plan`)."""
     val: npt.NDArray[np.uint32] | None
     """The residues of the reached nodes' values, ascending (memory: a split solver reaches a quarter;
-    below 2²⁹: 32 bits)."""
+    below 2²⁹: 32 bits), once :meth:`CompiledSolver.memo_value` asked for one (None before)."""
     kept: npt.NDArray[np.uint32] | None
     """Residues of the actions of the retained nodes (rows by :attr:`kept_at`; below 2²⁹: 32 bits)."""
     kept_at: npt.NDArray[np.int32]
@@ -140,6 +140,8 @@ class _State:
     partial: bool = False
     """Only the two-card nodes' actions kept (a split solver's, once its values are released:
     memory); the others, asked for, are evaluated anew (:meth:`CompiledSolver.full_state`)."""
+    live: bool = True
+    """The values not released (``memo.clear()``): read, or evaluated anew when asked for."""
     choices: dict[tuple[bool, bool], tuple[npt.NDArray[np.int8], IntArray]] = field(default_factory=dict)
     """As a reference's state, its decisions by kind of hand (:func:`_reference_choices`), kept with
     the state they are read from (the same for every solver of that kind whose strategy it decides:
@@ -183,6 +185,8 @@ class CompiledSolver(HandSolver):
         self.node_actions = Actions(self)
         self.state: _State | None = None
         self.extra_roots: list[int] = []
+        self.keep_values = False
+        """Whether an evaluation keeps every reached node's value (:meth:`memo_value`)."""
         self.touched: set[int] = set()
         """The two-card nodes :meth:`value` was asked for: :class:`HandSolver` records a two-card
         node's actions only then (:meth:`HandSolver.actions` records none), and the basic chart
@@ -318,7 +322,7 @@ class CompiledSolver(HandSolver):
     # -- evaluation -------------------------------------------------------------------------
     def evaluated(self) -> _State:
         """The state of the last evaluation, evaluating if there is none."""
-        if self.state is None or self.state.val is None:
+        if self.state is None or not self.state.live:
             self.state = self._evaluate()
         return self.state
 
@@ -385,14 +389,14 @@ class CompiledSolver(HandSolver):
             ref.touched.update(twos[g.slots(self.split, self.locked)[3][twos]].tolist())  # (first nodes: of twos)
         retain = at[plan.retain[at]]
         n_primes = len(self.primes)
-        vals = np.empty((len(at), n_primes), dtype=np.uint32)
+        vals = np.empty((len(at) if self.keep_values else 0, n_primes), dtype=np.uint32)
         kept = np.empty((len(retain), 3, n_primes), dtype=np.uint32)
         out = limbs_out(len(twos), n_primes)
-        _kernel().collect(at, retain, twos, val, act, self.offset, self.primes_a, self.garner, self.radix, vals, kept,
-                          out)
+        _kernel().collect(at[:len(vals)], retain, twos, val, act, self.offset, self.primes_a, self.garner, self.radix,
+                          vals, kept, out)
         # (a reference's orders only: a fixed or post-split strategy's solver decides no other's; memory)
-        state = _State(reached, order if self.policy is None and self.chooser is None else None, vals, kept,
-                       retain.astype(np.int32), exact_count)
+        state = _State(reached, order if self.policy is None and self.chooser is None else None,
+                       vals if self.keep_values else None, kept, retain.astype(np.int32), exact_count)
         keys = g.keys
         self.values_memo.preset(zip([keys[k] for k in twos.tolist()], from_limbs(out, self.bound)))
         if not self.split:  # and their actions (:meth:`actions`, each initial deal), likewise
@@ -480,11 +484,18 @@ class CompiledSolver(HandSolver):
         return {ACTIONS[c]: Fraction(v, den) for c, v in zip(opens[k, :int(nopen[k])].tolist(), values)}
 
     def memo_value(self, key: tuple[Values, int]) -> int | None:
-        """The node value of ``key`` from the last evaluation (None: not evaluated)."""
+        """The node value of ``key`` from the last evaluation (None: not evaluated). The values past
+        the two-card nodes are kept only once one is asked for (evaluated anew then): the engine
+        reads none of them in a solve, and copying them out cost a tenth of the loops' time."""
         state = self.state
         k = self.graph.index.get(key)
-        if state is None or state.val is None or k is None or not state.reached[k]:
+        if state is None or not state.live or k is None or not state.reached[k]:
             return None
+        if state.val is None:
+            self.keep_values = True
+            self.state = None
+            state = self.evaluated()
+            assert state.val is not None
         return self._ints(state.val[np.count_nonzero(state.reached[:k])])[0]  # (rows: the reached nodes)
 
     def _shown(self, state: _State) -> IntArray:
@@ -556,7 +567,7 @@ class CompiledSolver(HandSolver):
     def evaluated_nodes(self) -> int:
         """How many nodes the last evaluation valued (0: none, or its values released)."""
         state = self.state
-        return 0 if state is None or state.val is None else int(state.reached.sum())
+        return 0 if state is None or not state.live else int(state.reached.sum())
 
     def exposed(self, key: tuple[Values, int] | None = None) -> dict[tuple[Values, int], dict[str, int]]:
         """``node_actions`` of the last evaluation: of the node ``key``, or of every exposed node."""
@@ -588,6 +599,7 @@ class CompiledSolver(HandSolver):
             return
         if values:
             state.val = None
+            state.live = False
             if self.split and not actions:
                 # past the first decision no one reads a split hand's actions once its deals are valued
                 # (the suit bonus and the post-split strategies read the two-card nodes, the reference's

@@ -266,7 +266,7 @@ def _nodes(start: int, at: Any, valued: Any, fixed: Any, exact: Any, order: Any,
             fixed[k], m, exact[k], valued[k, 0], valued[k, 1], valued[k, 2], actf[k, 0], actf[k, 1], actf[k, 2], margin,
             order[k, 0], order[k, 1], order[k, 2])
         if choice < 0:
-            return k
+            return int(k)
         valf[k] = actf[k, choice]
         for p in range(n_primes):
             val[k, p] = act[k, choice, p]
