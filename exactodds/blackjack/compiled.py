@@ -13,15 +13,9 @@ topological order (more cards first), for every kind of hand (unsplit, split, lo
 ``SCALE · n!/floor!``, ``n`` the cards left) is a linear recursion over integers: a draw adds
 ``count · child`` for each card and subtracts the bust term (the hole-card peek, § 551.8(e)); a
 stand is the dealer's numerators times the per-``n`` scale; a rescue the no-Blackjack chance.
-The loops compute it modulo primes below 2²⁹ (int64 bounds: :mod:`exactodds.blackjack.hand_kernel`)
-and the Chinese remainder theorem gives back the numerators read (:meth:`CompiledSolver._ints`).
-The bound: a node's value per unit wagered is at most ``3 · 2^D`` in size (``D`` the most
-doublings, ``2^D`` units wagered, a 3-to-1 seven-card 21 the best pay), so ``|numerator| ≤ B =
-3 · 2^D · SCALE · |base|!/floor!``; the primes' product exceeds ``2B``, and ``x + B`` (in
-``[0, 2B]``) is reconstructed, so every numerator, negative too, comes back exactly. An unsplit
-solver's primes cover ``ff(|base|, 21) · B`` too: the basic chart's sums of its recorded actions
-weighted by the ordered draws of their hands (at most ``ff(|base|, n)`` for the hands of ``n``
-cards) are summed in residues and reconstructed once each (:meth:`CompiledSolver.class_sums`).
+The loops compute it modulo primes below 2²⁹ and the Chinese remainder theorem gives back the
+numerators read: the primes, the bound that makes every numerator come back exactly, the tables
+the loops read and the reconstruction are in :mod:`exactodds.blackjack.solver_residues`.
 
 *Decisions* (composition-dependent play, no fixed plan at a node): a float64 pass over the same
 nodes, in the same loop, proposes each node's order of actions, and a proposal is accepted only
@@ -46,23 +40,33 @@ a decision that is then proven or checked.
 from __future__ import annotations
 
 import os
-import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from math import comb
-from types import ModuleType
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-from exactodds.blackjack.dealer import DealerTable, primes_above
-from exactodds.blackjack.hands import SCALE, HandSolver, Policy, _falling, as_rows, shape
+from exactodds.blackjack.hands import HandSolver, Policy, as_rows, shape
 from exactodds.blackjack.node_graph import ACTIONS, CODE, Graph, graph_of
 from exactodds.blackjack.shoe import Values
 from exactodds.blackjack.solver_dicts import Actions, Memo
+from exactodds.blackjack.solver_residues import _NODE_SCRATCH as _NODE_SCRATCH
+from exactodds.blackjack.solver_residues import _SCRATCH as _SCRATCH
+from exactodds.blackjack.solver_residues import _bounds as _bounds
+from exactodds.blackjack.solver_residues import _comb_residues as _comb_residues
+from exactodds.blackjack.solver_residues import _factorials as _factorials
+from exactodds.blackjack.solver_residues import _kernel as _kernel
+from exactodds.blackjack.solver_residues import _limb_powers as _limb_powers
+from exactodds.blackjack.solver_residues import _node_scratch as _node_scratch
+from exactodds.blackjack.solver_residues import _primes as _primes
+from exactodds.blackjack.solver_residues import _residues as _residues
+from exactodds.blackjack.solver_residues import _scratch as _scratch
+from exactodds.blackjack.solver_residues import _store as _store
+from exactodds.blackjack.solver_residues import _ways_table as _ways_table
+from exactodds.blackjack.solver_residues import from_limbs, ints, limbs_out
 from exactodds.errors import InputError
 from exactodds.extras import PURE_ENV
 
@@ -70,18 +74,6 @@ IntArray = npt.NDArray[np.int64]
 
 MARGIN: Final = 1e-9
 """A float gap that proves an order of two actions (module doc: the float error is below 1e-11)."""
-
-
-_HAND_KERNEL: list[ModuleType] = []
-"""The compiled loops' module once imported (asked for a few times per solver: no import each time)."""
-
-
-def _kernel() -> ModuleType:
-    if not _HAND_KERNEL:
-        from exactodds.blackjack import hand_kernel
-
-        _HAND_KERNEL.append(hand_kernel)
-    return _HAND_KERNEL[0]
 
 
 def solver_class() -> type[HandSolver]:
@@ -99,173 +91,6 @@ def _numba_present() -> bool:
     except ImportError:
         return False
     return True
-
-
-class _DealerStore:
-    """A dealer table's numerators as the compiled solvers read them: a view of the table's own
-    arrays (:attr:`DealerTable.limbs`, 32-bit limbs; :attr:`DealerTable.prob`, the floats of the
-    decision pass), rows found by the removed multiset (``x = base − rem``, as the table counts
-    from its own shoe); a composition the table lacks is computed in one batch per solver
-    (:meth:`DealerTable.rows_of`). No Python int is built for a composition."""
-
-    def __init__(self, table: DealerTable) -> None:
-        if table.width > 16:  # the loops' int64 bound (hand_kernel) allows 16 limbs
-            raise InputError("internal: a dealer numerator over 512 bits")
-        self.table = weakref.ref(table)
-        self.width = table.width
-        self.scale_res: dict[tuple[int, ...], tuple[int, int, IntArray]] = {}
-
-    def _table(self) -> DealerTable:
-        table = self.table()
-        assert table is not None
-        return table
-
-    def rows(self, x: IntArray) -> IntArray:
-        """The rows of the compositions ``base − x`` (``x`` by row), computing what is missing."""
-        return self._table().rows_of(x)
-
-    @property
-    def limbs(self) -> npt.NDArray[np.uint32]:
-        """The numerators' limbs (axes: row, outcome, limb; read after :meth:`rows`)."""
-        return self._table().limbs
-
-    @property
-    def prob(self) -> npt.NDArray[np.float64]:
-        """The numerators as float probabilities (axes: row, outcome), for the decision pass only."""
-        return self._table().prob
-
-    def scale_residues(self, primes: tuple[int, ...], size: int) -> IntArray:
-        """``(n − K)!/floor!`` (the factor :meth:`DealerTable.raw` returns) modulo each prime, by
-        ``n`` (-1 for an ``n`` not computed)."""
-        per_n = self._table().per_n
-        got = self.scale_res.get(primes)
-        if got is None or got[0] != len(per_n) or got[1] < size:
-            out = np.full((size + 1, len(primes)), -1, dtype=np.int64)
-            for n, (_, _, s, _) in per_n.items():
-                if n <= size:
-                    out[n] = [s % q for q in primes]
-            got = self.scale_res[primes] = (len(per_n), size, out)
-        return got[2]
-
-
-_STORES: weakref.WeakKeyDictionary[DealerTable, _DealerStore] = weakref.WeakKeyDictionary()
-
-
-def _store(table: DealerTable) -> _DealerStore:
-    got = _STORES.get(table)
-    if got is None:
-        got = _STORES[table] = _DealerStore(table)
-    return got
-
-
-@lru_cache(maxsize=32)
-def _primes(bits: int) -> tuple[tuple[int, ...], IntArray, IntArray, IntArray]:
-    """The primes whose product exceeds ``2^bits`` (:func:`primes_above`), as an array, Garner's
-    constants (the inverse of the product of the primes before each, modulo it) and the products
-    of the primes before each modulo every prime (``[j, i]``: ``q_0 ⋯ q_(j−1) mod q_i``)."""
-    primes = primes_above(1 << bits)
-    if min(primes) <= 1 << 28:  # the loops' reduction needs them above 2²⁸ (hand_kernel._mod)
-        raise InputError("internal: too many residue primes for the hand solver's bound")
-    garner = []
-    prods = []
-    prod = 1
-    for q in primes:
-        garner.append(pow(prod, -1, q))
-        prods.append(prod)
-        prod *= q
-    radix = np.array([[pj % q for q in primes] for pj in prods], dtype=np.int64)
-    return primes, np.array(primes, dtype=np.int64), np.array(garner, dtype=np.int64), radix
-
-
-@lru_cache(maxsize=256)
-def _bounds(size: int, floor: int, d_most: int, split: bool) -> tuple[int, int, tuple[tuple[int, ...], IntArray,
-                                                                                     IntArray, IntArray], IntArray]:
-    """A solver's numeric constants, shared by the solvers of one shoe size (hundreds a solve):
-    :attr:`CompiledSolver.bound` (a node's numerator: ``3·2^d_most·SCALE·ff(size, size − floor)``),
-    :attr:`CompiledSolver.chart_bound` (an unsplit solver's bound on :meth:`CompiledSolver.class_sums`:
-    the ordered draws of the hands of ``n`` cards add up to ``ff(size, n) ≤ ff(size, 21)``, each
-    numerator at most ``bound``; its primes cover it, so those sums come back exactly from their
-    residues), the residue primes covering twice the larger (:func:`_primes`) and ``bound``'s residues."""
-    bound = 3 * (1 << d_most) * SCALE * _falling(size, floor)
-    chart_bound = 0 if split else bound * _falling(size, size - min(size, 21))
-    primes = _primes((2 * max(bound, chart_bound)).bit_length())
-    return bound, chart_bound, primes, _residues(bound, primes[0])
-
-
-@lru_cache(maxsize=256)
-def _residues(x: int, primes: tuple[int, ...]) -> IntArray:
-    """``x`` modulo each prime (a solver's bound: the solvers of one shoe size share it)."""
-    return np.array([x % q for q in primes], dtype=np.int64)
-
-
-@lru_cache(maxsize=64)
-def _factorials(floor: int, size: int, primes: tuple[int, ...]) -> IntArray:
-    """``m!/floor!`` modulo each prime for ``m = floor .. size`` (row ``m − floor``)."""
-    out = np.ones((size - floor + 1, len(primes)), dtype=np.int64)
-    for i in range(1, size - floor + 1):
-        m = floor + i
-        out[i] = [(int(out[i - 1, j]) * m) % q for j, q in enumerate(primes)]
-    return out
-
-
-@lru_cache(maxsize=8)
-def _comb_residues() -> IntArray:
-    """``C(a, b)`` for ``a, b ≤ 21`` (below 2²⁰: below every prime)."""
-    return np.array([[comb(a, b) for b in range(22)] for a in range(22)], dtype=np.int64)
-
-
-def _ways_table(base: IntArray, primes: tuple[int, ...]) -> IntArray:
-    """``C(left, h) · ff(base_v, h)`` modulo each prime, by ``(v, left, h)`` (``left, h ≤ 21``): the
-    factor of value ``v`` in the ordered draws from ``base`` that give a hand holding ``h`` cards of
-    it and ``left`` of it and above (a multinomial's binomial times the draws of those cards;
-    :func:`exactodds.blackjack.hand_kernel.class_sums`)."""
-    q = np.array(primes, dtype=np.int64)
-    ff = np.ones((10, 22, len(primes)), dtype=np.int64)  # ff(base_v, h) mod q (0 past base_v)
-    for h in range(1, 22):
-        ff[:, h] = ff[:, h - 1] * (np.maximum(base - h + 1, 0)[:, None] % q) % q
-    table: IntArray = _comb_residues()[None, :, :, None] * ff[:, None, :, :] % q
-    return table
-
-
-@lru_cache(maxsize=64)
-def _limb_powers(primes: tuple[int, ...], width: int) -> IntArray:
-    """``2^(32·j)`` (``[0, j]``) and ``2^(32·j + 21)`` (``[1, j]``) modulo each prime, by limb ``j``:
-    the weights of a limb combination's low and high 21-bit halves (:func:`hand_kernel._stand_value`)."""
-    return np.array([[[pow(2, 32 * j + 21 * h, q) for q in primes] for j in range(width)] for h in (0, 1)],
-                    dtype=np.int64)
-
-
-_Work = tuple[IntArray, npt.NDArray[np.float64], IntArray, npt.NDArray[np.float64]]
-_SCRATCH: dict[tuple[int, int], _Work] = {}
-_NODE_SCRATCH: dict[int, tuple[IntArray, npt.NDArray[np.int8], IntArray, IntArray, IntArray]] = {}
-
-
-def _node_scratch(n: int) -> tuple[IntArray, npt.NDArray[np.int8], IntArray, IntArray, IntArray]:
-    """The walk's and the loops' per-node working arrays for ``n`` nodes (dealer rows, orders,
-    reached nodes, stands, removed multisets), reused by every evaluation and never cleared: the
-    walk writes the reached nodes, stands and removed multisets it returns; a dealer row is read
-    only at a stand the walk listed (written just before), an order only at a reached node, which
-    :func:`hand_kernel._taken` writes first. A solver whose orders are kept allocates its own."""
-    got = _NODE_SCRATCH.get(n)
-    if got is None:
-        _NODE_SCRATCH.clear()
-        got = _NODE_SCRATCH[n] = (np.empty(n, dtype=np.int64), np.empty((n, 3), dtype=np.int8),
-                                  np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
-                                  np.empty((n, 10), dtype=np.int64))
-    return got
-
-
-def _scratch(n: int, p: int) -> _Work:
-    """The evaluation's working arrays (node and action residues and floats) for ``n`` nodes and
-    ``p`` primes, reused by every evaluation (one runs at a time; what it keeps it copies out): the
-    loops read only what they wrote in the same evaluation (a reached node's valued actions, a
-    reached child), so they are never cleared."""
-    got = _SCRATCH.get((n, p))
-    if got is None:
-        _SCRATCH.clear()  # (one set kept: memory; another number of primes allocates anew)
-        got = _SCRATCH[(n, p)] = (np.empty((n, p), dtype=np.int64), np.empty(n), np.empty((n, 3, p), dtype=np.int64),
-                                  np.empty((n, 3)))
-    return got
 
 
 @dataclass(eq=False)
@@ -301,8 +126,9 @@ class _State:
     order: npt.NDArray[np.int8] | None
     """Each node's valued slots, best first (-1 padded); kept by the solvers of optimal play only,
     which the post-split strategies read (:meth:`CompiledSolver._chooser_plan`)."""
-    val: IntArray | None
-    """The residues of the reached nodes' values, ascending (memory: a split solver reaches a quarter)."""
+    val: npt.NDArray[np.uint32] | None
+    """The residues of the reached nodes' values, ascending (memory: a split solver reaches a quarter;
+    below 2²⁹: 32 bits), once :meth:`CompiledSolver.memo_value` asked for one (None before)."""
     kept: npt.NDArray[np.uint32] | None
     """Residues of the actions of the retained nodes (rows by :attr:`kept_at`; below 2²⁹: 32 bits)."""
     kept_at: npt.NDArray[np.int32]
@@ -314,6 +140,8 @@ class _State:
     partial: bool = False
     """Only the two-card nodes' actions kept (a split solver's, once its values are released:
     memory); the others, asked for, are evaluated anew (:meth:`CompiledSolver.full_state`)."""
+    live: bool = True
+    """The values not released (``memo.clear()``): read, or evaluated anew when asked for."""
     choices: dict[tuple[bool, bool], tuple[npt.NDArray[np.int8], IntArray]] = field(default_factory=dict)
     """As a reference's state, its decisions by kind of hand (:func:`_reference_choices`), kept with
     the state they are read from (the same for every solver of that kind whose strategy it decides:
@@ -357,6 +185,8 @@ class CompiledSolver(HandSolver):
         self.node_actions = Actions(self)
         self.state: _State | None = None
         self.extra_roots: list[int] = []
+        self.keep_values = False
+        """Whether an evaluation keeps every reached node's value (:meth:`memo_value`)."""
         self.touched: set[int] = set()
         """The two-card nodes :meth:`value` was asked for: :class:`HandSolver` records a two-card
         node's actions only then (:meth:`HandSolver.actions` records none), and the basic chart
@@ -492,7 +322,7 @@ class CompiledSolver(HandSolver):
     # -- evaluation -------------------------------------------------------------------------
     def evaluated(self) -> _State:
         """The state of the last evaluation, evaluating if there is none."""
-        if self.state is None or self.state.val is None:
+        if self.state is None or not self.state.live:
             self.state = self._evaluate()
         return self.state
 
@@ -501,8 +331,8 @@ class CompiledSolver(HandSolver):
         g = self.graph
         plan = self.plan_arrays()
         opens, nopen = self.kind_opens
-        if max(self.base) >= min(self.primes):  # the loops multiply a card count by a residue unreduced
-            raise InputError("internal: a card count as large as the residue primes")
+        if sum(self.base) >= 1 << 20:  # the loops' int64 bounds (hand_kernel)
+            raise InputError("internal: a shoe of a million cards or more for the compiled hand solver")
         base = np.array(self.base, dtype=np.int64)
         n = len(g.keys)
         offset = np.array(self.dealer.base, dtype=np.int64) - base
@@ -525,7 +355,7 @@ class CompiledSolver(HandSolver):
         exact = np.zeros(n, dtype=np.uint8)
         start = exact_count = 0
         while True:
-            got = kernel.evaluate(start, reached, plan.valued, plan.fixed, exact, order, opens, nopen, g.kid0, g.kidd,
+            got = kernel.evaluate(start, at, plan.valued, plan.fixed, exact, order, opens, nopen, g.kid0, g.kidd,
                                   g.hands, g.hard, g.dbl, g.coef, g.resc, drow, store.limbs, lpow, store.prob, scale_q,
                                   fac, self.primes_a, base, self.up, self.floor, MARGIN, val, valf, act, actf,
                                   plan.undecided)
@@ -547,7 +377,9 @@ class CompiledSolver(HandSolver):
         """The state of an evaluation from the scratch arrays (:func:`_scratch`), what it keeps copied
         out: the reached nodes' (``at``, ascending) values, the retained nodes' actions; and the
         first-decision nodes' values (and an unsplit solver's actions), which the engine reads one by
-        one, reconstructed in one batch each. Gathered by index: a split solver reaches few nodes."""
+        one, reconstructed in one batch each. Gathered by index (a split solver reaches few nodes),
+        in one kernel call (:func:`~exactodds.blackjack.hand_kernel.collect`: each numpy call here
+        cost microseconds, 470 solvers a solve)."""
         g = self.graph
         val, _, act, _ = _scratch(len(g.keys), len(self.primes))
         twos = at[g.is_first[at]]
@@ -556,12 +388,17 @@ class CompiledSolver(HandSolver):
             # the Python chooser values the reference's two-card node at each of these (records it)
             ref.touched.update(twos[g.slots(self.split, self.locked)[3][twos]].tolist())  # (first nodes: of twos)
         retain = at[plan.retain[at]]
+        n_primes = len(self.primes)
+        vals = np.empty((len(at) if self.keep_values else 0, n_primes), dtype=np.uint32)
+        kept = np.empty((len(retain), 3, n_primes), dtype=np.uint32)
+        out = limbs_out(len(twos), n_primes)
+        _kernel().collect(at[:len(vals)], retain, twos, val, act, self.offset, self.primes_a, self.garner, self.radix,
+                          vals, kept, out)
         # (a reference's orders only: a fixed or post-split strategy's solver decides no other's; memory)
         state = _State(reached, order if self.policy is None and self.chooser is None else None,
-                       val.take(at, axis=0), act.take(retain, axis=0).astype(np.uint32),
-                       retain.astype(np.int32), exact_count)
+                       vals if self.keep_values else None, kept, retain.astype(np.int32), exact_count)
         keys = g.keys
-        self.values_memo.preset(zip([keys[k] for k in twos.tolist()], self._ints(val.take(twos, axis=0))))
+        self.values_memo.preset(zip([keys[k] for k in twos.tolist()], from_limbs(out, self.bound)))
         if not self.split:  # and their actions (:meth:`actions`, each initial deal), likewise
             rows = np.flatnonzero(g.is_first[retain])
             flat = self._ints(act[retain[rows]])
@@ -571,15 +408,9 @@ class CompiledSolver(HandSolver):
     def _ints(self, residues: npt.NDArray[np.int64] | npt.NDArray[np.uint32], bound: int = 0) -> list[int]:
         """The numerators of ``residues`` (rows; axes: ..., prime), by the Chinese remainder theorem:
         each in ``[−bound, bound]`` (default :attr:`bound`; the primes' product exceeds twice it)."""
-        rows = np.ascontiguousarray(residues.reshape(-1, len(self.primes)), dtype=np.int64)
-        width = (29 * len(self.primes)) // 32 + 2
-        out = np.zeros((len(rows), width), dtype=np.int64)
         bound = bound or self.bound
         offset = self.offset if bound == self.bound else _residues(bound, self.primes)
-        _kernel().reconstruct(rows, offset, self.primes_a, self.garner, self.radix, out)
-        raw = out.astype(np.uint32).tobytes()
-        step = 4 * width
-        return [int.from_bytes(raw[i:i + step], "little") - bound for i in range(0, len(raw), step)]
+        return ints(residues, bound, offset, (self.primes, self.primes_a, self.garner, self.radix))
 
     # -- the HandSolver surface -------------------------------------------------------------
     def stood_on(self, roots: Iterable[tuple[Values, int]]) -> set[Values]:
@@ -653,11 +484,18 @@ class CompiledSolver(HandSolver):
         return {ACTIONS[c]: Fraction(v, den) for c, v in zip(opens[k, :int(nopen[k])].tolist(), values)}
 
     def memo_value(self, key: tuple[Values, int]) -> int | None:
-        """The node value of ``key`` from the last evaluation (None: not evaluated)."""
+        """The node value of ``key`` from the last evaluation (None: not evaluated). The values past
+        the two-card nodes are kept only once one is asked for (evaluated anew then): the engine
+        reads none of them in a solve, and copying them out cost a tenth of the loops' time."""
         state = self.state
         k = self.graph.index.get(key)
-        if state is None or state.val is None or k is None or not state.reached[k]:
+        if state is None or not state.live or k is None or not state.reached[k]:
             return None
+        if state.val is None:
+            self.keep_values = True
+            self.state = None
+            state = self.evaluated()
+            assert state.val is not None
         return self._ints(state.val[np.count_nonzero(state.reached[:k])])[0]  # (rows: the reached nodes)
 
     def _shown(self, state: _State) -> IntArray:
@@ -729,7 +567,7 @@ class CompiledSolver(HandSolver):
     def evaluated_nodes(self) -> int:
         """How many nodes the last evaluation valued (0: none, or its values released)."""
         state = self.state
-        return 0 if state is None or state.val is None else int(state.reached.sum())
+        return 0 if state is None or not state.live else int(state.reached.sum())
 
     def exposed(self, key: tuple[Values, int] | None = None) -> dict[tuple[Values, int], dict[str, int]]:
         """``node_actions`` of the last evaluation: of the node ``key``, or of every exposed node."""
@@ -761,6 +599,7 @@ class CompiledSolver(HandSolver):
             return
         if values:
             state.val = None
+            state.live = False
             if self.split and not actions:
                 # past the first decision no one reads a split hand's actions once its deals are valued
                 # (the suit bonus and the post-split strategies read the two-card nodes, the reference's

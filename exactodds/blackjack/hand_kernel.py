@@ -3,23 +3,33 @@ a plan over the flat node graph, the node values of a plan in residues (with the
 proposes composition-dependent decisions), and the Chinese-remainder reconstruction.
 
 Imported only when numba (the ``fast`` extra) is installed; :mod:`exactodds.blackjack.compiled`
-holds the graph, the bounds and their proofs (its module docstring), this module only the loops.
+holds the plans and the float margin's proof, :mod:`exactodds.blackjack.solver_residues` the
+primes, the bounds and their proof, :mod:`exactodds.blackjack.node_graph` the graph; this module
+only the loops.
 Numba's on-disk cache is used where the process may write it, else the loops are compiled in
 memory (the project's one rule for it, :func:`exactodds.engine.kernel._jit`).
 
-Integer bounds (int64): every residue is below a prime ``q < 2²⁹``; a product of two residues is
-below 2⁵⁸ and each loop adds at most 16 such products before reducing (the ten card values of a
-draw; the at most 16 limbs of a dealer numerator), so a sum stays below 2⁶²; a card count is
-below every prime (:class:`~exactodds.blackjack.compiled.CompiledSolver` checks the shoe); a
-stand's signed combination of six 32-bit limbs with coefficients of size at most 96 stays below 2⁴²,
-taken as two 21-bit halves times ``2^(32·j)`` and ``2^(32·j+21)`` modulo the prime (products below
-2⁵⁰, at most 32 of them summed before the one reduction).
-A reduction in the value loops is :func:`_mod`'s (a float quotient corrected, no division: the
-loops spent most of their time dividing), exact for every ``|x| < 2⁶²``.
+Integer bounds (int64): every residue is below a prime ``q < 2²⁹``; a card count, and the cards
+left ``n``, are below 2²⁰ (:class:`~exactodds.blackjack.compiled.CompiledSolver` checks the shoe).
+A draw adds at most ten products ``count · residue`` (each below 2⁴⁹) and takes off its busting
+draws ``x = 2·bet·lost`` (``lost ≤ n(n−1) < 2⁴⁰``, ``bet ≤ 16``: ``x < 2⁴⁵``) as its low 20 bits
+times a factorial's residue and the rest (below 2²⁵) times ``2²⁰`` times it: below 2⁵⁵ in all
+before its one reduction. A stand's signed combination of six 32-bit limbs with coefficients of size at most 96
+stays below 2⁴², taken as two 21-bit halves times ``2^(32·j)·s`` and ``2^(32·j+21)·s`` modulo the
+prime (``s`` the scale of ``n`` cards left, folded into the weights once per call: products below
+2⁵⁰, at most 32 of them summed before the one reduction). Garner's and the chart's sums: below.
+A reduction is :func:`_mod`'s (a float quotient corrected, no division, no branch), exact for
+every ``|x| < 2⁶²``.
+
+Speed: the loops over the primes are innermost and branch-free (the compiler vectorises them);
+the helpers the node loop calls take scalars only (an array passed per node cost two atomic
+reference counts each: half the loop's time, measured); the stands and rescues, which no decision
+changes, are valued in passes of their own before the nodes.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -56,10 +66,10 @@ def reach(roots: Any, valued: Any, opens: Any, nopen: Any, kid0: Any, kidd: Any,
                 continue
             code = opens[k, s]
             if code == HIT or code == DOUBLE or code == REDOUBLE:
-                kids = kid0 if code == HIT else kidd
                 for i in range(top):
                     if base[i] - hands[k, i] > 0:
-                        child = kids[k, i]
+                        # (no array variable chosen per node: each such choice costs reference counts)
+                        child = kid0[k, i] if code == HIT else kidd[k, i]
                         if child >= 0:
                             reached[child] = 1
 
@@ -86,222 +96,227 @@ def walk(roots: Any, valued: Any, opens: Any, nopen: Any, kid0: Any, kidd: Any, 
     return m, s
 
 
-@_jit
+@partial(_jit, inline="always")
 def _mod(x: int, q: int, qinv: float) -> int:  # pragma: no cover (compiled)
     """``x mod q`` (``|x| < 2⁶²``, ``2²⁸ < q < 2²⁹``, ``qinv`` the float of ``1/q``) without a division:
     the float quotient ``x·qinv`` (three roundings: relative error below 2⁻⁵¹) of a quotient below
     2³⁴ is within 2⁻¹⁷ of ``x/q``, so its truncation ``t`` is within one of the truncated quotient and
-    ``x − t·q`` (no overflow: ``|t·q| ≤ |x| + q``) is within ``(−2q, 2q)``, brought into ``[0, q)``.
-    The primes are the largest below 2²⁹ (:func:`~exactodds.blackjack.dealer.primes_above`; the
-    solver checks each is above 2²⁸)."""
+    ``r = x − t·q`` (no overflow: ``|t·q| ≤ |x| + q``) is within ``(−2q, 2q)``: ``q`` added twice where
+    negative (``r >> 63`` is −1 then, 0 else) brings it into ``[0, 2q)``, ``q`` taken once where not
+    below it into ``[0, q)``. No branch, so that the loops over the primes vectorise; inlined where
+    used (a call per residue cost more than the reduction). The primes are the largest below 2²⁹
+    (:func:`~exactodds.blackjack.dealer.primes_above`; the solver checks each is above 2²⁸)."""
     t = int(x * qinv)
     r = x - t * q
-    if r < 0:
-        r += q
-        if r < 0:
-            r += q
-    elif r >= q:
-        r -= q
-        if r >= q:
-            r -= q
+    r += q & (r >> 63)
+    r += q & (r >> 63)
+    r -= q & ~((r - q) >> 63)
     return r
 
 
 @_jit
-def _stand_value(k: int, s: int, n: int, drow: Any, coef: Any, dprob: Any, limbs: Any, lpow: Any, scale_q: Any,
-                 primes: Any, qinv: Any, combo: Any, act: Any, actf: Any, floats: bool) -> None:  # pragma: no cover
-    """Standing at node ``k`` (slot ``s``): the dealer's outcomes against the hand's pays (the float
-    only with ``floats``: a plan that decides every node reads none, and skips a row of reads)."""
-    r = drow[k]
+def _stands(at: Any, valued: Any, opens: Any, coef: Any, drow: Any, limbs: Any, lpn: Any, nlo: int, dprob: Any,
+            base: Any, hands: Any, primes: Any, qinv: Any, tot: Any, act: Any, actf: Any,
+            floats: bool) -> None:  # pragma: no cover (compiled)
+    """Standing at every reached node (``at``) that values it (slot 0): the dealer's outcomes against the
+    hand's pays, independent of any decision, so in one pass before the nodes. The float only with
+    ``floats`` (a plan that decides every node reads none, and skips a row of reads). ``lpn[n − nlo,
+    h, j]``: the weights of the limb combination's 21-bit halves times the scale of ``n`` cards left
+    (module doc), so one reduction per prime."""
+    n_primes = len(primes)
     width = limbs.shape[2]
-    fsum = 0.0
-    if floats:
-        for o in range(6):
-            fsum += coef[k, o] * dprob[r, o]
-    actf[k, s] = fsum / 2.0
-    for j in range(width):  # the combination, limb by limb (signed, below 2⁴²), as 21-bit halves
-        c = 0
-        for o in range(6):
-            c += coef[k, o] * np.int64(limbs[r, o, j])
-        combo[0, j] = c & 0x1FFFFF
-        combo[1, j] = c >> 21  # (floor: |c >> 21| < 2²¹, and c = (c >> 21)·2²¹ + (c & (2²¹ − 1)))
-    for p in range(len(primes)):
-        q = primes[p]
-        qi = qinv[p]
-        total = 0
-        for j in range(width):  # each product below 2⁵⁰, at most 32 of them: below 2⁵⁵, one reduction
-            total += combo[0, j] * lpow[0, j, p] + combo[1, j] * lpow[1, j, p]
-        act[k, s, p] = _mod(_mod(total, q, qi) * scale_q[n, p], q, qi)
+    for k in at:
+        if not valued[k, 0] or opens[k, 0] != STAND:
+            continue
+        n = 0
+        for v in range(10):
+            n += base[v] - hands[k, v]
+        r = drow[k]
+        fsum = 0.0
+        if floats:
+            for o in range(6):
+                fsum += coef[k, o] * dprob[r, o]
+        actf[k, 0] = fsum / 2.0
+        for p in range(n_primes):
+            tot[p] = 0
+        i = n - nlo
+        for j in range(width):  # the combination, limb by limb (signed, below 2⁴²), as 21-bit halves
+            c = 0
+            for o in range(6):
+                c += coef[k, o] * np.int64(limbs[r, o, j])
+            lo = c & 0x1FFFFF
+            hi = c >> 21  # (floor: |c >> 21| < 2²¹, and c = (c >> 21)·2²¹ + (c & (2²¹ − 1)))
+            for p in range(n_primes):  # each product below 2⁵⁰, at most 32 of them: below 2⁵⁵
+                tot[p] += lo * lpn[i, 0, j, p] + hi * lpn[i, 1, j, p]
+        for p in range(n_primes):
+            act[k, 0, p] = _mod(tot[p], primes[p], qinv[p])
 
 
 @_jit
-def _rescue_value(k: int, s: int, n: int, rem: Any, up: int, floor: int, resc: Any, fac: Any, primes: Any,
-                  act: Any, actf: Any) -> int:  # pragma: no cover (compiled)
-    """A rescue at node ``k`` (§ 551.11(d)): 0, or -2 below the denominator floor."""
-    if n - 1 < floor:
-        return -2
-    if up == 1:
-        clear = n - rem[9]
-        fclear = clear / n
-    elif up == 10:
-        clear = n - rem[0]
-        fclear = clear / n
-    else:
-        clear = n
-        fclear = 1.0
-    actf[k, s] = resc[k] * fclear / 2.0
-    for p in range(len(primes)):
-        q = primes[p]
-        if up == 1 or up == 10:
-            nb = clear % q * fac[n - 1 - floor, p] % q
-        else:
-            nb = fac[n - floor, p]
-        act[k, s, p] = (resc[k] % q) * nb % q
+def _rescues(at: Any, valued: Any, opens: Any, nopen: Any, hands: Any, base: Any, resc: Any, fac: Any,
+             primes: Any, up: int, floor: int, act: Any, actf: Any) -> int:  # pragma: no cover (compiled)
+    """Every rescue of the reached nodes ``at`` (§ 551.11(d)), independent of any decision: 0, or -2 below the
+    denominator floor."""
+    for k in at:
+        for s in range(nopen[k]):
+            if not valued[k, s] or opens[k, s] != RESCUE:
+                continue
+            n = 0
+            for v in range(10):
+                n += base[v] - hands[k, v]
+            if n - 1 < floor:
+                return -2
+            clear = n - (base[9] - hands[k, 9]) if up == 1 else n - (base[0] - hands[k, 0]) if up == 10 else n
+            actf[k, s] = resc[k] * (clear / n if up == 1 or up == 10 else 1.0) / 2.0
+            for p in range(len(primes)):
+                q = primes[p]
+                if up == 1 or up == 10:
+                    nb = clear % q * fac[n - 1 - floor, p] % q
+                else:
+                    nb = fac[n - floor, p]
+                act[k, s, p] = (resc[k] % q) * nb % q
     return 0
 
 
-@_jit
-def _draw_value(k: int, s: int, code: int, n: int, rem: Any, room: int, kid0: Any, kidd: Any, dbl: Any, valf: Any,
-                val: Any, primes: Any, qinv: Any, up: int, floor: int, fac: Any, acc: Any, act: Any,
-                actf: Any) -> int:  # pragma: no cover (compiled)
-    """Hit, double or redouble at node ``k``: each card's child, a busting card lost on the spot
-    (unless the dealer has Blackjack); 0, or -2 below the denominator floor."""
-    n_primes = len(primes)
-    top = room if room < 10 else 10
-    kids = kid0 if code == HIT else kidd
-    after = 0 if code == HIT else dbl[k] + 1
-    bet = 1 << after
-    for p in range(n_primes):
-        acc[p] = 0
-    fsum = 0.0
-    for i in range(top):
-        c = rem[i]
-        if c > 0:
-            child = kids[k, i]
-            fsum += c * valf[child]
-            for p in range(n_primes):  # a count is below every prime (the caller checks)
-                acc[p] += c * val[child, p]
-    fv = fsum / n
-    if room < 10:
-        n1 = n - 1
-        busting = 0
-        for i in range(room, 10):
-            busting += rem[i]
-        if up == 1 or up == 10:
-            if n1 - 1 < floor:
-                return -2
-            if up == 1:
-                lost = busting * (n1 - rem[9]) + rem[9]
-            else:
-                lost = busting * (n1 - rem[0]) + (rem[0] if room == 0 else 0)
-            fv -= bet * (lost / (n * n1))
-        else:
-            if n1 < floor:
-                return -2
-            lost = busting
-            fv -= bet * (lost / n)
-        for p in range(n_primes):
-            q = primes[p]
-            qi = qinv[p]
-            f = fac[n1 - 1 - floor, p] if (up == 1 or up == 10) else fac[n1 - floor, p]
-            loss = _mod(_mod(2 * bet * lost, q, qi) * f, q, qi)  # (2·bet·lost below 2⁴⁰)
-            acc[p] = _mod(acc[p] - loss, q, qi)
-    else:
-        for p in range(n_primes):
-            acc[p] = _mod(acc[p], primes[p], qinv[p])
-    actf[k, s] = fv
-    for p in range(n_primes):
-        act[k, s, p] = acc[p]
-    return 0
+@partial(_jit, inline="always")
+def _choose(fixed: int, m: int, exact: int, v0: int, v1: int, v2: int, f0: float, f1: float, f2: float,
+            margin: float, o0: int, o1: int, o2: int) -> tuple[int, int, int, int]:  # pragma: no cover
+    """The slot a node takes and its order of the valued slots (``v``), best first (-1 padded): the
+    fixed slot, the only one valued, the order already decided exactly (``exact``: ``o``), or by
+    the floats ``f`` (first listed on equal floats), the slot -1 when two consecutive ones are
+    within ``margin`` (the caller decides exactly). Scalars only: an array argument would cost a
+    reference count per node."""
+    if fixed >= 0 or m == 1:
+        choice = 0 if v0 else 1 if v1 else 2
+        choice = fixed if m > 1 else choice
+        return choice, choice, -1, -1
+    if exact:
+        return o0, o0, o1, o2
+    a = 0 if v0 else 1 if v1 else 2  # the valued slots in order (m is 2 or 3)
+    b = 1 if v0 and v1 else 2
+    c = 2 if m == 3 else -1
+    fs = (f0, f1, f2)
+    if fs[b] > fs[a]:
+        a, b = b, a
+    if c >= 0 and fs[c] > fs[b]:
+        b, c = c, b
+        if fs[b] > fs[a]:
+            a, b = b, a
+    proven = fs[a] - fs[b] > margin and (c < 0 or fs[b] - fs[c] > margin)
+    return (a if proven else -1), a, b, c
 
 
 @_jit
-def _taken(k: int, m: int, valued: Any, fixed: Any, exact: Any, order: Any, nopen: Any, margin: float,
+def _nodes(start: int, at: Any, valued: Any, fixed: Any, exact: Any, order: Any, opens: Any, nopen: Any,
+           kid0: Any, kidd: Any, hands: Any, hard: Any, dbl: Any, fac: Any, fac2: Any, primes: Any, qinv: Any,
+           base: Any, up: int, floor: int, margin: float, rem: Any, acc: Any, val: Any, valf: Any, act: Any,
            actf: Any) -> int:  # pragma: no cover (compiled)
-    """The slot of the action taken at node ``k`` (``m`` slots valued), or -1 when the floats do
-    not prove the best (two candidates within ``margin``: the caller decides exactly)."""
-    if fixed[k] >= 0 or m == 1:
-        choice = fixed[k]
-        if m == 1:
-            for s in range(nopen[k]):
-                if valued[k, s]:
-                    choice = s
-        order[k, 0] = choice
-        order[k, 1] = -1
-        order[k, 2] = -1
-        return int(choice)
-    if exact[k]:
-        return int(order[k, 0])
-    # the valued slots by float value, best first (first listed on equal floats)
-    cnt = 0
-    for s in range(nopen[k]):
-        if valued[k, s]:
-            order[k, cnt] = s
-            cnt += 1
-    for a in range(1, cnt):
-        b = a
-        while b > 0 and actf[k, order[k, b]] > actf[k, order[k, b - 1]]:
-            t = order[k, b]
-            order[k, b] = order[k, b - 1]
-            order[k, b - 1] = t
-            b -= 1
-    for a in range(cnt, 3):
-        order[k, a] = -1
-    for a in range(cnt - 1):
-        if not actf[k, order[k, a]] - actf[k, order[k, a + 1]] > margin:
-            return -1
-    return int(order[k, 0])
-
-
-@_jit
-def evaluate(start: int, reached: Any, valued: Any, fixed: Any, exact: Any, order: Any, opens: Any, nopen: Any,
-             kid0: Any, kidd: Any, hands: Any, hard: Any, dbl: Any, coef: Any, resc: Any, drow: Any, limbs: Any,
-             lpow: Any, dprob: Any, scale_q: Any, fac: Any, primes: Any, base: Any, up: int, floor: int,
-             margin: float, val: Any, valf: Any, act: Any, actf: Any, floats: bool) -> int:  # pragma: no cover
-    """The values of the reached nodes from ``start`` on (the plan fixed where ``fixed >= 0``,
-    else the best action), in residues (``val``, ``act``) and in floats (``valf``, ``actf``; the
-    stands' floats zero unless ``floats``: only for a plan that leaves a node undecided).
-
-    Returns -1 when done, ``k`` when node ``k``'s best action is not proven by the floats (two
-    candidates within ``margin``): the caller compares them exactly, writes ``order[k]`` and
-    ``exact[k] = 1`` and calls again from ``k``; -2 when a composition falls below the denominator
-    floor (a shoe too small for the shared denominators).
-    """
+    """The nodes from ``start`` on, children first (the stands and rescues valued before): each
+    hit, double or redouble from the children's values, a busting card lost on the spot unless
+    the dealer has Blackjack (§ 551.8(e)); then the action taken (:func:`_choose`). :func:`evaluate`
+    says what it returns."""
     n_primes = len(primes)
-    rem = np.zeros(10, np.int64)
-    acc = np.zeros(n_primes, np.int64)
-    qinv = np.empty(n_primes)
-    for p in range(n_primes):
-        qinv[p] = 1.0 / primes[p]
-    combo = np.zeros((2, limbs.shape[2]), np.int64)
-    for k in range(start, len(reached)):
-        if not reached[k]:
+    for k in at:
+        if k < start:
             continue
         n = 0
         for v in range(10):
             rem[v] = base[v] - hands[k, v]
             n += rem[v]
-        m = 0
+        room = 21 - hard[k]
         for s in range(nopen[k]):
-            if not valued[k, s]:
-                continue
-            m += 1
             code = opens[k, s]
-            if code == STAND:
-                _stand_value(k, s, n, drow, coef, dprob, limbs, lpow, scale_q, primes, qinv, combo, act, actf, floats)
-            elif code == RESCUE:
-                if _rescue_value(k, s, n, rem, up, floor, resc, fac, primes, act, actf) < 0:
+            if not valued[k, s] or code == STAND or code == RESCUE:
+                continue
+            hit = code == HIT
+            bet = 1 if hit else 2 << dbl[k]
+            for p in range(n_primes):
+                acc[p] = 0
+            fsum = 0.0
+            for i in range(min(room, 10)):
+                c = rem[i]
+                if c > 0:
+                    child = kid0[k, i] if hit else kidd[k, i]
+                    fsum += c * valf[child]
+                    for p in range(n_primes):  # a count below 2²⁰ (the caller checks): products below 2⁴⁹
+                        acc[p] += c * val[child, p]
+            fv = fsum / n
+            x = fr = 0  # the busting draws, lost (over n·(n−1) with a peeking up card, else n)
+            if room < 10:
+                n1 = n - 1
+                busting = 0
+                for i in range(room, 10):
+                    busting += rem[i]
+                peek = up == 1 or up == 10
+                fr = n1 - 1 - floor if peek else n1 - floor
+                if fr < 0:
                     return -2
-            elif _draw_value(k, s, code, n, rem, 21 - hard[k], kid0, kidd, dbl, valf, val, primes, qinv, up, floor, fac,
-                             acc, act, actf) < 0:
-                return -2
-        choice = _taken(k, m, valued, fixed, exact, order, nopen, margin, actf)
+                lost = busting
+                if up == 1:
+                    lost = busting * (n1 - rem[9]) + rem[9]
+                elif up == 10:
+                    lost = busting * (n1 - rem[0]) + (rem[0] if room == 0 else 0)
+                fv -= bet * (lost / (n * n1)) if peek else bet * (lost / n)
+                x = 2 * bet * lost  # (below 2⁴⁵) in 20-bit halves: products below 2⁵⁴
+            for p in range(n_primes):
+                act[k, s, p] = _mod(acc[p] - (x & 0xFFFFF) * fac[fr, p] - (x >> 20) * fac2[fr, p], primes[p], qinv[p])
+            actf[k, s] = fv
+        m = valued[k, 0] + valued[k, 1] + valued[k, 2]
+        choice, order[k, 0], order[k, 1], order[k, 2] = _choose(
+            fixed[k], m, exact[k], valued[k, 0], valued[k, 1], valued[k, 2], actf[k, 0], actf[k, 1], actf[k, 2], margin,
+            order[k, 0], order[k, 1], order[k, 2])
         if choice < 0:
-            return k
+            return int(k)
         valf[k] = actf[k, choice]
         for p in range(n_primes):
             val[k, p] = act[k, choice, p]
     return -1
+
+
+@_jit
+def evaluate(start: int, at: Any, valued: Any, fixed: Any, exact: Any, order: Any, opens: Any, nopen: Any,
+             kid0: Any, kidd: Any, hands: Any, hard: Any, dbl: Any, coef: Any, resc: Any, drow: Any, limbs: Any,
+             lpow: Any, dprob: Any, scale_q: Any, fac: Any, primes: Any, base: Any, up: int, floor: int,
+             margin: float, val: Any, valf: Any, act: Any, actf: Any, floats: bool) -> int:  # pragma: no cover
+    """The values of the reached nodes (``at``, ascending) from node ``start`` on (the plan fixed where ``fixed >= 0``,
+    else the best action), in residues (``val``, ``act``) and in floats (``valf``, ``actf``; the
+    stands' floats zero unless ``floats``: only for a plan that leaves a node undecided).
+
+    Returns -1 when done, ``k`` when node ``k``'s best action is not proven by the floats (two
+    candidates within ``margin``): the caller compares them exactly, writes ``order[k]`` and
+    ``exact[k] = 1`` and calls again from ``k`` (the stands and rescues, valued in the first
+    call, are kept); -2 when a composition falls below the denominator floor (a shoe too small
+    for the shared denominators).
+    """
+    n_primes = len(primes)
+    qinv = np.empty(n_primes)
+    for p in range(n_primes):
+        qinv[p] = 1.0 / primes[p]
+    size = 0
+    for v in range(10):
+        size += base[v]
+    nlo = max(size - 21, 0)  # (a hand holds at most 21 cards: n ≥ size − 21)
+    width = limbs.shape[2]
+    lpn = np.zeros((size - nlo + 1, 2, width, n_primes), np.int64)  # limb weights times the scale of n
+    for i in range(size - nlo + 1):
+        if scale_q[nlo + i, 0] >= 0:  # (an n the dealer's table computed)
+            for h in range(2):
+                for j in range(width):
+                    for p in range(n_primes):
+                        lpn[i, h, j, p] = _mod(lpow[h, j, p] * scale_q[nlo + i, p], primes[p], qinv[p])
+    fac2 = np.empty_like(fac)  # 2²⁰ times the factorials: a bust term's high half
+    for i in range(fac.shape[0]):
+        for p in range(n_primes):
+            fac2[i, p] = _mod(fac[i, p] << 20, primes[p], qinv[p])
+    acc = np.zeros(n_primes, np.int64)
+    if start == 0:
+        _stands(at, valued, opens, coef, drow, limbs, lpn, nlo, dprob, base, hands, primes, qinv, acc, act, actf,
+                floats)
+        if _rescues(at, valued, opens, nopen, hands, base, resc, fac, primes, up, floor, act, actf) < 0:
+            return -2
+    done: int = _nodes(start, at, valued, fixed, exact, order, opens, nopen, kid0, kidd, hands, hard, dbl, fac,
+                       fac2, primes, qinv, base, up, floor, margin, np.zeros(10, np.int64), acc, val, valf, act, actf)
+    return done
 
 
 @_jit
@@ -341,6 +356,28 @@ def reconstruct(res: Any, offset: Any, primes: Any, garner: Any, radix: Any, out
                 out[r, used] = carry & 0xFFFFFFFF
                 carry >>= 32
                 used += 1
+
+
+@_jit
+def collect(at: Any, retain: Any, twos: Any, val: Any, act: Any, offset: Any, primes: Any, garner: Any, radix: Any,
+            vals: Any, kept: Any, out: Any) -> None:  # pragma: no cover (compiled)
+    """What an evaluation keeps, out of the reused working arrays in one call: the values of the
+    reached nodes ``at`` (``vals``) and the actions of the retained nodes (``kept``), as 32-bit
+    words (residues below 2²⁹), and the values of the nodes ``twos`` reconstructed (``out``:
+    :func:`reconstruct` of the residues plus ``offset``)."""
+    n_primes = len(primes)
+    for i in range(len(at)):
+        for p in range(n_primes):
+            vals[i, p] = val[at[i], p]
+    for i in range(len(retain)):
+        for s in range(3):
+            for p in range(n_primes):
+                kept[i, s, p] = act[retain[i], s, p]
+    rows = np.empty((len(twos), n_primes), np.int64)
+    for i in range(len(twos)):
+        for p in range(n_primes):
+            rows[i, p] = val[twos[i], p]
+    reconstruct(rows, offset, primes, garner, radix, out)
 
 
 @_jit
