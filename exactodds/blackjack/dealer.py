@@ -366,23 +366,46 @@ class DealerTable(NumeratorStore):
 
     def _compute(self, xa: IntArray, codes: npt.NDArray[Any]) -> None:
         """The numerators of ``B − x`` for the rows ``x`` of ``xa`` (sorted, distinct, new; their
-        codes ``codes``; checked), stored, a batch per number of cards removed."""
+        codes ``codes``; checked), stored, a batch per number of cards removed (compiled: every
+        batch in one call, :func:`~exactodds.blackjack.dealer_kernel.batch`)."""
         sizes = xa.sum(axis=1)
-        rows = np.empty(len(xa), dtype=np.int64)
         start = self._used
         self._reserve(start + len(xa))
         # the rows grouped by size, each group in code order (a stable sort: one pass, not a scan
-        # of every row per size)
+        # of every row per size), stored in that order
         order = np.argsort(sizes, kind="stable")
-        ends = np.flatnonzero(np.diff(sizes[order])) + 1
-        for part in np.split(order, ends):
-            rows[part] = self._batch(int(sizes[part[0]]), xa[part])
-        by_row = np.empty_like(codes)
-        by_row[rows - start] = codes
-        self._span(start, by_row)
+        ranked = sizes[order]
+        ends = np.flatnonzero(np.diff(ranked)) + 1
+        kernel = _kernel(len(xa))
+        if kernel is not None:
+            self._batches(kernel, np.ascontiguousarray(xa[order]), ranked, ends)
+        else:
+            for part in np.split(order, ends):
+                self._batch(int(sizes[part[0]]), xa[part])
+        self._span(start, codes[order])
+        rows = np.empty(len(xa), dtype=np.int64)
+        rows[order] = np.arange(start, start + len(xa), dtype=np.int64)
         pos = np.searchsorted(self._codes, codes)
         self._codes = np.insert(self._codes, pos, codes)
         self._at = np.insert(self._at, pos, rows)
+
+    def _batches(self, kernel: Any, xa: IntArray, sizes: IntArray, ends: IntArray) -> None:
+        """:meth:`_batch` for every group of rows of one size of ``xa`` (sorted by size, ``sizes``;
+        the groups end at ``ends``), in one compiled call: the same sums, checks and rows."""
+        bounds = np.concatenate([[0], ends, [len(xa)]]).astype(np.int64)
+        setups = [self._setup(self.size - int(sizes[b])) for b in bounds[:-1].tolist()]
+        col = 9 if self.up == 1 else 0
+        failed = kernel.batch(self.orders, self.k, np.array([s[0] for s in setups], dtype=np.int64), xa, bounds,
+                              *self._kernel_arrays(kernel.LANES), self.q, col,
+                              np.array([s[1] for s in setups], dtype=np.int64),
+                              np.array([s[2] for s in setups], dtype=np.int64), self._garner, self._columns,
+                              np.array([1 / self.per_n[self.size - int(sizes[b])][0] for b in bounds[:-1].tolist()]),
+                              self._limbs, self._prob, self._used)
+        if failed == 1:
+            raise InputError("the shoe ran out of cards during the round; use a larger shoe")
+        if failed:
+            raise InputError("internal: a dealer numerator outgrew its bound")
+        self._used += len(xa)
 
     def _lengths(self, n: int) -> tuple[IntArray, int]:
         """``ff(n − k, K − k) mod p`` (axes: prime, ``k`` = 0..kmax; 0 past ``K``), ``K = min(kmax, n)``;
@@ -422,10 +445,15 @@ class DealerTable(NumeratorStore):
             out[:, rows[:, None], np.array(self.out_index)[None, :]] = self._residues(s, removed[rows])
         return out
 
-    def _residues(self, s: int, xa: IntArray) -> IntArray:
-        """:meth:`_batch`'s sums modulo the primes (axes: prime, row, outcome group), checked."""
-        p = self.p
-        n = self.size - s
+    def _setup(self, n: int) -> tuple[IntArray, list[int], list[int]]:
+        """For the compositions of ``n`` cards: ``ff(n − k, K − k) mod p`` (:meth:`_lengths`), and
+        what their outcomes' residues add up to (``e0 + e1 · x_c`` modulo each prime, ``x_c`` the
+        removed count of the hole card the peek excludes); :attr:`per_n` filled for ``n``.
+
+        The outcomes add up to ``ff(n, K)·P(no dealer Blackjack)`` (§ 551.8(e)): ``ff(n − 1, K − 1)``
+        times the cards left that are not the hole card the peek excludes (``n − B_c + x_c``), or
+        ``ff(n, K)``; both sides are below the primes' product, so equal residues are equal numbers
+        (a short shoe loses sequences: the check refuses it)."""
         by_k, kk = self._lengths(n)
         got = self.per_n.get(n)
         if got is None:
@@ -434,17 +462,18 @@ class DealerTable(NumeratorStore):
             got = (falling_factorial(n, kk), falling_factorial(n - 1, kk - 1) if n else 0,
                    falling_factorial(n - kk, n - kk - self.floor), falling_factorial(n, n - self.floor))
             self.per_n[n] = got
-        # the outcomes add up to ff(n, K)·P(no dealer Blackjack) (§ 551.8(e)): ff(n − 1, K − 1) times
-        # the cards left that are not the hole card the peek excludes (n − B_c + x_c), or ff(n, K);
-        # both sides are below the primes' product, so equal residues are equal numbers (a short
-        # shoe loses sequences)
         den, den_less_one, _, _ = got
-        col = 9 if self.up == 1 else 0
         if self.up in (1, 10):
-            e0 = [(n - self.base[col]) * den_less_one % q for q in self.primes]
-            e1 = [den_less_one % q for q in self.primes]
-        else:
-            e0, e1 = [den % q for q in self.primes], [0] * len(self.primes)
+            col = 9 if self.up == 1 else 0
+            return (by_k, [(n - self.base[col]) * den_less_one % q for q in self.primes],
+                    [den_less_one % q for q in self.primes])
+        return by_k, [den % q for q in self.primes], [0] * len(self.primes)
+
+    def _residues(self, s: int, xa: IntArray) -> IntArray:
+        """:meth:`_batch`'s sums modulo the primes (axes: prime, row, outcome group), checked."""
+        p = self.p
+        by_k, e0, e1 = self._setup(self.size - s)
+        col = 9 if self.up == 1 else 0
         kernel = _kernel(len(xa))
         if kernel is not None:
             xa = np.ascontiguousarray(xa)
