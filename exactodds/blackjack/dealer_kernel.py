@@ -287,45 +287,83 @@ def _garner(residues: Any, q: Any, inv: Any) -> Any:  # pragma: no cover - compi
     return out
 
 
+def _reduce_wide(a: Any, q: Any, m: Any) -> Any:  # pragma: no cover - compiled
+    """``a mod q`` for ``0 ≤ a < 2⁶³`` (uint64), ``m = ⌊2⁶⁴/q⌋``, ``q > 2²⁸``: Barrett's reduction
+    (:data:`REDUCTION`) with its high product from four 32 × 32 → 64 products and its remainder
+    modulo 2³² (:data:`LANE_SUM`'s), so that a loop of them over an array is vectorised."""
+    low = np.uint64(0xFFFFFFFF)
+    a0, a1, m0, m1 = a & low, a >> np.uint64(32), m & low, m >> np.uint64(32)
+    mid = a1 * m0 + a0 * m1 + ((a0 * m0) >> np.uint64(32))
+    t = a1 * m1 + (mid >> np.uint64(32))
+    r = (a - (t & low) * (q & low)) & low
+    return r if r < q else r - q
+
+
+reduce_wide: Any = _jit(_reduce_wide, inline="always")
+
+
 def _limbs(residues: Any, q: Any, inv: Any, columns: Any, scale: float, limbs: Any, prob: Any,
            at: int) -> int:  # pragma: no cover - compiled
     """The integers of ``residues`` (axes: prime, row, group) written as little-endian 32-bit
     limbs into ``limbs[at + row, columns[group], :]`` and as floats times ``scale`` into
     ``prob[at + row, columns[group]]`` (the other columns left as they are); returns 0, or -1 if
-    an integer outgrew the limbs (the caller's bound broken).
+    an integer outgrew the limbs (the caller's bound broken; nothing written).
 
     Garner's mixed-radix digits ``d_i`` (below ``q_i``), then Horner from the last digit,
     ``X = X·q_i + d_i``, in the limbs: a limb times a prime is below 2⁶¹ and the carry below 2³²,
     so every step stays in uint64; every partial ``X`` is at most the final one, so the limbs
     that hold the final integer hold each step. The float is Horner over the limbs from the top
-    (each ``·2³²`` exact, one rounding per addition), then one rounding for ``scale``."""
+    (each ``·2³²`` exact, one rounding per addition), then one rounding for ``scale``. Each step
+    is one loop over all the integers (axes: digit or limb, integer), which numba vectorises:
+    ~37 ns → ~12 ns an integer (3 primes)."""
     nprimes, rows, groups = residues.shape
+    n = rows * groups
     width = limbs.shape[2]
-    digits = np.empty(nprimes, dtype=np.int64)
-    acc = np.empty(width, dtype=np.uint64)
-    mask = np.uint64(0xFFFFFFFF)
+    flat = residues.reshape((nprimes, n))
+    low = np.uint64(0xFFFFFFFF)
     m, qmod = radix_constants(q)
+    digits = np.empty((nprimes, n), dtype=np.uint64)
+    v = np.empty(n, dtype=np.uint64)
+    for k in range(n):
+        digits[0, k] = np.uint64(flat[0, k])
+    for i in range(1, nprimes):  # Garner's digits (_mixed_radix's, each bound the same)
+        qi, mi, inv_i = np.uint64(q[i]), m[i], np.uint64(inv[i])
+        for k in range(n):
+            v[k] = reduce_wide(digits[i - 1, k], qi, mi)
+        for j in range(i - 2, -1, -1):
+            c = np.uint64(qmod[i, j])
+            for k in range(n):
+                v[k] = reduce_wide(v[k] * c + digits[j, k], qi, mi)
+        for k in range(n):
+            digits[i, k] = reduce_wide(reduce_wide(np.uint64(flat[i, k]) + qi - v[k], qi, mi) * inv_i, qi, mi)
+    acc = np.zeros((width, n), dtype=np.uint64)
+    for k in range(n):
+        acc[0, k] = digits[nprimes - 1, k]
+    failed = np.uint64(0)
+    for i in range(nprimes - 2, -1, -1):  # Horner: X = X·q_i + d_i, limb by limb
+        qi = np.uint64(q[i])
+        for k in range(n):
+            v[k] = digits[i, k]  # the carry
+        for w in range(width):
+            for k in range(n):
+                t = (acc[w, k] & low) * qi + v[k]
+                acc[w, k] = t & low
+                v[k] = t >> np.uint64(32)
+        for k in range(n):
+            failed |= v[k]
+    if failed != 0:
+        return -1
+    f = np.zeros(n, dtype=np.float64)
+    for w in range(width - 1, -1, -1):
+        for k in range(n):
+            f[k] = f[k] * 4294967296.0 + float(acc[w, k])
     for r in range(rows):
         for g in range(groups):
-            mixed_radix(residues, r, g, q, inv, m, qmod, digits)
-            for w in range(width):
-                acc[w] = 0
-            acc[0] = np.uint64(digits[nprimes - 1])
-            for i in range(nprimes - 2, -1, -1):
-                qi = np.uint64(q[i])
-                carry = np.uint64(digits[i])
-                for w in range(width):
-                    t = acc[w] * qi + carry
-                    acc[w] = t & mask
-                    carry = t >> np.uint64(32)
-                if carry != 0:
-                    return -1
+            k = r * groups + g
             c = columns[g]
-            f = 0.0
-            for w in range(width - 1, -1, -1):
-                limbs[at + r, c, w] = np.uint32(acc[w])
-                f = f * 4294967296.0 + float(acc[w])
-            prob[at + r, c] = f * scale
+            for w in range(width):
+                limbs[at + r, c, w] = np.uint32(acc[w, k])
+            prob[at + r, c] = f[k] * scale
     return 0
 
 
