@@ -93,7 +93,7 @@ only, exact by these bounds; the tests hold it equal to the numpy path and to ``
 def _lane_sum_ir(typingctx: Any, buf: Any, f: Any, terms: Any, first: Any, stop: Any, dst: Any, qs: Any,
                  ms: Any) -> Any:  # pragma: no cover - compiled
     """``buf[dst, :] = Σ_t f[d_t, :] · buf[src_t, :] mod qs`` over the terms ``first ≤ t < stop``
-    (``terms[t] = src_t + d_t · 2³²``), four lanes at once (:data:`LANE_SUM`). ``buf`` and ``f``:
+    (``terms[t] = src_t + d_t · 2³²``; at least one), four lanes at once (:data:`LANE_SUM`). ``buf`` and ``f``:
     C-contiguous uint32 arrays of :data:`LANES` columns; ``qs``, ``ms``: the four primes and their
     Barrett constants (tuples of uint64). No index is checked (the plan's are in range)."""
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
@@ -117,15 +117,19 @@ def _lane_sum_ir(typingctx: Any, buf: Any, f: Any, terms: Any, first: Any, stop:
         def splat(c: int) -> Any:
             return ir.Constant(v64, [c] * LANES)
         q, m = vector(args[6]), vector(args[7])
-        acc = _cg.alloca_once_value(builder, splat(0))
-        lo = context.cast(builder, args[3], signature.args[3], types.int64)
-        hi = context.cast(builder, args[4], signature.args[4], types.int64)
-        with _cg.for_range_slice(builder, lo, hi, ir.Constant(i64, 1), inc=True) as (t, _):
+        def product(t: Any) -> Any:  # term t's four products
             entry = builder.load(builder.gep(termd, [t]))
             fv = builder.zext(builder.load(row(fd, builder.lshr(entry, ir.Constant(i64, 32))), align=4), v64)
             bv = builder.zext(builder.load(row(bufd, builder.and_(entry, ir.Constant(i64, 0xFFFFFFFF))),
                                            align=4), v64)
-            builder.store(builder.add(builder.load(acc), builder.mul(fv, bv)), acc)
+            return builder.mul(fv, bv)
+        lo = context.cast(builder, args[3], signature.args[3], types.int64)
+        hi = context.cast(builder, args[4], signature.args[4], types.int64)
+        acc = _cg.alloca_once(builder, v64)
+        builder.store(product(lo), acc)  # a sum has a term at least (sum_plan)
+        with _cg.for_range_slice(builder, builder.add(lo, ir.Constant(i64, 1)), hi, ir.Constant(i64, 1),
+                                 inc=True) as (t, _):
+            builder.store(builder.add(builder.load(acc), product(t)), acc)
         a = builder.load(acc)
         low, s32 = splat(0xFFFFFFFF), splat(32)
         a0, a1, m0, m1 = builder.and_(a, low), builder.lshr(a, s32), builder.and_(m, low), builder.lshr(m, s32)
@@ -179,8 +183,11 @@ def _contract(orders: Any, ks: Any, lengths: Any, xa: Any, cols: Any, sizes: Any
             for level in range(start[i], nlevels):  # the levels this row sums again
                 f = factors[chunk, level, xa[i, cols[level]]]
                 run, term, target = runs[level], terms[level], targets[level]
+                prev = run[0]
                 for s in range(nsums[level]):
-                    _lane_sum(buf, f, term, run[s], run[s + 1], target[s], qt, mt)
+                    nxt = run[s + 1]
+                    _lane_sum(buf, f, term, prev, nxt, target[s], qt, mt)
+                    prev = nxt
             for g in range(outs.shape[0]):
                 for k in range(lanes):
                     out[first + k, i, g] = buf[outs[g], k]
