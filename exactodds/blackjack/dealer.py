@@ -37,11 +37,13 @@ sequences are missing from it).
 *Compiled.* With numba (the ``fast`` extra) the contraction runs in
 :mod:`~exactodds.blackjack.dealer_kernel`: the same residues summed row by row (the removed
 multisets sorted, each row summing again only the levels from its first value that differs from
-the row before), four primes side by side, by a plan of the sums that leaves out the groups that
-are copies (:func:`sum_plan`); the numpy path here stays as the fallback and the tests' oracle
-(``EXACTODDS_PURE=1`` forces it; a batch below :data:`KERNEL_MIN_ROWS` takes it until the kernel
-is imported). The removed multisets asked for are filtered (those computed before) and sorted by
-a mixed-radix code, in numpy (a caller moving rows by whole cards asks by code: :meth:`request_codes`).
+the row before), four primes side by side in one vector, by a plan of the sums that leaves out
+the groups that are copies (:func:`sum_plan`), a whole request (every number of cards removed:
+its contraction, sum check and limbs) in one call; the numpy path here stays as the fallback and
+the tests' oracle (``EXACTODDS_PURE=1`` forces it; a request below
+:data:`~exactodds.blackjack.dealer_store.KERNEL_MIN_ROWS` rows takes it until the kernel is
+imported). The removed multisets asked for are filtered (those computed before) and sorted by a
+mixed-radix code, in numpy (a caller moving rows by whole cards asks by code: :meth:`request_codes`).
 
 *One store, as limbs* (:mod:`~exactodds.blackjack.dealer_store`, the base class
 :class:`~exactodds.blackjack.dealer_store.NumeratorStore`: the primes, Garner's reconstruction,

@@ -1,7 +1,8 @@
 """The compiled form of :class:`~exactodds.blackjack.dealer.DealerTable`'s two loops (numba; the
 optional ``fast`` extra): the contraction of the dealer's compositions against the removed
 multisets (:func:`contract`), Garner's mixed-radix reconstruction (:func:`garner`), and the
-numerators' 32-bit limbs and float probabilities written straight from the residues (:func:`limbs`).
+numerators' 32-bit limbs and float probabilities written straight from the residues (:func:`limbs`);
+a whole request, every number of cards removed, in one call (:func:`batch`).
 
 The same sums, in the same residues, as the numpy path, in another order. The numpy path sums
 one value at a time for every distinct ``x``-tail at once (breadth first: a whole array per
@@ -13,17 +14,19 @@ composition holding none of the level's value (its factor ``ff(·, 0) = 1``; abo
 groups, 8 decks) is no sum: it keeps its child's slot. Every other sum is one short loop of
 multiply-adds with one reduction at its end (below 2⁶³ by the bound of
 :mod:`~exactodds.blackjack.dealer`'s module doc: each product below 2⁵⁸, at most
-:data:`~exactodds.blackjack.dealer.MOST_TERMS` of them), four primes side by side
-(:data:`LANES`: the loop control, the plan's indices and the factor lookup shared).
+:data:`~exactodds.blackjack.dealer.MOST_TERMS` of them), four primes side by side in one vector
+(:data:`LANES`, :func:`_lane_sum`: the loop control, the plan's entries and the addresses shared;
+the multiplies, additions and the reduction one vector instruction each, :data:`LANE_SUM`).
 
-Integer arithmetic only (int64, non-negative throughout; each reduction by Barrett's multiply,
+Integer arithmetic only (non-negative throughout; each reduction by Barrett's multiply,
 :data:`REDUCTION`, Garner's digits too). Speed (issue 27, the 339 contractions of the standard
 8-deck CDZ- game, warm, quiet machine): 0.32 s for one prime at a time with copies, 0.14-0.15 s
-now (lanes 0.32 → 0.19-0.20 s, no copies → 0.18-0.19 s, unsigned indices → 0.14-0.15 s); the limbs
-of a 3-prime numerator ~83 ns → ~37 ns (Barrett's reductions in Garner's digits, the digit loop
-inlined). Imported only by :mod:`~exactodds.blackjack.dealer` when numba is installed and
-``EXACTODDS_PURE`` is not set; the tests hold both equal to the numpy path and to a direct dealer
-recursion.
+after the ``contract`` round (lanes, no copies, unsigned indices), 0.080 s now (the lanes one
+vector: :data:`LANE_SUM`); the limbs of those 339 batches 0.032 → 0.019 s (each step one loop over
+all the integers, vectorised: :func:`_limbs`); their 339 × 3 calls (contraction, check, limbs)
+0.17 → 0.105 s as 20 calls of :func:`batch`. Imported only by :mod:`~exactodds.blackjack.dealer`
+when numba is installed and ``EXACTODDS_PURE`` is not set; the tests hold both equal to the numpy
+path and to a direct dealer recursion, and the vector sums to Python's integers.
 """
 
 from __future__ import annotations

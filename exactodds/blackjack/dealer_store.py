@@ -94,9 +94,10 @@ def primes_above(bound: int) -> tuple[int, ...]:
 KERNEL: Final = "exactodds.blackjack.dealer_kernel"
 
 KERNEL_MIN_ROWS: Final = 64
-"""A batch of at least this many compositions imports the compiled kernel (numba's import and
-first call cost about 0.6 s of CPU and 130 MB once per process: a small shoe's game, or one
-composition's dealer, never pays them); once it is imported, every batch uses it."""
+"""A batch (a request's new compositions) of at least this many imports the compiled kernel
+(numba's import and first call cost about 0.6 s of CPU and 130 MB once per process: a small
+shoe's game, or one composition's dealer, never pays them); once it is imported, every batch
+uses it."""
 
 
 def _kernel(rows: int) -> Any:
