@@ -17,6 +17,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from exactodds.blackjack.dealer import MOST_TERMS, DealerTable
+from exactodds.errors import InputError
 
 numba = pytest.importorskip("numba")
 
@@ -97,3 +98,38 @@ def test_the_vectorised_reduction_equals_the_remainder(q: int, data: st.DataObje
               data.draw(st.integers(0, 2 ** 63 - 1))):
         a = min(a, 2 ** 63 - 1)
         assert int(reduce_wide(np.uint64(a), np.uint64(q), m)) == a % q
+
+
+@given(st.sampled_from([(4,) * 9 + (16,), (32,) * 9 + (96,)]), st.integers(1, 10),
+       st.lists(st.lists(st.integers(0, 3), min_size=10, max_size=10), min_size=1, max_size=12), st.data())
+@settings(max_examples=25, deadline=None)
+def test_compiled_row_search_equals_numpy(base: tuple[int, ...], up: int, xs: list[list[int]],
+                                          data: st.DataObject) -> None:
+    """:meth:`DealerTable.rows_of` compiled (:func:`~exactodds.blackjack.dealer_kernel.find_rows`)
+    and in numpy: the same rows for multisets computed before, the missing ones computed on both
+    (the same numerators), and a count out of the shoe's range refused by both."""
+    from exactodds.extras import PURE_ENV, compiled
+
+    assert compiled("exactodds.blackjack.dealer_kernel") is not None
+    removed = np.minimum(np.array(xs, dtype=np.int64), np.array(base, dtype=np.int64))
+    first = removed[:data.draw(st.integers(0, len(removed)))]
+    tables = []
+    mp = pytest.MonkeyPatch()
+    try:
+        for pure in (False, True):
+            if pure:
+                mp.setenv(PURE_ENV, "1")
+            table = DealerTable(base, up, False, floor=0)
+            table.request_array(first)
+            rows = table.rows_of(removed)  # (the rest computed here)
+            assert np.array_equal(rows, table.rows_of(removed))
+            tables.append((table, rows))
+            bad = removed.copy()
+            bad[0, data.draw(st.integers(0, 9))] = data.draw(st.sampled_from([-1, 10 ** 6]))
+            with pytest.raises(InputError, match="more cards than the shoe"):
+                table.rows_of(bad)
+    finally:
+        mp.undo()
+    (fast, fast_rows), (slow, slow_rows) = tables
+    assert np.array_equal(fast_rows, slow_rows)
+    assert np.array_equal(fast.limbs[fast_rows], slow.limbs[slow_rows])

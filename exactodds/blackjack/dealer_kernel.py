@@ -407,4 +407,38 @@ def _batch(orders: Any, ks: Any, lengths: Any, xa: Any, bounds: Any, cols: Any, 
 
 batch: Any = _jit(_batch)
 
-__all__ = ["LANES", "batch", "contract", "garner", "limbs", "reduce", "starts", "sums_hold"]
+
+def _find_rows(removed: Any, radix: Any, most: Any, codes: Any, at: Any, out: Any) -> int:  # pragma: no cover
+    """:meth:`DealerTable.rows_of`'s search in one pass: for each row of ``removed`` its code
+    ``Σ x_v · radix[v]`` (int64: the caller's codes fit), found by bisection in the sorted
+    ``codes``, and its row ``at[j]`` into ``out`` (-1 where not found). Returns the number not
+    found, or -1 at once for a count below 0 or above ``most[v]`` (the shoe's: no code of a
+    multiset out of range is formed, none can alias another's)."""
+    m = codes.shape[0]
+    missing = 0
+    for i in range(removed.shape[0]):
+        code = 0
+        for v in range(removed.shape[1]):
+            x = removed[i, v]
+            if x < 0 or x > most[v]:
+                return -1
+            code += x * radix[v]
+        lo, hi = 0, m
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if codes[mid] < code:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < m and codes[lo] == code:
+            out[i] = at[lo]
+        else:
+            out[i] = -1
+            missing += 1
+    return missing
+
+
+find_rows: Any = _jit(_find_rows)
+
+__all__ = ["LANES", "batch", "contract", "find_rows", "garner", "limbs", "reduce", "reduce_wide", "starts",
+           "sums_hold"]
