@@ -110,7 +110,6 @@ def test_compiled_row_search_equals_numpy(base: tuple[int, ...], up: int, xs: li
     (the same numerators), and a count out of the shoe's range refused by both."""
     from exactodds.extras import PURE_ENV, compiled
 
-    assert compiled("exactodds.blackjack.dealer_kernel") is not None
     removed = np.minimum(np.array(xs, dtype=np.int64), np.array(base, dtype=np.int64))
     first = removed[:data.draw(st.integers(0, len(removed)))]
     tables = []
@@ -119,6 +118,9 @@ def test_compiled_row_search_equals_numpy(base: tuple[int, ...], up: int, xs: li
         for pure in (False, True):
             if pure:
                 mp.setenv(PURE_ENV, "1")
+            else:
+                mp.delenv(PURE_ENV, raising=False)
+            assert (compiled("exactodds.blackjack.dealer_kernel") is None) == pure
             table = DealerTable(base, up, False, floor=0)
             table.request_array(first)
             rows = table.rows_of(removed)  # (the rest computed here)
