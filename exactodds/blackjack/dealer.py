@@ -232,8 +232,9 @@ class DealerTable(NumeratorStore):
         self._packed: tuple[npt.NDArray[Any], ...] | None = None
         self._sizes: npt.NDArray[Any] = np.array([b + 1 for b in base], dtype=self._radix.dtype)
         self._cap: npt.NDArray[np.uint64] = np.array(base, dtype=np.uint64)
-        self._most: IntArray = np.array(base, dtype=np.int64)
         """The shoe's counts plus one (the digits' sizes: :meth:`request_codes`), and unsigned (:meth:`_check`)."""
+        self._most: IntArray = np.array(base, dtype=np.int64)
+        """The shoe's counts, int64 (the compiled :meth:`rows_of`'s range check)."""
 
     def _kernel_arrays(self, lanes: int) -> tuple[npt.NDArray[Any], ...]:
         """:attr:`levels` and :attr:`factors` as the compiled contraction reads them
