@@ -135,3 +135,27 @@ def test_compiled_row_search_equals_numpy(base: tuple[int, ...], up: int, xs: li
     (fast, fast_rows), (slow, slow_rows) = tables
     assert np.array_equal(fast_rows, slow_rows)
     assert np.array_equal(fast.limbs[fast_rows], slow.limbs[slow_rows])
+
+
+@given(st.sampled_from([(4,) * 9 + (16,), (32,) * 9 + (96,), (1, 0, 2, 0, 0, 0, 0, 0, 0, 5)]), st.data())
+@settings(max_examples=25, deadline=None)
+def test_compiled_decode_equals_numpy(base: tuple[int, ...], data: st.DataObject) -> None:
+    """:meth:`DealerTable._decode` compiled (:func:`~exactodds.blackjack.dealer_kernel.decode`) and
+    in numpy gives back the removed multisets of their codes (:meth:`DealerTable.codes_of`), the
+    shoe's extremes (nothing out, everything out) included."""
+    from exactodds.extras import PURE_ENV, compiled
+
+    rows = [[data.draw(st.integers(0, b)) for b in base] for _ in range(data.draw(st.integers(1, 30)))]
+    hands = np.array(rows + [[0] * 10, list(base)], dtype=np.int64)
+    mp = pytest.MonkeyPatch()
+    try:
+        for pure in (False, True):
+            if pure:
+                mp.setenv(PURE_ENV, "1")
+            else:
+                mp.delenv(PURE_ENV, raising=False)
+            assert (compiled("exactodds.blackjack.dealer_kernel") is None) == pure
+            table = DealerTable(base, 10, False, floor=0)
+            assert np.array_equal(table._decode(table.codes_of(hands)), hands)
+    finally:
+        mp.undo()

@@ -440,5 +440,32 @@ def _find_rows(removed: Any, radix: Any, most: Any, codes: Any, at: Any, out: An
 
 find_rows: Any = _jit(_find_rows)
 
-__all__ = ["LANES", "batch", "contract", "find_rows", "garner", "limbs", "reduce", "reduce_wide", "starts",
-           "sums_hold"]
+
+def _decode(codes: Any, sizes: Any) -> Any:  # pragma: no cover - compiled
+    """The digits of the mixed-radix ``codes`` (non-negative int64), last digit of base
+    ``sizes[-1]`` first: :meth:`DealerTable._decode` in one pass, each quotient by Barrett's
+    multiply, not a division (:data:`REDUCTION`: with ``m = ⌊(2⁶⁴ − 1)/s⌋`` the high word of
+    ``a·m`` is ``⌊a/s⌋`` or one less for any ``s ≥ 1`` and ``a < 2⁶⁴``; one correction)."""
+    n, width = codes.shape[0], sizes.shape[0]
+    out = np.empty((n, width), dtype=np.int64)
+    m = np.empty(width, dtype=np.uint64)
+    for v in range(width):
+        m[v] = np.uint64(0xFFFFFFFFFFFFFFFF) // np.uint64(sizes[v])
+    for i in range(n):
+        left = np.uint64(codes[i])
+        for v in range(width - 1, -1, -1):
+            base = np.uint64(sizes[v])
+            rest = _mulhi(left, m[v])
+            digit = left - rest * base
+            if digit >= base:
+                digit -= base
+                rest += np.uint64(1)
+            out[i, v] = np.int64(digit)
+            left = rest
+    return out
+
+
+decode: Any = _jit(_decode)
+
+__all__ = ["LANES", "batch", "contract", "decode", "find_rows", "garner", "limbs", "reduce", "reduce_wide",
+           "starts", "sums_hold"]
