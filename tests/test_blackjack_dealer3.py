@@ -159,3 +159,20 @@ def test_compiled_decode_equals_numpy(base: tuple[int, ...], data: st.DataObject
             assert np.array_equal(table._decode(table.codes_of(hands)), hands)
     finally:
         mp.undo()
+
+
+@given(st.lists(st.lists(st.integers(0, 40), min_size=10, max_size=10), min_size=1, max_size=60))
+@settings(max_examples=40, deadline=None)
+def test_rows_grouped_by_size_as_a_stable_sort(rows: list[list[int]]) -> None:
+    """:func:`~exactodds.blackjack.dealer_kernel.by_size` (the compiled grouping of a request's rows
+    by their number of cards) is numpy's stable argsort of the row sums: the same order, rows,
+    group starts and sizes."""
+    from exactodds.blackjack.dealer_kernel import by_size
+
+    xa = np.array(rows, dtype=np.int64)
+    sums = xa.sum(axis=1)
+    order = np.argsort(sums, kind="stable")
+    starts = np.concatenate([[0], np.flatnonzero(np.diff(sums[order])) + 1, [len(xa)]])
+    got_rows, got_order, bounds, sizes = by_size(xa)
+    assert np.array_equal(got_order, order) and np.array_equal(got_rows, xa[order])
+    assert np.array_equal(bounds, starts) and np.array_equal(sizes, sums[order][starts[:-1]])

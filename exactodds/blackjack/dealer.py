@@ -386,22 +386,22 @@ class DealerTable(NumeratorStore):
 
     def _compute(self, xa: IntArray, codes: npt.NDArray[Any]) -> None:
         """The numerators of ``B − x`` for the rows ``x`` of ``xa`` (sorted, distinct, new; their
-        codes ``codes``; checked), stored, a batch per number of cards removed (compiled: every
+        codes ``codes``; checked), stored, a batch per number of cards removed, in that order
+        (compiled: the rows grouped, :func:`~exactodds.blackjack.dealer_kernel.by_size`, and every
         batch in one call, :func:`~exactodds.blackjack.dealer_kernel.batch`)."""
-        sizes = xa.sum(axis=1)
         start = self._used
         self._reserve(start + len(xa))
-        # the rows grouped by size, each group in code order (a stable sort: one pass, not a scan
-        # of every row per size; of 16-bit sizes, numpy's radix sort: 6x faster), stored in that order
-        order = np.argsort(sizes.astype(np.uint16) if self.size < 1 << 16 else sizes, kind="stable")
-        ranked = sizes[order]
-        ends = np.flatnonzero(np.diff(ranked)) + 1
         kernel = _kernel(len(xa))
         if kernel is not None:
-            self._batches(kernel, np.ascontiguousarray(xa[order]), ranked, ends)
+            xs, order, bounds, sizes = kernel.by_size(np.ascontiguousarray(xa, dtype=np.int64))
+            self._batches(kernel, xs, bounds, sizes)
         else:
-            for part in np.split(order, ends):
-                self._batch(int(sizes[part[0]]), xa[part])
+            # the rows grouped by size, each group in code order (a stable sort: one pass, not a
+            # scan of every row per size; of 16-bit sizes, numpy's radix sort: 6x faster)
+            every = xa.sum(axis=1)
+            order = np.argsort(every.astype(np.uint16) if self.size < 1 << 16 else every, kind="stable")
+            for part in np.split(order, np.flatnonzero(np.diff(every[order])) + 1):
+                self._batch(int(every[part[0]]), xa[part])
         self._span(start, codes[order])
         rows = np.empty(len(xa), dtype=np.int64)
         rows[order] = np.arange(start, start + len(xa), dtype=np.int64)
@@ -409,18 +409,18 @@ class DealerTable(NumeratorStore):
         self._codes = np.insert(self._codes, pos, codes)
         self._at = np.insert(self._at, pos, rows)
 
-    def _batches(self, kernel: Any, xa: IntArray, sizes: IntArray, ends: IntArray) -> None:
-        """:meth:`_batch` for every group of rows of one size of ``xa`` (sorted by size, ``sizes``;
-        the groups end at ``ends``), in one compiled call: the same sums, checks and rows."""
-        bounds = np.concatenate([[0], ends, [len(xa)]]).astype(np.int64)
-        setups = [self._setup(self.size - int(sizes[b])) for b in bounds[:-1].tolist()]
+    def _batches(self, kernel: Any, xa: IntArray, bounds: IntArray, sizes: IntArray) -> None:
+        """:meth:`_batch` for every group of rows of one size of ``xa`` (sorted by size; group
+        ``g`` the rows ``bounds[g] .. bounds[g + 1]``, of ``sizes[g]`` cards), in one compiled
+        call: the same sums, checks and rows."""
+        ns = [self.size - s for s in sizes.tolist()]
+        setups = [self._setup(n) for n in ns]
         col = 9 if self.up == 1 else 0
         failed = kernel.batch(self.orders, self.k, np.array([s[0] for s in setups], dtype=np.int64), xa, bounds,
                               *self._kernel_arrays(kernel.LANES), self.q, col,
                               np.array([s[1] for s in setups], dtype=np.int64),
                               np.array([s[2] for s in setups], dtype=np.int64), self._garner, self._columns,
-                              np.array([1 / self.per_n[self.size - int(sizes[b])][0] for b in bounds[:-1].tolist()]),
-                              self._limbs, self._prob, self._used)
+                              np.array([1 / self.per_n[n][0] for n in ns]), self._limbs, self._prob, self._used)
         if failed == 1:
             raise InputError("the shoe ran out of cards during the round; use a larger shoe")
         if failed:

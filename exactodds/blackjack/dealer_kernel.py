@@ -467,5 +467,48 @@ def _decode(codes: Any, sizes: Any) -> Any:  # pragma: no cover - compiled
 
 decode: Any = _jit(_decode)
 
-__all__ = ["LANES", "batch", "contract", "decode", "find_rows", "garner", "limbs", "reduce", "reduce_wide",
+
+def _by_size(xa: Any) -> tuple[Any, Any, Any, Any]:  # pragma: no cover - compiled
+    """The rows of ``xa`` (non-negative counts) grouped by their sums, ascending, each group in
+    the rows' order (a stable counting sort: :meth:`DealerTable._compute`'s ``argsort``, row sums
+    and copy in two passes): the rows so ordered, where each came from, where each group starts
+    (and the end), and each group's sum."""
+    n, width = xa.shape
+    sizes = np.empty(n, dtype=np.int64)
+    most = 0
+    for i in range(n):
+        s = 0
+        for v in range(width):
+            s += xa[i, v]
+        sizes[i] = s
+        most = max(most, s)
+    at = np.zeros(most + 2, dtype=np.int64)
+    for i in range(n):
+        at[sizes[i] + 1] += 1
+    groups = 0
+    for s in range(most + 1):
+        groups += at[s + 1] > 0
+        at[s + 1] += at[s]
+    bounds = np.empty(groups + 1, dtype=np.int64)
+    group_sizes = np.empty(groups, dtype=np.int64)
+    g = 0
+    for s in range(most + 1):
+        if at[s + 1] > at[s]:
+            bounds[g], group_sizes[g] = at[s], s
+            g += 1
+    bounds[groups] = n
+    order = np.empty(n, dtype=np.int64)
+    out = np.empty((n, width), dtype=np.int64)
+    for i in range(n):
+        k = at[sizes[i]]
+        at[sizes[i]] = k + 1
+        order[k] = i
+        for v in range(width):
+            out[k, v] = xa[i, v]
+    return out, order, bounds, group_sizes
+
+
+by_size: Any = _jit(_by_size)
+
+__all__ = ["LANES", "batch", "by_size", "contract", "decode", "find_rows", "garner", "limbs", "reduce", "reduce_wide",
            "starts", "sums_hold"]
