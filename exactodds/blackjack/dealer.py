@@ -43,7 +43,9 @@ its contraction, sum check and limbs) in one call; the numpy path here stays as 
 the tests' oracle (``EXACTODDS_PURE=1`` forces it; a request below
 :data:`~exactodds.blackjack.dealer_store.KERNEL_MIN_ROWS` rows takes it until the kernel is
 imported). The removed multisets asked for are filtered (those computed before) and sorted by a
-mixed-radix code, in numpy (a caller moving rows by whole cards asks by code: :meth:`request_codes`).
+mixed-radix code, in numpy (a caller moving rows by whole cards asks by code: :meth:`request_codes`);
+their grouping by size, the decoding of codes and the search of computed rows are compiled too
+once the kernel is imported.
 
 *One store, as limbs* (:mod:`~exactodds.blackjack.dealer_store`, the base class
 :class:`~exactodds.blackjack.dealer_store.NumeratorStore`: the primes, Garner's reconstruction,
