@@ -37,19 +37,22 @@ sequences are missing from it).
 *Compiled.* With numba (the ``fast`` extra) the contraction runs in
 :mod:`~exactodds.blackjack.dealer_kernel`: the same residues summed row by row (the removed
 multisets sorted, each row summing again only the levels from its first value that differs from
-the row before), four primes side by side, by a plan of the sums that leaves out the groups that
-are copies (:func:`sum_plan`); the numpy path here stays as the fallback and the tests' oracle
-(``EXACTODDS_PURE=1`` forces it; a batch below :data:`KERNEL_MIN_ROWS` takes it until the kernel
-is imported). The removed multisets asked for are filtered (those computed before) and sorted by
-a mixed-radix code, in numpy (a caller moving rows by whole cards asks by code: :meth:`request_codes`).
+the row before), four primes side by side in one vector, by a plan of the sums that leaves out
+the groups that are copies (:func:`sum_plan`), a whole request (every number of cards removed:
+its contraction, sum check and limbs) in one call; the numpy path here stays as the fallback and
+the tests' oracle (``EXACTODDS_PURE=1`` forces it; a request below
+:data:`~exactodds.blackjack.dealer_store.KERNEL_MIN_ROWS` rows takes it until the kernel is
+imported). The removed multisets asked for are filtered (those computed before) and sorted by a
+mixed-radix code, in numpy (a caller moving rows by whole cards asks by code: :meth:`request_codes`);
+their grouping by size, the decoding of codes and the search of computed rows are compiled too
+once the kernel is imported.
 
-*One store, as limbs.* Each composition's six numerators are written once, straight from the
-residues (Garner's digits, then Horner in 32-bit limbs: compiled, or numpy), into one array of
-:attr:`DealerTable.width` limbs (enough for ``ff(|B|, K)``), with their float probabilities
-beside (:attr:`DealerTable.prob`, the compiled solvers' decision pass only: the limbs summed from
-the top, at most 15 roundings for 16 limbs, then ``fl(1/ff(n, K))`` and the product, two more:
-within a relative ``17·2⁻⁵³ < 2⁻⁴⁸`` of the exact ratio), rows found by a sorted search of the
-codes. The compiled solvers read these arrays (:meth:`DealerTable.rows_of`); the Python ints
+*One store, as limbs* (:mod:`~exactodds.blackjack.dealer_store`, the base class
+:class:`~exactodds.blackjack.dealer_store.NumeratorStore`: the primes, Garner's reconstruction,
+the limbs and floats, the Python ints). Each composition's six numerators are written once,
+straight from the residues, as :attr:`DealerTable.width` 32-bit limbs (enough for ``ff(|B|, K)``)
+with their float probabilities beside, rows found by a sorted search of the codes here
+(:meth:`DealerTable.rows_of`; the compiled solvers read the arrays). The Python ints
 (:meth:`DealerTable.raw`, :meth:`DealerTable.numerators`) are built from the limbs of a
 composition when it is first read, for the Python solvers and the distribution (25 MB of arrays
 for a whole 8-deck game, not 72 MB of tuples; each round's figures: docs/blackjack.md, "Speed").
@@ -62,8 +65,6 @@ True
 
 from __future__ import annotations
 
-import sys
-from bisect import bisect_right
 from collections.abc import Iterable
 from itertools import chain
 from typing import Any, Final
@@ -71,62 +72,15 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from exactodds.blackjack.dealer_store import OUTCOMES, NumeratorStore, _kernel, _product, is_prime, primes_above
 from exactodds.errors import InputError
-from exactodds.extras import compiled
 from exactodds.game.cards import falling_factorial
 
 Values = tuple[int, ...]
 IntArray = npt.NDArray[np.int64]
 
-OUTCOMES: Final = 6
-"""Final 17, 18, 19, 20, 21, bust."""
-
-PRIME_BOUND: Final = 1 << 29
-"""The primes are below 2²⁹: a product of two residues is below 2⁵⁸, and a sum of at most
-:data:`MOST_TERMS` such products stays below 2⁶³ in int64 (module doc)."""
-
 MOST_TERMS: Final = 32
 """Most terms of one residue sum: the counts 0..d of one value in the dealer's hands (d ≤ 31)."""
-
-
-def is_prime(n: int) -> bool:
-    """Deterministic Miller-Rabin for n < 3,215,031,751 (bases 2, 3, 5, 7).
-
-    >>> [p for p in range(2, 30) if is_prime(p)]
-    [2, 3, 5, 7, 11, 13, 17, 19, 23, 29]
-    """
-    if n < 2:
-        return False
-    for p in (2, 3, 5, 7):
-        if n % p == 0:
-            return n == p
-    d, s = n - 1, 0
-    while d % 2 == 0:
-        d, s = d // 2, s + 1
-    for a in (2, 3, 5, 7):
-        x = pow(a, d, n)
-        if x in (1, n - 1):
-            continue
-        for _ in range(s - 1):
-            x = x * x % n
-            if x == n - 1:
-                break
-        else:
-            return False
-    return True
-
-
-def primes_above(bound: int) -> tuple[int, ...]:
-    """The largest primes below 2²⁹, as few as make a product greater than ``bound``."""
-    out: list[int] = []
-    prod, p = 1, PRIME_BOUND - 1
-    while prod <= bound:
-        while not is_prime(p):
-            p -= 1
-        out.append(p)
-        prod *= p
-        p -= 1
-    return tuple(out)
 
 
 def hand_total(hard: int, has_ace: bool) -> tuple[int, bool]:
@@ -214,7 +168,7 @@ ORDER: Final = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 """The order in which the values are summed out (tens first: the fewest partial sums, module doc)."""
 
 
-class DealerTable:
+class DealerTable(NumeratorStore):
     """The dealer's outcome numerators for compositions ``B − x`` (``B``: the shoe less the up
     card), computed in batches and kept: ``numerators(rem)`` over ``F(n) = n!/floor!``.
 
@@ -241,10 +195,11 @@ class DealerTable:
         self.kmax = int(self.k.max())
         self.size = sum(base)
         # (more cards than the shoe holds: ff would be 0; the shoe's own orders, size!, bound every ff)
-        self.primes = primes_above(falling_factorial(self.size, min(self.size, self.kmax + extra_cards)))
-        """Enough primes for ``ff(|B|, K)`` (``extra_cards`` > 0: for a caller that multiplies the
-        residues (:meth:`residues`) by ``ff`` over that many more cards and must still reconstruct)."""
-        self.q: IntArray = np.array(self.primes, dtype=np.int64)
+        # enough primes for ff(|B|, K) (extra_cards > 0: for a caller that multiplies the residues
+        # (residues()) by ff over that many more cards and must still reconstruct); limbs enough
+        # for each numerator, at most ff(n, K) ≤ ff(|B|, K) (module doc)
+        super().__init__(primes_above(falling_factorial(self.size, min(self.size, self.kmax + extra_cards))),
+                         max(1, -(-falling_factorial(self.size, min(self.size, self.kmax)).bit_length() // 32)))
         self.p: IntArray = self.q[:, None, None]
         ranked = [ways[i] for i in rank.tolist()]  # orders may outgrow int64 (Python ints)
         self.orders: IntArray = np.array([[w % q for w in ranked] for q in self.primes], dtype=np.int64)
@@ -264,24 +219,6 @@ class DealerTable:
         """The outcome of each group of the last level (:attr:`out_index` as an array)."""
         self.factors = [_factors(base[v], int(self.d[:, v].max()), self.q) for v in range(10)]
         """Per value ``v``: ``ff(B_v − x, j) mod p`` (axes: prime, ``x`` = 0..B_v, ``j`` = 0..max d_v)."""
-        self.garner = [pow(_product(self.primes[:i]), -1, q) for i, q in enumerate(self.primes)]
-        """Garner's constants: the inverse of the product of the primes before each, modulo it."""
-        self._garner: IntArray = np.array(self.garner, dtype=np.int64)
-        self.pair_weights = [_product(self.primes[:i]) for i in range(0, len(self.primes), 2)]
-        """Weights of the mixed-radix digits taken two at a time (each pair below 2⁵⁸)."""
-        self.width = max(1, -(-falling_factorial(self.size, min(self.size, self.kmax)).bit_length() // 32))
-        """32-bit limbs to a numerator: each is at most ``ff(n, K) ≤ ff(|B|, K)`` (module doc)."""
-        self._limbs = np.zeros((0, OUTCOMES, self.width), dtype=np.uint32)
-        self._prob = np.zeros((0, OUTCOMES), dtype=np.float64)
-        self._used = 0
-        """Rows of :attr:`limbs` and :attr:`prob` filled (the arrays grow by half again when full)."""
-        self.cache: dict[Values, tuple[int, ...]] = {}
-        """The numerators as Python ints of the compositions of the batches read by :meth:`raw`,
-        built from :attr:`limbs` on first reading (the compiled solvers read the limbs, never these)."""
-        self._spans: list[int] = []
-        """The first row of each batch computed (:meth:`_compute`; ascending)."""
-        self._span_codes: list[npt.NDArray[Any] | None] = []
-        """The codes of each batch's rows, in row order, until its Python ints are built (:meth:`_build`)."""
         self.asked: set[object] = set()
         """Names of the sets of compositions already asked for (:meth:`request_removed`)."""
         self.per_n: dict[int, tuple[int, int, int, int]] = {}
@@ -298,29 +235,32 @@ class DealerTable:
         self._sizes: npt.NDArray[Any] = np.array([b + 1 for b in base], dtype=self._radix.dtype)
         self._cap: npt.NDArray[np.uint64] = np.array(base, dtype=np.uint64)
         """The shoe's counts plus one (the digits' sizes: :meth:`request_codes`), and unsigned (:meth:`_check`)."""
+        self._most: IntArray = np.array(base, dtype=np.int64)
+        """The shoe's counts, int64 (the compiled :meth:`rows_of`'s range check)."""
 
     def _kernel_arrays(self, lanes: int) -> tuple[npt.NDArray[Any], ...]:
         """:attr:`levels` and :attr:`factors` as the compiled contraction reads them
         (:func:`~exactodds.blackjack.dealer_kernel.contract`): per level its value, then the plan
-        of :func:`sum_plan`, then the factors (axes: chunk of ``lanes`` primes, level, ``x``,
-        ``d``, prime in the chunk; zeros past the last prime), padded to one shape. Built on
-        first use."""
+        of :func:`sum_plan` (each term's slot and count packed in one uint64: ``slot + count·2³²``),
+        then the factors (uint32; axes: chunk of ``lanes`` primes, level, ``x``, ``d``, prime in
+        the chunk; zeros past the last prime), padded to one shape. Built on first use."""
         if self._packed is None:
             levels = self.levels
             xmax = max(self.factors[v].shape[1] for v, _, _ in levels)
             dmax = max(self.factors[v].shape[2] for v, _, _ in levels)
             chunks = -(-len(self.primes) // lanes)
-            factors = np.zeros((chunks * lanes, len(levels), xmax, dmax), dtype=np.int64)
+            factors = np.zeros((chunks * lanes, len(levels), xmax, dmax), dtype=np.uint32)
             for i, (v, _, _) in enumerate(levels):
                 f = self.factors[v]
                 factors[:len(self.primes), i, :f.shape[1], :f.shape[2]] = f
             packed = np.moveaxis(factors.reshape((chunks, lanes) + factors.shape[1:]), 1, -1)
             cols = np.array([v for v, _, _ in levels], dtype=np.int64)
-            plan = sum_plan([(dv, parents) for _, dv, parents in levels])
+            sizes, nsums, runs, terms, counts, targets, outs = sum_plan([(dv, parents) for _, dv, parents in levels])
             # the indices the inner loops read as uint64: numba wraps no negative index (a compare
             # and a select per index fewer; 339 calls of the 8-deck game 0.20 -> 0.15 s)
-            unsigned = tuple(a.astype(np.uint64) for a in plan[2:])
-            self._packed = (cols, *plan[:2], *unsigned, np.ascontiguousarray(packed))
+            entries = terms.astype(np.uint64) | counts.astype(np.uint64) << np.uint64(32)
+            self._packed = (cols, sizes, nsums, *(a.astype(np.uint64) for a in (runs, entries, targets, outs)),
+                            np.ascontiguousarray(packed))
         return self._packed
 
     def request(self, rems: Iterable[Values]) -> None:
@@ -381,7 +321,12 @@ class DealerTable:
             self._compute(xa, codes)
 
     def _decode(self, codes: npt.NDArray[Any]) -> IntArray:
-        """The removed multisets (rows) of ``codes``: digit by digit from the last (int64: 3x faster)."""
+        """The removed multisets (rows) of ``codes``: digit by digit from the last (int64: 3x faster;
+        compiled once the kernel is imported, :func:`~exactodds.blackjack.dealer_kernel.decode`)."""
+        kernel = _kernel(0) if codes.dtype != object else None
+        if kernel is not None:
+            got: IntArray = kernel.decode(np.ascontiguousarray(codes, dtype=np.int64), self._sizes)
+            return got
         out: IntArray = np.empty((len(codes), 10), dtype=np.int64)
         if codes.dtype == object:
             out[:] = codes[:, None] // self._radix[None, :] % self._sizes[None, :]
@@ -412,28 +357,27 @@ class DealerTable:
 
     def rows_of(self, removed: IntArray) -> IntArray:
         """The rows of :attr:`limbs` and :attr:`prob` of the compositions ``B − x``, ``x`` the
-        rows of ``removed`` (computing in one batch those not yet computed)."""
+        rows of ``removed`` (computing in one batch those not yet computed). Compiled when the
+        kernel is imported (:func:`~exactodds.blackjack.dealer_kernel.find_rows`: check, codes and
+        search in one pass; 470 calls of the 8-deck game), else in numpy."""
+        kernel = _kernel(0) if self._codes.dtype != object else None
+        if kernel is not None:
+            out: IntArray = np.empty(len(removed), dtype=np.int64)
+            missing = kernel.find_rows(np.ascontiguousarray(removed, dtype=np.int64), self._radix, self._most,
+                                       self._codes, self._at, out)
+            if missing < 0:
+                raise InputError("internal: a composition holds more cards than the shoe")
+            if not missing:
+                return out
         self._check(removed)
         codes = removed @ self._radix
         for _ in range(2):
             pos, found = self._find(codes)
             if found.all():
-                out: IntArray = self._at[pos]
-                return out
+                rows: IntArray = self._at[pos]
+                return rows
             self._request(removed[~found], codes[~found])
         raise InputError("internal: the dealer's table lacks a composition it computed")
-
-    @property
-    def limbs(self) -> npt.NDArray[np.uint32]:
-        """Each computed composition's numerators (axes: row, outcome 17..21 and bust, limb) over
-        ``ff(n, K)``, as :attr:`width` little-endian 32-bit limbs (rows: :meth:`rows_of`)."""
-        return self._limbs[:self._used]
-
-    @property
-    def prob(self) -> npt.NDArray[np.float64]:
-        """:attr:`limbs` as float probabilities, each within a relative 2⁻⁴⁸ of the exact ratio
-        (module doc): for the compiled solvers' decision pass only, never a figure."""
-        return self._prob[:self._used]
 
     def _check(self, xa: IntArray) -> None:
         """Refuse a removed multiset of more cards than the shoe holds, or of fewer than none (the
@@ -444,24 +388,46 @@ class DealerTable:
 
     def _compute(self, xa: IntArray, codes: npt.NDArray[Any]) -> None:
         """The numerators of ``B − x`` for the rows ``x`` of ``xa`` (sorted, distinct, new; their
-        codes ``codes``; checked), stored, a batch per number of cards removed."""
-        sizes = xa.sum(axis=1)
-        rows = np.empty(len(xa), dtype=np.int64)
+        codes ``codes``; checked), stored, a batch per number of cards removed, in that order
+        (compiled: the rows grouped, :func:`~exactodds.blackjack.dealer_kernel.by_size`, and every
+        batch in one call, :func:`~exactodds.blackjack.dealer_kernel.batch`)."""
         start = self._used
         self._reserve(start + len(xa))
-        # the rows grouped by size, each group in code order (a stable sort: one pass, not a scan
-        # of every row per size)
-        order = np.argsort(sizes, kind="stable")
-        ends = np.flatnonzero(np.diff(sizes[order])) + 1
-        for part in np.split(order, ends):
-            rows[part] = self._batch(int(sizes[part[0]]), xa[part])
-        by_row = np.empty_like(codes)
-        by_row[rows - start] = codes
-        self._spans.append(start)
-        self._span_codes.append(by_row)
+        kernel = _kernel(len(xa))
+        if kernel is not None:
+            xs, order, bounds, sizes = kernel.by_size(np.ascontiguousarray(xa, dtype=np.int64))
+            self._batches(kernel, xs, bounds, sizes)
+        else:
+            # the rows grouped by size, each group in code order (a stable sort: one pass, not a
+            # scan of every row per size; of 16-bit sizes, numpy's radix sort: 6x faster)
+            every = xa.sum(axis=1)
+            order = np.argsort(every.astype(np.uint16) if self.size < 1 << 16 else every, kind="stable")
+            for part in np.split(order, np.flatnonzero(np.diff(every[order])) + 1):
+                self._batch(int(every[part[0]]), xa[part])
+        self._span(start, codes[order])
+        rows = np.empty(len(xa), dtype=np.int64)
+        rows[order] = np.arange(start, start + len(xa), dtype=np.int64)
         pos = np.searchsorted(self._codes, codes)
         self._codes = np.insert(self._codes, pos, codes)
         self._at = np.insert(self._at, pos, rows)
+
+    def _batches(self, kernel: Any, xa: IntArray, bounds: IntArray, sizes: IntArray) -> None:
+        """:meth:`_batch` for every group of rows of one size of ``xa`` (sorted by size; group
+        ``g`` the rows ``bounds[g] .. bounds[g + 1]``, of ``sizes[g]`` cards), in one compiled
+        call: the same sums, checks and rows."""
+        ns = [self.size - s for s in sizes.tolist()]
+        setups = [self._setup(n) for n in ns]
+        col = 9 if self.up == 1 else 0
+        failed = kernel.batch(self.orders, self.k, np.array([s[0] for s in setups], dtype=np.int64), xa, bounds,
+                              *self._kernel_arrays(kernel.LANES), self.q, col,
+                              np.array([s[1] for s in setups], dtype=np.int64),
+                              np.array([s[2] for s in setups], dtype=np.int64), self._garner, self._columns,
+                              np.array([1 / self.per_n[n][0] for n in ns]), self._limbs, self._prob, self._used)
+        if failed == 1:
+            raise InputError("the shoe ran out of cards during the round; use a larger shoe")
+        if failed:
+            raise InputError("internal: a dealer numerator outgrew its bound")
+        self._used += len(xa)
 
     def _lengths(self, n: int) -> tuple[IntArray, int]:
         """``ff(n − k, K − k) mod p`` (axes: prime, ``k`` = 0..kmax; 0 past ``K``), ``K = min(kmax, n)``;
@@ -486,59 +452,7 @@ class DealerTable:
         sum over the dealer's compositions, one value at a time (module doc), stored as limbs and
         probabilities (:meth:`_put`); their rows."""
         residues = self._residues(s, xa)
-        return self._put(residues, self.per_n[self.size - s][0])
-
-    def _reserve(self, need: int) -> None:
-        """Room for ``need`` rows in :attr:`limbs` and :attr:`prob` (grown by half again: amortised)."""
-        if need > len(self._limbs):
-            at, size = self._used, max(need, len(self._limbs) * 3 // 2, 256)
-            limbs, prob = np.zeros((size,) + self._limbs.shape[1:], dtype=np.uint32), np.zeros((size, OUTCOMES))
-            limbs[:at], prob[:at] = self._limbs[:at], self._prob[:at]
-            self._limbs, self._prob = limbs, prob
-
-    def _put(self, residues: IntArray, den: int) -> IntArray:
-        """Store the integers of ``residues`` (axes: prime, row, outcome group) as limbs, and as
-        probabilities over ``den``, in new rows (returned): compiled
-        (:func:`~exactodds.blackjack.dealer_kernel.limbs`) or :meth:`_to_limbs`."""
-        rows = residues.shape[1]
-        at = self._used
-        self._reserve(at + rows)
-        scale = 1 / den  # correctly rounded (Python's integer true division)
-        columns = self._columns
-        kernel = _kernel(rows)
-        if kernel is not None:
-            failed = kernel.limbs(np.ascontiguousarray(residues), self.q, self._garner, columns, scale,
-                                  self._limbs, self._prob, at)
-        else:
-            limbs, prob, failed = self._to_limbs(residues, scale, self.width)
-            self._limbs[at:at + rows, columns, :] = limbs
-            self._prob[at:at + rows, columns] = prob
-        if failed:
-            raise InputError("internal: a dealer numerator outgrew its bound")
-        self._used = at + rows
-        return np.arange(at, at + rows, dtype=np.int64)
-
-    def _to_limbs(self, residues: IntArray, scale: float,
-                  width: int) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.float64], int]:
-        """The numpy path of the compiled :func:`~exactodds.blackjack.dealer_kernel.limbs` (its
-        oracle; the same operations, whole arrays at once): the integers of ``residues`` as
-        ``width`` limbs (axes: row, group, limb), as floats times ``scale``, and 1 if one outgrew
-        the limbs."""
-        primes = self.primes
-        digits = self._digits(residues)
-        acc = np.zeros((width,) + residues.shape[1:], dtype=np.uint64)
-        acc[0] = digits[-1]
-        failed = 0
-        for i in range(len(primes) - 2, -1, -1):  # X = X·q_i + d_i: a limb times q_i below 2⁶¹
-            carry = digits[i].astype(np.uint64)
-            for w in range(width):
-                t = acc[w] * np.uint64(primes[i]) + carry
-                acc[w], carry = t & np.uint64(0xFFFFFFFF), t >> np.uint64(32)
-            failed |= int(carry.any())
-        f = np.zeros(residues.shape[1:], dtype=np.float64)
-        for w in range(width - 1, -1, -1):
-            f = f * 4294967296.0 + acc[w].astype(np.float64)
-        return np.moveaxis(acc, 0, -1).astype(np.uint32), f * scale, failed
+        return self._put(residues, self.per_n[self.size - s][0], self._columns)
 
     def residues(self, removed: IntArray) -> IntArray:
         """The outcome numerators of ``B − x`` over ``ff(n, K)`` modulo each of :attr:`primes`
@@ -553,10 +467,15 @@ class DealerTable:
             out[:, rows[:, None], np.array(self.out_index)[None, :]] = self._residues(s, removed[rows])
         return out
 
-    def _residues(self, s: int, xa: IntArray) -> IntArray:
-        """:meth:`_batch`'s sums modulo the primes (axes: prime, row, outcome group), checked."""
-        p = self.p
-        n = self.size - s
+    def _setup(self, n: int) -> tuple[IntArray, list[int], list[int]]:
+        """For the compositions of ``n`` cards: ``ff(n − k, K − k) mod p`` (:meth:`_lengths`), and
+        what their outcomes' residues add up to (``e0 + e1 · x_c`` modulo each prime, ``x_c`` the
+        removed count of the hole card the peek excludes); :attr:`per_n` filled for ``n``.
+
+        The outcomes add up to ``ff(n, K)·P(no dealer Blackjack)`` (§ 551.8(e)): ``ff(n − 1, K − 1)``
+        times the cards left that are not the hole card the peek excludes (``n − B_c + x_c``), or
+        ``ff(n, K)``; both sides are below the primes' product, so equal residues are equal numbers
+        (a short shoe loses sequences: the check refuses it)."""
         by_k, kk = self._lengths(n)
         got = self.per_n.get(n)
         if got is None:
@@ -565,17 +484,18 @@ class DealerTable:
             got = (falling_factorial(n, kk), falling_factorial(n - 1, kk - 1) if n else 0,
                    falling_factorial(n - kk, n - kk - self.floor), falling_factorial(n, n - self.floor))
             self.per_n[n] = got
-        # the outcomes add up to ff(n, K)·P(no dealer Blackjack) (§ 551.8(e)): ff(n − 1, K − 1) times
-        # the cards left that are not the hole card the peek excludes (n − B_c + x_c), or ff(n, K);
-        # both sides are below the primes' product, so equal residues are equal numbers (a short
-        # shoe loses sequences)
         den, den_less_one, _, _ = got
-        col = 9 if self.up == 1 else 0
         if self.up in (1, 10):
-            e0 = [(n - self.base[col]) * den_less_one % q for q in self.primes]
-            e1 = [den_less_one % q for q in self.primes]
-        else:
-            e0, e1 = [den % q for q in self.primes], [0] * len(self.primes)
+            col = 9 if self.up == 1 else 0
+            return (by_k, [(n - self.base[col]) * den_less_one % q for q in self.primes],
+                    [den_less_one % q for q in self.primes])
+        return by_k, [den % q for q in self.primes], [0] * len(self.primes)
+
+    def _residues(self, s: int, xa: IntArray) -> IntArray:
+        """:meth:`_batch`'s sums modulo the primes (axes: prime, row, outcome group), checked."""
+        p = self.p
+        by_k, e0, e1 = self._setup(self.size - s)
+        col = 9 if self.up == 1 else 0
         kernel = _kernel(len(xa))
         if kernel is not None:
             xa = np.ascontiguousarray(xa)
@@ -612,53 +532,6 @@ class DealerTable:
         residues: IntArray = acc[:, ids, :]
         return residues
 
-    def reconstruct(self, residues: IntArray) -> list[list[int]]:
-        """The non-negative integers below the primes' product of ``residues`` (axes: prime, row, column)."""
-        return self._reconstruct(residues)
-
-    def _reconstruct(self, residues: IntArray) -> list[list[int]]:
-        """The integers of the residues (axes: prime, composition, outcome group), by row."""
-        flat = iter(self._numbers(residues))
-        return [list(row) for row in zip(*[flat] * residues.shape[2])]
-
-    def _numbers(self, residues: IntArray) -> list[int]:
-        """The integers of the residues (axes: prime, composition, outcome group) by Garner's
-        algorithm, flat (composition-major): mixed-radix digits in int64, two digits to a limb
-        (compiled, or :meth:`_limbs_of`), the limbs joined as Python ints by numpy's object loops."""
-        kernel = _kernel(residues.shape[1])
-        if kernel is not None:
-            limbs: IntArray = kernel.garner(np.ascontiguousarray(residues), self.q, np.array(self.garner, np.int64))
-        else:
-            limbs = self._limbs_of(residues)
-        if len(limbs) == 1:
-            out: list[int] = limbs[0].ravel().tolist()
-            return out
-        total = limbs[0].ravel().astype(object)
-        for limb, weight in zip(limbs[1:], self.pair_weights[1:]):
-            total += limb.ravel().astype(object) * weight
-        joined: list[int] = total.tolist()
-        return joined
-
-    def _digits(self, residues: IntArray) -> list[IntArray]:
-        """Garner's mixed-radix digits of the residues (axes: prime, ...), one array per prime."""
-        primes = self.primes
-        digits: list[IntArray] = [residues[0]]
-        for i in range(1, len(primes)):
-            q = primes[i]
-            v = digits[i - 1] % q
-            for j in range(i - 2, -1, -1):
-                v = (v * (primes[j] % q) + digits[j]) % q
-            digits.append((residues[i] - v) % q * self.garner[i] % q)
-        return digits
-
-    def _limbs_of(self, residues: IntArray) -> IntArray:
-        """The numpy path of Garner's digits (the compiled kernel's oracle), two to a limb (each
-        below 2⁵⁸; axes: limb, composition, outcome group)."""
-        primes = self.primes
-        digits = self._digits(residues)
-        return np.stack([digits[i] + (primes[i] * digits[i + 1] if i + 1 < len(digits) else 0)
-                         for i in range(0, len(digits), 2)])
-
     def raw(self, rem: Values) -> tuple[tuple[int, ...], int]:
         """The outcome numerators of cards left ``rem`` over ``ff(n, K)`` and the factor
         ``(n − K)!/floor!`` that puts them over ``n!/floor!`` (kept unscaled: a third of the memory)."""
@@ -670,29 +543,6 @@ class DealerTable:
             if got is None:  # (its batch built before, and the cache emptied by a caller since)
                 got = self.cache[rem] = self._ints(row)
         return got, self.per_n[sum(rem)][2]
-
-    def _build(self, row: int) -> None:
-        """The Python ints of the batch holding ``row``, into :attr:`cache`, once (a Python solver
-        reads nearly every composition of a batch it asked for: numpy's object loops at once)."""
-        i = bisect_right(self._spans, row) - 1
-        codes = self._span_codes[i]
-        if codes is None:
-            return
-        self._span_codes[i] = None
-        start = self._spans[i]
-        x = self._decode(codes)
-        limbs = self._limbs[start:start + len(codes)]
-        total = limbs[:, :, -1].astype(object)
-        for j in range(self.width - 2, -1, -1):
-            total = total * (1 << 32) + limbs[:, :, j].astype(object)
-        rems = (np.array(self.base, dtype=x.dtype) - x).tolist()
-        self.cache.update(zip(map(tuple, rems), map(tuple, total.tolist())))
-
-    def _ints(self, row: int) -> tuple[int, ...]:
-        """The numerators of row ``row`` of :attr:`limbs` as Python ints."""
-        data = self._limbs[row].astype("<u4", copy=False).tobytes()
-        step = 4 * self.width
-        return tuple(int.from_bytes(data[o * step:(o + 1) * step], "little") for o in range(OUTCOMES))
 
     def stored(self) -> dict[Values, tuple[int, ...]]:
         """Every composition computed and its numerators over ``ff(n, K)`` as Python ints (built
@@ -752,23 +602,6 @@ def sum_plan(levels: list[tuple[IntArray, IntArray]]) -> tuple[IntArray, ...]:
             pad(runs), pad(terms), pad(counts), pad(targets), ref)
 
 
-KERNEL: Final = "exactodds.blackjack.dealer_kernel"
-
-KERNEL_MIN_ROWS: Final = 64
-"""A batch of at least this many compositions imports the compiled kernel (numba's import and
-first call cost about 0.6 s of CPU and 130 MB once per process: a small shoe's game, or one
-composition's dealer, never pays them); once it is imported, every batch uses it."""
-
-
-def _kernel(rows: int) -> Any:
-    """The compiled kernel module (:mod:`~exactodds.blackjack.dealer_kernel`) for a batch of
-    ``rows`` compositions, or None for the numpy path: numba missing, ``EXACTODDS_PURE=1``
-    (:func:`exactodds.extras.compiled`), or a small batch before anything imported it."""
-    if rows < KERNEL_MIN_ROWS and KERNEL not in sys.modules:
-        return None
-    return compiled(KERNEL)
-
-
 def _factors(count: int, most: int, q: IntArray) -> IntArray:
     """``ff(count − x, j) mod p`` (axes: prime of ``q``, ``x`` = 0..count, ``j`` = 0..most)."""
     a = count - np.arange(count + 1, dtype=np.int64)
@@ -786,13 +619,6 @@ def _distinct(codes: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np
     new[:1] = True
     np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
     return ranked[new], order[new]
-
-
-def _product(xs: Iterable[int]) -> int:
-    out = 1
-    for x in xs:
-        out *= x
-    return out
 
 
 __all__ = ["DealerTable", "OUTCOMES", "dealer_compositions", "is_prime", "primes_above", "sum_plan"]
