@@ -233,8 +233,7 @@ class Game:
             table = self.tables[up] = dealer_table(self.shoe.values, up, self.rules.hit_soft_17, self.floor)
         if up not in self.batched:  # every hand this up card's solvers stand on, one batch
             self.batched.add(up)
-            splits = [(r, extra) for r, extra in self._splits(up)
-                      if not self._chosen(r, extra) and extra <= deepest_extra(self._most_hands(r))]
+            splits = [(r, extra) for r, extra in self._splits(up) if not self._chosen(r, extra)]
             names = [("hands", r, extra) for r, extra in splits]
             if not table.asked.issuperset(names):
                 table.request_removed(self._dealt_rows(table.base, splits), names)
@@ -331,10 +330,9 @@ class Game:
         out = [(0, 0)]
         if self.rules.max_hands >= 2:
             for r in range(1, 11):
-                most = self.rules.max_hands if (r != 1 or self.rules.resplit_aces) else 2
-                # the pattern sum reads X(i, j) and N(i, j) down to the shoe less i + j ≤ 2·most − 3
-                # extra pair cards (:class:`_SplitValues`), at most the pair cards left
-                out.extend((r, extra) for extra in range(min(2 * most - 3, left[r - 1] - 2) + 1))
+                # the pattern sum reads base values down to the shoe less deepest_extra(most) extra
+                # pair cards (:func:`~exactodds.blackjack.split_pattern.deepest_extra`), at most the pair cards left
+                out.extend((r, extra) for extra in range(min(deepest_extra(self._most_hands(r)), left[r - 1] - 2) + 1))
         return out
 
     def _most_hands(self, pair: int) -> int:
