@@ -11,6 +11,8 @@ products of ``(q − 1)²``, is among the examples.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
@@ -18,6 +20,24 @@ from hypothesis import strategies as st
 
 from exactodds.blackjack.dealer import MOST_TERMS, DealerTable
 from exactodds.errors import InputError
+
+
+def _both_paths() -> Iterator[bool]:
+    """Run the loop body once compiled, once on the numpy path (``EXACTODDS_PURE``), the
+    environment put back after; yields whether the numpy path is on, checked to be the one taken."""
+    from exactodds.extras import PURE_ENV, compiled
+
+    mp = pytest.MonkeyPatch()
+    try:
+        for pure in (False, True):
+            if pure:
+                mp.setenv(PURE_ENV, "1")
+            else:
+                mp.delenv(PURE_ENV, raising=False)
+            assert (compiled("exactodds.blackjack.dealer_kernel") is None) == pure
+            yield pure
+    finally:
+        mp.undo()
 
 numba = pytest.importorskip("numba")
 
@@ -108,30 +128,19 @@ def test_compiled_row_search_equals_numpy(base: tuple[int, ...], up: int, xs: li
     """:meth:`DealerTable.rows_of` compiled (:func:`~exactodds.blackjack.dealer_kernel.find_rows`)
     and in numpy: the same rows for multisets computed before, the missing ones computed on both
     (the same numerators), and a count out of the shoe's range refused by both."""
-    from exactodds.extras import PURE_ENV, compiled
-
     removed = np.minimum(np.array(xs, dtype=np.int64), np.array(base, dtype=np.int64))
     first = removed[:data.draw(st.integers(0, len(removed)))]
     tables = []
-    mp = pytest.MonkeyPatch()
-    try:
-        for pure in (False, True):
-            if pure:
-                mp.setenv(PURE_ENV, "1")
-            else:
-                mp.delenv(PURE_ENV, raising=False)
-            assert (compiled("exactodds.blackjack.dealer_kernel") is None) == pure
-            table = DealerTable(base, up, False, floor=0)
-            table.request_array(first)
-            rows = table.rows_of(removed)  # (the rest computed here)
-            assert np.array_equal(rows, table.rows_of(removed))
-            tables.append((table, rows))
-            bad = removed.copy()
-            bad[0, data.draw(st.integers(0, 9))] = data.draw(st.sampled_from([-1, 10 ** 6]))
-            with pytest.raises(InputError, match="more cards than the shoe"):
-                table.rows_of(bad)
-    finally:
-        mp.undo()
+    for _ in _both_paths():
+        table = DealerTable(base, up, False, floor=0)
+        table.request_array(first)
+        rows = table.rows_of(removed)  # (the rest computed here)
+        assert np.array_equal(rows, table.rows_of(removed))
+        tables.append((table, rows))
+        bad = removed.copy()
+        bad[0, data.draw(st.integers(0, 9))] = data.draw(st.sampled_from([-1, 10 ** 6]))
+        with pytest.raises(InputError, match="more cards than the shoe"):
+            table.rows_of(bad)
     (fast, fast_rows), (slow, slow_rows) = tables
     assert np.array_equal(fast_rows, slow_rows)
     assert np.array_equal(fast.limbs[fast_rows], slow.limbs[slow_rows])
@@ -143,22 +152,11 @@ def test_compiled_decode_equals_numpy(base: tuple[int, ...], data: st.DataObject
     """:meth:`DealerTable._decode` compiled (:func:`~exactodds.blackjack.dealer_kernel.decode`) and
     in numpy gives back the removed multisets of their codes (:meth:`DealerTable.codes_of`), the
     shoe's extremes (nothing out, everything out) included."""
-    from exactodds.extras import PURE_ENV, compiled
-
     rows = [[data.draw(st.integers(0, b)) for b in base] for _ in range(data.draw(st.integers(1, 30)))]
     hands = np.array(rows + [[0] * 10, list(base)], dtype=np.int64)
-    mp = pytest.MonkeyPatch()
-    try:
-        for pure in (False, True):
-            if pure:
-                mp.setenv(PURE_ENV, "1")
-            else:
-                mp.delenv(PURE_ENV, raising=False)
-            assert (compiled("exactodds.blackjack.dealer_kernel") is None) == pure
-            table = DealerTable(base, 10, False, floor=0)
-            assert np.array_equal(table._decode(table.codes_of(hands)), hands)
-    finally:
-        mp.undo()
+    for _ in _both_paths():
+        table = DealerTable(base, 10, False, floor=0)
+        assert np.array_equal(table._decode(table.codes_of(hands)), hands)
 
 
 @given(st.lists(st.lists(st.integers(0, 40), min_size=10, max_size=10), min_size=1, max_size=60))
