@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from exactodds.game.cards import Shoe, parse_card
+
+SLOW = os.environ.get("EXACTODDS_SLOW") is not None
+"""``EXACTODDS_SLOW=1``: the checks kept out of the README's test command (under 10 minutes) run
+too; CI runs them in its slow step (.ci/run)."""
+
+
+def slow_param(value: object, why: str) -> object:
+    """``value`` as a parameter that runs only with ``EXACTODDS_SLOW=1`` (``why``: its CPU cost), the
+    other parameters of the same test still in the default run."""
+    import pytest
+
+    return pytest.param(value, marks=pytest.mark.skipif(not SLOW, reason=f"{why}: set EXACTODDS_SLOW=1; CI runs it"))
 
 
 def shoe_of(text: str) -> Shoe:

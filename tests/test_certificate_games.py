@@ -19,6 +19,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from conftest import slow_param
 from typer.testing import CliRunner
 
 from exactodds.cli.app import app
@@ -109,7 +110,7 @@ def _shape(doc: dict[str, Any]) -> None:
     assert set(doc["summary"]["player_advantage"]) <= set(ids)
 
 
-@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("case", [slow_param(c, "10 s of CPU (the three games again)") if c == "mixed" else c for c in CASES])
 def test_every_game_through_every_format_verifies(tmp_path: Path, case: str) -> None:
     stem = tmp_path / "c"
     res = CliRunner().invoke(app, ["certify", *CASES[case], "--formats", "json,html,csv,markdown,xlsx,table",

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from conftest import slow_param
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -65,7 +66,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", CASES, ids=list(CASES))
+@pytest.mark.parametrize("case", [slow_param(c, "8 s of CPU") if c == "8 decks depleted" else c for c in CASES], ids=list(CASES))
 def test_compiled_equals_numpy_and_python_ints(case: str) -> None:
     _check(CASES[case](np.random.default_rng(len(case))))
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import oracle
 import pytest
-from conftest import SMALL_SHOES
+from conftest import SMALL_SHOES, slow_param
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -154,7 +154,8 @@ def engine_rows(wager_id: str, paytable_id: str, shoe: Shoe) -> dict[str, int]:
 ALL_PAYTABLES = [(w.id, p.id) for w in CATALOGUE.values() if w.level.baccarat for p in w.paytables]
 
 
-@pytest.mark.parametrize("shoe_name", sorted(SMALL_SHOES))
+@pytest.mark.parametrize("shoe_name", [slow_param(name, "10 s of CPU") if name in {"twelve-mixed", "thirteen-pairs"}
+                                       else name for name in sorted(SMALL_SHOES)])
 def test_every_wager_agrees_with_the_oracle(shoe_name: str) -> None:
     shoe = SMALL_SHOES[shoe_name]
     for wager_id, paytable_id in ALL_PAYTABLES:

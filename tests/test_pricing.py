@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import slow_param
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -88,7 +89,8 @@ def test_batch_equals_single_analyses() -> None:
         assert (batch.counts[b] == counts).all() and batch.universe[b] == universe and batch.void[b] == void
 
 
-@pytest.mark.parametrize("level", SHIPPED, ids=lambda lv: lv.name)
+@pytest.mark.parametrize("level", [slow_param(lv, "9 s of CPU") if lv.name == "pair-coup" else lv for lv in SHIPPED],
+                         ids=lambda lv: lv.name)
 def test_shipped_tables_equal_the_walks(level: Level) -> None:
     """Every shipped ``engine/shapes/*.npz`` is exactly what the level's walk builds."""
     with np.load(SHAPES / f"{level.name}.npz", allow_pickle=False) as arrays:
