@@ -6,6 +6,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 from exactodds.game.cards import Shoe, parse_card
@@ -15,12 +17,15 @@ SLOW = os.environ.get("EXACTODDS_SLOW") is not None
 too; CI runs them in its slow step (.ci/run)."""
 
 
+def slow(why: str) -> pytest.MarkDecorator:
+    """A test (or a parameter's mark) that runs only with ``EXACTODDS_SLOW=1``; ``why``: its CPU cost."""
+    return pytest.mark.skipif(not SLOW, reason=f"{why}: set EXACTODDS_SLOW=1; CI runs it (.ci/run)")
+
+
 def slow_param(value: object, why: str) -> object:
     """``value`` as a parameter that runs only with ``EXACTODDS_SLOW=1`` (``why``: its CPU cost), the
     other parameters of the same test still in the default run."""
-    import pytest
-
-    return pytest.param(value, marks=pytest.mark.skipif(not SLOW, reason=f"{why}: set EXACTODDS_SLOW=1; CI runs it"))
+    return pytest.param(value, marks=slow(why))
 
 
 def shoe_of(text: str) -> Shoe:

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import slow
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -78,6 +79,7 @@ def test_folders_come_first_and_an_explicit_file_follows(tmp_path: Path) -> None
     assert "monochrome" not in CATALOGUE and "30to1" not in [t.id for t in get_wager("dragon-7").paytables]
 
 
+@slow("6 s of CPU (every wager command once more)")
 def test_the_wager_folder_is_honoured_by_every_wager_command(tmp_path: Path) -> None:
     shutil.copy(SUITED, tmp_path / "suited.toml")
     env = {WAGERS_ENV: str(tmp_path)}

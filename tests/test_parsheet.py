@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import slow
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -192,6 +193,7 @@ def test_pai_gow_optimal_play_that_beats_the_game_is_flagged() -> None:
 
 
 # -- one run, many formats; render; HTML verifies ----------------------------------------------
+@slow("9 s of CPU (every view of a par sheet, twice)")
 def test_one_run_many_views_one_fingerprint_and_reproducible(tmp_path: Path) -> None:
     openpyxl = pytest.importorskip("openpyxl")
     outs = [tmp_path / n for n in ("c.json", "c.html", "c.xlsx")]

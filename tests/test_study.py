@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import slow
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -317,6 +318,7 @@ def test_chunking_does_not_change_the_result() -> None:
     assert no_timing(study_json(a)) == no_timing(study_json(b))
 
 
+@slow("5 s of CPU (a Dask cluster started)")
 def test_local_workers_and_a_dask_cluster_give_identical_results(tmp_path: Path) -> None:
     local = no_timing(study_json(run_study(**COUNT_ARGS, chunk_shoes=4)))
     pooled = no_timing(study_json(run_study(**COUNT_ARGS, chunk_shoes=2, workers=2)))
