@@ -218,6 +218,8 @@ LONG_FRACTION: Final = 20
 """An exact ``p/q`` longer than this many characters is shown to a person as its decimal only."""
 
 _LONG = re.compile(r"(?<![\w./])-?\d+/0*[1-9]\d*(?![\w/])")
+_AFTER_PERCENT = re.compile(r"%\s*\(\s*$")
+"""The end of ``… %  (``: a ``p/q`` that follows is the exact value of the percent before it."""
 
 
 def terminating(x: Fraction, digits: int = 15) -> str | None:
@@ -250,18 +252,22 @@ def human(text: str) -> str:
     significant digits, exact integer rounding); a short one followed by ``(`` or ``=`` (its
     percent or decimal written beside it) stays; another short one that a decimal writes
     exactly (``151/5``, ``41/1``, ``16671667/10000``) becomes that decimal, else its decimal
-    with the ``p/q`` beside it. The exact ``p/q`` is always in the JSON and CSV.
+    with the ``p/q`` beside it. A short one in parentheses after a percent (``-7.4699%  (-31/415)``)
+    stays too: the percent is its decimal. The exact ``p/q`` is always in the JSON and CSV.
 
     >>> human("Return: -114753351728/10847218479825 (-1.0579%); pays 30/1, rides 151/5, 1/3")
     'Return: -0.0105790578424720 (-1.0579%); pays 30, rides 30.2, 0.333333333333333 (1/3)'
     >>> human("-4231007/11826255  (-35.776389%), 1/8 = 0.125")
     '-4231007/11826255  (-35.776389%), 1/8 = 0.125'
+    >>> human("-7.4699%  (-31/415)")
+    '-7.4699%  (-31/415)'
     """
     def shorten(m: re.Match[str]) -> str:
         from exactodds.report.spreadsheet import decimal_cell
 
         x, short = Fraction(m.group(0)), len(m.group(0)) <= LONG_FRACTION
-        if short and m.string[m.end():].lstrip(" ").startswith(("(", "=")):
+        if short and (m.string[m.end():].lstrip(" ").startswith(("(", "="))
+                      or _AFTER_PERCENT.search(m.string, max(0, m.start() - 8), m.start()) is not None):
             return m.group(0)  # its decimal or percent is written beside it already
         exact = terminating(x)
         if exact is not None:
