@@ -78,17 +78,33 @@ def is_prime(n: int) -> bool:
     return True
 
 
-def primes_above(bound: int) -> tuple[int, ...]:
-    """The largest primes below 2²⁹, as few as make a product greater than ``bound``."""
+def primes_above(bound: int, multiple_of: int = 1) -> tuple[int, ...]:
+    """The largest primes below 2²⁹, as few as make a product greater than ``bound``, and then
+    the next ones down until their number is a multiple of ``multiple_of`` (for loops over lanes
+    of primes: more primes only make the product larger).
+
+    >>> len(primes_above(1 << 60)), len(primes_above(1 << 60, 8))
+    (3, 8)
+    """
     out: list[int] = []
     prod, p = 1, PRIME_BOUND - 1
-    while prod <= bound:
+    while prod <= bound or len(out) % multiple_of:
         while not is_prime(p):
             p -= 1
         out.append(p)
         prod *= p
         p -= 1
     return tuple(out)
+
+
+def garner_constants(primes: tuple[int, ...]) -> list[int]:
+    """Garner's constants of ``primes``: the inverse of the product of the primes before each,
+    modulo it (the mixed-radix digits of the Chinese remainder theorem).
+
+    >>> garner_constants((5, 7, 11))  # 1; 5·3 ≡ 1 (mod 7); 35·6 ≡ 1 (mod 11)
+    [1, 3, 6]
+    """
+    return [pow(_product(primes[:i]), -1, q) for i, q in enumerate(primes)]
 
 
 KERNEL: Final = "exactodds.blackjack.dealer_kernel"
@@ -124,7 +140,7 @@ class NumeratorStore:
     def __init__(self, primes: tuple[int, ...], width: int) -> None:
         self.primes = primes
         self.q: IntArray = np.array(primes, dtype=np.int64)
-        self.garner = [pow(_product(primes[:i]), -1, q) for i, q in enumerate(primes)]
+        self.garner = garner_constants(primes)
         """Garner's constants: the inverse of the product of the primes before each, modulo it."""
         self._garner: IntArray = np.array(self.garner, dtype=np.int64)
         self.pair_weights = [_product(primes[:i]) for i in range(0, len(primes), 2)]

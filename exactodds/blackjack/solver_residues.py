@@ -28,7 +28,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from exactodds.blackjack.dealer import DealerTable, is_prime, primes_above
+from exactodds.blackjack.dealer import DealerTable, primes_above
+from exactodds.blackjack.dealer_store import _product, garner_constants
 from exactodds.blackjack.hands import SCALE, _falling
 from exactodds.errors import InputError
 
@@ -115,22 +116,11 @@ def _primes(bits: int) -> tuple[tuple[int, ...], IntArray, IntArray, IntArray]:
     a multiple of :data:`LANES`), as an array, Garner's
     constants (the inverse of the product of the primes before each, modulo it) and the products
     of the primes before each modulo every prime (``[j, i]``: ``q_0 ⋯ q_(j−1) mod q_i``)."""
-    primes = primes_above(1 << bits)
-    q = min(primes) - 1
-    while len(primes) % LANES:  # (more primes than needed: the product only grows)
-        while not is_prime(q):
-            q -= 1
-        primes += (q,)
-        q -= 1
+    primes = primes_above(1 << bits, LANES)
     if min(primes) <= 1 << 28:  # the loops' reduction needs them above 2²⁸ (hand_kernel._mod)
         raise InputError("internal: too many residue primes for the hand solver's bound")
-    garner = []
-    prods = []
-    prod = 1
-    for q in primes:
-        garner.append(pow(prod, -1, q))
-        prods.append(prod)
-        prod *= q
+    garner = garner_constants(primes)
+    prods = [_product(primes[:j]) for j in range(len(primes))]
     radix = np.array([[pj % q for q in primes] for pj in prods], dtype=np.int64)
     return primes, np.array(primes, dtype=np.int64), np.array(garner, dtype=np.int64), radix
 
